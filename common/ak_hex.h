@@ -1,0 +1,42 @@
+/* ak_hex: the printed hex grid of the Afrika Korps mapboard.
+ *
+ * A square (hex) is named by its printed coordinate: a row letter A..X and a
+ * number running along the south-west to north-east diagonals (W6, G25, L59).
+ * That is an axial coordinate system, so neighbours and distance are plain
+ * arithmetic. Everything a person sees names hexes this way; inside the
+ * engine a hex is a small integer index into per-hex arrays.
+ */
+#ifndef AK_HEX_H
+#define AK_HEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AK_ROWS 24          /* A..X */
+#define AK_NUMS 72          /* printed numbers 1..69, with room on both sides */
+#define AK_HEX_COUNT (AK_ROWS * AK_NUMS)
+#define AK_HEX_NONE ((ak_hex)-1)
+#define AK_DIRS 6
+
+typedef int16_t ak_hex;
+
+static inline ak_hex ak_hex_make(int row, int num)
+{
+    if (row < 0 || row >= AK_ROWS || num < 0 || num >= AK_NUMS)
+        return AK_HEX_NONE;
+    return (ak_hex)(row * AK_NUMS + num);
+}
+static inline int ak_hex_row(ak_hex h) { return h / AK_NUMS; }
+static inline int ak_hex_num(ak_hex h) { return h % AK_NUMS; }
+
+/* "W6" -> hex; AK_HEX_NONE when the text is not a coordinate on the grid. */
+ak_hex ak_hex_parse(const char *text);
+/* hex -> "W6" in buf (at least 8 bytes); returns buf. */
+char *ak_hex_format(ak_hex h, char *buf);
+/* The neighbour in direction dir (0..5), AK_HEX_NONE outside the grid. */
+ak_hex ak_hex_neighbor(ak_hex h, int dir);
+/* The direction from a to its neighbour b, or -1 if they do not touch. */
+int ak_hex_dir(ak_hex a, ak_hex b);
+int ak_hex_distance(ak_hex a, ak_hex b);
+
+#endif

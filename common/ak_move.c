@@ -1,0 +1,516 @@
+/* ak_move: the step rule, the destination search and move execution. */
+#include "ak_move.h"
+
+#include <string.h>
+
+#include "ak_capture.h"
+#include "ak_zoc.h"
+
+/* What one step means for the moving stack. */
+enum step_flag { STEP_ROAD = 1, STEP_HALT = 2, STEP_NO_STOP = 4 };
+
+/* Everything the step rule needs about the moving stack and the board,
+ * computed once per move or search. */
+struct group {
+    const struct ak_state *s;
+    int side, n;
+    const uint8_t *units;
+    ak_hex start;
+    bool combat;            /* at least one combat unit: may capture */
+    bool rommel;            /* Rommel moves with the stack */
+    bool escarpment_start;  /* ESCARPMENT 5: began the turn here, unmoved */
+    int mp[AK_GROUP_MAX], road[AK_GROUP_MAX], bonus[AK_GROUP_MAX];
+    int max_road;
+    bool relax_halts, relax_cost;   /* for explaining why a square is out of reach */
+    uint8_t zoc[AK_HEX_COUNT];      /* 1: in an enemy zone of control */
+    uint8_t enemy[AK_HEX_COUNT];    /* ENEMY_* bits */
+};
+
+enum { ENEMY_COMBAT = 1, ENEMY_PASSABLE = 2, ENEMY_SUPPLY_NEAR = 4, ENEMY_OTHER = 8 };
+
+static struct group G;   /* the static work area (see ak_move.h) */
+
+static void mark_enemies(struct group *g)
+{
+    const struct ak_state *s = g->s;
+    memset(g->zoc, 0, sizeof g->zoc);
+    memset(g->enemy, 0, sizeof g->enemy);
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        const struct ak_unit_def *d = ak_def(u);
+        if (x->where != AK_AT_BOARD || d->side == g->side)
+            continue;
+        if (ak_unit_is_combat(d))
+            g->enemy[x->hex] |= (x->flags & AK_U_ZOC_OFF) ? ENEMY_PASSABLE : ENEMY_COMBAT;
+        else
+            g->enemy[x->hex] |= ENEMY_OTHER;
+        if (d->type == AK_TYPE_SUPPLY)
+            g->enemy[x->hex] |= ENEMY_SUPPLY_NEAR;
+        for (int dir = 0; dir < AK_DIRS; dir++) {
+            ak_hex h = ak_hex_neighbor(x->hex, dir);
+            if (h == AK_HEX_NONE || !ak_adjacent(x->hex, h))
+                continue;
+            if (d->type == AK_TYPE_SUPPLY)
+                g->enemy[h] |= ENEMY_SUPPLY_NEAR;
+            if (ak_exerts_zoc(s, u) && ak_zoc_covers(s, u, h))
+                g->zoc[h] = 1;
+        }
+    }
+}
+
+static bool group_init(struct group *g, const struct ak_ruleset *r, const struct ak_state *s,
+                       int side, const uint8_t *units, int n)
+{
+    g->s = s;
+    g->side = side;
+    g->units = units;
+    g->n = n;
+    g->start = s->unit[units[0]].hex;
+    g->combat = g->rommel = false;
+    g->max_road = 0;
+    bool unmoved = true;
+    for (int i = 0; i < n; i++) {
+        const struct ak_unit_def *d = ak_def(units[i]);
+        g->combat |= ak_unit_is_combat(d);
+        g->rommel |= d->type == AK_TYPE_HEADQUARTERS;
+        const struct ak_unit *x = &s->unit[units[i]];
+        unmoved &= !(x->flags & AK_U_MOVED) && x->hex == x->start_hex;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct ak_unit *x = &s->unit[units[i]];
+        const struct ak_unit_def *d = ak_def(units[i]);
+        g->mp[i] = d->movement - x->mp_spent;
+        g->road[i] = r->road_bonus - x->road_spent;
+        g->bonus[i] = (g->rommel && d->type != AK_TYPE_HEADQUARTERS)
+                          ? r->rommel_bonus - x->rommel_spent : 0;
+        if (g->road[i] > g->max_road)
+            g->max_road = g->road[i];
+    }
+    g->relax_halts = g->relax_cost = false;
+    g->escarpment_start = unmoved && ak_map()->terrain[g->start] == AK_TERRAIN_ESCARPMENT;
+    mark_enemies(g);
+    return true;
+}
+
+/* Can every unit of the stack pay for `road` road steps and `clear` other
+ * steps? Road steps beyond a unit's bonus are paid as ordinary squares. */
+static bool affordable(const struct group *g, int road, int clear)
+{
+    for (int i = 0; i < g->n; i++) {
+        int extra = road > g->road[i] ? road - g->road[i] : 0;
+        if (clear + extra > g->mp[i] + g->bonus[i])
+            return false;
+    }
+    return true;
+}
+
+/* Does the junction rule make b->c an ordinary step after a road step a->b? */
+static bool junction_breaks(ak_hex a, ak_hex b, ak_hex c)
+{
+    const struct ak_map *m = ak_map();
+    for (int j = 0; j < m->junctions; j++)
+        if (m->junction[j].b == b &&
+            ((m->junction[j].a == a && m->junction[j].c == c) ||
+             (m->junction[j].c == a && m->junction[j].a == c)))
+            return true;
+    return false;
+}
+
+/* The step rule. prev is the square before `from` if the step into `from`
+ * was a road step (else AK_HEX_NONE); index is the step's number in this
+ * move. Returns STEP_* flags, or -1 with *rej. */
+static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to, int index,
+                      struct ak_reject *rej)
+{
+    char a[8], b[8];
+    int dir = ak_hex_dir(from, to);
+    if (dir < 0)
+        return ak_reject(rej, "MOVE-4", "%s and %s are not adjacent squares",
+                         ak_hex_format(from, a), ak_hex_format(to, b)), -1;
+    const struct ak_map *m = ak_map();
+    if (!ak_enterable(to) || (m->blocked[from] & (1u << dir)))
+        return ak_reject(rej, "MOVE-8", "%s cannot be entered from %s: %s",
+                         ak_hex_format(to, a), ak_hex_format(from, b),
+                         (m->blocked[from] & (1u << dir)) ? "the hexside between them is water or Qattara"
+                         : m->terrain[to] == AK_TERRAIN_QATTARA ? "it is in the Qattara Depression"
+                         : m->terrain[to] == AK_TERRAIN_SEA ? "it is sea"
+                         : "it is off the board"), -1;
+    uint8_t e = g->enemy[to];
+    if (e & ENEMY_COMBAT)
+        return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units; no unit moves onto or over them",
+                         ak_hex_format(to, a)), -1;
+    if (!g->combat && (e & (ENEMY_OTHER | ENEMY_PASSABLE)))
+        return ak_reject(rej, "MOVE-6", "%s holds enemy units; without combat units the stack cannot move onto them",
+                         ak_hex_format(to, a)), -1;
+    if (!g->combat && (e & ENEMY_SUPPLY_NEAR))
+        return ak_reject(rej, "CAPTURE-5", "supply units without combat units may not move next to enemy supply at %s",
+                         ak_hex_format(to, a)), -1;
+    if (index == 0 && g->zoc[from] && g->zoc[to] && ak_same_enemy_zoc(g->s, from, to, g->side))
+        return ak_reject(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
+                         ak_hex_format(from, a), ak_hex_format(to, b)), -1;
+    int flags = 0;
+    if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && junction_breaks(prev, from, to)))
+        flags |= STEP_ROAD;
+    if (g->zoc[to])
+        flags |= STEP_HALT;
+    bool escarpment_exit = index == 0 && g->escarpment_start && m->road[to];
+    if (m->terrain[to] == AK_TERRAIN_ESCARPMENT && !(flags & STEP_ROAD) && !escarpment_exit)
+        flags |= STEP_HALT;
+    if (e & ENEMY_PASSABLE)
+        flags |= STEP_NO_STOP;
+    return flags;
+}
+
+static const char *halt_code(const struct group *g, ak_hex h)
+{
+    return g->zoc[h] ? "ATTACKING-1" : "ESCARPMENT-2";
+}
+
+bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, int n,
+                      struct ak_reject *rej)
+{
+    if (n < 1 || n > AK_GROUP_MAX)
+        return ak_reject(rej, "ACTION", "name one to %d units to move", AK_GROUP_MAX);
+    for (int i = 0; i < n; i++) {
+        int u = units[i];
+        if (u >= s->units)
+            return ak_reject(rej, "ACTION", "unknown unit");
+        const struct ak_unit *x = &s->unit[u];
+        const char *name = ak_def(u)->shortname;
+        for (int j = 0; j < i; j++)
+            if (units[j] == u)
+                return ak_reject(rej, "ACTION", "%s is named twice", name);
+        if (ak_def(u)->side != side)
+            return ak_reject(rej, "MOVE-1", "%s is not your unit", name);
+        if (x->where != AK_AT_BOARD)
+            return ak_reject(rej, "MOVE-1", "%s is not on the board", name);
+        if (x->hex != s->unit[units[0]].hex)
+            return ak_reject(rej, "STACK-4", "%s is not in the same square as %s; a stack moves from one square",
+                             name, ak_def(units[0])->shortname);
+        if (x->flags & AK_U_HALTED) {
+            bool zoc = ak_in_enemy_zoc(s, x->hex, side);
+            return ak_reject(rej, zoc ? "ATTACKING-1" : "ESCARPMENT-2",
+                             "%s has stopped for this turn: it %s", name,
+                             zoc ? "entered an enemy zone of control" : "landed on an escarpment");
+        }
+        if (x->flags & AK_U_NO_MOVE)
+            return ak_reject(rej, "MOVE-7", "%s may not move this turn", name);
+    }
+    return true;
+}
+
+/* ---- the destination search ------------------------------------------
+ * Breadth-first over states (square, road steps so far, how the square was
+ * entered). Every step adds one to road+clear, so the first visit of a
+ * state has the fewest clear steps for its road count. */
+
+enum { VIA_NONE = 0, VIA_ROAD = 1, VIA_HALT = 2, VIAS = 3 };
+#define ROAD_MAX 16
+#define STATES (AK_HEX_COUNT * ROAD_MAX * VIAS)
+
+struct search {
+    uint32_t stamp[STATES];
+    uint32_t generation;
+    int32_t slot[STATES];
+    int count;
+    struct node {
+        ak_hex hex;
+        uint8_t road, clear, via, depth;
+        int32_t parent;
+    } node[STATES / 4];
+};
+
+static struct search S;
+
+static int state_key(ak_hex h, int road, int via) { return (h * ROAD_MAX + road) * VIAS + via; }
+
+static int visit(ak_hex h, int road, int clear, int via, int depth, int parent)
+{
+    int key = state_key(h, road, via);
+    if (S.stamp[key] == S.generation || S.count >= (int)(sizeof S.node / sizeof S.node[0]))
+        return -1;
+    S.stamp[key] = S.generation;
+    S.slot[key] = S.count;
+    struct node *nd = &S.node[S.count];
+    nd->hex = h;
+    nd->road = (uint8_t)road;
+    nd->clear = (uint8_t)clear;
+    nd->via = (uint8_t)via;
+    nd->depth = (uint8_t)depth;
+    nd->parent = parent;
+    return S.count++;
+}
+
+static void search(const struct group *g)
+{
+    if (++S.generation == 0) {
+        memset(S.stamp, 0, sizeof S.stamp);
+        S.generation = 1;
+    }
+    S.count = 0;
+    int road_cap = g->max_road < ROAD_MAX - 1 ? g->max_road : ROAD_MAX - 1;
+    visit(g->start, 0, 0, VIA_NONE, 0, -1);
+    struct ak_reject ignored;
+    for (int i = 0; i < S.count; i++) {
+        struct node cur = S.node[i];
+        if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
+            continue;
+        ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
+        for (int dir = 0; dir < AK_DIRS; dir++) {
+            ak_hex to = ak_hex_neighbor(cur.hex, dir);
+            if (to == AK_HEX_NONE)
+                continue;
+            int f = step_check(g, prev, cur.hex, to, cur.depth, &ignored);
+            if (f < 0)
+                continue;
+            int road = cur.road, clear = cur.clear;
+            if ((f & STEP_ROAD) && road < road_cap)
+                road++;
+            else
+                clear++;
+            if (!g->relax_cost && !affordable(g, road, clear))
+                continue;
+            if (g->relax_halts)
+                f &= ~STEP_HALT;
+            int via = (f & STEP_HALT) ? VIA_HALT : (f & STEP_ROAD) ? VIA_ROAD : VIA_NONE;
+            visit(to, road, clear, via, cur.depth + 1, i);
+        }
+    }
+}
+
+static void fill_dest(int slot, struct ak_dest *d)
+{
+    const struct node *nd = &S.node[slot];
+    d->hex = nd->hex;
+    d->road = nd->road;
+    d->clear = nd->clear;
+    d->halts = nd->via == VIA_HALT;
+    d->npath = nd->depth;
+    for (int i = slot; S.node[i].parent >= 0; i = S.node[i].parent)
+        d->path[S.node[i].depth - 1] = S.node[i].hex;
+}
+
+/* Is node a better way to end on its square than node b? */
+static bool better(const struct node *a, const struct node *b)
+{
+    if (a->clear != b->clear)
+        return a->clear < b->clear;
+    if (a->road != b->road)
+        return a->road < b->road;
+    return a->via != VIA_HALT && b->via == VIA_HALT;
+}
+
+/* May the stack end its move on h? Stacking and enemy units there. */
+static bool can_stop(const struct ak_ruleset *r, const struct group *g, ak_hex h,
+                     struct ak_reject *rej)
+{
+    char a[8];
+    if (g->enemy[h] & (ENEMY_PASSABLE | ENEMY_COMBAT))
+        return ak_reject(rej, "MOVE-6", "the stack may pass over the beaten enemy at %s but not stop on it",
+                         ak_hex_format(h, a));
+    int combat = 0;
+    for (int i = 0; i < g->n; i++)
+        combat += ak_unit_is_combat(ak_def(g->units[i]));
+    if (combat && h != g->start && ak_combat_units_at(g->s, h, g->side) + combat > r->stack_limit)
+        return ak_reject(rej, "STACK-1", "%s would hold %d combat units; the limit is %d",
+                         ak_hex_format(h, a), ak_combat_units_at(g->s, h, g->side) + combat,
+                         r->stack_limit);
+    return true;
+}
+
+int ak_move_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
+                         struct ak_dest *out, int max, struct ak_reject *rej)
+{
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (!ak_move_group_ok(s, side, units, n, rej))
+        return -1;
+    group_init(&G, r, s, side, units, n);
+    search(&G);
+    static int32_t best[AK_HEX_COUNT];
+    static uint32_t seen[AK_HEX_COUNT];
+    static ak_hex order[AK_HEX_COUNT];
+    int distinct = 0;
+    for (int i = 1; i < S.count; i++) {
+        ak_hex h = S.node[i].hex;
+        if (seen[h] != S.generation) {
+            seen[h] = S.generation;
+            order[distinct++] = h;
+            best[h] = i;
+        } else if (better(&S.node[i], &S.node[best[h]])) {
+            best[h] = i;
+        }
+    }
+    int count = 0;
+    struct ak_reject ignored;
+    for (int k = 0; k < distinct && count < max; k++)
+        if (can_stop(r, &G, order[k], &ignored))
+            fill_dest(best[order[k]], &out[count++]);
+    return count;
+}
+
+/* The best node that ends on dest in the last search, or -1. */
+static int best_to(ak_hex dest)
+{
+    int best = -1;
+    for (int i = 1; i < S.count; i++)
+        if (S.node[i].hex == dest && (best < 0 || better(&S.node[i], &S.node[best])))
+            best = i;
+    return best;
+}
+
+static bool explain_unreachable(const struct ak_state *s, const uint8_t *units, int n,
+                                ak_hex dest, struct ak_reject *rej)
+{
+    char a[8], b[8];
+    const struct ak_unit_def *d = ak_def(units[0]);
+    G.relax_cost = true;
+    search(&G);
+    bool within_rules = best_to(dest) >= 0;
+    G.relax_cost = false;
+    if (within_rules)
+        return ak_reject(rej, "MOVE-2", "%s cannot reach %s this turn: it is beyond the movement left (%d of %d squares, plus what remains of the road bonus)",
+                         d->shortname, ak_hex_format(dest, a), G.mp[0] + G.bonus[0], d->movement);
+    G.relax_halts = true;
+    search(&G);
+    int via = best_to(dest);
+    G.relax_halts = false;
+    if (via >= 0) {
+        /* Find the first square on that path where the stack must stop. */
+        struct ak_dest path;
+        fill_dest(via, &path);
+        ak_hex prev = AK_HEX_NONE, from = G.start;
+        struct ak_reject ignored;
+        for (int i = 0; i < path.npath; i++) {
+            int f = step_check(&G, prev, from, path.path[i], i, &ignored);
+            if (f >= 0 && (f & STEP_HALT) && i + 1 < path.npath)
+                return ak_reject(rej, G.zoc[path.path[i]] ? "ATTACKING-2" : "ESCARPMENT-2",
+                                 "every route to %s within reach passes %s, where the stack must stop (%s)",
+                                 ak_hex_format(dest, a), ak_hex_format(path.path[i], b),
+                                 G.zoc[path.path[i]] ? "an enemy zone of control" : "an escarpment");
+            prev = (f >= 0 && (f & STEP_ROAD)) ? from : AK_HEX_NONE;
+            from = path.path[i];
+        }
+    }
+    (void)s;
+    (void)n;
+    return ak_reject(rej, "MOVE-2", "%s cannot reach %s this turn", d->shortname, ak_hex_format(dest, a));
+}
+
+bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int n,
+                   ak_hex dest, struct ak_dest *out, struct ak_reject *rej)
+{
+    char a[8];
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (!ak_move_group_ok(s, side, units, n, rej))
+        return false;
+    group_init(&G, r, s, side, units, n);
+    if (dest == G.start)
+        return ak_reject(rej, "MOVE-4", "the stack is already at %s", ak_hex_format(dest, a));
+    if (!ak_enterable(dest))
+        return ak_reject(rej, "MOVE-8", "%s cannot be entered: %s", ak_hex_format(dest, a),
+                         ak_map()->terrain[dest] == AK_TERRAIN_QATTARA ? "it is in the Qattara Depression"
+                         : ak_map()->terrain[dest] == AK_TERRAIN_SEA ? "it is sea"
+                                                                     : "it is off the board");
+    if (G.enemy[dest] & ENEMY_COMBAT)
+        return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units", ak_hex_format(dest, a));
+    search(&G);
+    int best = best_to(dest);
+    if (best < 0)
+        return explain_unreachable(s, units, n, dest, rej);
+    if (!can_stop(r, &G, dest, rej))
+        return false;
+    fill_dest(best, out);
+    return true;
+}
+
+bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units, int n,
+                        const ak_hex *path, int npath, struct ak_dest *out,
+                        struct ak_reject *rej)
+{
+    char a[8];
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (!ak_move_group_ok(s, side, units, n, rej))
+        return false;
+    if (npath < 1 || npath > AK_PATH_MAX)
+        return ak_reject(rej, "ACTION", "a path has 1 to %d squares", AK_PATH_MAX);
+    group_init(&G, r, s, side, units, n);
+    ak_hex prev = AK_HEX_NONE, from = G.start;
+    int road = 0, clear = 0, halted_at = -1;
+    for (int i = 0; i < npath; i++) {
+        if (halted_at >= 0)
+            return ak_reject(rej, halt_code(&G, path[halted_at]),
+                             "the stack must stop at %s: %s", ak_hex_format(path[halted_at], a),
+                             G.zoc[path[halted_at]] ? "it is in an enemy zone of control"
+                                                    : "it landed on an escarpment off the road");
+        int f = step_check(&G, prev, from, path[i], i, rej);
+        if (f < 0)
+            return false;
+        if (f & STEP_ROAD)
+            road++;
+        else
+            clear++;
+        if (f & STEP_HALT)
+            halted_at = i;
+        prev = (f & STEP_ROAD) ? from : AK_HEX_NONE;
+        from = path[i];
+    }
+    if (!affordable(&G, road, clear)) {
+        for (int i = 0; i < n; i++) {
+            int extra = road > G.road[i] ? road - G.road[i] : 0;
+            if (clear + extra > G.mp[i] + G.bonus[i])
+                return ak_reject(rej, "MOVE-2", "%s would need %d squares of movement (%d off-road, %d road beyond its bonus) but has %d left",
+                                 ak_def(units[i])->shortname, clear + extra, clear, extra,
+                                 G.mp[i] + G.bonus[i]);
+        }
+    }
+    if (!can_stop(r, &G, from, rej))
+        return false;
+    out->hex = from;
+    out->road = (uint8_t)road;
+    out->clear = (uint8_t)clear;
+    out->halts = halted_at >= 0;
+    out->npath = (uint8_t)npath;
+    memcpy(out->path, path, sizeof(ak_hex) * (size_t)npath);
+    return true;
+}
+
+static void pay(const struct ak_ruleset *r, struct ak_state *s, int u, int road, int clear)
+{
+    struct ak_unit *x = &s->unit[u];
+    const struct ak_unit_def *d = ak_def(u);
+    int road_left = r->road_bonus - x->road_spent;
+    int road_pay = road < road_left ? road : road_left;
+    int rest = clear + road - road_pay;
+    int bonus_left = G.rommel && d->type != AK_TYPE_HEADQUARTERS ? r->rommel_bonus - x->rommel_spent : 0;
+    int bonus_pay = rest < bonus_left ? rest : bonus_left;
+    x->road_spent = (uint8_t)(x->road_spent + road_pay);
+    x->rommel_spent = (uint8_t)(x->rommel_spent + bonus_pay);
+    x->mp_spent = (uint8_t)(x->mp_spent + rest - bonus_pay);
+}
+
+void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
+                     const uint8_t *units, int n, const struct ak_dest *route,
+                     struct ak_events *ev)
+{
+    ak_hex from = s->unit[units[0]].hex;
+    group_init(&G, r, s, side, units, n);
+    for (int i = 0; i < n; i++) {
+        pay(r, s, units[i], route->road, route->clear);
+        ak_event_add(ev, AK_EV_MOVED, side, units[i], AK_UNIT_NONE, from, route->hex,
+                     route->road + route->clear, route->road, route->clear);
+    }
+    for (int k = 0; k < route->npath; k++) {
+        for (int i = 0; i < n; i++)
+            s->unit[units[i]].hex = route->path[k];
+        if (G.combat)
+            ak_capture_around(s, side, route->path[k], ev);
+    }
+    for (int i = 0; i < n; i++) {
+        struct ak_unit *x = &s->unit[units[i]];
+        x->flags |= AK_U_MOVED;
+        if (route->halts)
+            x->flags |= AK_U_HALTED;
+        if (ak_def(units[i])->type == AK_TYPE_SUPPLY && ak_enemy_unit_adjacent(s, x->hex, side))
+            x->flags |= AK_U_SUPPLY_NEAR_ENEMY;
+    }
+}

@@ -1,0 +1,42 @@
+/* ak_notation: the game in JSON, apart from the rules.
+ *
+ * Actions as players and the wire write them, the public state a client
+ * draws and diffs, and events as JSON and as readable lines. Kept apart
+ * from the rules as scalachess keeps its notations apart: the engine works
+ * on structs; only this file knows the spelling.
+ *
+ * Action JSON (documented in proto/PROTOCOL.md):
+ *   {"action":"move","units":["21pz5","21pz3"],"to":"W16"}
+ *   {"action":"move","units":["7arm7"],"path":["H16","H17"]}
+ *   {"action":"place","unit":"15pz8","at":"W3"}
+ *   {"action":"embark","units":["9ainf20"]}
+ *   {"action":"end_movement"}  {"action":"destroy_supply","units":["asup2"]}
+ *   {"action":"end_turn"}
+ */
+#ifndef AK_NOTATION_H
+#define AK_NOTATION_H
+
+#include <jansson.h>
+
+#include "ak_rules.h"
+
+/* Parse an action for `side`; false with a message in err. */
+bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *err, int errlen);
+json_t *ak_action_to_json(const struct ak_action *a);
+const char *ak_action_kind_name(int kind);
+
+/* Everything a client needs to draw the game and check moves locally:
+ * the whole state except the dice generator, which stays secret. */
+json_t *ak_state_to_json(const struct ak_state *s);
+/* Rebuild a state from ak_state_to_json output (the dice are zero). */
+bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errlen);
+
+json_t *ak_event_to_json(const struct ak_event *e);
+/* A line for people: "21pz5 moved W6 to W16 (10 squares, 10 by road)". */
+void ak_event_text(const struct ak_event *e, char *buf, int len);
+
+const char *ak_phase_name(int phase);
+const char *ak_where_name(int where);
+const char *ak_result_name(int result);
+
+#endif

@@ -1,0 +1,107 @@
+/* ak_rules: the ruleset interface, actions, events and rejections.
+ *
+ * A ruleset is one edition of the rules behind one interface (the model is
+ * scalachess's variants): the 1964 rules are "classic" (ak_rules_classic.c);
+ * the Updated Afrika Korps variant will be a second table of the same shape
+ * that reuses the shared mechanics (ak_move.c, ak_arrival.c, ak_turn.c,
+ * ak_capture.c) and replaces what differs. Parameters that editions vary
+ * (stacking, road bonus, Rommel's bonus) live in the table, not in code.
+ *
+ * An action either succeeds, changing the state and appending events, or is
+ * rejected with a stable rule code (MOVE-6, ESCARPMENT-2), the seed section
+ * it comes from and a sentence for the player. ak_engine.c guarantees no
+ * partial change on rejection by applying to a copy.
+ */
+#ifndef AK_RULES_H
+#define AK_RULES_H
+
+#include <stdarg.h>
+
+#include "ak_state.h"
+
+#define AK_GROUP_MAX 16
+#define AK_PATH_MAX 48
+#define AK_EVENTS_MAX 128
+
+enum ak_action_kind {
+    AK_ACT_MOVE,            /* units (one stack) to a hex, or along a path */
+    AK_ACT_PLACE,           /* a unit from off board: arrival, supply, landing */
+    AK_ACT_EMBARK,          /* units at a port put to sea (FORTRESSES 4) */
+    AK_ACT_END_MOVEMENT,    /* the movement portion is over */
+    AK_ACT_DESTROY_SUPPLY,  /* CAPTURE 8: destroy own endangered supply */
+    AK_ACT_END_TURN,        /* the combat portion, and the player turn, is over */
+    AK_ACT_KINDS
+};
+
+struct ak_action {
+    uint8_t kind;
+    uint8_t side;                   /* the player acting */
+    uint8_t nunits;
+    uint8_t npath;
+    uint8_t units[AK_GROUP_MAX];
+    ak_hex hex;                     /* destination, or AK_HEX_NONE */
+    ak_hex path[AK_PATH_MAX];       /* explicit path after the start, ends at hex */
+};
+
+enum ak_event_kind {
+    AK_EV_MOVED, AK_EV_CAPTURED, AK_EV_ROMMEL_DISPLACED, AK_EV_PLACED,
+    AK_EV_EMBARKED, AK_EV_LOST_AT_SEA, AK_EV_SUPPLY_ROLL, AK_EV_SUPPLY_DESTROYED,
+    AK_EV_SUPPLY_UNUSED, AK_EV_PHASE, AK_EV_TURN, AK_EV_NEVER_ARRIVED,
+    AK_EV_GAME_OVER,
+};
+
+struct ak_event {
+    uint8_t kind;
+    uint8_t side;
+    uint8_t unit, other;    /* units involved, AK_UNIT_NONE if none */
+    ak_hex from, to;
+    int16_t a, b, c;        /* kind-specific figures (squares, roll, turn) */
+};
+
+struct ak_events {
+    int n;
+    struct ak_event ev[AK_EVENTS_MAX];
+};
+
+struct ak_reject {
+    const char *code;       /* stable: "ESCARPMENT-2" */
+    const char *section;    /* the seed's words: "ESCARPMENT 2" */
+    char text[240];         /* for the player */
+};
+
+struct ak_ruleset {
+    const char *name;       /* "classic" */
+    const char *title;
+    int stack_limit;        /* combat units per square (MORE THAN ONE 1) */
+    int start_stack_limit;  /* PREPARE FOR PLAY 2 */
+    int road_bonus;         /* SPECIAL TERRAIN MOVEMENT */
+    int rommel_bonus;       /* ROMMEL HEADQUARTERS UNIT */
+    /* Start of a player turn: control snapshot, supply due, flags reset. */
+    void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);
+    /* One handler per action kind; false with *rej filled on rejection.
+     * The state may be left half-changed on rejection: the engine
+     * discards the copy. */
+    bool (*apply[AK_ACT_KINDS])(const struct ak_ruleset *r, struct ak_state *s,
+                                const struct ak_action *a, struct ak_events *ev,
+                                struct ak_reject *rej);
+};
+
+const struct ak_ruleset *ak_ruleset_get(int index);
+int ak_ruleset_find(const char *name);      /* index, or -1 */
+int ak_ruleset_count(void);
+
+/* Fill *rej with code, its seed section (from the rule table) and a
+ * message; returns false so handlers can `return ak_reject(...)`. */
+bool ak_reject(struct ak_reject *rej, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *ak_rule_section(const char *code);
+/* The rule table: every rule code the engine can reject with. */
+struct ak_rule_info {
+    const char *code, *section, *summary;
+};
+const struct ak_rule_info *ak_rule_table(int *count);
+
+void ak_event_add(struct ak_events *ev, int kind, int side, int unit, int other,
+                  ak_hex from, ak_hex to, int a, int b, int c);
+
+#endif

@@ -1,0 +1,43 @@
+/* ak_rules_classic: the 1964 Afrika Korps rules as a ruleset.
+ *
+ * The classic edition is the shared mechanics with the 1964 parameters.
+ * A later edition (the Updated Afrika Korps of seed 003) is another table
+ * like this one, pointing at the same mechanics where they agree and at its
+ * own functions where they differ.
+ */
+#include "ak_arrival.h"
+#include "ak_move.h"
+#include "ak_turn.h"
+
+static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
+                         const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    struct ak_dest route;
+    bool ok = a->npath > 0
+                  ? ak_move_check_path(s, s->side, a->units, a->nunits, a->path, a->npath, &route, rej)
+                  : ak_move_route(s, s->side, a->units, a->nunits, a->hex, &route, rej);
+    if (!ok)
+        return false;
+    if (a->npath > 0 && a->hex != AK_HEX_NONE && a->hex != route.hex)
+        return ak_reject(rej, "ACTION", "the path does not end at the destination given");
+    ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
+    return true;
+}
+
+const struct ak_ruleset ak_rules_classic = {
+    .name = "classic",
+    .title = "Afrika Korps (1964 rules)",
+    .stack_limit = 3,
+    .start_stack_limit = 10,
+    .road_bonus = 10,
+    .rommel_bonus = 2,
+    .start_player_turn = ak_turn_start,
+    .apply = {
+        [AK_ACT_MOVE] = classic_move,
+        [AK_ACT_PLACE] = ak_arrival_place,
+        [AK_ACT_EMBARK] = ak_arrival_embark,
+        [AK_ACT_END_MOVEMENT] = ak_turn_end_movement,
+        [AK_ACT_DESTROY_SUPPLY] = ak_turn_destroy_supply,
+        [AK_ACT_END_TURN] = ak_turn_end,
+    },
+};

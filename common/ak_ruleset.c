@@ -1,0 +1,105 @@
+/* ak_ruleset: the table of rulesets, the rule code table, and the small
+ * helpers every ruleset shares for rejections and events. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ak_rules.h"
+
+extern const struct ak_ruleset ak_rules_classic;
+
+static const struct ak_ruleset *const rulesets[] = {&ak_rules_classic};
+
+const struct ak_ruleset *ak_ruleset_get(int index)
+{
+    if (index < 0 || index >= (int)(sizeof rulesets / sizeof rulesets[0]))
+        index = 0;
+    return rulesets[index];
+}
+
+int ak_ruleset_find(const char *name)
+{
+    for (int i = 0; i < ak_ruleset_count(); i++)
+        if (strcmp(rulesets[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+int ak_ruleset_count(void) { return (int)(sizeof rulesets / sizeof rulesets[0]); }
+
+/* Every code a rejection can carry, with the seed section it enforces. */
+static const struct ak_rule_info rules[] = {
+    {"PLAY-1", "HOW TO PLAY, STEP 1", "only the player whose turn it is may act"},
+    {"PLAY-2", "HOW TO PLAY, STEPS 1-4", "movement comes before combat in each player turn"},
+    {"PLAY-5", "HOW TO PLAY, STEP 5", "the game ends after the last October 1942 turn"},
+    {"MOVE-1", "HOW TO MOVE UNITS 1", "you may move only your own units on board"},
+    {"MOVE-2", "HOW TO MOVE UNITS 2", "no unit moves more squares than its movement factor"},
+    {"MOVE-4", "HOW TO MOVE UNITS 4", "a move is a chain of adjacent squares"},
+    {"MOVE-6", "HOW TO MOVE UNITS 6", "no moving onto or over enemy units"},
+    {"MOVE-7", "HOW TO MOVE UNITS 7", "movement factors are not transferable or accumulated"},
+    {"MOVE-8", "HOW TO MOVE UNITS 8", "no Qattara squares, sea or board-edge squares without a coordinate"},
+    {"STACK-1", "MORE THAN ONE UNIT PER SQUARE 1", "at most three combat units in a square"},
+    {"STACK-4", "MORE THAN ONE UNIT PER SQUARE 4", "a stack moves together from one square"},
+    {"ATTACKING-1", "ATTACKING 1", "a unit stops on entering an enemy zone of control"},
+    {"ATTACKING-2", "ATTACKING 2", "no moving through enemy zones of control"},
+    {"ATTACKING-6", "ATTACKING 6", "every enemy unit you moved next to must be fought"},
+    {"ESCARPMENT-2", "ESCARPMENT 2", "a unit that lands on an escarpment stops for the turn"},
+    {"LOGISTICS-M1", "LOGISTICS, MOVEMENT 1", "new supply starts at your home base or Tobruch, controlled at the start of your turn"},
+    {"LOGISTICS-M5", "LOGISTICS, MOVEMENT 5", "supply units go next to the enemy only to sustain an attack that turn"},
+    {"LOGISTICS-M6", "LOGISTICS, MOVEMENT 6", "one new supply unit per turn, not accumulated"},
+    {"LOGISTICS-QUOTA", "LOGISTICS", "Allied at most 4, Axis at most 3 own supply units on board"},
+    {"SUPPLY-TABLE", "SUPPLY TABLE", "the Axis gets a supply unit only when the roll is not SUNK"},
+    {"CAPTURE-5", "CAPTURE 5", "supply units never move next to enemy supply without combat units"},
+    {"CAPTURE-8", "CAPTURE 8", "only your own supply units in danger of capture may be destroyed, at the end of your turn"},
+    {"REINF-1", "REINFORCEMENTS 1", "arrivals start at your home base or Tobruch, controlled at the start of your turn"},
+    {"REINF-3", "REINFORCEMENTS 3", "over three high on placement only, never in a besieged Tobruch"},
+    {"REINF-ORDER", "REINFORCEMENTS (Order of Appearance)", "a reinforcement enters no earlier than its turn"},
+    {"REINF-6", "REINFORCEMENTS 6", "the enemy home base is never an arrival square"},
+    {"FORTRESS-3", "FORTRESSES 3", "no sea movement in or out of Bengasi"},
+    {"FORTRESS-4", "FORTRESSES 4", "sea movement only between Tobruch and your own home base"},
+    {"ROMMEL", "ROMMEL HEADQUARTERS UNIT", "Rommel's bonus is for units moving with him"},
+    {"ACTION", "(protocol)", "the action is not well formed"},
+};
+
+const struct ak_rule_info *ak_rule_table(int *count)
+{
+    *count = (int)(sizeof rules / sizeof rules[0]);
+    return rules;
+}
+
+const char *ak_rule_section(const char *code)
+{
+    int n;
+    const struct ak_rule_info *t = ak_rule_table(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(t[i].code, code) == 0)
+            return t[i].section;
+    return "?";
+}
+
+bool ak_reject(struct ak_reject *rej, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    rej->code = code;
+    rej->section = ak_rule_section(code);
+    va_start(ap, fmt);
+    vsnprintf(rej->text, sizeof rej->text, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void ak_event_add(struct ak_events *ev, int kind, int side, int unit, int other,
+                  ak_hex from, ak_hex to, int a, int b, int c)
+{
+    if (!ev || ev->n >= AK_EVENTS_MAX)
+        return;
+    struct ak_event *e = &ev->ev[ev->n++];
+    e->kind = (uint8_t)kind;
+    e->side = (uint8_t)side;
+    e->unit = (uint8_t)unit;
+    e->other = (uint8_t)other;
+    e->from = from;
+    e->to = to;
+    e->a = (int16_t)a;
+    e->b = (int16_t)b;
+    e->c = (int16_t)c;
+}

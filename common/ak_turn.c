@@ -1,0 +1,208 @@
+/* ak_turn: start and end of player turns, the supply table roll. */
+#include "ak_turn.h"
+
+#include "ak_capture.h"
+#include "ak_zoc.h"
+
+int ak_control_now(const struct ak_state *s, int key)
+{
+    ak_hex h = ak_key_hex(key);
+    for (int side = 0; side < AK_SIDES; side++) {
+        if (!ak_side_occupies(s, h, side))
+            continue;
+        /* CONTROL: a home base must also be out of enemy zones of control. */
+        if ((key == AK_KEY_AXIS_BASE || key == AK_KEY_ALLIED_BASE) && ak_in_enemy_zoc(s, h, side))
+            return AK_NOBODY;
+        return side;
+    }
+    return AK_NOBODY;
+}
+
+bool ak_tobruch_besieged(const struct ak_state *s, int side)
+{
+    ak_hex t = ak_map()->tobruch;
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && ak_def(u)->side != side &&
+            ak_unit_is_combat(ak_def(u)) && ak_adjacent(s->unit[u].hex, t))
+            return true;
+    return false;
+}
+
+static void roll_supply(struct ak_state *s, struct ak_events *ev)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    if (s->side == AK_ALLIED) {
+        s->supply_due = (uint8_t)sc->supply_per_turn[AK_ALLIED];
+        s->supply_roll = 0;
+        return;
+    }
+    /* SUPPLY TABLE: one die at the start of each German turn. */
+    int roll = ak_rng_die(&s->rng);
+    bool sunk = sc->sunk[s->turn] & (1u << roll);
+    s->supply_roll = (uint8_t)roll;
+    s->supply_due = sunk ? 0 : 1;
+    ak_event_add(ev, AK_EV_SUPPLY_ROLL, AK_AXIS, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
+                 AK_HEX_NONE, roll, sunk, s->turn);
+}
+
+void ak_turn_start(struct ak_state *s, struct ak_events *ev)
+{
+    for (int k = 0; k < AK_KEYS; k++)
+        s->control[k] = (uint8_t)ak_control_now(s, k);
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        x->mp_spent = x->road_spent = x->rommel_spent = 0;
+        x->flags = 0;
+        x->start_hex = x->where == AK_AT_BOARD ? x->hex : AK_HEX_NONE;
+    }
+    ak_event_add(ev, AK_EV_TURN, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
+                 AK_HEX_NONE, s->turn, 0, 0);
+    roll_supply(s, ev);
+}
+
+static bool stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, int side,
+                        struct ak_reject *rej)
+{
+    char a[8];
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where == AK_AT_BOARD && ak_def(u)->side == side &&
+            ak_combat_units_at(s, x->hex, side) > r->stack_limit)
+            return ak_reject(rej, "STACK-1", "%s holds %d combat units; move some away before ending the movement portion (the limit is %d)",
+                             ak_hex_format(x->hex, a), ak_combat_units_at(s, x->hex, side),
+                             r->stack_limit);
+    }
+    return true;
+}
+
+/* LOGISTICS, MOVEMENT 5: a supply unit that went next to the enemy must be
+ * able to sustain an attack this turn: within 5 squares of an own combat
+ * unit that stands in an enemy zone of control. */
+static bool supply_adjacency_ok(const struct ak_state *s, int side, struct ak_reject *rej)
+{
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where != AK_AT_BOARD || !(x->flags & AK_U_SUPPLY_NEAR_ENEMY) ||
+            !ak_enemy_unit_adjacent(s, x->hex, side))
+            continue;
+        bool sustains = false;
+        for (int c = 0; c < s->units && !sustains; c++)
+            sustains = ak_def(c)->side == side && ak_on_board(s, c) &&
+                       ak_unit_is_combat(ak_def(c)) && ak_in_enemy_zoc(s, s->unit[c].hex, side) &&
+                       ak_hex_distance(s->unit[c].hex, x->hex) <= 5;
+        if (!sustains)
+            return ak_reject(rej, "LOGISTICS-M5", "%s is next to the enemy but sustains no attack this turn; supply units go next to the enemy only in the turn they sustain an attack",
+                             ak_def(u)->shortname);
+    }
+    return true;
+}
+
+bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
+                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)a;
+    if (!stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej))
+        return false;
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        /* FORTRESSES 4: units cannot remain at sea. */
+        if (x->where == AK_AT_SEA && ak_def(u)->side == s->side && x->sea_turn < s->turn) {
+            x->where = AK_AT_DEAD;
+            ak_event_add(ev, AK_EV_LOST_AT_SEA, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE, 0, 0, 0);
+            x->hex = AK_HEX_NONE;
+        }
+    }
+    if (s->supply_due) {
+        /* LOGISTICS, MOVEMENT 6: supply not taken cannot be accumulated. */
+        ak_event_add(ev, AK_EV_SUPPLY_UNUSED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
+                     AK_HEX_NONE, s->supply_due, 0, 0);
+        s->supply_due = 0;
+    }
+    s->phase = AK_PHASE_COMBAT;
+    ak_event_add(ev, AK_EV_PHASE, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE,
+                 AK_PHASE_COMBAT, 0, 0);
+    return true;
+}
+
+bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
+                            const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)r;
+    for (int i = 0; i < a->nunits; i++) {
+        int u = a->units[i];
+        const struct ak_unit *x = &s->unit[u];
+        if (u >= s->units || ak_def(u)->side != s->side || ak_def(u)->type != AK_TYPE_SUPPLY ||
+            x->where != AK_AT_BOARD)
+            return ak_reject(rej, "CAPTURE-8", "%s is not one of your supply units on board",
+                             u < s->units ? ak_def(u)->shortname : "?");
+        bool danger = false;
+        for (int e = 0; e < s->units && !danger; e++)
+            danger = ak_def(e)->side != s->side && ak_on_board(s, e) &&
+                     ak_unit_is_combat(ak_def(e)) &&
+                     ak_hex_distance(s->unit[e].hex, x->hex) <= ak_def(e)->movement + 1;
+        if (!danger)
+            return ak_reject(rej, "CAPTURE-8", "%s is in no danger of capture: no enemy combat unit can reach it",
+                             ak_def(u)->shortname);
+    }
+    for (int i = 0; i < a->nunits; i++) {
+        struct ak_unit *x = &s->unit[a->units[i]];
+        ak_event_add(ev, AK_EV_SUPPLY_DESTROYED, s->side, a->units[i], AK_UNIT_NONE, x->hex,
+                     AK_HEX_NONE, 0, 0, 0);
+        x->where = AK_AT_POOL;
+        x->hex = x->start_hex = AK_HEX_NONE;
+    }
+    return true;
+}
+
+int ak_turn_battles_owed(const struct ak_state *s, int side)
+{
+    int n = 0;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
+            ak_in_enemy_zoc(s, s->unit[u].hex, side))
+            n++;
+    return n;
+}
+
+/* REINFORCEMENTS 7: units not in play by the last October 1942 turn are
+ * eliminated. */
+static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_events *ev)
+{
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit_def *d = ak_def(u);
+        if (d->side == side && d->arrival_turn > 0 && s->unit[u].where == AK_AT_POOL) {
+            s->unit[u].where = AK_AT_DEAD;
+            ak_event_add(ev, AK_EV_NEVER_ARRIVED, side, u, AK_UNIT_NONE, AK_HEX_NONE,
+                         AK_HEX_NONE, 0, 0, 0);
+        }
+    }
+}
+
+bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
+                 const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)a;
+    int owed = ak_turn_battles_owed(s, s->side);
+    if (owed > 0)
+        return ak_reject(rej, "ATTACKING-6", "%d of your combat units stand in enemy zones of control; their battles must be resolved before the turn ends",
+                         owed);
+    if (s->turn == ak_data()->scenario.turns)
+        lose_late_reinforcements(s, s->side, ev);
+    if (s->side == AK_AXIS) {
+        s->side = AK_ALLIED;
+    } else if (s->turn == ak_data()->scenario.turns) {
+        /* HOW TO WIN: the Allied player wins by avoiding the German
+         * conditions of victory by his last October 1942 turn. */
+        s->phase = AK_PHASE_OVER;
+        s->result = AK_RESULT_ALLIED_WINS;
+        ak_event_add(ev, AK_EV_GAME_OVER, AK_ALLIED, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
+                     AK_HEX_NONE, s->result, 0, 0);
+        return true;
+    } else {
+        s->side = AK_AXIS;
+        s->turn++;
+    }
+    s->phase = AK_PHASE_MOVEMENT;
+    r->start_player_turn(s, ev);
+    return true;
+}

@@ -1,0 +1,28 @@
+/* ak_turn: the sequence of play (HOW TO PLAY steps 1-5).
+ *
+ * Each complete turn is the German player turn then the Allied player turn;
+ * each player turn is a movement portion then a combat portion. This file
+ * owns the transitions: what happens at the start of a player turn (control
+ * of the key squares is judged, the supply table is rolled, movement is
+ * reset), at the end of the movement portion (stacking, units left at sea,
+ * supply entitlement lost) and at the end of the player turn.
+ */
+#ifndef AK_TURN_H
+#define AK_TURN_H
+
+#include "ak_rules.h"
+
+void ak_turn_start(struct ak_state *s, struct ak_events *ev);
+bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
+                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
+bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
+                            const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
+bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
+                 const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
+/* Own combat units in an enemy zone of control: battles still owed
+ * (ATTACKING 6). The combat portion resolves them (Rules engine II). */
+int ak_turn_battles_owed(const struct ak_state *s, int side);
+/* Is Tobruch held by `side` with enemy combat units next to it? */
+bool ak_tobruch_besieged(const struct ak_state *s, int side);
+
+#endif

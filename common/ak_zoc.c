@@ -1,0 +1,70 @@
+/* ak_zoc: adjacency and zone of control queries over a state. */
+#include "ak_zoc.h"
+
+bool ak_enterable(ak_hex h)
+{
+    if (h < 0 || h >= AK_HEX_COUNT)
+        return false;
+    int t = ak_map()->terrain[h];
+    return t != AK_TERRAIN_OFFBOARD && t != AK_TERRAIN_SEA && t != AK_TERRAIN_QATTARA;
+}
+
+bool ak_adjacent(ak_hex a, ak_hex b)
+{
+    int d = ak_hex_dir(a, b);
+    return d >= 0 && !(ak_map()->blocked[a] & (1u << d));
+}
+
+bool ak_exerts_zoc(const struct ak_state *s, int u)
+{
+    const struct ak_unit *x = &s->unit[u];
+    return x->where == AK_AT_BOARD && ak_unit_is_combat(ak_def(u)) &&
+           !(x->flags & AK_U_ZOC_OFF) &&
+           ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS;
+}
+
+bool ak_zoc_covers(const struct ak_state *s, int u, ak_hex h)
+{
+    return ak_map()->terrain[h] != AK_TERRAIN_FORTRESS && ak_adjacent(s->unit[u].hex, h);
+}
+
+bool ak_in_enemy_zoc(const struct ak_state *s, ak_hex h, int side)
+{
+    if (ak_map()->terrain[h] == AK_TERRAIN_FORTRESS)
+        return false;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != side && ak_exerts_zoc(s, u) && ak_adjacent(s->unit[u].hex, h))
+            return true;
+    return false;
+}
+
+bool ak_same_enemy_zoc(const struct ak_state *s, ak_hex a, ak_hex b, int side)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != side && ak_exerts_zoc(s, u) &&
+            ak_zoc_covers(s, u, a) && ak_zoc_covers(s, u, b))
+            return true;
+    return false;
+}
+
+bool ak_enemy_supply_near(const struct ak_state *s, ak_hex h, int side)
+{
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where == AK_AT_BOARD && ak_def(u)->side != side &&
+            ak_def(u)->type == AK_TYPE_SUPPLY && (x->hex == h || ak_adjacent(x->hex, h)))
+            return true;
+    }
+    return false;
+}
+
+bool ak_enemy_unit_adjacent(const struct ak_state *s, ak_hex h, int side)
+{
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where == AK_AT_BOARD && ak_def(u)->side != side &&
+            ak_def(u)->type != AK_TYPE_HEADQUARTERS && ak_adjacent(x->hex, h))
+            return true;
+    }
+    return false;
+}
