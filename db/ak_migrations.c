@@ -1,0 +1,35 @@
+/* ak_migrations: the schema, as numbered steps. PRAGMA user_version holds
+ * the number of steps applied; ak_store_open runs the rest, each in its own
+ * transaction. Never edit a step that has shipped: add a new one. */
+#include <stddef.h>
+
+const char *const ak_migrations[] = {
+    /* 1: accounts, sessions, games and their action logs */
+    "CREATE TABLE users ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL,"           /* libsodium crypto_pwhash_str (argon2id) */
+    "  created INTEGER NOT NULL);"
+    "CREATE TABLE sessions ("
+    "  token_hash TEXT PRIMARY KEY,"    /* BLAKE2b of the token; the token is never stored */
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  expires INTEGER NOT NULL);"
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  ruleset TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  axis_user INTEGER REFERENCES users(id),"
+    "  allied_user INTEGER REFERENCES users(id),"
+    "  created INTEGER NOT NULL,"
+    "  seq INTEGER NOT NULL DEFAULT 0,"
+    "  snapshot BLOB,"
+    "  snapshot_seq INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE actions ("
+    "  game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  seq INTEGER NOT NULL,"
+    "  side TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"           /* ak_notation JSON */
+    "  created INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, seq));",
+    NULL,
+};

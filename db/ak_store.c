@@ -1,0 +1,289 @@
+/* ak_store: SQLite implementation of the store. */
+#include "ak_store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char *const ak_migrations[];
+
+struct ak_store {
+    sqlite3 *db;
+};
+
+const char *ak_store_error(struct ak_store *st) { return sqlite3_errmsg(st->db); }
+
+int ak_store_schema_version(struct ak_store *st)
+{
+    sqlite3_stmt *q;
+    int v = -1;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+static int migrate(struct ak_store *st, char *err, size_t errlen)
+{
+    int have = ak_store_schema_version(st);
+    for (int i = have; i >= 0 && ak_migrations[i]; i++) {
+        char pragma[64], *msg = NULL;
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", i + 1);
+        if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(st->db, ak_migrations[i], NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(st->db, pragma, NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(st->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            snprintf(err, errlen, "migration %d: %s", i + 1, msg ? msg : "failed");
+            sqlite3_free(msg);
+            sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
+{
+    struct ak_store *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    char *msg = NULL;
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+        sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
+                             "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
+                     NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        ak_store_close(st);
+        return NULL;
+    }
+    if (migrate(st, err, errlen) != 0) {
+        ak_store_close(st);
+        return NULL;
+    }
+    return st;
+}
+
+void ak_store_close(struct ak_store *st)
+{
+    if (!st)
+        return;
+    sqlite3_close(st->db);
+    free(st);
+}
+
+static sqlite3_stmt *prep(struct ak_store *st, const char *sql)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+        return NULL;
+    return q;
+}
+
+/* Run a statement that returns no rows; maps constraint failures. */
+static int run(sqlite3_stmt *q)
+{
+    if (!q)
+        return AK_STORE_ERROR;
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc == SQLITE_DONE)
+        return AK_STORE_OK;
+    return rc == SQLITE_CONSTRAINT ? AK_STORE_EXISTS : AK_STORE_ERROR;
+}
+
+int ak_store_user_create(struct ak_store *st, const char *name, const char *pwhash, int64_t now,
+                         int64_t *id)
+{
+    sqlite3_stmt *q = prep(st, "INSERT INTO users(name, pwhash, created) VALUES (?, ?, ?)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 2, pwhash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 3, now);
+    int rc = run(q);
+    if (rc == AK_STORE_OK)
+        *id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char *pwhash, size_t cap)
+{
+    sqlite3_stmt *q = prep(st, "SELECT id, pwhash FROM users WHERE name = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = AK_STORE_NOT_FOUND;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *id = sqlite3_column_int64(q, 0);
+        snprintf(pwhash, cap, "%s", (const char *)sqlite3_column_text(q, 1));
+        rc = AK_STORE_OK;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
+{
+    sqlite3_stmt *q = prep(st, "SELECT name FROM users WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    int rc = AK_STORE_NOT_FOUND;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        snprintf(name, cap, "%s", (const char *)sqlite3_column_text(q, 0));
+        rc = AK_STORE_OK;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
+                            int64_t expires)
+{
+    sqlite3_stmt *q = prep(st, "INSERT INTO sessions(token_hash, user_id, expires) VALUES (?, ?, ?)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, user);
+    sqlite3_bind_int64(q, 3, expires);
+    return run(q);
+}
+
+int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user)
+{
+    sqlite3_stmt *q = prep(st, "SELECT user_id FROM sessions WHERE token_hash = ? AND expires > ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, now);
+    int rc = AK_STORE_NOT_FOUND;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *user = sqlite3_column_int64(q, 0);
+        rc = AK_STORE_OK;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int ak_store_session_delete(struct ak_store *st, const char *token_hash)
+{
+    sqlite3_stmt *q = prep(st, "DELETE FROM sessions WHERE token_hash = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
+    return run(q);
+}
+
+int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
+                         int64_t user, int64_t now, int64_t *id)
+{
+    sqlite3_stmt *q = prep(st, side == 0
+        ? "INSERT INTO games(ruleset, seed, axis_user, created) VALUES (?, ?, ?, ?)"
+        : "INSERT INTO games(ruleset, seed, allied_user, created) VALUES (?, ?, ?, ?)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, ruleset, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, (int64_t)seed);
+    sqlite3_bind_int64(q, 3, user);
+    sqlite3_bind_int64(q, 4, now);
+    int rc = run(q);
+    if (rc == AK_STORE_OK)
+        *id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user)
+{
+    sqlite3_stmt *q = prep(st, side == 0
+        ? "UPDATE games SET axis_user = ? WHERE id = ? AND axis_user IS NULL"
+        : "UPDATE games SET allied_user = ? WHERE id = ? AND allied_user IS NULL");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    sqlite3_bind_int64(q, 2, game);
+    int rc = run(q);
+    if (rc == AK_STORE_OK && sqlite3_changes(st->db) != 1)
+        rc = AK_STORE_EXISTS;
+    return rc;
+}
+
+int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
+                         const char *action_json, int64_t now, const void *snapshot,
+                         size_t snapshot_len)
+{
+    if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return AK_STORE_ERROR;
+    sqlite3_stmt *q = prep(st, "INSERT INTO actions(game_id, seq, side, action, created) VALUES (?, ?, ?, ?, ?)");
+    if (q) {
+        sqlite3_bind_int64(q, 1, game);
+        sqlite3_bind_int64(q, 2, seq);
+        sqlite3_bind_text(q, 3, side == 0 ? "axis" : "allied", -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 4, action_json, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 5, now);
+    }
+    int rc = run(q);
+    if (rc == AK_STORE_OK) {
+        q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
+        if (q) {
+            sqlite3_bind_int64(q, 1, seq);
+            sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(q, 3, seq);
+            sqlite3_bind_int64(q, 4, game);
+        }
+        rc = run(q);
+    }
+    if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return AK_STORE_OK;
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return AK_STORE_ERROR;
+}
+
+int ak_store_games_each(struct ak_store *st,
+                        int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
+{
+    sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, seq, "
+                               "snapshot, snapshot_seq FROM games ORDER BY id");
+    if (!q)
+        return AK_STORE_ERROR;
+    int rc = AK_STORE_OK;
+    while (rc == AK_STORE_OK && sqlite3_step(q) == SQLITE_ROW) {
+        struct ak_store_game g = {0};
+        g.id = sqlite3_column_int64(q, 0);
+        snprintf(g.ruleset, sizeof g.ruleset, "%s", (const char *)sqlite3_column_text(q, 1));
+        g.seed = (uint64_t)sqlite3_column_int64(q, 2);
+        g.player[0] = sqlite3_column_int64(q, 3);
+        g.player[1] = sqlite3_column_int64(q, 4);
+        g.created = sqlite3_column_int64(q, 5);
+        g.seq = (uint32_t)sqlite3_column_int64(q, 6);
+        g.snapshot = sqlite3_column_blob(q, 7);
+        g.snapshot_len = (size_t)sqlite3_column_bytes(q, 7);
+        g.snapshot_seq = (uint32_t)sqlite3_column_int64(q, 8);
+        if (cb(ud, &g) != 0)
+            rc = AK_STORE_ERROR;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int ak_store_actions_each(struct ak_store *st, int64_t game,
+                          int (*cb)(void *ud, uint32_t seq, int side, const char *json), void *ud)
+{
+    sqlite3_stmt *q = prep(st, "SELECT seq, side, action FROM actions WHERE game_id = ? ORDER BY seq");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, game);
+    int rc = AK_STORE_OK;
+    while (rc == AK_STORE_OK && sqlite3_step(q) == SQLITE_ROW) {
+        const char *side = (const char *)sqlite3_column_text(q, 1);
+        if (cb(ud, (uint32_t)sqlite3_column_int64(q, 0), strcmp(side, "axis") == 0 ? 0 : 1,
+               (const char *)sqlite3_column_text(q, 2)) != 0)
+            rc = AK_STORE_ERROR;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* ak_store: the SQLite store behind akd.
+ *
+ * Accounts, sessions, games and each game's action log. A game is stored as
+ * its seed and its ordered log of accepted actions, plus a snapshot of the
+ * state after the last action so that loading does not need a replay (the
+ * snapshot is checked against the log length and rebuilt by replay when it
+ * does not fit). Appending an action and its snapshot is one transaction,
+ * committed (WAL, synchronous=FULL) before akd acknowledges the action.
+ * Schema changes are numbered migrations (ak_migrations.c) run at open.
+ */
+#ifndef AK_STORE_H
+#define AK_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ak_store;
+
+enum { AK_STORE_OK = 0, AK_STORE_ERROR = -1, AK_STORE_EXISTS = -2, AK_STORE_NOT_FOUND = -3 };
+
+struct ak_store_game {
+    int64_t id;
+    char ruleset[16];
+    uint64_t seed;
+    int64_t player[2];          /* user ids by side, 0 while the seat is open */
+    int64_t created;
+    uint32_t seq;               /* actions in the log */
+    const void *snapshot;       /* state after action `snapshot_seq`, or NULL */
+    size_t snapshot_len;
+    uint32_t snapshot_seq;
+};
+
+struct ak_store *ak_store_open(const char *path, char *err, size_t errlen);
+void ak_store_close(struct ak_store *st);
+const char *ak_store_error(struct ak_store *st);
+int ak_store_schema_version(struct ak_store *st);
+
+int ak_store_user_create(struct ak_store *st, const char *name, const char *pwhash, int64_t now,
+                         int64_t *id);
+int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char *pwhash, size_t cap);
+int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
+
+int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
+                            int64_t expires);
+int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user);
+int ak_store_session_delete(struct ak_store *st, const char *token_hash);
+
+int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
+                         int64_t user, int64_t now, int64_t *id);
+int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user);
+/* Append action number seq (1-based) and the snapshot after it. */
+int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
+                         const char *action_json, int64_t now, const void *snapshot,
+                         size_t snapshot_len);
+
+int ak_store_games_each(struct ak_store *st,
+                        int (*cb)(void *ud, const struct ak_store_game *g), void *ud);
+int ak_store_actions_each(struct ak_store *st, int64_t game,
+                          int (*cb)(void *ud, uint32_t seq, int side, const char *json), void *ud);
+
+#endif

@@ -1,0 +1,20 @@
+/* ak_codec: the message shapes of the wire protocol (proto/PROTOCOL.md).
+ *
+ * Requests are JSON objects with an "id" and a "cmd"; replies echo the id
+ * with "ok": true and a "result", or "ok": false and an "error" carrying a
+ * stable machine code and a message in words; pushes carry "push" instead
+ * of an id. Every message is one line of compact JSON.
+ */
+#ifndef AK_CODEC_H
+#define AK_CODEC_H
+
+#include <jansson.h>
+
+/* Parse one line; NULL with a message if it is not a JSON object. */
+json_t *ak_msg_parse(const char *line, size_t len, char *err, size_t errlen);
+/* Compact JSON plus '\n'; caller frees. */
+char *ak_msg_encode(const json_t *msg, size_t *len);
+json_t *ak_msg_ok(const json_t *id, json_t *result);
+json_t *ak_msg_error(const json_t *id, const char *code, const char *message);
+
+#endif

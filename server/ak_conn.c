@@ -1,0 +1,188 @@
+/* ak_conn: accepting connections, reading lines, writing replies. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_codec.h"
+#include "ak_server.h"
+
+struct write_req {
+    uv_write_t req;
+    char *data;
+};
+
+static void on_write(uv_write_t *req, int status)
+{
+    struct write_req *w = (struct write_req *)req;
+    (void)status;
+    free(w->data);
+    free(w);
+}
+
+void ak_conn_send(struct ak_conn *c, const json_t *msg)
+{
+    size_t len;
+    if (c->closing)
+        return;
+    char *data = ak_msg_encode(msg, &len);
+    struct write_req *w = malloc(sizeof *w);
+    if (!data || !w) {
+        free(data);
+        free(w);
+        return;
+    }
+    w->data = data;
+    uv_buf_t buf = uv_buf_init(data, (unsigned)len);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write) != 0) {
+        free(data);
+        free(w);
+    }
+}
+
+void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result)
+{
+    json_t *m = ak_msg_ok(id, result);
+    ak_conn_send(c, m);
+    json_decref(m);
+}
+
+void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    json_t *m = ak_msg_error(id, code, text);
+    ak_conn_send(c, m);
+    json_decref(m);
+}
+
+static void unlink_conn(struct ak_conn *c)
+{
+    for (struct ak_conn **p = &c->srv->conns; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            return;
+        }
+}
+
+void ak_conn_unref(struct ak_conn *c)
+{
+    if (--c->refs > 0)
+        return;
+    ak_frame_free(&c->frame);
+    free(c);
+}
+
+static void on_close(uv_handle_t *h)
+{
+    ak_conn_unref((struct ak_conn *)h->data);
+}
+
+static void conn_close(struct ak_conn *c)
+{
+    if (c->closing)
+        return;
+    c->closing = true;
+    unlink_conn(c);
+    ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
+    uv_close((uv_handle_t *)&c->tcp, on_close);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)h;
+    buf->base = malloc(suggested);
+    buf->len = buf->base ? suggested : 0;
+}
+
+static int on_line(void *ud, char *line, size_t len)
+{
+    struct ak_conn *c = ud;
+    char err[256];
+    json_t *msg = ak_msg_parse(line, len, err, sizeof err);
+    if (!msg) {
+        ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
+        return 0;
+    }
+    ak_dispatch(c, msg);
+    json_decref(msg);
+    return c->closing ? 1 : 0;
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    struct ak_conn *c = s->data;
+    if (n > 0 && !c->closing) {
+        c->refs++;  /* a command may close the connection under us */
+        int rc = ak_frame_feed(&c->frame, buf->base, (size_t)n, on_line, c);
+        if (rc == -1) {
+            ak_conn_reply_error(c, NULL, "line_too_long",
+                                "a message is longer than %zu bytes; closing the connection",
+                                c->frame.limit);
+            ak_log(AK_LOG_WARN, "%s sent a line over the limit", c->peer);
+            conn_close(c);
+        }
+        ak_conn_unref(c);
+    } else if (n < 0) {
+        conn_close(c);
+    }
+    free(buf->base);
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    struct ak_server *srv = server->data;
+    if (status < 0 || srv->stopping)
+        return;
+    struct ak_conn *c = calloc(1, sizeof *c);
+    if (!c || ak_frame_init(&c->frame, srv->line_limit) != 0) {
+        free(c);
+        return;
+    }
+    c->srv = srv;
+    c->refs = 1;
+    uv_tcp_init(srv->loop, &c->tcp);
+    c->tcp.data = c;
+    if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {
+        c->closing = true;
+        uv_close((uv_handle_t *)&c->tcp, on_close);
+        return;
+    }
+    struct sockaddr_storage addr;
+    int alen = sizeof addr;
+    char host[48] = "?";
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
+        uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
+    snprintf(c->peer, sizeof c->peer, "%s", host);
+    c->next = srv->conns;
+    srv->conns = c;
+    ak_log(AK_LOG_INFO, "connection from %s", c->peer);
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+int ak_server_listen(struct ak_server *srv, const char *host, int port)
+{
+    struct sockaddr_storage addr;
+    int rc = uv_ip4_addr(host, port, (struct sockaddr_in *)&addr);
+    if (rc != 0)
+        rc = uv_ip6_addr(host, port, (struct sockaddr_in6 *)&addr);
+    if (rc != 0)
+        return rc;
+    uv_tcp_init(srv->loop, &srv->listener);
+    srv->listener.data = srv;
+    rc = uv_tcp_bind(&srv->listener, (const struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&srv->listener, 128, on_connection);
+    return rc;
+}
+
+void ak_server_close_all(struct ak_server *srv)
+{
+    while (srv->conns)
+        conn_close(srv->conns);
+    if (!uv_is_closing((uv_handle_t *)&srv->listener))
+        uv_close((uv_handle_t *)&srv->listener, NULL);
+}
