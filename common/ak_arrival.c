@@ -89,6 +89,11 @@ bool ak_arrival_place(const struct ak_ruleset *r, struct ak_state *s,
         if (!ak_arrival_port_ok(s, s->side, a->hex, "FORTRESS-4", rej))
             return false;
     } else if (x->where == AK_AT_POOL) {
+        if (d->type != AK_TYPE_SUPPLY && !d->substitute &&
+            (d->arrival_turn == 0 || s->turn < d->arrival_turn))
+            return ak_reject(rej, "REINF-ORDER", "%s may enter no earlier than turn %d (%s)",
+                             d->shortname, d->arrival_turn,
+                             ak_data()->scenario.date[d->arrival_turn ? d->arrival_turn : 1]);
         if (!ak_arrival_port_ok(s, s->side, a->hex, d->type == AK_TYPE_SUPPLY ? "LOGISTICS-M1" : "REINF-1", rej))
             return false;
         if (d->type == AK_TYPE_SUPPLY ? !place_supply(s, u, rej)

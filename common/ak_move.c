@@ -431,9 +431,13 @@ bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     if (!ak_move_group_ok(s, side, units, n, rej))
         return false;
-    if (npath < 1 || npath > AK_PATH_MAX)
-        return ak_reject(rej, "ACTION", "a path has 1 to %d squares", AK_PATH_MAX);
     group_init(&G, r, s, side, units, n);
+    if (npath > 0 && path[0] == G.start) {     /* a path may name its start */
+        path++;
+        npath--;
+    }
+    if (npath < 1 || npath > AK_PATH_MAX)
+        return ak_reject(rej, "ACTION", "a path has 1 to %d squares after the start", AK_PATH_MAX);
     ak_hex prev = AK_HEX_NONE, from = G.start;
     int road = 0, clear = 0, halted_at = -1;
     for (int i = 0; i < npath; i++) {

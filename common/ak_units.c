@@ -20,6 +20,14 @@ static int factor(const char *w)
     return (*end || v < 0 || v > 99) ? -1 : (int)v;
 }
 
+static bool exists(const struct ak_data *d, const char *name)
+{
+    for (int i = 0; i < d->units; i++)
+        if (strcmp(d->unit[i].shortname, name) == 0)
+            return true;
+    return false;
+}
+
 const char *ak_units_parse(struct ak_data *d, const char *text, char *err, int errlen)
 {
     struct ak_tokens t;
@@ -34,7 +42,7 @@ const char *ak_units_parse(struct ak_data *d, const char *text, char *err, int e
         int mv = t.n == 8 ? factor(t.word[6]) : -1;
         if (side < 0 || type < 0 || a < 0 || df < 0 || mv < 0 || !t.tail ||
             strlen(t.word[0]) >= sizeof u->shortname || d->units >= AK_UNIT_MAX ||
-            ak_unit_find(d, t.word[0]) >= 0) {
+            exists(d, t.word[0])) {
             snprintf(err, errlen, "line %d: bad or duplicate counter", t.line);
             return err;
         }

@@ -99,6 +99,8 @@ static void pw_done(uv_work_t *req, int status)
         }
     }
     json_decref(w->id);
+    if (!c->closing)
+        ak_conn_resume(c);
     ak_conn_unref(c);
     free(w);
 }
@@ -147,11 +149,13 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
     w->id = json_deep_copy(id);
     w->req.data = w;
     c->refs++;
+    ak_conn_hold(c);
     if (uv_queue_work(c->srv->loop, &w->req, pw_work, pw_done) != 0) {
         c->refs--;
         json_decref(w->id);
         free(w);
         ak_conn_reply_error(c, id, "internal", "could not queue the password check");
+        ak_conn_resume(c);
     }
 }
 

@@ -73,6 +73,7 @@ void ak_conn_unref(struct ak_conn *c)
     if (--c->refs > 0)
         return;
     ak_frame_free(&c->frame);
+    json_decref(c->queue);
     free(c);
 }
 
@@ -107,7 +108,10 @@ static int on_line(void *ud, char *line, size_t len)
         ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
         return 0;
     }
-    ak_dispatch(c, msg);
+    if (c->busy)
+        json_array_append(c->queue, msg);   /* keep requests in order */
+    else
+        ak_dispatch(c, msg);
     json_decref(msg);
     return c->closing ? 1 : 0;
 }
@@ -132,6 +136,25 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     free(buf->base);
 }
 
+void ak_conn_hold(struct ak_conn *c)
+{
+    c->busy = true;
+    uv_read_stop((uv_stream_t *)&c->tcp);
+}
+
+void ak_conn_resume(struct ak_conn *c)
+{
+    c->busy = false;
+    while (!c->closing && !c->busy && json_array_size(c->queue) > 0) {
+        json_t *msg = json_incref(json_array_get(c->queue, 0));
+        json_array_remove(c->queue, 0);
+        ak_dispatch(c, msg);
+        json_decref(msg);
+    }
+    if (!c->closing && !c->busy)
+        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
 static void on_connection(uv_stream_t *server, int status)
 {
     struct ak_server *srv = server->data;
@@ -144,6 +167,7 @@ static void on_connection(uv_stream_t *server, int status)
     }
     c->srv = srv;
     c->refs = 1;
+    c->queue = json_array();
     uv_tcp_init(srv->loop, &c->tcp);
     c->tcp.data = c;
     if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {

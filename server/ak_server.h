@@ -29,6 +29,8 @@ struct ak_conn {
     struct ak_frame frame;
     int refs;               /* the socket, plus pending work requests */
     bool closing;
+    bool busy;              /* a command is still running off the loop */
+    json_t *queue;          /* requests that arrived meanwhile, in order */
     int64_t user;           /* 0 until login or resume */
     char user_name[64];
     char token_hash[65];
@@ -64,6 +66,9 @@ void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result);
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ak_conn_unref(struct ak_conn *c);
+/* A command went off the loop: hold later requests until ak_conn_resume. */
+void ak_conn_hold(struct ak_conn *c);
+void ak_conn_resume(struct ak_conn *c);
 void ak_server_close_all(struct ak_server *srv);
 
 /* ak_dispatch.c */

@@ -1,0 +1,51 @@
+/* ak_client: the pieces of akc.
+ *
+ * akc is thin: the server referees. ak_net.c talks the line protocol over a
+ * blocking socket, ak_session.c keeps the login token in the XDG config
+ * directory, ak_draw.c draws the board from a state the server sent, and
+ * akc.c maps command-line verbs to requests.
+ */
+#ifndef AK_CLIENT_H
+#define AK_CLIENT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ak_state.h"
+
+struct ak_net {
+    int fd;
+    char buf[1 << 16];
+    size_t len;
+    int next_id;
+};
+
+int ak_net_connect(struct ak_net *n, const char *hostport, char *err, size_t errlen);
+void ak_net_close(struct ak_net *n);
+int ak_net_send_line(struct ak_net *n, const char *line, size_t len);
+/* Send {cmd,...} with a fresh id and wait for its reply (pushes that
+ * arrive meanwhile go to on_push if given). NULL if the connection broke. */
+json_t *ak_net_call(struct ak_net *n, json_t *req, void (*on_push)(json_t *push));
+/* Read one whole line (blocking, or up to timeout_ms; -1 forever). Returns
+ * the message, or NULL on EOF, error or time-out. */
+json_t *ak_net_read(struct ak_net *n, int timeout_ms);
+
+struct ak_session {
+    char server[256];
+    char user[64];
+    char token[80];
+};
+bool ak_session_load(struct ak_session *s);
+int ak_session_save(const struct ak_session *s);
+int ak_session_clear(void);
+
+struct ak_draw_opts {
+    bool color;
+    bool wide;          /* the whole map, whatever the width */
+    int width;          /* columns available */
+    ak_hex at;          /* centre of the viewport, AK_HEX_NONE: automatic */
+};
+void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
+
+#endif

@@ -1,0 +1,191 @@
+/* ak_draw: the board in a terminal.
+ *
+ * The printed grid is drawn as in common/data/map.txt: one row per letter,
+ * two columns per square, each row shifted so that squares with the same
+ * number lie on one south-west to north-east diagonal. A square shows its
+ * terrain, or the side and size of the stack on it (G3: three Axis units,
+ * A2: two Allied). The stacks in view are listed under the map with each
+ * unit's factors. A viewport keeps the map inside the terminal width.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_client.h"
+#include "ak_notation.h"
+
+#define COL_OFFSET 24
+#define MAP_COLS (2 * AK_NUMS + COL_OFFSET)
+#define LABEL 3
+
+static int hex_col(ak_hex h) { return 2 * ak_hex_num(h) - ak_hex_row(h) + COL_OFFSET; }
+
+static const char *RED = "\033[1;37;41m", *BLUE = "\033[1;37;44m", *SEA = "\033[34m",
+                  *ROAD = "\033[31m", *ESC = "\033[33m", *QAT = "\033[2;33m", *KEY = "\033[1m",
+                  *RESET = "\033[0m";
+
+static char terrain_glyph(ak_hex h, const char **color)
+{
+    const struct ak_map *m = ak_map();
+    bool road = m->road[h] != 0;
+    *color = NULL;
+    switch (m->terrain[h]) {
+    case AK_TERRAIN_CLEAR: *color = road ? ROAD : NULL; return road ? '=' : '.';
+    case AK_TERRAIN_QATTARA_PARTIAL: return ',';
+    case AK_TERRAIN_ESCARPMENT: *color = road ? ROAD : ESC; return road ? '#' : '^';
+    case AK_TERRAIN_QATTARA: *color = QAT; return 'Q';
+    case AK_TERRAIN_SEA: *color = SEA; return '~';
+    case AK_TERRAIN_FORTRESS: *color = KEY; return 'F';
+    case AK_TERRAIN_HOMEBASE: *color = KEY; return 'H';
+    default: return ' ';
+    }
+}
+
+static int stack_at(const struct ak_state *s, ak_hex h, int *side)
+{
+    int n = 0;
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && s->unit[u].hex == h) {
+            *side = ak_def(u)->side;
+            n++;
+        }
+    return n;
+}
+
+static void draw_cell(FILE *out, const struct ak_state *s, ak_hex h, bool color)
+{
+    int side = 0, n = stack_at(s, h, &side);
+    if (n > 0) {
+        if (color)
+            fputs(side == AK_AXIS ? RED : BLUE, out);
+        fprintf(out, "%c%c", side == AK_AXIS ? 'G' : 'A', n > 9 ? '+' : '0' + n);
+        if (color)
+            fputs(RESET, out);
+        return;
+    }
+    const char *c;
+    char g = terrain_glyph(h, &c);
+    if (color && c)
+        fprintf(out, "%s%c%s ", c, g, RESET);
+    else
+        fprintf(out, "%c ", g);
+}
+
+/* Numbers along the top (as read on row A) or bottom (row X) edge. */
+static void draw_numbers(FILE *out, int row, int c0, int width)
+{
+    char line[MAP_COLS + 8];
+    memset(line, ' ', sizeof line);
+    int maxc = 0;
+    for (int n = 1; n <= 69; n++) {
+        if (n % 5 && n != 1)
+            continue;
+        int col = 2 * n - row + COL_OFFSET - c0;
+        if (col < 0 || col + 2 > width)
+            continue;
+        int w = snprintf(line + LABEL + col, 4, "%d", n);
+        line[LABEL + col + w] = ' ';
+        if (LABEL + col + w > maxc)
+            maxc = LABEL + col + w;
+    }
+    line[maxc] = '\0';
+    fprintf(out, "%s\n", line);
+}
+
+static ak_hex auto_centre(const struct ak_state *s)
+{
+    long sum_r = 0, sum_n = 0, k = 0;
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && ak_def(u)->side == s->side) {
+            sum_r += ak_hex_row(s->unit[u].hex);
+            sum_n += ak_hex_num(s->unit[u].hex);
+            k++;
+        }
+    return k ? ak_hex_make((int)(sum_r / k), (int)(sum_n / k)) : ak_hex_parse("I33");
+}
+
+static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, bool color)
+{
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
+        int side = 0, n = stack_at(s, h, &side);
+        int col = hex_col(h) - c0;
+        if (n == 0 || col < 0 || col + 2 > width)
+            continue;
+        char name[8];
+        fprintf(out, "  %s%-4s%s %s:", color ? (side == AK_AXIS ? RED : BLUE) : "",
+                ak_hex_format(h, name), color ? RESET : "", side == AK_AXIS ? "Axis  " : "Allied");
+        for (int u = 0; u < s->units; u++) {
+            const struct ak_unit_def *d = ak_def(u);
+            if (s->unit[u].where != AK_AT_BOARD || s->unit[u].hex != h)
+                continue;
+            if (ak_unit_is_combat(d))
+                fprintf(out, " %s %d-%d-%d", d->shortname, d->attack, d->defense, d->movement);
+            else
+                fprintf(out, " %s", d->shortname);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void list_off_board(FILE *out, const struct ak_state *s)
+{
+    for (int side = 0; side < AK_SIDES; side++) {
+        int sea = 0, due = 0, dead = 0;
+        for (int u = 0; u < s->units; u++) {
+            const struct ak_unit_def *d = ak_def(u);
+            if (d->side != side)
+                continue;
+            sea += s->unit[u].where == AK_AT_SEA;
+            dead += s->unit[u].where == AK_AT_DEAD;
+            due += s->unit[u].where == AK_AT_POOL && d->arrival_turn && d->arrival_turn <= s->turn;
+        }
+        fprintf(out, "  %s: %d reinforcement(s) due, %d at sea, %d in the dead pile\n",
+                ak_side_name(side), due, sea, dead);
+    }
+}
+
+void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o)
+{
+    int width = o->wide ? MAP_COLS : o->width - LABEL;
+    if (width > MAP_COLS)
+        width = MAP_COLS;
+    if (width < 20)
+        width = 20;
+    width &= ~1;
+    ak_hex centre = o->at != AK_HEX_NONE ? o->at : auto_centre(s);
+    int c0 = hex_col(centre) - width / 2;
+    if (c0 + width > MAP_COLS)
+        c0 = MAP_COLS - width;
+    if (c0 < 0)
+        c0 = 0;
+    c0 &= ~1;
+    fprintf(out, "Turn %d, %s: %s %s portion", s->turn, ak_data()->scenario.date[s->turn],
+            ak_side_name(s->side), ak_phase_name(s->phase));
+    if (s->phase == AK_PHASE_OVER)
+        fprintf(out, " (%s)", ak_result_name(s->result));
+    if (s->side == AK_AXIS && s->supply_roll)
+        fprintf(out, "; supply roll %d%s", s->supply_roll, s->supply_due ? ", one supply unit due" : "");
+    fputc('\n', out);
+    draw_numbers(out, 0, c0, width);
+    for (int r = 0; r < AK_ROWS; r++) {
+        fprintf(out, "%c  ", 'A' + r);
+        int col = 0;
+        for (int n = 0; n < AK_NUMS; n++) {
+            ak_hex h = ak_hex_make(r, n);
+            int c = hex_col(h) - c0;
+            if (c < 0 || c + 2 > width || ak_map()->terrain[h] == AK_TERRAIN_OFFBOARD)
+                continue;
+            for (; col < c; col++)
+                fputc(' ', out);
+            draw_cell(out, s, h, o->color);
+            col += 2;
+        }
+        fputc('\n', out);
+    }
+    draw_numbers(out, AK_ROWS - 1, c0, width);
+    fprintf(out, "  . clear  = Coast Road  ^ escarpment  # escarpment on the road  F fortress  H home base\n"
+                 "  , partial Qattara (clear)  Q Qattara  ~ sea   G3/A2: Axis/Allied stack of 3/2 units\n"
+                 "  Numbers run along the south-west to north-east diagonals (Agheila W6, Tobruch G25).\n");
+    list_stacks(out, s, c0, width, o->color);
+    list_off_board(out, s);
+}

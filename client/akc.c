@@ -1,0 +1,514 @@
+/* akc: the Afrika Korps command-line client.
+ *
+ * Each verb is one request (after resuming the saved session): register,
+ * login, logout, new, join, games, show, watch, move, place, embark,
+ * end-movement, end-turn, dests, why, and raw for scripts. Exit status:
+ * 0 done, 1 the server refused (an illegal move, a bad request), 2 bad
+ * usage, 3 no connection.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <poll.h>
+
+#include "ak_client.h"
+#include "ak_codec.h"
+#include "ak_notation.h"
+#include "ak_version.h"
+
+enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NET = 3 };
+
+static struct {
+    const char *server;
+    bool color;
+    bool json;
+    struct ak_draw_opts draw;
+} opt;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: akc [--server HOST:PORT] [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
+        "\n"
+        "Accounts:\n"
+        "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n"
+        "  login USER           log in; the session is kept in ~/.config/akc/session\n"
+        "  logout               end the session\n"
+        "Games:\n"
+        "  new axis|allied      create a game, playing that side\n"
+        "  join GAME            take the open seat of a game\n"
+        "  games                list games, yours first\n"
+        "  show GAME            draw the board (--at HEX centres it, --wide draws it all)\n"
+        "  watch GAME           follow a game, printing each change as it happens\n"
+        "Playing (UNITS is one unit or several of one stack joined by commas):\n"
+        "  move GAME UNITS HEX  move to HEX by the best legal path\n"
+        "  move GAME UNITS HEX,HEX,...   move along an explicit path\n"
+        "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
+        "  embark GAME UNITS    put units at Tobruch or the home base to sea\n"
+        "  end-movement GAME    end the movement portion\n"
+        "  end-turn GAME        end the combat portion and the player turn\n"
+        "  dests GAME UNITS     list the squares the stack can reach\n"
+        "  why GAME UNITS HEX   explain why a square is out of reach\n"
+        "Scripting:\n"
+        "  raw                  send NDJSON requests from stdin, print every reply and push\n"
+        "  units                list every unit's short name, side and factors\n"
+        "\n"
+        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140.\n");
+}
+
+static void print_error(const json_t *reply)
+{
+    const json_t *e = json_object_get(reply, "error");
+    const char *rule = json_string_value(json_object_get(e, "rule"));
+    if (rule)
+        fprintf(stderr, "illegal: %s [%s, %s]\n", json_string_value(json_object_get(e, "message")),
+                rule, json_string_value(json_object_get(e, "section")));
+    else
+        fprintf(stderr, "error: %s (%s)\n", json_string_value(json_object_get(e, "message")),
+                json_string_value(json_object_get(e, "code")));
+}
+
+/* Send a request and report the reply: result returned (caller decrefs)
+ * or NULL after printing the error. *status gets the exit code. */
+static json_t *call(struct ak_net *n, json_t *req, int *status)
+{
+    json_t *reply = ak_net_call(n, req, NULL);
+    if (!reply) {
+        fprintf(stderr, "akc: the connection to the server was lost\n");
+        *status = EXIT_NET;
+        return NULL;
+    }
+    if (!json_is_true(json_object_get(reply, "ok"))) {
+        if (opt.json) {
+            char *s = json_dumps(reply, JSON_COMPACT);
+            puts(s);
+            free(s);
+        }
+        print_error(reply);
+        json_decref(reply);
+        *status = EXIT_REFUSED;
+        return NULL;
+    }
+    json_t *result = json_incref(json_object_get(reply, "result"));
+    json_decref(reply);
+    *status = 0;
+    if (opt.json) {
+        char *s = json_dumps(result, JSON_COMPACT);
+        puts(s);
+        free(s);
+    }
+    return result;
+}
+
+static int read_password(char *buf, size_t cap, const char *prompt)
+{
+    const char *env = getenv("AKC_PASSWORD");
+    if (env) {
+        snprintf(buf, cap, "%s", env);
+        return 0;
+    }
+    if (!isatty(STDIN_FILENO)) {
+        fprintf(stderr, "akc: no terminal to ask for the password; set AKC_PASSWORD\n");
+        return -1;
+    }
+    struct termios old, quiet;
+    fprintf(stderr, "%s", prompt);
+    tcgetattr(STDIN_FILENO, &old);
+    quiet = old;
+    quiet.c_lflag &= ~(tcflag_t)ECHO;
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    char *ok = fgets(buf, (int)cap, stdin);
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    fputc('\n', stderr);
+    if (!ok)
+        return -1;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return 0;
+}
+
+static int cmd_account(struct ak_net *n, const char *verb, const char *user)
+{
+    char password[256];
+    int status;
+    if (read_password(password, sizeof password, "Password: ") != 0)
+        return EXIT_USAGE;
+    json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", verb, "user", user, "password", password), &status);
+    memset(password, 0, sizeof password);
+    if (!r)
+        return status;
+    struct ak_session s = {0};
+    snprintf(s.server, sizeof s.server, "%s", opt.server);
+    snprintf(s.user, sizeof s.user, "%s", json_string_value(json_object_get(r, "user")));
+    snprintf(s.token, sizeof s.token, "%s", json_string_value(json_object_get(r, "token")));
+    if (ak_session_save(&s) != 0)
+        fprintf(stderr, "akc: warning: could not save the session\n");
+    if (!opt.json)
+        printf("%s as %s\n", strcmp(verb, "register") == 0 ? "registered and logged in" : "logged in", s.user);
+    json_decref(r);
+    return 0;
+}
+
+static json_t *units_json(const char *list)
+{
+    json_t *units = json_array();
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        json_array_append_new(units, json_string(t));
+    return units;
+}
+
+static long game_number(const char *arg)
+{
+    char *end;
+    long g = strtol(arg, &end, 10);
+    return (*end || g <= 0) ? -1 : g;
+}
+
+static void print_events(const json_t *events)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e)
+        printf("  %s\n", json_string_value(json_object_get(e, "text")));
+}
+
+static int act(struct ak_net *n, long game, json_t *action)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:I,s:o}", "cmd", "act", "game", (json_int_t)game, "action", action),
+                     &status);
+    if (!r)
+        return status;
+    if (!opt.json)
+        print_events(json_object_get(r, "events"));
+    json_decref(r);
+    return 0;
+}
+
+static int draw_game(const json_t *r)
+{
+    struct ak_state s;
+    char err[200];
+    if (!ak_state_from_json(json_object_get(r, "state"), &s, err, sizeof err)) {
+        fprintf(stderr, "akc: the server sent a state this client cannot read: %s\n", err);
+        return EXIT_REFUSED;
+    }
+    const json_t *p = json_object_get(r, "players");
+    const char *ax = json_string_value(json_object_get(p, "axis"));
+    const char *al = json_string_value(json_object_get(p, "allied"));
+    printf("Game %lld: Axis %s, Allied %s\n", (long long)json_integer_value(json_object_get(r, "game")),
+           ax ? ax : "(open)", al ? al : "(open)");
+    ak_draw_board(stdout, &s, &opt.draw);
+    return 0;
+}
+
+static int cmd_games(struct ak_net *n)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s}", "cmd", "games"), &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    size_t i;
+    json_t *g;
+    printf("%-6s %-8s %-14s %-14s %-22s %s\n", "game", "you", "axis", "allied", "turn", "status");
+    json_array_foreach(json_object_get(r, "games"), i, g) {
+        const json_t *p = json_object_get(g, "players");
+        const char *you = json_string_value(json_object_get(g, "you"));
+        const char *ax = json_string_value(json_object_get(p, "axis"));
+        const char *al = json_string_value(json_object_get(p, "allied"));
+        char turn[64];
+        snprintf(turn, sizeof turn, "%lld %s", (long long)json_integer_value(json_object_get(g, "turn")),
+                 json_string_value(json_object_get(g, "date")));
+        const char *wait = json_string_value(json_object_get(g, "waiting_for"));
+        printf("%-6lld %-8s %-14s %-14s %-22s %s\n", (long long)json_integer_value(json_object_get(g, "game")),
+               you ? you : "-", ax ? ax : "(open)", al ? al : "(open)", turn,
+               json_is_true(json_object_get(g, "open")) ? "waiting for an opponent"
+               : json_is_true(json_object_get(g, "your_turn")) ? "YOUR MOVE"
+               : wait ? wait : json_string_value(json_object_get(g, "result")));
+    }
+    json_decref(r);
+    return 0;
+}
+
+static void print_push(json_t *m)
+{
+    const char *kind = json_string_value(json_object_get(m, "push"));
+    if (kind && strcmp(kind, "game") == 0) {
+        printf("game %lld, action %lld by %s:\n", (long long)json_integer_value(json_object_get(m, "game")),
+               (long long)json_integer_value(json_object_get(m, "seq")),
+               json_string_value(json_object_get(m, "by")));
+        print_events(json_object_get(m, "events"));
+    } else if (kind && strcmp(kind, "joined") == 0) {
+        printf("game %lld: %s joined as %s\n", (long long)json_integer_value(json_object_get(m, "game")),
+               json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "side")));
+    }
+    fflush(stdout);
+}
+
+static int cmd_watch(struct ak_net *n, long game)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
+    if (!r)
+        return status;
+    json_decref(r);
+    printf("watching game %ld (interrupt to stop)\n", game);
+    fflush(stdout);
+    json_t *m;
+    while ((m = ak_net_read(n, -1))) {
+        if (opt.json) {
+            char *s = json_dumps(m, JSON_COMPACT);
+            puts(s);
+            free(s);
+            fflush(stdout);
+        } else {
+            print_push(m);
+        }
+        json_decref(m);
+    }
+    return 0;
+}
+
+/* raw: stdin lines go to the server as they are; every line from the
+ * server is printed. At end of input, wait until every request sent has its
+ * reply (ids counted by lines sent), then a moment for trailing pushes. */
+static int cmd_raw(struct ak_net *n)
+{
+    char line[1 << 16];
+    size_t have = 0;
+    int pending = 0;
+    bool eof = false;
+    for (;;) {
+        struct pollfd p[2] = {{n->fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        if (eof && pending <= 0)
+            break;
+        int rc = poll(p, eof ? 1 : 2, eof ? 2000 : -1);
+        if (rc == 0 && eof)
+            break;
+        if (rc < 0)
+            continue;
+        if (p[0].revents) {
+            json_t *m = ak_net_read(n, 0);
+            if (!m && (p[0].revents & (POLLHUP | POLLERR)))
+                return eof ? 0 : EXIT_NET;
+            for (; m; m = ak_net_read(n, 0)) {
+                if (json_object_get(m, "id"))
+                    pending--;
+                char *s = json_dumps(m, JSON_COMPACT);
+                puts(s);
+                free(s);
+                json_decref(m);
+            }
+            fflush(stdout);
+            if (p[0].revents & POLLHUP)
+                return 0;
+        }
+        if (!eof && p[1].revents) {
+            ssize_t r = read(STDIN_FILENO, line + have, sizeof line - have);
+            if (r <= 0) {
+                eof = true;
+                continue;
+            }
+            have += (size_t)r;
+            char *nl;
+            while ((nl = memchr(line, '\n', have))) {
+                size_t len = (size_t)(nl - line) + 1;
+                if (len > 1) {
+                    ak_net_send_line(n, line, len);
+                    pending++;
+                }
+                memmove(line, nl + 1, have - len);
+                have -= len;
+            }
+            if (have == sizeof line) {
+                ak_net_send_line(n, line, have);
+                have = 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int cmd_units(void)
+{
+    const struct ak_data *d = ak_data();
+    for (int u = 0; u < d->units; u++) {
+        const struct ak_unit_def *x = &d->unit[u];
+        printf("%-14s %-6s %-16s %d-%d-%-2d %s%s\n", x->shortname, ak_side_name(x->side), ak_type_name(x->type),
+               x->attack, x->defense, x->movement, x->counter,
+               x->arrival_turn ? "" : "");
+    }
+    return 0;
+}
+
+static int resume(struct ak_net *n, const struct ak_session *s)
+{
+    int status;
+    if (!s->token[0])
+        return 0;
+    json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
+    json_decref(r);
+    return status;
+}
+
+static int run(struct ak_net *n, int argc, char **argv, const struct ak_session *s)
+{
+    const char *verb = argv[0];
+    int status = 0;
+    long game = argc > 1 ? game_number(argv[1]) : -1;
+    bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
+                      strcmp(verb, "move") == 0 || strcmp(verb, "place") == 0 || strcmp(verb, "embark") == 0 ||
+                      strcmp(verb, "end-movement") == 0 || strcmp(verb, "end-turn") == 0 ||
+                      strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0;
+    if (needs_game && game < 0) {
+        fprintf(stderr, "akc %s: the first argument is a game number\n", verb);
+        return EXIT_USAGE;
+    }
+    if ((strcmp(verb, "register") == 0 || strcmp(verb, "login") == 0) && argc == 2)
+        return cmd_account(n, verb, argv[1]);
+    if (strcmp(verb, "raw") == 0 && argc == 1)
+        return cmd_raw(n);
+    if ((status = resume(n, s)) != 0) {
+        fprintf(stderr, "akc: log in again with 'akc login USER'\n");
+        return status;
+    }
+    if (strcmp(verb, "logout") == 0 && argc == 1) {
+        json_decref(call(n, json_pack("{s:s}", "cmd", "logout"), &status));
+        ak_session_clear();
+        return status;
+    }
+    if (strcmp(verb, "games") == 0 && argc == 1)
+        return cmd_games(n);
+    if (strcmp(verb, "new") == 0 && argc == 2) {
+        json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "new", "side", argv[1]), &status);
+        if (r && !opt.json)
+            printf("created game %lld; you play %s. Another player joins with: akc join %lld\n",
+                   (long long)json_integer_value(json_object_get(r, "game")), argv[1],
+                   (long long)json_integer_value(json_object_get(r, "game")));
+        json_decref(r);
+        return status;
+    }
+    if ((strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0) && argc == 2) {
+        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
+        if (r && !opt.json) {
+            if (strcmp(verb, "join") == 0)
+                printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), game);
+            status = draw_game(r);
+        }
+        json_decref(r);
+        return status;
+    }
+    if (strcmp(verb, "watch") == 0 && argc == 2)
+        return cmd_watch(n, game);
+    if (strcmp(verb, "move") == 0 && argc == 4) {
+        json_t *a = json_pack("{s:s,s:o}", "action", "move", "units", units_json(argv[2]));
+        if (strchr(argv[3], ','))
+            json_object_set_new(a, "path", units_json(argv[3]));
+        else
+            json_object_set_new(a, "to", json_string(argv[3]));
+        return act(n, game, a);
+    }
+    if (strcmp(verb, "place") == 0 && argc == 4)
+        return act(n, game, json_pack("{s:s,s:s,s:s}", "action", "place", "unit", argv[2], "at", argv[3]));
+    if (strcmp(verb, "embark") == 0 && argc == 3)
+        return act(n, game, json_pack("{s:s,s:o}", "action", "embark", "units", units_json(argv[2])));
+    if (strcmp(verb, "end-movement") == 0 && argc == 2)
+        return act(n, game, json_pack("{s:s}", "action", "end_movement"));
+    if (strcmp(verb, "end-turn") == 0 && argc == 2)
+        return act(n, game, json_pack("{s:s}", "action", "end_turn"));
+    if ((strcmp(verb, "dests") == 0 && argc == 3) || (strcmp(verb, "why") == 0 && argc == 4)) {
+        json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)game, "units", units_json(argv[2]));
+        if (argc == 4)
+            json_object_set_new(req, "to", json_string(argv[3]));
+        json_t *r = call(n, req, &status);
+        if (r && !opt.json && argc == 3) {
+            size_t i;
+            json_t *d;
+            json_array_foreach(json_object_get(r, "dests"), i, d)
+                printf("%-4s %2lld squares (%lld road)%s\n", json_string_value(json_object_get(d, "hex")),
+                       (long long)json_integer_value(json_object_get(d, "squares")),
+                       (long long)json_integer_value(json_object_get(d, "road")),
+                       json_is_true(json_object_get(d, "halts")) ? "  stops there" : "");
+        } else if (r && !opt.json) {
+            const json_t *why = json_object_get(r, "reason");
+            if (json_is_true(json_object_get(r, "reachable")))
+                printf("%s is reachable\n", argv[3]);
+            else
+                printf("%s [%s, %s]\n", json_string_value(json_object_get(why, "message")),
+                       json_string_value(json_object_get(why, "rule")),
+                       json_string_value(json_object_get(why, "section")));
+        }
+        json_decref(r);
+        return status;
+    }
+    fprintf(stderr, "akc: unknown command or wrong arguments: %s (see akc --help)\n", verb);
+    return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"server", required_argument, NULL, 's'}, {"no-color", no_argument, NULL, 'n'},
+        {"json", no_argument, NULL, 'j'}, {"at", required_argument, NULL, 'a'},
+        {"wide", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+    };
+    struct ak_session s;
+    bool have_session = ak_session_load(&s);
+    opt.server = getenv("AKC_SERVER");
+    if (!opt.server)
+        opt.server = have_session && s.server[0] ? s.server : "127.0.0.1:7140";
+    opt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    opt.draw.at = AK_HEX_NONE;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': opt.server = optarg; break;
+        case 'n': opt.color = false; break;
+        case 'j': opt.json = true; break;
+        case 'w': opt.draw.wide = true; break;
+        case 'a': {
+            opt.draw.at = ak_hex_parse(optarg);
+            for (int i = 0; opt.draw.at == AK_HEX_NONE && i < ak_map()->names; i++)
+                if (strncasecmp(ak_map()->name[i].text, optarg, strlen(optarg)) == 0 ||
+                    strstr(ak_map()->name[i].text, optarg))
+                    opt.draw.at = ak_map()->name[i].hex;
+            if (opt.draw.at == AK_HEX_NONE) {
+                fprintf(stderr, "akc: --at wants a square such as L59 or a place such as Tobruch\n");
+                return EXIT_USAGE;
+            }
+            break;
+        }
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("akc %s\n", AK_VERSION); return 0;
+        default: usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    struct winsize ws;
+    opt.draw.color = opt.color;
+    opt.draw.width = (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ? ws.ws_col : 80;
+    if (getenv("COLUMNS"))
+        opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
+    if (strcmp(argv[optind], "units") == 0)
+        return cmd_units();
+    struct ak_net n;
+    char err[512];
+    if (ak_net_connect(&n, opt.server, err, sizeof err) != 0) {
+        fprintf(stderr, "akc: %s\n", err);
+        return EXIT_NET;
+    }
+    if (!have_session)
+        memset(&s, 0, sizeof s);
+    int status = run(&n, argc - optind, argv + optind, &s);
+    ak_net_close(&n);
+    return status;
+}

@@ -1,0 +1,307 @@
+/* ak-scenario: run rules scenarios written in plain text (tests/scenarios/
+ * README.md describes the format) against the rules library, through
+ * ak_apply, the same door akd uses. Prints one line per expectation and
+ * exits non-zero if any fails.
+ *
+ * usage: ak-scenario FILE...
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_engine.h"
+#include "ak_notation.h"
+
+static int passed, failed;
+static const char *file;
+static int line;
+
+static void result(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
+    vprintf(fmt, ap);
+    putchar('\n');
+    va_end(ap);
+    ok ? passed++ : failed++;
+}
+
+struct run {
+    struct ak_state s;
+    struct ak_events ev;        /* events of the last accepted action */
+    struct ak_reject rej;
+    uint64_t hash_mark;
+    int actor;                  /* who acts: a side, or -1 for the mover */
+};
+
+static int unit_arg(const char *w)
+{
+    int u = ak_unit_find(ak_data(), w);
+    if (u < 0 || u == AK_UNIT_NONE) {
+        result(false, "unknown or ambiguous unit '%s'", w);
+        return -1;
+    }
+    return u;
+}
+
+static bool units_list(const char *w, struct ak_action *a)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", w);
+    a->nunits = 0;
+    for (char *t = strtok(buf, ","); t && a->nunits < AK_GROUP_MAX; t = strtok(NULL, ",")) {
+        int u = unit_arg(t);
+        if (u < 0)
+            return false;
+        a->units[a->nunits++] = (uint8_t)u;
+    }
+    return a->nunits > 0;
+}
+
+/* Build an action from words: the akc verbs. */
+static bool parse_action(char **w, int n, int side, struct ak_action *a)
+{
+    memset(a, 0, sizeof *a);
+    a->side = (uint8_t)side;
+    a->hex = AK_HEX_NONE;
+    if (n >= 3 && strcmp(w[0], "move") == 0) {
+        a->kind = AK_ACT_MOVE;
+        if (!units_list(w[1], a))
+            return false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", w[2]);
+        if (!strchr(buf, ',')) {
+            a->hex = ak_hex_parse(buf);
+            return a->hex != AK_HEX_NONE;
+        }
+        for (char *t = strtok(buf, ","); t && a->npath < AK_PATH_MAX; t = strtok(NULL, ","))
+            a->path[a->npath++] = ak_hex_parse(t);
+        return true;
+    }
+    if (n == 3 && strcmp(w[0], "place") == 0) {
+        a->kind = AK_ACT_PLACE;
+        a->hex = ak_hex_parse(w[2]);
+        return units_list(w[1], a) && a->hex != AK_HEX_NONE;
+    }
+    if (n == 2 && (strcmp(w[0], "embark") == 0 || strcmp(w[0], "destroy") == 0)) {
+        a->kind = w[0][0] == 'e' ? AK_ACT_EMBARK : AK_ACT_DESTROY_SUPPLY;
+        return units_list(w[1], a);
+    }
+    if (n == 1 && strcmp(w[0], "end-movement") == 0)
+        return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 1 && strcmp(w[0], "end-turn") == 0)
+        return (a->kind = AK_ACT_END_TURN), true;
+    return false;
+}
+
+/* dice R1 R2...: find generator state whose next rolls are these. */
+static bool fix_dice(struct run *r, char **w, int n)
+{
+    for (uint64_t seed = 1; seed < 10000000; seed++) {
+        struct ak_rng g;
+        ak_rng_seed(&g, seed);
+        struct ak_rng keep = g;
+        int i = 0;
+        while (i < n && ak_rng_die(&g) == atoi(w[i]))
+            i++;
+        if (i == n) {
+            r->s.rng = keep;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void put(struct run *r, int u, const char *where)
+{
+    struct ak_unit *x = &r->s.unit[u];
+    *x = (struct ak_unit){0};
+    x->hex = x->start_hex = AK_HEX_NONE;
+    if (strcmp(where, "pool") == 0)
+        x->where = AK_AT_POOL;
+    else if (strcmp(where, "dead") == 0)
+        x->where = AK_AT_DEAD;
+    else {
+        x->where = AK_AT_BOARD;
+        x->hex = x->start_hex = ak_hex_parse(where);
+    }
+}
+
+static bool has_event(const struct run *r, const char *name)
+{
+    for (int i = 0; i < r->ev.n; i++) {
+        json_t *j = ak_event_to_json(&r->ev.ev[i]);
+        bool match = strcmp(json_string_value(json_object_get(j, "event")), name) == 0;
+        json_decref(j);
+        if (match)
+            return true;
+    }
+    return false;
+}
+
+static int side_arg(const char *w)
+{
+    int s = ak_side_parse(w);
+    if (s < 0)
+        result(false, "'%s' is not a side", w);
+    return s;
+}
+
+static void do_action(struct run *r, char **w, int n, const char *expect_code)
+{
+    struct ak_action a;
+    if (!parse_action(w, n, r->actor >= 0 ? r->actor : r->s.side, &a)) {
+        result(false, "cannot read the action");
+        return;
+    }
+    struct ak_events ev = {0};
+    bool ok = ak_apply(&r->s, &a, &ev, &r->rej);
+    if (ok)
+        r->ev = ev;
+    if (!expect_code)
+        result(ok, "%s accepted%s%s", w[0], ok ? "" : ": rejected ", ok ? "" : r->rej.code);
+    else if (ok)
+        result(false, "%s should be rejected with %s but was accepted", w[0], expect_code);
+    else
+        result(strcmp(r->rej.code, expect_code) == 0, "%s rejected with %s (%s: %s)", w[0],
+               r->rej.code, r->rej.section, r->rej.text);
+}
+
+static void expect(struct run *r, char **w, int n)
+{
+    char b[8];
+    if (n == 3 && strcmp(w[0], "at") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(ak_on_board(&r->s, u) && r->s.unit[u].hex == ak_hex_parse(w[2]),
+                   "%s at %s (is %s %s)", w[1], w[2], ak_where_name(r->s.unit[u].where),
+                   ak_hex_format(r->s.unit[u].hex, b));
+    } else if (n == 3 && strcmp(w[0], "where") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(strcmp(ak_where_name(r->s.unit[u].where), w[2]) == 0, "%s is %s (is %s)", w[1], w[2],
+                   ak_where_name(r->s.unit[u].where));
+    } else if (n == 2 && strcmp(w[0], "event") == 0) {
+        result(has_event(r, w[1]), "event %s", w[1]);
+    } else if (n == 2 && strcmp(w[0], "no-event") == 0) {
+        result(!has_event(r, w[1]), "no event %s", w[1]);
+    } else if (n == 2 && strcmp(w[0], "side") == 0) {
+        result(r->s.side == ak_side_parse(w[1]), "%s to act", w[1]);
+    } else if (n == 2 && strcmp(w[0], "phase") == 0) {
+        result(strcmp(ak_phase_name(r->s.phase), w[1]) == 0, "phase %s (is %s)", w[1], ak_phase_name(r->s.phase));
+    } else if (n == 2 && strcmp(w[0], "turn") == 0) {
+        result(r->s.turn == atoi(w[1]), "turn %s (is %d)", w[1], r->s.turn);
+    } else if (n == 2 && strcmp(w[0], "halted") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].flags & AK_U_HALTED, "%s has stopped for the turn", w[1]);
+    } else if (n == 3 && strcmp(w[0], "reach") == 0) {
+        struct ak_action a;
+        struct ak_dest d;
+        if (units_list(w[1], &a))
+            result(ak_move_route(&r->s, ak_def(a.units[0])->side, a.units, a.nunits, ak_hex_parse(w[2]), &d, &r->rej),
+                   "%s can reach %s", w[1], w[2]);
+    } else if (n == 4 && strcmp(w[0], "no-reach") == 0) {
+        struct ak_action a;
+        struct ak_dest d;
+        if (units_list(w[1], &a)) {
+            bool ok = !ak_move_route(&r->s, ak_def(a.units[0])->side, a.units, a.nunits, ak_hex_parse(w[2]), &d, &r->rej);
+            result(ok && strcmp(r->rej.code, w[3]) == 0, "%s cannot reach %s: %s (%s)", w[1], w[2],
+                   ok ? r->rej.code : "reachable", ok ? r->rej.text : "");
+        }
+    } else if (n == 2 && strcmp(w[0], "supply-due") == 0) {
+        result(r->s.supply_due == atoi(w[1]), "supply due %s (is %d)", w[1], r->s.supply_due);
+    } else {
+        result(false, "unknown expectation '%s'", w[0]);
+    }
+}
+
+static void run_line(struct run *r, char **w, int n)
+{
+    if (strcmp(w[0], "scenario") == 0 || strcmp(w[0], "cites") == 0)
+        return;
+    if (strcmp(w[0], "setup") == 0 && n >= 2) {
+        ak_state_init(&r->s, 0, n >= 3 ? strtoull(w[2], NULL, 10) : 1);
+        r->actor = -1;
+        if (strcmp(w[1], "empty") == 0)
+            for (int u = 0; u < r->s.units; u++)
+                put(r, u, "pool");
+        r->ev.n = 0;
+    } else if (strcmp(w[0], "put") == 0 && n == 3) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            put(r, u, w[2]);
+    } else if (strcmp(w[0], "set") == 0 && n == 3) {
+        if (strcmp(w[1], "turn") == 0)
+            r->s.turn = (uint8_t)atoi(w[2]);
+        else if (strcmp(w[1], "side") == 0)
+            r->s.side = (uint8_t)side_arg(w[2]);
+        else if (strcmp(w[1], "phase") == 0)
+            r->s.phase = strcmp(w[2], "combat") == 0 ? AK_PHASE_COMBAT : AK_PHASE_MOVEMENT;
+        else
+            result(false, "unknown setting '%s'", w[1]);
+    } else if (strcmp(w[0], "actor") == 0 && n == 2) {
+        r->actor = strcmp(w[1], "mover") == 0 ? -1 : side_arg(w[1]);
+    } else if (strcmp(w[0], "start-turn") == 0) {
+        r->ev.n = 0;
+        ak_ruleset_get(r->s.ruleset)->start_player_turn(&r->s, &r->ev);
+    } else if (strcmp(w[0], "dice") == 0 && n >= 2) {
+        if (!fix_dice(r, w + 1, n - 1))
+            result(false, "cannot fix the dice");
+    } else if (strcmp(w[0], "ok") == 0 && n >= 2) {
+        do_action(r, w + 1, n - 1, NULL);
+    } else if (strcmp(w[0], "reject") == 0 && n >= 3) {
+        do_action(r, w + 2, n - 2, w[1]);
+    } else if (strcmp(w[0], "expect") == 0 && n >= 2) {
+        expect(r, w + 1, n - 1);
+    } else if (strcmp(w[0], "mark-hash") == 0) {
+        r->hash_mark = ak_state_hash(&r->s);
+    } else {
+        result(false, "unknown directive '%s'", w[0]);
+    }
+}
+
+static int run_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    static struct run r;
+    memset(&r, 0, sizeof r);
+    ak_state_init(&r.s, 0, 1);
+    r.actor = -1;
+    file = path;
+    line = 0;
+    char buf[1024];
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *w[32];
+        int n = 0;
+        for (char *t = strtok(buf, " \t\r\n"); t && n < 32; t = strtok(NULL, " \t\r\n"))
+            w[n++] = t;
+        if (n > 0)
+            run_line(&r, w, n);
+    }
+    fclose(f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: ak-scenario FILE...\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++)
+        if (run_file(argv[i]) != 0)
+            failed++;
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Integration: start akd on a free port with a temporary database, drive two
+# `akc raw` sessions through register, new game, join, a legal move (seen by
+# the other player as a pushed diff), an illegal move (rejected with its
+# rule) and protocol abuse; kill akd with SIGKILL, restart it on the same
+# database and find the game unchanged.
+# usage: integration.sh AKD AKC
+set -u
+AKD=$1
+AKC=$2
+dir=$(mktemp -d)
+trap 'kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); echo "ok   $*"; }
+bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+
+start_akd() {
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        port=$((20000 + RANDOM % 30000))
+        "$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --max-line 4096 >"$dir/akd.out" 2>>"$dir/akd.log" &
+        pid=$!
+        for _ in $(seq 50); do
+            grep -q listening "$dir/akd.out" 2>/dev/null && return 0
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 $pid 2>/dev/null
+    done
+    echo "cannot start akd"; cat "$dir/akd.log"; exit 1
+}
+
+# raw NAME: feed the lines of stdin to a raw session, output in $dir/NAME.out
+raw() { "$AKC" --server 127.0.0.1:$port raw >"$dir/$1.out" 2>&1; }
+# expect NAME PATTERN: the session's output has a line matching PATTERN
+expect() {
+    if grep -q -- "$2" "$dir/$1.out"; then ok "$1: $2"; else bad "$1: $2"; echo "---"; cat "$dir/$1.out"; echo "---"; fi
+}
+
+start_akd
+
+# Player one registers and opens a game as the Axis.
+raw alice <<'IN'
+{"id":1,"cmd":"register","user":"alice","password":"desert-fox"}
+{"id":2,"cmd":"new","side":"axis"}
+IN
+expect alice '"id":1,"ok":true'
+expect alice '"id":2,"ok":true.*"game":1'
+token=$(sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p' "$dir/alice.out")
+
+# Player two joins and keeps watching while player one moves.
+mkfifo "$dir/bob.in"
+raw bob <"$dir/bob.in" &
+bobpid=$!
+exec 3>"$dir/bob.in"
+echo '{"id":1,"cmd":"register","user":"bob","password":"eighth-army"}' >&3
+echo '{"id":2,"cmd":"join","game":1}' >&3
+for _ in $(seq 100); do grep -q '"id":2' "$dir/bob.out" && break; sleep 0.1; done
+expect bob '"id":2,"ok":true.*"you":"allied"'
+
+raw alice2 <<IN
+{"id":1,"cmd":"resume","token":"$token"}
+{"id":2,"cmd":"act","game":1,"action":{"action":"move","units":["21pz5"],"to":"W14"}}
+{"id":3,"cmd":"act","game":1,"action":{"action":"move","units":["trenta"],"to":"W20"}}
+{"id":4,"cmd":"act","game":1,"action":{"action":"move","units":["9ainf20"],"to":"H25"}}
+{"id":5,"cmd":"act","game":1,"action":{"action":"move","units":["ariete"],"to":"A1"}}
+{"id":6,"cmd":"act","game":1,"action":"move"}
+{"id":7,"cmd":"fly"}
+{"id":8,"cmd":"act","game":"one"}
+not json at all
+{"id":9,"cmd":"games"}
+IN
+expect alice2 '"id":1,"ok":true'
+expect alice2 '"id":2,"ok":true.*21pz5 moved W6 to W14'
+expect alice2 '"id":3,"ok":false.*"code":"illegal".*"rule":"MOVE-2"'
+expect alice2 '"id":4,"ok":false.*"rule":"MOVE-1"'
+expect alice2 '"id":5,"ok":false.*"rule":"MOVE-8"'
+expect alice2 '"id":6,"ok":false.*"code":"bad_action"'
+expect alice2 '"id":7,"ok":false.*"code":"unknown_command"'
+expect alice2 '"id":8,"ok":false.*"code":"bad_request"'
+expect alice2 '"id":null,"ok":false.*"code":"bad_json"'
+expect alice2 '"id":9,"ok":true.*"seq":1'
+
+# Bob saw the move as a JSON Patch of the state with its events.
+for _ in $(seq 50); do grep -q '"push":"game"' "$dir/bob.out" && break; sleep 0.1; done
+expect bob '"push":"game","game":1,"seq":1,"by":"axis","patch":\[.*"path":"/units/21pz5/hex","value":"W14"'
+expect bob '"text":"21pz5 moved W6 to W14'
+
+# Bob may not move in the Axis turn.
+echo '{"id":3,"cmd":"act","game":1,"action":{"action":"move","units":["9ainf20"],"to":"H25"}}' >&3
+for _ in $(seq 50); do grep -q '"id":3' "$dir/bob.out" && break; sleep 0.1; done
+expect bob '"id":3,"ok":false.*"rule":"PLAY-1"'
+exec 3>&-
+wait $bobpid
+
+# An over-long line gets an error and the connection is closed.
+{ printf '{"id":1,"cmd":"hello","pad":"'; head -c 5000 /dev/zero | tr '\0' x; printf '"}\n'; } | raw long
+expect long '"code":"line_too_long"'
+
+# SIGKILL, restart, and the game is as it was.
+before=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
+kill -9 $pid; wait $pid 2>/dev/null
+rm -f "$dir/akd.out"
+start_akd
+after=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
+if [ -n "$before" ] && [ "$before" = "$after" ]; then ok "game unchanged after SIGKILL and restart"; else bad "game changed after restart"; echo "$before"; echo "$after"; fi
+echo "$after" | grep -q '"21pz5":{"where":"board","hex":"W14"' && ok "the acknowledged move survived" || bad "the move was lost"
+
+# SIGTERM shuts down cleanly with status 0.
+kill -TERM $pid; wait $pid; rc=$?
+[ $rc = 0 ] && ok "SIGTERM exits 0" || bad "SIGTERM exit status $rc"
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]

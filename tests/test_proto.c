@@ -1,0 +1,85 @@
+/* The wire protocol: framing limits, the message codec, JSON Patch. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_codec.h"
+#include "ak_frame.h"
+#include "ak_patch.h"
+
+static int lines_seen;
+static char last[256];
+
+static int on_line(void *ud, char *line, size_t len)
+{
+    (void)ud;
+    lines_seen++;
+    snprintf(last, sizeof last, "%.*s", (int)len, line);
+    return 0;
+}
+
+START_TEST(framing)
+{
+    struct ak_frame f;
+    ak_frame_init(&f, 16);
+    lines_seen = 0;
+    ck_assert_int_eq(ak_frame_feed(&f, "ab", 2, on_line, NULL), 0);
+    ck_assert_int_eq(lines_seen, 0);
+    ck_assert_int_eq(ak_frame_feed(&f, "c\r\n\nxy\n", 7, on_line, NULL), 0);
+    ck_assert_int_eq(lines_seen, 2);        /* empty lines are skipped */
+    ck_assert_str_eq(last, "xy");
+    ck_assert_int_eq(ak_frame_feed(&f, "0123456789abcdefg", 17, on_line, NULL), -1);
+    ak_frame_free(&f);
+}
+END_TEST
+
+START_TEST(codec)
+{
+    char err[128];
+    ck_assert_ptr_null(ak_msg_parse("{bad", 4, err, sizeof err));
+    ck_assert(strstr(err, "malformed JSON") != NULL);
+    ck_assert_ptr_null(ak_msg_parse("[1]", 3, err, sizeof err));
+    json_t *m = ak_msg_parse("{\"id\":1,\"cmd\":\"hello\"}", 22, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    json_t *e = ak_msg_error(json_object_get(m, "id"), "unknown_command", "no such");
+    size_t len;
+    char *s = ak_msg_encode(e, &len);
+    ck_assert_str_eq(s, "{\"id\":1,\"ok\":false,\"error\":{\"code\":\"unknown_command\",\"message\":\"no such\"}}\n");
+    ck_assert_int_eq(len, strlen(s));
+    free(s);
+    json_decref(e);
+    json_decref(m);
+}
+END_TEST
+
+START_TEST(patch_roundtrip)
+{
+    json_t *a = json_loads("{\"turn\":1,\"units\":{\"x\":{\"hex\":\"W6\"},\"y/z\":{\"hex\":null}},\"l\":[1,2]}", 0, NULL);
+    json_t *b = json_loads("{\"turn\":2,\"units\":{\"x\":{\"hex\":\"W7\"},\"q\":1},\"l\":[1,3]}", 0, NULL);
+    json_t *p = ak_patch_diff(a, b);
+    ck_assert_int_eq(json_array_size(p), 5);
+    ck_assert_int_eq(ak_patch_apply(a, p), 0);
+    ck_assert(json_equal(a, b));
+    json_t *bad = json_loads("[{\"op\":\"replace\",\"path\":\"/nope/x\",\"value\":1}]", 0, NULL);
+    ck_assert_int_eq(ak_patch_apply(a, bad), -1);
+    json_decref(bad);
+    json_decref(p);
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("proto");
+    TCase *t = tcase_create("proto");
+    tcase_add_test(t, framing);
+    tcase_add_test(t, codec);
+    tcase_add_test(t, patch_roundtrip);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,87 @@
+/* The SQLite store: migrations, accounts, sessions, games and logs. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ak_store.h"
+
+static char path[64];
+
+static int count_actions(void *ud, uint32_t seq, int side, const char *json)
+{
+    int *n = ud;
+    ck_assert_int_eq(seq, (uint32_t)(*n + 1));
+    ck_assert_int_eq(side, seq % 2 ? 0 : 1);
+    ck_assert(strstr(json, "end_turn") != NULL);
+    (*n)++;
+    return 0;
+}
+
+static int check_game(void *ud, const struct ak_store_game *g)
+{
+    int *n = ud;
+    ck_assert_int_eq(g->seq, 2);
+    ck_assert_int_eq(g->snapshot_len, 4);
+    ck_assert_int_eq(memcmp(g->snapshot, "bbbb", 4), 0);
+    ck_assert_int_eq(g->seed, 42);
+    ck_assert_str_eq(g->ruleset, "classic");
+    (*n)++;
+    return 0;
+}
+
+START_TEST(store)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-test-%d.sqlite3", (int)getpid());
+    unlink(path);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_eq(ak_store_schema_version(st), 1);
+    int64_t alice, bob, game;
+    char hash[200];
+    ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_user_create(st, "ALICE", "$argon2id$y", 1, &bob), AK_STORE_EXISTS);
+    ck_assert_int_eq(ak_store_user_create(st, "bob", "$argon2id$y", 1, &bob), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_user_find(st, "Alice", &alice, hash, sizeof hash), AK_STORE_OK);
+    ck_assert_str_eq(hash, "$argon2id$x");
+    ck_assert_int_eq(ak_store_session_create(st, "h1", alice, 100), AK_STORE_OK);
+    int64_t who;
+    ck_assert_int_eq(ak_store_session_find(st, "h1", 50, &who), AK_STORE_OK);
+    ck_assert_int_eq(who, alice);
+    ck_assert_int_eq(ak_store_session_find(st, "h1", 150, &who), AK_STORE_NOT_FOUND);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, &game), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_seat(st, game, 1, bob), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_seat(st, game, 1, alice), AK_STORE_EXISTS);
+    ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{\"action\":\"end_turn\"}", 2, "aaaa", 4), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "bbbb", 4), AK_STORE_OK);
+    /* The same sequence number twice is refused and changes nothing. */
+    ck_assert_int_ne(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "cccc", 4), AK_STORE_OK);
+    ak_store_close(st);
+
+    st = ak_store_open(path, err, sizeof err);   /* reopen: migrations are idempotent */
+    ck_assert_ptr_nonnull(st);
+    int n = 0;
+    ck_assert_int_eq(ak_store_games_each(st, check_game, &n), AK_STORE_OK);
+    ck_assert_int_eq(n, 1);
+    n = 0;
+    ck_assert_int_eq(ak_store_actions_each(st, game, count_actions, &n), AK_STORE_OK);
+    ck_assert_int_eq(n, 2);
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("store");
+    TCase *t = tcase_create("store");
+    tcase_add_test(t, store);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
