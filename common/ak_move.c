@@ -413,6 +413,10 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
                                                                      : "it is off the board");
     if (G.enemy[dest] & ENEMY_COMBAT)
         return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units", ak_hex_format(dest, a));
+    if (!G.combat && (G.enemy[dest] & (ENEMY_OTHER | ENEMY_SUPPLY_NEAR)))
+        return ak_reject(rej, G.enemy[dest] & ENEMY_OTHER ? "MOVE-6" : "CAPTURE-5",
+                         "supply units without combat units may not move onto or next to enemy supply at %s",
+                         ak_hex_format(dest, a));
     search(&G);
     int best = best_to(dest);
     if (best < 0)

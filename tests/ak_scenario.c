@@ -211,6 +211,12 @@ static void expect(struct run *r, char **w, int n)
             result(ok && strcmp(r->rej.code, w[3]) == 0, "%s cannot reach %s: %s (%s)", w[1], w[2],
                    ok ? r->rej.code : "reachable", ok ? r->rej.text : "");
         }
+    } else if (n == 4 && strcmp(w[0], "spent") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].mp_spent == atoi(w[2]) && r->s.unit[u].road_spent == atoi(w[3]),
+                   "%s spent %s of its movement and %s of the road bonus (spent %d and %d)", w[1], w[2],
+                   w[3], r->s.unit[u].mp_spent, r->s.unit[u].road_spent);
     } else if (n == 2 && strcmp(w[0], "supply-due") == 0) {
         result(r->s.supply_due == atoi(w[1]), "supply due %s (is %d)", w[1], r->s.supply_due);
     } else {
