@@ -1,0 +1,126 @@
+/* The engine's contract: rejection changes nothing; a game's action log
+ * replays from its seed to the same state hash after every action; the
+ * public state survives a JSON round trip. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_engine.h"
+#include "ak_notation.h"
+
+static const char *const script[] = {
+    "{\"action\":\"move\",\"units\":[\"21pz5\"],\"to\":\"W14\"}",
+    "{\"action\":\"move\",\"units\":[\"21pz3\",\"21pz104\"],\"to\":\"W11\"}",
+    "{\"action\":\"move\",\"units\":[\"savena\",\"bologna\",\"brescia\"],\"to\":\"W7\"}",
+    "{\"action\":\"move\",\"units\":[\"pavia\",\"trenta\",\"ariete\"],\"to\":\"W5\"}",
+    "{\"action\":\"end_movement\"}",
+    "{\"action\":\"end_turn\"}",
+    "{\"action\":\"move\",\"units\":[\"2arm3\",\"7arm3im\"],\"to\":\"H20\"}",
+    "{\"action\":\"move\",\"units\":[\"2arm2sg\"],\"path\":[\"H3\",\"H4\",\"H5\"]}",
+    "{\"action\":\"place\",\"unit\":\"asup2\",\"at\":\"G25\"}",
+    "{\"action\":\"move\",\"units\":[\"polcarp\"],\"to\":\"L56\"}",
+    "{\"action\":\"end_movement\"}",
+    "{\"action\":\"end_turn\"}",
+    "{\"action\":\"move\",\"units\":[\"21pz5\"],\"to\":\"V20\"}",
+    "{\"action\":\"end_movement\"}",
+    "{\"action\":\"end_turn\"}",
+};
+
+START_TEST(replay_is_identical)
+{
+    enum { N = sizeof script / sizeof script[0] };
+    uint64_t hashes[N];
+    struct ak_state s, r;
+    char err[200];
+    ak_state_init(&s, 0, 12345);
+    for (int i = 0; i < N; i++) {
+        json_t *j = json_loads(script[i], 0, NULL);
+        struct ak_action a;
+        struct ak_reject rej;
+        ck_assert(ak_action_from_json(j, s.side, &a, err, sizeof err));
+        ck_assert_msg(ak_apply(&s, &a, NULL, &rej), "action %d: %s %s", i, rej.code, rej.text);
+        hashes[i] = ak_state_hash(&s);
+        json_decref(j);
+    }
+    ck_assert_int_eq(s.turn, 2);
+    ak_state_init(&r, 0, 12345);
+    for (int i = 0; i < N; i++) {
+        json_t *j = json_loads(script[i], 0, NULL);
+        struct ak_action a;
+        struct ak_reject rej;
+        ak_action_from_json(j, r.side, &a, err, sizeof err);
+        ck_assert(ak_apply(&r, &a, NULL, &rej));
+        ck_assert_uint_eq(ak_state_hash(&r), hashes[i]);
+        json_decref(j);
+    }
+    /* Another seed rolls other dice: the hashes part. */
+    ak_state_init(&r, 0, 99);
+    ck_assert_uint_ne(ak_state_hash(&r), hashes[0]);
+}
+END_TEST
+
+START_TEST(rejection_changes_nothing)
+{
+    struct ak_state s, before;
+    ak_state_init(&s, 0, 7);
+    before = s;
+    struct ak_action a = {.kind = AK_ACT_MOVE, .side = AK_AXIS, .nunits = 2, .hex = ak_hex_parse("W40")};
+    a.units[0] = (uint8_t)ak_unit_find(ak_data(), "21pz5");
+    a.units[1] = (uint8_t)ak_unit_find(ak_data(), "trenta");
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    ck_assert(!ak_apply(&s, &a, &ev, &rej));
+    ck_assert_str_eq(rej.code, "MOVE-2");
+    ck_assert_str_eq(rej.section, "HOW TO MOVE UNITS 2");
+    ck_assert_int_eq(ev.n, 0);
+    ck_assert_int_eq(memcmp(&s, &before, sizeof s), 0);
+}
+END_TEST
+
+START_TEST(state_json_round_trip)
+{
+    struct ak_state s, back;
+    char err[200];
+    ak_state_init(&s, 0, 5);
+    json_t *j = ak_state_to_json(&s);
+    ck_assert(ak_state_from_json(j, &back, err, sizeof err));
+    back.rng = s.rng;                   /* the dice are not public */
+    ck_assert_uint_eq(ak_state_hash(&back), ak_state_hash(&s));
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(queries)
+{
+    struct ak_state s;
+    ak_state_init(&s, 0, 5);
+    ck_assert_int_eq(ak_waiting_for(&s), AK_AXIS);
+    ck_assert(ak_possible_actions(&s) & (1u << AK_ACT_MOVE));
+    static struct ak_dest d[AK_HEX_COUNT];
+    struct ak_reject rej;
+    uint8_t u = (uint8_t)ak_unit_find(ak_data(), "21pz3");
+    int n = ak_move_destinations(&s, AK_AXIS, &u, 1, d, AK_HEX_COUNT, &rej);
+    ck_assert_int_gt(n, 20);
+    for (int i = 0; i < n; i++) {
+        struct ak_dest route;
+        ck_assert(ak_move_check_path(&s, AK_AXIS, &u, 1, d[i].path, d[i].npath, &route, &rej));
+        ck_assert_int_eq(route.hex, d[i].hex);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *t = tcase_create("engine");
+    tcase_add_test(t, replay_is_identical);
+    tcase_add_test(t, rejection_changes_nothing);
+    tcase_add_test(t, state_json_round_trip);
+    tcase_add_test(t, queries);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
