@@ -222,6 +222,45 @@ struct search {
 
 static struct search S;
 
+/* Per square, the (road, clear) costs already reached, so that a state no
+ * cheaper in either resource is not explored again (dominance pruning). */
+static struct {
+    uint32_t generation[AK_HEX_COUNT];
+    uint8_t n[AK_HEX_COUNT];
+    uint8_t cost[AK_HEX_COUNT][ROAD_MAX * 2][3];   /* road, clear, halted */
+} P;
+
+static bool is_junction(ak_hex h)
+{
+    const struct ak_map *m = ak_map();
+    for (int j = 0; j < m->junctions; j++)
+        if (m->junction[j].b == h)
+            return true;
+    return false;
+}
+
+/* Record (road, clear) at h unless an earlier state dominates it. */
+static bool pareto_admit(ak_hex h, int road, int clear, bool halted)
+{
+    if (P.generation[h] != S.generation) {
+        P.generation[h] = S.generation;
+        P.n[h] = 0;
+    }
+    if (!is_junction(h))
+        for (int i = 0; i < P.n[h]; i++) {
+            const uint8_t *c = P.cost[h][i];
+            if (c[0] <= road && c[1] <= clear && (!c[2] || halted))
+                return false;
+        }
+    if (P.n[h] < ROAD_MAX * 2) {
+        uint8_t *c = P.cost[h][P.n[h]++];
+        c[0] = (uint8_t)road;
+        c[1] = (uint8_t)clear;
+        c[2] = halted;
+    }
+    return true;
+}
+
 static int state_key(ak_hex h, int road, int via) { return (h * ROAD_MAX + road) * VIAS + via; }
 
 static int visit(ak_hex h, int road, int clear, int via, int depth, int parent)
@@ -248,6 +287,7 @@ static void search(const struct group *g)
         S.generation = 1;
     }
     S.count = 0;
+    pareto_admit(g->start, 0, 0, false);
     int road_cap = g->max_road < ROAD_MAX - 1 ? g->max_road : ROAD_MAX - 1;
     visit(g->start, 0, 0, VIA_NONE, 0, -1);
     struct ak_reject ignored;
@@ -273,7 +313,8 @@ static void search(const struct group *g)
             if (g->relax_halts)
                 f &= ~STEP_HALT;
             int via = (f & STEP_HALT) ? VIA_HALT : (f & STEP_ROAD) ? VIA_ROAD : VIA_NONE;
-            visit(to, road, clear, via, cur.depth + 1, i);
+            if (pareto_admit(to, road, clear, via == VIA_HALT))
+                visit(to, road, clear, via, cur.depth + 1, i);
         }
     }
 }
