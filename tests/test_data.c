@@ -1,6 +1,6 @@
 /* Hex maths and the game data: counts, the named squares of the rules,
  * neighbour chains, distance and blocked hexsides. */
-#include <check.h>
+#include "ak_check.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,21 +127,4 @@ START_TEST(counters)
 }
 END_TEST
 
-int main(void)
-{
-    Suite *s = suite_create("data");
-    TCase *t = tcase_create("data");
-    tcase_add_test(t, parse_and_format);
-    tcase_add_test(t, neighbour_chains);
-    tcase_add_test(t, distance);
-    tcase_add_test(t, counts);
-    tcase_add_test(t, named_squares);
-    tcase_add_test(t, blocked_hexsides);
-    tcase_add_test(t, counters);
-    suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+AK_CHECK_MAIN("data", parse_and_format, neighbour_chains, distance, counts, named_squares, blocked_hexsides, counters)

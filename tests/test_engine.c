@@ -1,7 +1,7 @@
 /* The engine's contract: rejection changes nothing; a game's action log
  * replays from its seed to the same state hash after every action; the
  * public state survives a JSON round trip. */
-#include <check.h>
+#include "ak_check.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,18 +109,4 @@ START_TEST(queries)
 }
 END_TEST
 
-int main(void)
-{
-    Suite *s = suite_create("engine");
-    TCase *t = tcase_create("engine");
-    tcase_add_test(t, replay_is_identical);
-    tcase_add_test(t, rejection_changes_nothing);
-    tcase_add_test(t, state_json_round_trip);
-    tcase_add_test(t, queries);
-    suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries)

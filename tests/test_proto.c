@@ -1,5 +1,5 @@
 /* The wire protocol: framing limits, the message codec, JSON Patch. */
-#include <check.h>
+#include "ak_check.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,17 +69,4 @@ START_TEST(patch_roundtrip)
 }
 END_TEST
 
-int main(void)
-{
-    Suite *s = suite_create("proto");
-    TCase *t = tcase_create("proto");
-    tcase_add_test(t, framing);
-    tcase_add_test(t, codec);
-    tcase_add_test(t, patch_roundtrip);
-    suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+AK_CHECK_MAIN("proto", framing, codec, patch_roundtrip)

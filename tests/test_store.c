@@ -1,5 +1,5 @@
 /* The SQLite store: migrations, accounts, sessions, games and logs. */
-#include <check.h>
+#include "ak_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,15 +73,4 @@ START_TEST(store)
 }
 END_TEST
 
-int main(void)
-{
-    Suite *s = suite_create("store");
-    TCase *t = tcase_create("store");
-    tcase_add_test(t, store);
-    suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+AK_CHECK_MAIN("store", store)
