@@ -183,9 +183,10 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
         fputc('\n', out);
     }
     draw_numbers(out, AK_ROWS - 1, c0, width);
-    fprintf(out, "  . clear  = Coast Road  ^ escarpment  # escarpment on the road  F fortress  H home base\n"
-                 "  , partial Qattara (clear)  Q Qattara  ~ sea   G3/A2: Axis/Allied stack of 3/2 units\n"
-                 "  Numbers run along the south-west to north-east diagonals (Agheila W6, Tobruch G25).\n");
+    fprintf(out, "  . clear  = Coast Road  ^ escarpment  # escarpment on the road  ~ sea\n"
+                 "  F fortress  H home base  , partial Qattara (clear)  Q Qattara Depression\n"
+                 "  G3/A2: an Axis stack of 3 units, an Allied stack of 2 units\n"
+                 "  Numbers run along the SW-NE diagonals (Agheila W6, Tobruch G25).\n");
     list_stacks(out, s, c0, width, o->color);
     list_off_board(out, s);
 }
