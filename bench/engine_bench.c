@@ -27,7 +27,7 @@ static double validate(const struct ak_state *s, const char *unit, const char *t
     }
     double us = (now() - t0) * 1e6 / rounds;
     if (ok != rounds)
-        fprintf(stderr, "warning: %s to %s was rejected\n", unit, to);
+        fprintf(stderr, "(%s to %s is rejected)\n", unit, to);
     return us;
 }
 
@@ -38,7 +38,7 @@ int main(void)
     const int rounds = 20000;
     printf("validate+apply 21pz5 W6->W14 (8 squares, 5 by road): %.2f us\n",
            validate(&s, "21pz5", "W14", rounds));
-    printf("validate+apply 21pz3 W6->W18 (12 squares):          %.2f us\n",
+    printf("reject with explanation 21pz3 W6->W18 (beyond reach): %.2f us\n",
            validate(&s, "21pz3", "W18", rounds));
     static struct ak_dest d[AK_HEX_COUNT];
     int units = 0, dests = 0;
