@@ -54,6 +54,17 @@ static bool place_supply(struct ak_state *s, int u, struct ak_reject *rej)
     return true;
 }
 
+/* REINFORCEMENTS 3: no stacking above three in a besieged Tobruch. */
+static bool besieged_room(const struct ak_ruleset *r, const struct ak_state *s, int side, ak_hex h,
+                          struct ak_reject *rej)
+{
+    if (h == ak_map()->tobruch && ak_tobruch_besieged(s, side) &&
+        ak_combat_units_at(s, h, side) + 1 > r->stack_limit)
+        return ak_reject(rej, "REINF-3", "Tobruch is under siege: arrivals there keep to %d combat units",
+                         r->stack_limit);
+    return true;
+}
+
 static bool place_reinforcement(const struct ak_ruleset *r, struct ak_state *s, int u, ak_hex h,
                                 struct ak_reject *rej)
 {
@@ -65,10 +76,26 @@ static bool place_reinforcement(const struct ak_ruleset *r, struct ak_state *s, 
         return ak_reject(rej, "REINF-ORDER", "%s may enter no earlier than turn %d (%s)",
                          d->shortname, d->arrival_turn,
                          ak_data()->scenario.date[d->arrival_turn ? d->arrival_turn : 1]);
-    if (h == ak_map()->tobruch && ak_tobruch_besieged(s, d->side) &&
-        ak_combat_units_at(s, h, d->side) + 1 > r->stack_limit)
-        return ak_reject(rej, "REINF-3", "Tobruch is under siege: arrivals there keep to %d combat units",
-                         r->stack_limit);
+    return besieged_room(r, s, d->side, h, rej);
+}
+
+/* REPLACEMENTS: a unit from the dead pile, paid for with accumulated
+ * attack factors, placed as a reinforcement is. */
+static bool place_replacement(const struct ak_ruleset *r, struct ak_state *s, int u, ak_hex h,
+                              struct ak_reject *rej)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    const struct ak_unit_def *d = ak_def(u);
+    if (sc->replace_from == 0 || s->turn < sc->replace_from)
+        return ak_reject(rej, "REPLACEMENTS", "replacements start on turn %d (%s)", sc->replace_from,
+                         sc->date[sc->replace_from ? sc->replace_from : 1]);
+    if (d->attack > s->replacement[s->side])
+        return ak_reject(rej, "REPLACEMENTS", "%s costs %d attack factors; you have %d accumulated",
+                         d->shortname, d->attack, s->replacement[s->side]);
+    if (!ak_arrival_port_ok(s, s->side, h, "REINF-1", rej) ||
+        !besieged_room(r, s, d->side, h, rej))
+        return false;
+    s->replacement[s->side] = (uint8_t)(s->replacement[s->side] - d->attack);
     return true;
 }
 
@@ -99,12 +126,16 @@ bool ak_arrival_place(const struct ak_ruleset *r, struct ak_state *s,
         if (d->type == AK_TYPE_SUPPLY ? !place_supply(s, u, rej)
                                       : !place_reinforcement(r, s, u, a->hex, rej))
             return false;
+    } else if (x->where == AK_AT_DEAD) {
+        if (!place_replacement(r, s, u, a->hex, rej))
+            return false;
     } else {
         return ak_reject(rej, "ACTION", "%s is %s", d->shortname,
-                         x->where == AK_AT_BOARD ? "already on the board" : "in the dead pile");
+                         x->where == AK_AT_BOARD ? "already on the board" : "withdrawn for a substitute");
     }
+    /* a: 0 arrival, 1 landing from the sea, 2 replacement */
     ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, x->where == AK_AT_SEA ? x->hex : AK_HEX_NONE,
-                 a->hex, x->where == AK_AT_SEA, 0, 0);
+                 a->hex, x->where == AK_AT_SEA ? 1 : x->where == AK_AT_DEAD ? 2 : 0, 0, 0);
     *x = (struct ak_unit){0};
     x->where = AK_AT_BOARD;
     x->hex = x->start_hex = a->hex;

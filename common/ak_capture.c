@@ -77,3 +77,10 @@ void ak_capture_around(struct ak_state *s, int side, ak_hex h, struct ak_events 
             rommel_endangered(s, u, h))
             displace_rommel(s, u, ev);
 }
+
+void ak_capture_sweep(struct ak_state *s, struct ak_events *ev)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            ak_capture_around(s, ak_def(u)->side, s->unit[u].hex, ev);
+}

@@ -14,6 +14,9 @@
 
 /* A combat unit of `side` has just entered h: capture what it reaches. */
 void ak_capture_around(struct ak_state *s, int side, ak_hex h, struct ak_events *ev);
+/* After a battle (CAPTURE 4): every combat unit on board captures the
+ * enemy supply it stands on or next to, and Rommel escapes if endangered. */
+void ak_capture_sweep(struct ak_state *s, struct ak_events *ev);
 /* Take supply unit u from its owner for side `captor`, at its square. */
 void ak_capture_supply(struct ak_state *s, int u, int captor, struct ak_events *ev);
 /* Is supply unit u in a position of capture by an enemy unit at h? */

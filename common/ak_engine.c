@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static const char *const phase_names[] = {"movement", "combat", "over"};
+#include "ak_notation.h"
+
 
 static bool in_sequence(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej)
 {
@@ -11,13 +12,19 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
         return ak_reject(rej, "PLAY-5", "the game is over");
     if (a->kind >= AK_ACT_KINDS)
         return ak_reject(rej, "ACTION", "unknown action");
-    if (a->side != s->side)
+    int waiting = ak_waiting_for(s);
+    if (a->side != waiting && waiting == s->side)
         return ak_reject(rej, "PLAY-1", "it is the %s player's turn; no %s movement is allowed",
                          ak_side_name(s->side), ak_side_name(a->side));
+    if (a->side != waiting)
+        return ak_reject(rej, "PLAY-1", "the game waits for the %s player's decision on battle %d",
+                         ak_side_name(waiting), s->pending.battle + 1);
     unsigned allowed = ak_possible_actions(s);
     if (!(allowed & (1u << a->kind)))
-        return ak_reject(rej, "PLAY-2", "that is not possible in the %s portion of the turn",
-                         phase_names[s->phase]);
+        return ak_reject(rej, "PLAY-2", "a %s is not possible now (%s portion%s)",
+                         ak_action_kind_name(a->kind), ak_phase_name(s->phase),
+                         s->pending.kind ? ", a battle decision is owed" :
+                         s->combat_locked ? ", battles are being resolved" : "");
     return true;
 }
 
@@ -45,17 +52,34 @@ bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *e
 
 int ak_waiting_for(const struct ak_state *s)
 {
-    return s->phase == AK_PHASE_OVER ? AK_NOBODY : s->side;
+    if (s->phase == AK_PHASE_OVER)
+        return AK_NOBODY;
+    return s->pending.kind ? s->pending.side : s->side;
 }
 
 unsigned ak_possible_actions(const struct ak_state *s)
 {
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    static const uint8_t decision[] = {
+        [AK_PEND_RETREAT] = AK_ACT_RETREAT,
+        [AK_PEND_EXCHANGE] = AK_ACT_EXCHANGE,
+        [AK_PEND_ADVANCE] = AK_ACT_ADVANCE,
+    };
+    unsigned m = 0;
     switch (s->phase) {
     case AK_PHASE_MOVEMENT:
-        return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_EMBARK |
-               1u << AK_ACT_END_MOVEMENT;
+        m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_EMBARK |
+            1u << AK_ACT_END_MOVEMENT;
+        if (s->side == AK_ALLIED && sc->substitute_from && s->turn >= sc->substitute_from)
+            m |= 1u << AK_ACT_SUBSTITUTE;
+        return m;
     case AK_PHASE_COMBAT:
-        return 1u << AK_ACT_DESTROY_SUPPLY | 1u << AK_ACT_END_TURN;
+        if (s->pending.kind)
+            return 1u << decision[s->pending.kind];
+        m = 1u << AK_ACT_RESOLVE | 1u << AK_ACT_DESTROY_SUPPLY | 1u << AK_ACT_END_TURN;
+        if (!s->combat_locked)
+            m |= 1u << AK_ACT_BATTLE | 1u << AK_ACT_CANCEL | 1u << AK_ACT_ABANDON;
+        return m;
     default:
         return 0;
     }

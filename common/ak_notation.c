@@ -4,8 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ak_battle.h"
+#include "ak_victory.h"
+
+static const char *const crt_names[] = {"AE", "AB2", "EX", "DB2", "DE"};
+static const char *const pending_names[] = {"none", "retreat", "exchange", "advance"};
+
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
+    "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -21,8 +28,8 @@ const char *ak_phase_name(int phase)
 
 const char *ak_where_name(int where)
 {
-    static const char *const n[] = {"pool", "board", "sea", "dead"};
-    return where >= 0 && where <= AK_AT_DEAD ? n[where] : "?";
+    static const char *const n[] = {"pool", "board", "sea", "dead", "withdrawn"};
+    return where >= 0 && where <= AK_AT_WITHDRAWN ? n[where] : "?";
 }
 
 const char *ak_result_name(int result)
@@ -67,7 +74,7 @@ static bool units_of(const json_t *j, struct ak_action *a, char *err, int errlen
     if (one && !list)
         return (a->nunits = 1), unit_of(one, &a->units[0], err, errlen);
     if (!json_is_array(list) || json_array_size(list) < 1 || json_array_size(list) > AK_GROUP_MAX)
-        return fail(err, errlen, "%s", "\"units\" must be a list of 1 to 16 unit names");
+        return fail(err, errlen, "%s", "\"units\" must be a list of 1 to 24 unit names");
     a->nunits = (uint8_t)json_array_size(list);
     for (size_t i = 0; i < json_array_size(list); i++)
         if (!unit_of(json_array_get(list, i), &a->units[i], err, errlen))
@@ -75,11 +82,79 @@ static bool units_of(const json_t *j, struct ak_action *a, char *err, int errlen
     return true;
 }
 
+/* Append the unit names of list `key` (which may be absent if optional). */
+static bool append_units(const json_t *j, const char *key, bool optional, struct ak_action *a,
+                         char *err, int errlen)
+{
+    const json_t *list = json_object_get(j, key);
+    if (!list && optional)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) < 1 ||
+        a->nunits + json_array_size(list) > AK_GROUP_MAX) {
+        snprintf(err, errlen, "\"%s\" must be a list of unit names (at most %d units in all)", key,
+                 AK_GROUP_MAX);
+        return false;
+    }
+    for (size_t i = 0; i < json_array_size(list); i++)
+        if (!unit_of(json_array_get(list, i), &a->units[a->nunits++], err, errlen))
+            return false;
+    return true;
+}
+
+static bool battle_of(const json_t *j, struct ak_action *a, char *err, int errlen)
+{
+    json_int_t b = json_integer_value(json_object_get(j, "battle"));
+    if (!json_is_integer(json_object_get(j, "battle")) || b < 1 || b > AK_BATTLE_MAX)
+        return fail(err, errlen, "%s", "\"battle\" is a battle number from 1");
+    a->battle = (uint8_t)(b - 1);
+    return true;
+}
+
+static bool path_of(const json_t *j, struct ak_action *a, char *err, int errlen)
+{
+    const json_t *path = json_object_get(j, "path");
+    if (!json_is_array(path) || json_array_size(path) < 1 || json_array_size(path) > AK_PATH_MAX)
+        return fail(err, errlen, "%s", "\"path\" must list 1 to 48 squares");
+    a->npath = (uint8_t)json_array_size(path);
+    for (size_t i = 0; i < json_array_size(path); i++)
+        if (!hex_of(json_array_get(path, i), &a->path[i], err, errlen))
+            return false;
+    return true;
+}
+
+static bool combat_action_from_json(const json_t *j, struct ak_action *a, char *err, int errlen)
+{
+    switch (a->kind) {
+    case AK_ACT_BATTLE: {
+        if (!append_units(j, "attackers", false, a, err, errlen) ||
+            !append_units(j, "defenders", false, a, err, errlen))
+            return false;
+        const json_t *sup = json_object_get(j, "supply");
+        return !sup || json_is_null(sup) || unit_of(sup, &a->supply, err, errlen);
+    }
+    case AK_ACT_CANCEL:
+    case AK_ACT_RESOLVE:
+        return battle_of(j, a, err, errlen);
+    case AK_ACT_RETREAT:
+        return units_of(j, a, err, errlen) && path_of(j, a, err, errlen);
+    case AK_ACT_ADVANCE:
+        if (!json_object_get(j, "units") && !json_object_get(j, "unit"))
+            return true;    /* declined */
+        return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "to"), &a->hex, err, errlen);
+    case AK_ACT_SUBSTITUTE:
+        return append_units(j, "out", false, a, err, errlen) &&
+               append_units(j, "in", false, a, err, errlen);
+    default:    /* abandon, exchange */
+        return units_of(j, a, err, errlen);
+    }
+}
+
 bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *err, int errlen)
 {
     memset(a, 0, sizeof *a);
     a->side = (uint8_t)side;
     a->hex = AK_HEX_NONE;
+    a->supply = AK_UNIT_NONE;
     const char *kind = json_string_value(json_object_get(j, "action"));
     if (!json_is_object(j) || !kind)
         return fail(err, errlen, "%s", "an action is an object with an \"action\" name");
@@ -96,15 +171,7 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
             return fail(err, errlen, "%s", "a move needs \"to\" or \"path\"");
         if (to && !hex_of(to, &a->hex, err, errlen))
             return false;
-        if (path) {
-            if (!json_is_array(path) || json_array_size(path) < 1 || json_array_size(path) > AK_PATH_MAX)
-                return fail(err, errlen, "%s", "\"path\" must list 1 to 48 squares");
-            a->npath = (uint8_t)json_array_size(path);
-            for (size_t i = 0; i < json_array_size(path); i++)
-                if (!hex_of(json_array_get(path, i), &a->path[i], err, errlen))
-                    return false;
-        }
-        return true;
+        return !path || path_of(j, a, err, errlen);
     }
     case AK_ACT_PLACE:
         return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
@@ -114,8 +181,10 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     case AK_ACT_END_MOVEMENT:
     case AK_ACT_END_TURN:
         return true;
-    default:
+    case AK_ACT_KINDS:
         return fail(err, errlen, "unknown action '%s'", kind);
+    default:
+        return combat_action_from_json(j, a, err, errlen);
     }
 }
 
@@ -125,9 +194,37 @@ static json_t *hex_json(ak_hex h)
     return h == AK_HEX_NONE ? json_null() : json_string(ak_hex_format(h, b));
 }
 
-json_t *ak_action_to_json(const struct ak_action *a)
+static json_t *names_json(const struct ak_action *a, int side, bool on_board_split,
+                          const struct ak_state *s, bool on_board)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < a->nunits; i++) {
+        int u = a->units[i];
+        bool take = on_board_split ? (s->unit[u].where == AK_AT_BOARD) == on_board
+                                   : ak_def(u)->side == side;
+        if (take)
+            json_array_append_new(list, json_string(ak_def(u)->shortname));
+    }
+    return list;
+}
+
+json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s)
 {
     json_t *j = json_pack("{s:s}", "action", ak_action_kind_name(a->kind));
+    if (a->kind == AK_ACT_BATTLE) {
+        json_object_set_new(j, "attackers", names_json(a, a->side, false, NULL, false));
+        json_object_set_new(j, "defenders", names_json(a, !a->side, false, NULL, false));
+        if (a->supply != AK_UNIT_NONE)
+            json_object_set_new(j, "supply", json_string(ak_def(a->supply)->shortname));
+        return j;
+    }
+    if (a->kind == AK_ACT_SUBSTITUTE && s) {
+        json_object_set_new(j, "out", names_json(a, 0, true, s, true));
+        json_object_set_new(j, "in", names_json(a, 0, true, s, false));
+        return j;
+    }
+    if (a->kind == AK_ACT_CANCEL || a->kind == AK_ACT_RESOLVE)
+        json_object_set_new(j, "battle", json_integer(a->battle + 1));
     if (a->nunits) {
         json_t *units = json_array();
         for (int i = 0; i < a->nunits; i++)
@@ -147,6 +244,11 @@ json_t *ak_action_to_json(const struct ak_action *a)
     return j;
 }
 
+json_t *ak_action_to_json(const struct ak_action *a)
+{
+    return ak_action_to_json_in(a, NULL);
+}
+
 static json_t *side_json(int side)
 {
     return side == AK_AXIS ? json_string("axis") : side == AK_ALLIED ? json_string("allied") : json_null();
@@ -159,27 +261,48 @@ json_t *ak_state_to_json(const struct ak_state *s)
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         json_object_set_new(units, d->unit[u].shortname,
-                            json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i}",
+                            json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
                                       "where", ak_where_name(x->where),
                                       "hex", hex_json(x->hex), "start", hex_json(x->start_hex),
                                       "flags", x->flags, "mp", x->mp_spent, "road", x->road_spent,
                                       "rommel", x->rommel_spent, "sea_turn", x->sea_turn,
-                                      "isolated", x->isolated));
+                                      "isolated", x->isolated, "battle", x->battle));
+    }
+    json_t *battles = json_array();
+    for (int b = 0; b < s->nbattles; b++) {
+        const struct ak_battle *t = &s->battle[b];
+        json_t *hexes = json_array();
+        for (int i = 0; i < t->ndef_hex; i++)
+            json_array_append_new(hexes, hex_json(t->def_hex[i]));
+        json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o}",
+            "supply", t->supply == AK_UNIT_NONE ? json_null() : json_string(ak_def(t->supply)->shortname),
+            "resolved", t->resolved, "column", t->column, "odds", ak_odds_name(t->column),
+            "roll", t->roll, "result", t->resolved ? crt_names[t->result] : "",
+            "attack", t->attack, "defense", t->defense, "hexes", hexes));
     }
     json_t *control = json_object();
     static const char *const keys[AK_KEYS] = {"axis_base", "allied_base", "tobruch", "bengasi"};
     for (int k = 0; k < AK_KEYS; k++)
         json_object_set_new(control, keys[k], side_json(s->control[k]));
-    return json_pack("{s:s,s:i,s:s,s:o,s:s,s:s,s:i,s:i,s:o,s:[i,i],s:[i,i],s:i,s:o}",
+    json_t *j = json_pack("{s:s,s:i,s:s,s:o,s:s,s:s,s:s,s:i,s:i,s:o,s:[i,i],s:[i,i],s:[i,i],s:i,s:o}",
                      "ruleset", ak_ruleset_get(s->ruleset)->name,
                      "turn", s->turn, "date", d->scenario.date[s->turn],
                      "side", side_json(s->side), "phase", ak_phase_name(s->phase),
                      "result", ak_result_name(s->result),
+                     "reason", ak_win_reason_name(s->result_reason),
                      "supply_roll", s->supply_roll, "supply_due", s->supply_due,
                      "control", control,
                      "replacement", s->replacement[0], s->replacement[1],
                      "no_supply_turns", s->no_supply_turns[0], s->no_supply_turns[1],
+                     "hold_turns", s->hold_turns[0], s->hold_turns[1],
                      "actions", (int)s->actions, "units", units);
+    json_object_set_new(j, "battles", battles);
+    json_object_set_new(j, "combat_locked", json_boolean(s->combat_locked));
+    json_object_set_new(j, "pending", s->pending.kind == AK_PEND_NONE ? json_null() :
+        json_pack("{s:s,s:o,s:i,s:i}", "decision", pending_names[s->pending.kind],
+                  "side", side_json(s->pending.side), "battle", s->pending.battle + 1,
+                  "need", s->pending.need));
+    return j;
 }
 
 static int name_index(const char *v, const char *(*name)(int), int count)
@@ -193,6 +316,60 @@ static int name_index(const char *v, const char *(*name)(int), int count)
 static ak_hex hex_or_none(const json_t *j)
 {
     return json_is_string(j) ? ak_hex_parse(json_string_value(j)) : AK_HEX_NONE;
+}
+
+static int list_index(const char *v, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (v && strcmp(v, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static bool battles_from_json(const json_t *list, struct ak_state *s)
+{
+    if (!list)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) > AK_BATTLE_MAX)
+        return false;
+    s->nbattles = (uint8_t)json_array_size(list);
+    for (int b = 0; b < s->nbattles; b++) {
+        const json_t *x = json_array_get(list, (size_t)b);
+        struct ak_battle *t = &s->battle[b];
+        const char *sup = json_string_value(json_object_get(x, "supply"));
+        int u = sup ? ak_unit_find(ak_data(), sup) : AK_UNIT_NONE;
+        t->supply = (uint8_t)(u < 0 ? AK_UNIT_NONE : u);
+        t->resolved = json_is_true(json_object_get(x, "resolved"));
+        t->column = (uint8_t)json_integer_value(json_object_get(x, "column"));
+        t->roll = (uint8_t)json_integer_value(json_object_get(x, "roll"));
+        int result = list_index(json_string_value(json_object_get(x, "result")), crt_names, 5);
+        t->result = (uint8_t)(result < 0 ? 0 : result);
+        t->attack = (uint8_t)json_integer_value(json_object_get(x, "attack"));
+        t->defense = (uint8_t)json_integer_value(json_object_get(x, "defense"));
+        const json_t *hexes = json_object_get(x, "hexes");
+        if (json_array_size(hexes) > AK_BATTLE_HEXES || t->column > AK_ODDS_AUTO)
+            return false;
+        t->ndef_hex = (uint8_t)json_array_size(hexes);
+        for (int i = 0; i < t->ndef_hex; i++)
+            t->def_hex[i] = hex_or_none(json_array_get(hexes, (size_t)i));
+    }
+    return true;
+}
+
+static bool pending_from_json(const json_t *p, struct ak_state *s)
+{
+    if (!p || json_is_null(p))
+        return true;
+    int kind = list_index(json_string_value(json_object_get(p, "decision")), pending_names, 4);
+    const char *side = json_string_value(json_object_get(p, "side"));
+    json_int_t b = json_integer_value(json_object_get(p, "battle"));
+    if (kind <= 0 || !side || b < 1 || b > s->nbattles)
+        return false;
+    s->pending.kind = (uint8_t)kind;
+    s->pending.side = (uint8_t)ak_side_parse(side);
+    s->pending.battle = (uint8_t)(b - 1);
+    s->pending.need = (uint8_t)json_integer_value(json_object_get(p, "need"));
+    return true;
 }
 
 bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errlen)
@@ -223,10 +400,18 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         s->replacement[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "replacement"), (size_t)i));
         s->no_supply_turns[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "no_supply_turns"), (size_t)i));
     }
+    for (int i = 0; i < AK_SIDES; i++)
+        s->hold_turns[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i));
+    int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_DENIAL + 1);
+    s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
+    s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
+    if (!battles_from_json(json_object_get(j, "battles"), s) ||
+        !pending_from_json(json_object_get(j, "pending"), s))
+        return fail(err, errlen, "%s", "state has malformed battles or a malformed decision");
     s->units = (uint16_t)d->units;
     for (int u = 0; u < d->units; u++) {
         json_t *x = json_object_get(units, d->unit[u].shortname);
-        int where = name_index(json_string_value(json_object_get(x, "where")), ak_where_name, 4);
+        int where = name_index(json_string_value(json_object_get(x, "where")), ak_where_name, AK_AT_WITHDRAWN + 1);
         if (where < 0)
             return fail(err, errlen, "state lacks unit %s", d->unit[u].shortname);
         struct ak_unit *y = &s->unit[u];
@@ -239,6 +424,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         y->rommel_spent = (uint8_t)json_integer_value(json_object_get(x, "rommel"));
         y->sea_turn = (uint8_t)json_integer_value(json_object_get(x, "sea_turn"));
         y->isolated = (uint8_t)json_integer_value(json_object_get(x, "isolated"));
+        y->battle = (uint8_t)json_integer_value(json_object_get(x, "battle"));
         if (y->where == AK_AT_BOARD && !ak_hex_parse(json_string_value(json_object_get(x, "hex"))))
             return fail(err, errlen, "unit %s is on board without a square", d->unit[u].shortname);
     }
@@ -248,8 +434,11 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
 static const char *const event_names[] = {
     "moved", "captured", "rommel_displaced", "placed", "embarked", "lost_at_sea",
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
-    "game_over",
+    "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
+    "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
+    "replacements",
 };
+_Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
 json_t *ak_event_to_json(const struct ak_event *e)
 {
@@ -267,7 +456,79 @@ json_t *ak_event_to_json(const struct ak_event *e)
         json_object_set_new(j, "to", hex_json(e->to));
     if (e->kind == AK_EV_SUPPLY_ROLL)
         json_object_set_new(j, "roll", json_integer(e->a));
+    if (e->kind == AK_EV_BATTLE_DECLARED || e->kind == AK_EV_BATTLE_RESOLVED ||
+        e->kind == AK_EV_BATTLE_CANCELLED)
+        json_object_set_new(j, "battle", json_integer(e->a));
+    if (e->kind == AK_EV_BATTLE_DECLARED || e->kind == AK_EV_BATTLE_RESOLVED)
+        json_object_set_new(j, "odds", json_string(ak_odds_name(e->d)));
+    if (e->kind == AK_EV_BATTLE_RESOLVED) {
+        json_object_set_new(j, "roll", json_integer(e->b));
+        json_object_set_new(j, "result", json_string(crt_names[e->c]));
+    }
+    if (e->kind == AK_EV_GAME_OVER) {
+        json_object_set_new(j, "result", json_string(ak_result_name(e->a)));
+        json_object_set_new(j, "reason", json_string(ak_win_reason_name(e->b)));
+    }
     return j;
+}
+
+static void combat_event_text(const struct ak_event *e, const char *unit, const char *other,
+                              const char *f, const char *t, char *buf, int len)
+{
+    static const char *const why[] = {
+        "in battle", "with no open line of retreat", "in a fortress instead of retreating",
+        "in the exchange", "removed before combat (it could not attack)",
+        "after two turns isolated", "after two turns without a supply unit on board",
+    };
+    static const char *const results[] = {
+        "attacker eliminated", "attacker back 2", "exchange", "defender back 2", "defender eliminated",
+    };
+    const char *side = ak_side_name(e->side);
+    switch (e->kind) {
+    case AK_EV_AUTO_VICTORY:
+        snprintf(buf, len, "Automatic victory against %s at %s (%d to %d%s): its zone of control is ignored for the rest of the turn",
+                 unit, t, e->a, e->b, e->c ? ", surrounded" : "");
+        break;
+    case AK_EV_BATTLE_DECLARED:
+        snprintf(buf, len, "Battle %d declared: %s at %s and others against %s at %s, %d to %d (%s)",
+                 e->a, unit, f, other, t, e->b, e->c, ak_odds_name(e->d));
+        break;
+    case AK_EV_BATTLE_CANCELLED:
+        snprintf(buf, len, "Battle %d withdrawn", e->a);
+        break;
+    case AK_EV_BATTLE_RESOLVED:
+        if (e->b == 0)
+            snprintf(buf, len, "Battle %d at %s: automatic victory, %s", e->a, t, results[e->c]);
+        else
+            snprintf(buf, len, "Battle %d at %s, odds %s: %s rolled %d: %s", e->a, t,
+                     ak_odds_name(e->d), side, e->b, results[e->c < 5 ? e->c : 0]);
+        break;
+    case AK_EV_ELIMINATED:
+        snprintf(buf, len, "%s at %s eliminated %s", unit, f, why[e->a >= 0 && e->a <= AK_ELIM_NO_SUPPLY ? e->a : 0]);
+        break;
+    case AK_EV_RETREATED:
+        snprintf(buf, len, "%s retreated from %s to %s", unit, f, t);
+        break;
+    case AK_EV_ADVANCED:
+        snprintf(buf, len, "%s advanced after combat from %s to %s", unit, f, t);
+        break;
+    case AK_EV_SUPPLY_USED:
+        snprintf(buf, len, "%s sustained attacks and leaves the board from %s", unit, f);
+        break;
+    case AK_EV_ISOLATED:
+        snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_SUBSTITUTED:
+        snprintf(buf, len, e->a ? "%s enters at %s by substitution" : "%s leaves %s by substitution",
+                 unit, e->a ? t : f);
+        break;
+    case AK_EV_REPLACEMENTS:
+        snprintf(buf, len, "%s earns %d replacement factors (%d in hand)", side, e->a, e->b);
+        break;
+    default:
+        snprintf(buf, len, "?");
+    }
+    (void)other;
 }
 
 void ak_event_text(const struct ak_event *e, char *buf, int len)
@@ -289,7 +550,7 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "Rommel escaped capture at %s and rejoined %s at %s", f, *other ? other : "nobody", t);
         break;
     case AK_EV_PLACED:
-        snprintf(buf, len, e->a ? "%s landed from the sea at %s" : "%s entered play at %s", unit, t);
+        snprintf(buf, len, e->a == 1 ? "%s landed from the sea at %s" : e->a == 2 ? "%s returned from the dead pile as a replacement at %s" : "%s entered play at %s", unit, t);
         break;
     case AK_EV_EMBARKED:
         snprintf(buf, len, "%s put to sea from %s", unit, f);
@@ -318,9 +579,12 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "%s never entered play and is eliminated", unit);
         break;
     case AK_EV_GAME_OVER:
-        snprintf(buf, len, "The game is over: %s", ak_result_name(e->a));
+        snprintf(buf, len, "The game is over on turn %d: the %s player wins by %s", e->c, side,
+                 e->b == AK_WIN_ELIMINATION ? "eliminating every enemy combat unit"
+                 : e->b == AK_WIN_KEY_SQUARES ? "holding both fortresses and both home bases for two turns"
+                 : "holding out to the end of October 1942");
         break;
     default:
-        snprintf(buf, len, "?");
+        combat_event_text(e, unit, other, f, t, buf, len);
     }
 }

@@ -12,6 +12,13 @@
  *   {"action":"embark","units":["9ainf20"]}
  *   {"action":"end_movement"}  {"action":"destroy_supply","units":["asup2"]}
  *   {"action":"end_turn"}
+ *   {"action":"battle","attackers":["7arm3im"],"defenders":["trenta"],"supply":"asup1"}
+ *   {"action":"cancel","battle":1}   {"action":"resolve","battle":1}
+ *   {"action":"abandon","units":["22gdsinf"]}
+ *   {"action":"retreat","units":["trenta"],"path":["H16","H17"]}
+ *   {"action":"exchange","units":["7arm3im"]}
+ *   {"action":"advance","units":["7arm3im"],"to":"H16"}   {"action":"advance"}
+ *   {"action":"substitute","out":["7arm3im","2arm3"],"in":["subarm1"]}
  */
 #ifndef AK_NOTATION_H
 #define AK_NOTATION_H
@@ -23,6 +30,9 @@
 /* Parse an action for `side`; false with a message in err. */
 bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *err, int errlen);
 json_t *ak_action_to_json(const struct ak_action *a);
+/* The same; a substitution needs the state before it to tell which units
+ * go off the board and which come on. */
+json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s);
 const char *ak_action_kind_name(int kind);
 
 /* Everything a client needs to draw the game and check moves locally:

@@ -19,7 +19,7 @@
 
 #include "ak_state.h"
 
-#define AK_GROUP_MAX 16
+#define AK_GROUP_MAX 24
 #define AK_PATH_MAX 48
 #define AK_EVENTS_MAX 128
 
@@ -30,6 +30,14 @@ enum ak_action_kind {
     AK_ACT_END_MOVEMENT,    /* the movement portion is over */
     AK_ACT_DESTROY_SUPPLY,  /* CAPTURE 8: destroy own endangered supply */
     AK_ACT_END_TURN,        /* the combat portion, and the player turn, is over */
+    AK_ACT_BATTLE,          /* declare one battle: attackers, defenders, supply */
+    AK_ACT_CANCEL,          /* withdraw a declared battle before combat starts */
+    AK_ACT_ABANDON,         /* MULTIPLE UNIT BATTLES 6: remove an own unit */
+    AK_ACT_RESOLVE,         /* fight one declared battle, in the attacker's order */
+    AK_ACT_RETREAT,         /* the winner's route for a losing unit's BACK 2 */
+    AK_ACT_EXCHANGE,        /* the units the stronger side loses in an EXCHANGE */
+    AK_ACT_ADVANCE,         /* MOVEMENT AFTER BATTLE; no units declines */
+    AK_ACT_SUBSTITUTE,      /* ALLIED SUBSTITUTE COUNTERS, either direction */
     AK_ACT_KINDS
 };
 
@@ -38,7 +46,10 @@ struct ak_action {
     uint8_t side;                   /* the player acting */
     uint8_t nunits;
     uint8_t npath;
-    uint8_t units[AK_GROUP_MAX];
+    uint8_t supply;                 /* BATTLE: the supply unit, or AK_UNIT_NONE */
+    uint8_t battle;                 /* CANCEL, RESOLVE: battle index from 0 */
+    uint8_t units[AK_GROUP_MAX];    /* BATTLE: attackers and defenders;
+                                       SUBSTITUTE: counters out and in */
     ak_hex hex;                     /* destination, or AK_HEX_NONE */
     ak_hex path[AK_PATH_MAX];       /* explicit path after the start, ends at hex */
 };
@@ -47,7 +58,16 @@ enum ak_event_kind {
     AK_EV_MOVED, AK_EV_CAPTURED, AK_EV_ROMMEL_DISPLACED, AK_EV_PLACED,
     AK_EV_EMBARKED, AK_EV_LOST_AT_SEA, AK_EV_SUPPLY_ROLL, AK_EV_SUPPLY_DESTROYED,
     AK_EV_SUPPLY_UNUSED, AK_EV_PHASE, AK_EV_TURN, AK_EV_NEVER_ARRIVED,
-    AK_EV_GAME_OVER,
+    AK_EV_GAME_OVER, AK_EV_AUTO_VICTORY, AK_EV_BATTLE_DECLARED, AK_EV_BATTLE_CANCELLED,
+    AK_EV_BATTLE_RESOLVED, AK_EV_ELIMINATED, AK_EV_RETREATED, AK_EV_ADVANCED,
+    AK_EV_SUPPLY_USED, AK_EV_ISOLATED, AK_EV_SUBSTITUTED, AK_EV_REPLACEMENTS,
+    AK_EV_KINDS
+};
+
+/* Why a unit went to the dead pile (AK_EV_ELIMINATED, field a). */
+enum ak_elim_reason {
+    AK_ELIM_COMBAT, AK_ELIM_NO_RETREAT, AK_ELIM_FORTRESS, AK_ELIM_EXCHANGE,
+    AK_ELIM_ABANDONED, AK_ELIM_ISOLATED, AK_ELIM_NO_SUPPLY,
 };
 
 struct ak_event {
@@ -55,7 +75,7 @@ struct ak_event {
     uint8_t side;
     uint8_t unit, other;    /* units involved, AK_UNIT_NONE if none */
     ak_hex from, to;
-    int16_t a, b, c;        /* kind-specific figures (squares, roll, turn) */
+    int16_t a, b, c, d;     /* kind-specific figures (squares, roll, turn) */
 };
 
 struct ak_events {
@@ -103,5 +123,7 @@ const struct ak_rule_info *ak_rule_table(int *count);
 
 void ak_event_add(struct ak_events *ev, int kind, int side, int unit, int other,
                   ak_hex from, ak_hex to, int a, int b, int c);
+/* The last event added, to fill in a fourth figure; NULL without events. */
+struct ak_event *ak_event_last(struct ak_events *ev);
 
 #endif

@@ -6,7 +6,9 @@
  * own functions where they differ.
  */
 #include "ak_arrival.h"
+#include "ak_combat.h"
 #include "ak_move.h"
+#include "ak_substitute.h"
 #include "ak_turn.h"
 
 static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
@@ -21,6 +23,18 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
     if (a->npath > 0 && a->hex != AK_HEX_NONE && a->hex != route.hex)
         return ak_reject(rej, "ACTION", "the path does not end at the destination given");
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
+    if (!ak_combat_sustain_reach_ok(s, rej))
+        return false;
+    ak_combat_auto_victory(s, ev);
+    return true;
+}
+
+static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
+                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    if (!ak_arrival_place(r, s, a, ev, rej) || !ak_combat_sustain_reach_ok(s, rej))
+        return false;
+    ak_combat_auto_victory(s, ev);
     return true;
 }
 
@@ -34,10 +48,18 @@ const struct ak_ruleset ak_rules_classic = {
     .start_player_turn = ak_turn_start,
     .apply = {
         [AK_ACT_MOVE] = classic_move,
-        [AK_ACT_PLACE] = ak_arrival_place,
+        [AK_ACT_PLACE] = classic_place,
         [AK_ACT_EMBARK] = ak_arrival_embark,
         [AK_ACT_END_MOVEMENT] = ak_turn_end_movement,
         [AK_ACT_DESTROY_SUPPLY] = ak_turn_destroy_supply,
         [AK_ACT_END_TURN] = ak_turn_end,
+        [AK_ACT_BATTLE] = ak_combat_battle,
+        [AK_ACT_CANCEL] = ak_combat_cancel,
+        [AK_ACT_ABANDON] = ak_combat_abandon,
+        [AK_ACT_RESOLVE] = ak_combat_resolve,
+        [AK_ACT_RETREAT] = ak_combat_retreat,
+        [AK_ACT_EXCHANGE] = ak_combat_exchange,
+        [AK_ACT_ADVANCE] = ak_combat_advance,
+        [AK_ACT_SUBSTITUTE] = ak_substitute,
     },
 };

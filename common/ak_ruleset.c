@@ -57,6 +57,26 @@ static const struct ak_rule_info rules[] = {
     {"FORTRESS-3", "FORTRESSES 3", "no sea movement in or out of Bengasi"},
     {"FORTRESS-4", "FORTRESSES 4", "sea movement only between Tobruch and your own home base"},
     {"ROMMEL", "ROMMEL HEADQUARTERS UNIT", "Rommel's bonus is for units moving with him"},
+    {"COMBAT", "HOW TO HAVE COMBAT", "only combat units fight; battles follow movement"},
+    {"ATTACKING-4", "ATTACKING 4", "all declared battles are resolved before the turn ends"},
+    {"ATTACKING-5", "ATTACKING 5", "the attacker resolves battles in the order he chooses, one at a time"},
+    {"MULTI-3a", "MULTIPLE UNIT BATTLES 3a", "every enemy unit whose zone holds an attacking unit must be fought"},
+    {"MULTI-3b", "MULTIPLE UNIT BATTLES 3b", "attacking units must be in the zone of every defender of their battle"},
+    {"MULTI-6", "MULTIPLE UNIT BATTLES 6", "no battle at odds worse than 1 to 6; a unit that cannot attack at 1-6 is removed"},
+    {"MULTI-8", "MULTIPLE UNIT BATTLES 8", "no attacking unit fights more than one battle per turn"},
+    {"MULTI-9", "MULTIPLE UNIT BATTLES 9", "no defending unit is fought more than once per turn"},
+    {"SUSTAIN-1", "SUSTAIN ATTACKS 1", "attackers must be within 5 squares of the supply unit, by a route free of enemy zones"},
+    {"SUSTAIN-2", "SUSTAIN ATTACKS 2", "no unit moves into an enemy zone more than 5 squares from a supply unit"},
+    {"SUSTAIN-3", "SUSTAIN ATTACKS 3", "the supply unit sustaining a battle is stated before combat"},
+    {"SUSTAIN-7", "SUSTAIN ATTACKS 7", "attacks at 1 to 2 or better need a supply unit; 1 to 3 or worse do not"},
+    {"ISOLATION-2", "ISOLATION 2", "isolated units cannot attack"},
+    {"FORTRESS-1", "FORTRESSES 1", "an attack into a fortress takes on every unit in it"},
+    {"FORTRESS-2", "FORTRESSES 2", "a sortie from a fortress attacks every adjacent enemy unit"},
+    {"RETREAT", "COMBAT RESULTS: BACK 2", "a retreat is two squares, chosen by the winner, by an unblocked route where one exists"},
+    {"EXCHANGE", "COMBAT RESULTS: EXCHANGE", "the stronger side removes units of at least the loser's defense factors"},
+    {"ADVANCE", "MOVEMENT AFTER BATTLE", "survivors may move onto a vacated escarpment or fortress square"},
+    {"REPLACEMENTS", "REPLACEMENTS", "dead units return for accumulated attack factors from March 1942"},
+    {"SUBSTITUTE", "ALLIED SUBSTITUTE COUNTERS", "from August 1942, equal attack factors, matching types, on one square"},
     {"ACTION", "(protocol)", "the action is not well formed"},
 };
 
@@ -102,4 +122,10 @@ void ak_event_add(struct ak_events *ev, int kind, int side, int unit, int other,
     e->a = (int16_t)a;
     e->b = (int16_t)b;
     e->c = (int16_t)c;
+    e->d = 0;
+}
+
+struct ak_event *ak_event_last(struct ak_events *ev)
+{
+    return ev && ev->n > 0 ? &ev->ev[ev->n - 1] : NULL;
 }

@@ -51,6 +51,19 @@ uint64_t ak_state_hash(const struct ak_state *s)
     for (int i = 0; i < AK_SIDES; i++) {
         h = fnv(h, s->replacement[i], 1);
         h = fnv(h, s->no_supply_turns[i], 1);
+        h = fnv(h, s->hold_turns[i], 1);
+    }
+    h = fnv(h, s->result_reason, 1);
+    h = fnv(h, s->nbattles, 1);
+    h = fnv(h, s->combat_locked, 1);
+    h = fnv(h, s->pending.kind | s->pending.side << 8 | s->pending.battle << 16 |
+                   (uint32_t)s->pending.need << 24, 4);
+    for (int b = 0; b < s->nbattles; b++) {
+        const struct ak_battle *t = &s->battle[b];
+        h = fnv(h, t->supply | t->resolved << 8 | t->column << 16 | (uint32_t)t->roll << 24, 4);
+        h = fnv(h, t->result | t->attack << 8 | t->defense << 16 | (uint32_t)t->ndef_hex << 24, 4);
+        for (int i = 0; i < t->ndef_hex; i++)
+            h = fnv(h, (uint16_t)t->def_hex[i], 2);
     }
     h = fnv(h, s->units, 2);
     h = fnv(h, s->actions, 4);
@@ -65,6 +78,7 @@ uint64_t ak_state_hash(const struct ak_state *s)
         h = fnv(h, x->rommel_spent, 1);
         h = fnv(h, x->sea_turn, 1);
         h = fnv(h, x->isolated, 1);
+        h = fnv(h, x->battle, 1);
         h = fnv(h, (uint16_t)x->hex, 2);
         h = fnv(h, (uint16_t)x->start_hex, 2);
     }

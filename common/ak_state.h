@@ -21,6 +21,7 @@ enum ak_where {
     AK_AT_BOARD,
     AK_AT_SEA,        /* embarked at a port, lands next own turn (FORTRESSES 4) */
     AK_AT_DEAD,       /* the dead pile: eliminated units (REPLACEMENTS) */
+    AK_AT_WITHDRAWN,  /* exchanged for a substitute counter (ALLIED SUBSTITUTE) */
 };
 
 enum ak_phase { AK_PHASE_MOVEMENT = 0, AK_PHASE_COMBAT = 1, AK_PHASE_OVER = 2 };
@@ -34,23 +35,57 @@ enum {
     AK_U_SUPPLY_NEAR_ENEMY = 1 << 4,  /* supply moved next to the enemy */
     AK_U_ZOC_OFF = 1 << 5,    /* zone ignored: automatic victory (ATTACKING) */
     AK_U_AT_SEA_LATE = 1 << 6,/* at sea since the previous own turn */
+    AK_U_MUST_RETREAT = 1 << 7,  /* lost a battle: BACK 2 still owed */
 };
 
 struct ak_unit {
     uint8_t where;        /* enum ak_where */
-    uint8_t flags;
+    uint8_t flags;        /* AK_U_* */
     uint8_t mp_spent;     /* squares paid from the movement factor this turn */
     uint8_t road_spent;   /* squares paid from the Coast Road bonus */
     uint8_t rommel_spent; /* squares paid from Rommel's bonus */
     uint8_t sea_turn;     /* turn it put to sea */
-    uint8_t isolated;     /* consecutive own turns isolated */
-    uint8_t pad;
+    uint8_t isolated;     /* consecutive own turns ended isolated */
+    uint8_t battle;       /* 1 + index of its battle this turn, 0 if none */
     ak_hex hex;           /* on board, or the port it sailed from */
     ak_hex start_hex;     /* where it began this player turn */
 };
 
+/* One declared battle of the combat portion (ATTACKING 3-5). Its units
+ * are those whose ak_unit.battle names it. */
+#define AK_BATTLE_MAX 40
+#define AK_BATTLE_HEXES 6
+struct ak_battle {
+    uint8_t supply;       /* the supply unit stated for it, AK_UNIT_NONE if none */
+    uint8_t resolved;
+    uint8_t column;       /* combat results table column, or AK_ODDS_AUTO */
+    uint8_t roll;         /* the die, 0 when none was rolled */
+    uint8_t result;       /* enum ak_crt_result once resolved */
+    uint8_t attack, defense;
+    uint8_t ndef_hex;
+    ak_hex def_hex[AK_BATTLE_HEXES];  /* defenders' squares when declared */
+};
+
+/* A decision the rules leave to a player in the middle of combat. */
+enum ak_pending_kind {
+    AK_PEND_NONE = 0,
+    AK_PEND_RETREAT,      /* the winner routes the losers' BACK 2 */
+    AK_PEND_EXCHANGE,     /* the stronger side picks its EXCHANGE losses */
+    AK_PEND_ADVANCE,      /* MOVEMENT AFTER BATTLE, or decline */
+};
+struct ak_pending {
+    uint8_t kind, side;   /* what is owed, and by whom */
+    uint8_t battle;       /* index of the battle it belongs to */
+    uint8_t need;         /* EXCHANGE: attack factors still to remove */
+};
+
 enum ak_result {
     AK_RESULT_NONE = 0, AK_RESULT_AXIS_WINS, AK_RESULT_ALLIED_WINS, AK_RESULT_DRAW,
+};
+
+/* HOW TO WIN: the three ways a game ends. */
+enum ak_win_reason {
+    AK_WIN_NONE = 0, AK_WIN_ELIMINATION, AK_WIN_KEY_SQUARES, AK_WIN_DENIAL,
 };
 
 /* Key squares whose control is judged at the start of a player turn. */
@@ -67,10 +102,16 @@ struct ak_state {
     uint8_t control[AK_KEYS]; /* controller at the start of this player turn */
     uint8_t replacement[AK_SIDES];
     uint8_t no_supply_turns[AK_SIDES];
+    uint8_t hold_turns[AK_SIDES];  /* consecutive turns holding all four key squares */
+    uint8_t result_reason;    /* enum ak_win_reason */
+    uint8_t nbattles;         /* battles declared this combat portion */
+    uint8_t combat_locked;    /* the first battle was resolved: no new ones */
+    struct ak_pending pending;
     uint16_t units;           /* number of counters */
     uint32_t actions;         /* actions applied so far */
     struct ak_rng rng;
     struct ak_unit unit[AK_UNIT_MAX];
+    struct ak_battle battle[AK_BATTLE_MAX];
 };
 
 /* A new game of the 1941 campaign: the situation of 31 March 1941, turn 1,

@@ -1,7 +1,12 @@
 /* ak_turn: start and end of player turns, the supply table roll. */
 #include "ak_turn.h"
 
+#include <string.h>
+
+#include "ak_battle.h"
 #include "ak_capture.h"
+#include "ak_combat.h"
+#include "ak_victory.h"
 #include "ak_zoc.h"
 
 int ak_control_now(const struct ak_state *s, int key)
@@ -45,6 +50,24 @@ static void roll_supply(struct ak_state *s, struct ak_events *ev)
                  AK_HEX_NONE, roll, sunk, s->turn);
 }
 
+/* REPLACEMENTS: from March 1942, attack factors for the home base and
+ * Tobruch held at the start of the turn; they accumulate and are kept. */
+static void earn_replacements(struct ak_state *s, struct ak_events *ev)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    if (sc->replace_from == 0 || s->turn < sc->replace_from)
+        return;
+    int base = s->side == AK_AXIS ? AK_KEY_AXIS_BASE : AK_KEY_ALLIED_BASE;
+    int earned = (s->control[base] == s->side ? sc->replace_rate[s->side][0] : 0) +
+                 (s->control[AK_KEY_TOBRUCH] == s->side ? sc->replace_rate[s->side][1] : 0);
+    if (earned == 0)
+        return;
+    int total = s->replacement[s->side] + earned;
+    s->replacement[s->side] = (uint8_t)(total > 255 ? 255 : total);
+    ak_event_add(ev, AK_EV_REPLACEMENTS, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
+                 AK_HEX_NONE, earned, s->replacement[s->side], 0);
+}
+
 void ak_turn_start(struct ak_state *s, struct ak_events *ev)
 {
     for (int k = 0; k < AK_KEYS; k++)
@@ -53,10 +76,17 @@ void ak_turn_start(struct ak_state *s, struct ak_events *ev)
         struct ak_unit *x = &s->unit[u];
         x->mp_spent = x->road_spent = x->rommel_spent = 0;
         x->flags = 0;
+        x->battle = 0;
         x->start_hex = x->where == AK_AT_BOARD ? x->hex : AK_HEX_NONE;
     }
+    s->nbattles = 0;
+    s->combat_locked = 0;
+    memset(&s->pending, 0, sizeof s->pending);
     ak_event_add(ev, AK_EV_TURN, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
                  AK_HEX_NONE, s->turn, 0, 0);
+    if (ak_victory_by_key_squares(s, ev))
+        return;
+    earn_replacements(s, ev);
     roll_supply(s, ev);
 }
 
@@ -97,6 +127,23 @@ static bool supply_adjacency_ok(const struct ak_state *s, int side, struct ak_re
     return true;
 }
 
+/* ISOLATION 1: a side with no supply unit on board at the end of its
+ * movement portion in two consecutive turns loses every unit on board
+ * (Rommel, who cannot be eliminated, stays). False if the game ended. */
+static bool supply_on_board_check(struct ak_state *s, struct ak_events *ev)
+{
+    int have = 0;
+    for (int u = 0; u < s->units; u++)
+        have += ak_def(u)->side == s->side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
+    s->no_supply_turns[s->side] = have ? 0 : (uint8_t)(s->no_supply_turns[s->side] + 1);
+    if (s->no_supply_turns[s->side] < 2)
+        return true;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_def(u)->type != AK_TYPE_HEADQUARTERS)
+            ak_eliminate(s, u, AK_ELIM_NO_SUPPLY, ev);
+    return !ak_victory_by_elimination(s, ev);
+}
+
 bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
@@ -112,6 +159,8 @@ bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
             x->hex = AK_HEX_NONE;
         }
     }
+    if (!supply_on_board_check(s, ev))
+        return true;
     if (s->supply_due) {
         /* LOGISTICS, MOVEMENT 6: supply not taken cannot be accumulated. */
         ak_event_add(ev, AK_EV_SUPPLY_UNUSED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
@@ -154,16 +203,6 @@ bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
     return true;
 }
 
-int ak_turn_battles_owed(const struct ak_state *s, int side)
-{
-    int n = 0;
-    for (int u = 0; u < s->units; u++)
-        if (ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
-            ak_in_enemy_zoc(s, s->unit[u].hex, side))
-            n++;
-    return n;
-}
-
 /* REINFORCEMENTS 7: units not in play by the last October 1942 turn are
  * eliminated. */
 static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_events *ev)
@@ -178,14 +217,47 @@ static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_eve
     }
 }
 
+/* ISOLATION: units isolated at the end of two consecutive own player
+ * turns are eliminated at the end of the second. */
+static void isolation_check(struct ak_state *s, struct ak_events *ev)
+{
+    static uint8_t line[AK_HEX_COUNT];
+    ak_supply_lines(s, s->side, line);
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (ak_def(u)->side != s->side || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        if (!ak_isolated(s, u, line)) {
+            x->isolated = 0;
+            continue;
+        }
+        x->isolated++;
+        ak_event_add(ev, AK_EV_ISOLATED, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE,
+                     x->isolated, 0, 0);
+        if (x->isolated >= 2)
+            ak_eliminate(s, u, AK_ELIM_ISOLATED, ev);
+    }
+}
+
+static bool combat_done(const struct ak_state *s, struct ak_reject *rej)
+{
+    for (int b = 0; b < s->nbattles; b++)
+        if (!s->battle[b].resolved)
+            return ak_reject(rej, "ATTACKING-4", "battle %d is declared but not fought; resolve it (or cancel it before combat starts)",
+                             b + 1);
+    return s->combat_locked || ak_combat_obligations_met(s, rej);
+}
+
 bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
                  const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     (void)a;
-    int owed = ak_turn_battles_owed(s, s->side);
-    if (owed > 0)
-        return ak_reject(rej, "ATTACKING-6", "%d of your combat units stand in enemy zones of control; their battles must be resolved before the turn ends",
-                         owed);
+    if (!combat_done(s, rej))
+        return false;
+    ak_combat_finish(s, ev);
+    isolation_check(s, ev);
+    if (ak_victory_by_elimination(s, ev))
+        return true;
     if (s->turn == ak_data()->scenario.turns)
         lose_late_reinforcements(s, s->side, ev);
     if (s->side == AK_AXIS) {
@@ -193,10 +265,7 @@ bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
     } else if (s->turn == ak_data()->scenario.turns) {
         /* HOW TO WIN: the Allied player wins by avoiding the German
          * conditions of victory by his last October 1942 turn. */
-        s->phase = AK_PHASE_OVER;
-        s->result = AK_RESULT_ALLIED_WINS;
-        ak_event_add(ev, AK_EV_GAME_OVER, AK_ALLIED, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
-                     AK_HEX_NONE, s->result, 0, 0);
+        ak_victory_declare(s, AK_ALLIED, AK_WIN_DENIAL, ev);
         return true;
     } else {
         s->side = AK_AXIS;

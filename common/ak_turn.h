@@ -4,8 +4,10 @@
  * each player turn is a movement portion then a combat portion. This file
  * owns the transitions: what happens at the start of a player turn (control
  * of the key squares is judged, the supply table is rolled, movement is
- * reset), at the end of the movement portion (stacking, units left at sea,
- * supply entitlement lost) and at the end of the player turn.
+ * reset, replacements earned, the key-squares win), at the end of the
+ * movement portion (stacking, units left at sea, supply entitlement lost,
+ * ISOLATION 1) and at the end of the player turn (combat finished, used
+ * supply removed, isolation counted, the next player turn or the end).
  */
 #ifndef AK_TURN_H
 #define AK_TURN_H
@@ -19,9 +21,6 @@ bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
                             const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
                  const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-/* Own combat units in an enemy zone of control: battles still owed
- * (ATTACKING 6). The combat portion resolves them (Rules engine II). */
-int ak_turn_battles_owed(const struct ak_state *s, int side);
 /* Is Tobruch held by `side` with enemy combat units next to it? */
 bool ak_tobruch_besieged(const struct ak_state *s, int side);
 

@@ -336,7 +336,7 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         reply_illegal(c, id, &rej);
         return;
     }
-    json_t *action = ak_action_to_json(&a);
+    json_t *action = ak_action_to_json_in(&a, &g->state);
     char *action_text = json_dumps(action, JSON_COMPACT);
     json_decref(action);
     int rc = action_text ? ak_store_game_append(c->srv->store, g->id, next.actions, side, action_text,

@@ -1,0 +1,162 @@
+/* ak_battle: odds, defense, surrounding, supply routes and supply lines. */
+#include "ak_battle.h"
+
+#include <string.h>
+
+#include "ak_zoc.h"
+
+int ak_odds_column(int attack, int defense, bool surrounded)
+{
+    if (attack <= 0)
+        return AK_ODDS_TOO_LOW;
+    if (defense <= 0)
+        return AK_ODDS_AUTO;
+    if (attack >= defense) {
+        int r = attack / defense;       /* 7 to 2 is 3-1: the defender's favour */
+        if (r >= 7 || (surrounded && r >= 5))
+            return AK_ODDS_AUTO;
+        return 4 + r;
+    }
+    int r = (defense + attack - 1) / attack;    /* 2 to 7 is 1-4 */
+    return r > 6 ? AK_ODDS_TOO_LOW : 6 - r;
+}
+
+const char *ak_odds_name(int column)
+{
+    static const char *const names[] = {"1-6", "1-5", "1-4", "1-3", "1-2", "1-1",
+                                        "2-1", "3-1", "4-1", "5-1", "6-1", "auto"};
+    return column >= 0 && column <= AK_ODDS_AUTO ? names[column] : "worse than 1-6";
+}
+
+int ak_defense_now(const struct ak_state *s, int u)
+{
+    int t = ak_map()->terrain[s->unit[u].hex];
+    int d = ak_def(u)->defense;
+    return t == AK_TERRAIN_FORTRESS || t == AK_TERRAIN_ESCARPMENT ? 2 * d : d;
+}
+
+bool ak_battle_zoc(const struct ak_state *s, int e, ak_hex h)
+{
+    const struct ak_unit *x = &s->unit[e];
+    return x->where == AK_AT_BOARD && ak_unit_is_combat(ak_def(e)) &&
+           ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS && ak_zoc_covers(s, e, h);
+}
+
+/* zoc[h] = 1 where an enemy of side exerts a zone, except units in ignore. */
+static void enemy_zones(const struct ak_state *s, int side, const uint8_t *ignore, int nignore,
+                        uint8_t *zoc)
+{
+    memset(zoc, 0, AK_HEX_COUNT);
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
+            continue;
+        bool skip = false;
+        for (int i = 0; i < nignore && !skip; i++)
+            skip = ignore[i] == u;
+        if (skip)
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
+            if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
+                zoc[n] = 1;
+        }
+    }
+}
+
+bool ak_surrounded(const struct ak_state *s, ak_hex h, int side)
+{
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex n = ak_hex_neighbor(h, d);
+        if (n == AK_HEX_NONE || !ak_adjacent(h, n) || !ak_enterable(n) ||
+            ak_enemy_combat_at(s, n, side) || ak_in_enemy_zoc(s, n, side))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+/* Breadth-first over at most AK_SUPPLY_RANGE steps from h: squares in an
+ * enemy zone (zoc) or held by enemy combat units end the route. */
+static bool route_within(const struct ak_state *s, int side, ak_hex h, ak_hex target,
+                         const uint8_t *zoc)
+{
+    ak_hex queue[AK_HEX_COUNT];
+    static uint8_t depth[AK_HEX_COUNT];
+    memset(depth, 0xff, sizeof depth);
+    int head = 0, tail = 0;
+    queue[tail++] = h;
+    depth[h] = 0;
+    while (head < tail) {
+        ak_hex c = queue[head++];
+        if (c == target)
+            return true;
+        if (depth[c] == AK_SUPPLY_RANGE)
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(c, d);
+            if (n == AK_HEX_NONE || depth[n] != 0xff || !ak_adjacent(c, n) || !ak_enterable(n) ||
+                zoc[n] || ak_enemy_combat_at(s, n, side))
+                continue;
+            depth[n] = (uint8_t)(depth[c] + 1);
+            queue[tail++] = n;
+        }
+    }
+    return false;
+}
+
+bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_t *ignore,
+                       int nignore)
+{
+    static uint8_t zoc[AK_HEX_COUNT];
+    const struct ak_unit *x = &s->unit[sup];
+    int side = ak_def(sup)->side;
+    if (x->where != AK_AT_BOARD || ak_def(sup)->type != AK_TYPE_SUPPLY ||
+        ak_hex_distance(x->hex, h) > AK_SUPPLY_RANGE)
+        return false;
+    enemy_zones(s, side, ignore, nignore, zoc);
+    return route_within(s, side, h, x->hex, zoc);
+}
+
+int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
+                   int nignore)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY &&
+            ak_supply_reaches(s, u, h, ignore, nignore))
+            return u;
+    return AK_UNIT_NONE;
+}
+
+void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
+{
+    static uint8_t zoc[AK_HEX_COUNT];
+    ak_hex queue[AK_HEX_COUNT];
+    int head = 0, tail = 0;
+    enemy_zones(s, side, NULL, 0, zoc);
+    memset(line, 0, AK_HEX_COUNT);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u) &&
+            !line[s->unit[u].hex]) {
+            line[s->unit[u].hex] = 1;
+            queue[tail++] = s->unit[u].hex;
+        }
+    /* A line may end in a zone (the supply unit's square, or the unit's
+     * own): such squares are reached but not passed through. */
+    while (head < tail) {
+        ak_hex c = queue[head++];
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(c, d);
+            if (n == AK_HEX_NONE || line[n] || !ak_adjacent(c, n) || !ak_enterable(n) ||
+                ak_enemy_combat_at(s, n, side))
+                continue;
+            line[n] = 1;
+            if (!zoc[n])
+                queue[tail++] = n;
+        }
+    }
+}
+
+bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line)
+{
+    return ak_on_board(s, u) && !line[s->unit[u].hex];
+}

@@ -1,0 +1,47 @@
+/* ak_battle: the figures combat rests on, as queries over a state.
+ *
+ * Odds (HOW TO HAVE COMBAT, rounded in the defender's favour), defense
+ * doubling by terrain (DEFENDING 2), the zone of control that obliges a
+ * battle, whether a defender is surrounded (AUTOMATIC VICTORY), the
+ * five-square supply route (SUSTAIN ATTACKS 1) and supply lines of any
+ * length (ISOLATION). ak_combat.c builds the combat actions on these;
+ * ak_move.c and ak_turn.c ask them too. Nothing here changes a state.
+ */
+#ifndef AK_BATTLE_H
+#define AK_BATTLE_H
+
+#include "ak_rules.h"
+
+#define AK_ODDS_TOO_LOW (-1)   /* worse than 1 to 6: not allowed */
+#define AK_ODDS_AUTO 11        /* better than 6 to 1, or 5 to 1 surrounded */
+#define AK_ODDS_FREE_MAX 3     /* column of 1-3: no supply needed at or below */
+#define AK_SUPPLY_RANGE 5
+
+/* The table column for attack against defense: 0 is 1-6, 5 is 1-1,
+ * 10 is 6-1; AK_ODDS_TOO_LOW or AK_ODDS_AUTO outside the table. */
+int ak_odds_column(int attack, int defense, bool surrounded);
+/* "3-1", "1-6", "7-1" (automatic) for a column. */
+const char *ak_odds_name(int column);
+/* Unit u's defense factor where it stands: doubled on a fortress or an
+ * escarpment (DEFENDING 2). */
+int ak_defense_now(const struct ak_state *s, int u);
+/* Enemy unit e obliges a battle from h: it is a combat unit on board whose
+ * zone covers h. Automatic victory does not lift the obligation. */
+bool ak_battle_zoc(const struct ak_state *s, int e, ak_hex h);
+/* Every square next to h is closed to the side standing on h: blocked
+ * hexside, no-go terrain, enemy units or enemy zone of control. */
+bool ak_surrounded(const struct ak_state *s, ak_hex h, int side);
+/* Supply unit sup (of side) is within AK_SUPPLY_RANGE squares of h by a
+ * route free of enemy zones of control, the zones of the units in
+ * `ignore` excepted (the defenders of the battle it sustains). */
+bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_t *ignore,
+                       int nignore);
+/* Some supply unit of side reaches h (see ak_supply_reaches). */
+int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
+                   int nignore);
+/* ISOLATION: fill line[hex] with 1 where a unit of side has a supply line,
+ * a chain of squares free of enemy zones to one of its supply units. */
+void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line);
+bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line);
+
+#endif
