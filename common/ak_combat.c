@@ -45,7 +45,8 @@ int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max)
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-            x->battle || ak_isolated(s, u, line) || obliging_enemy(s, s->side, x->hex, false) < 0)
+            x->battle || (x->isolated && ak_isolated(s, u, line)) ||
+            obliging_enemy(s, s->side, x->hex, false) < 0)
             continue;
         if (n < max)
             out[n] = (uint8_t)u;
@@ -119,8 +120,8 @@ static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int 
             return ak_reject(rej, attacking ? "MULTI-8" : "MULTI-9",
                              "%s is already in battle %d; no unit %s more than one battle per turn",
                              ak_def(u)->shortname, x->battle, attacking ? "fights" : "is fought in");
-        if (attacking && ak_isolated(s, u, line))
-            return ak_reject(rej, "ISOLATION-2", "%s is isolated (no supply line) and cannot attack",
+        if (attacking && x->isolated && ak_isolated(s, u, line))
+            return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (no supply line) and cannot attack",
                              ak_def(u)->shortname);
     }
     return true;

@@ -38,7 +38,8 @@ bool ak_combat_advance(const struct ak_ruleset *r, struct ak_state *s,
  * FORTRESSES 2); false with the first one broken. */
 bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej);
 /* Own combat units that must fight: on board, in an enemy zone, not
- * isolated (ISOLATION 2), not yet in a battle. Fills out, returns count. */
+ * isolated since the start of the turn (ISOLATION 2), not yet in a
+ * battle. Fills out, returns the count. */
 int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max);
 /* SUSTAIN ATTACKS 2, checked after every move so that the movement portion
  * can always end: each unit the mover moved or placed into an enemy zone

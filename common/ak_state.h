@@ -45,7 +45,7 @@ struct ak_unit {
     uint8_t road_spent;   /* squares paid from the Coast Road bonus */
     uint8_t rommel_spent; /* squares paid from Rommel's bonus */
     uint8_t sea_turn;     /* turn it put to sea */
-    uint8_t isolated;     /* consecutive own turns ended isolated */
+    uint8_t isolated;     /* consecutive own turns begun isolated (ISOLATION) */
     uint8_t battle;       /* 1 + index of its battle this turn, 0 if none */
     ak_hex hex;           /* on board, or the port it sailed from */
     ak_hex start_hex;     /* where it began this player turn */

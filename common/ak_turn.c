@@ -86,6 +86,7 @@ void ak_turn_start(struct ak_state *s, struct ak_events *ev)
                  AK_HEX_NONE, s->turn, 0, 0);
     if (ak_victory_by_key_squares(s, ev))
         return;
+    isolation_start(s, ev);
     earn_replacements(s, ev);
     roll_supply(s, ev);
 }
@@ -217,9 +218,11 @@ static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_eve
     }
 }
 
-/* ISOLATION: units isolated at the end of two consecutive own player
- * turns are eliminated at the end of the second. */
-static void isolation_check(struct ak_state *s, struct ak_events *ev)
+/* ISOLATION: a unit without a supply line at the start of its player turn
+ * is isolated for that turn (and cannot attack: ISOLATION 2); isolated at
+ * the start of two consecutive own turns and still at the end of the
+ * second, it is eliminated. Creating a supply line resets the count. */
+static void isolation_start(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t line[AK_HEX_COUNT];
     ak_supply_lines(s, s->side, line);
@@ -231,10 +234,23 @@ static void isolation_check(struct ak_state *s, struct ak_events *ev)
             x->isolated = 0;
             continue;
         }
-        x->isolated++;
+        x->isolated = (uint8_t)(x->isolated < 2 ? x->isolated + 1 : 2);
         ak_event_add(ev, AK_EV_ISOLATED, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE,
                      x->isolated, 0, 0);
-        if (x->isolated >= 2)
+    }
+}
+
+static void isolation_end(struct ak_state *s, struct ak_events *ev)
+{
+    static uint8_t line[AK_HEX_COUNT];
+    ak_supply_lines(s, s->side, line);
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (ak_def(u)->side != s->side || !x->isolated)
+            continue;
+        if (!ak_isolated(s, u, line))
+            x->isolated = 0;
+        else if (x->isolated >= 2)
             ak_eliminate(s, u, AK_ELIM_ISOLATED, ev);
     }
 }
@@ -255,7 +271,7 @@ bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
     if (!combat_done(s, rej))
         return false;
     ak_combat_finish(s, ev);
-    isolation_check(s, ev);
+    isolation_end(s, ev);
     if (ak_victory_by_elimination(s, ev))
         return true;
     if (s->turn == ak_data()->scenario.turns)

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_battle.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_victory.h"
 
 static int passed, failed;
 static const char *file;
@@ -46,11 +48,10 @@ static int unit_arg(const char *w)
     return u;
 }
 
-static bool units_list(const char *w, struct ak_action *a)
+static bool units_append(const char *w, struct ak_action *a)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", w);
-    a->nunits = 0;
     for (char *t = strtok(buf, ","); t && a->nunits < AK_GROUP_MAX; t = strtok(NULL, ",")) {
         int u = unit_arg(t);
         if (u < 0)
@@ -60,12 +61,66 @@ static bool units_list(const char *w, struct ak_action *a)
     return a->nunits > 0;
 }
 
+static bool units_list(const char *w, struct ak_action *a)
+{
+    a->nunits = 0;
+    return units_append(w, a);
+}
+
+static bool path_list(const char *w, struct ak_action *a)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", w);
+    for (char *t = strtok(buf, ","); t && a->npath < AK_PATH_MAX; t = strtok(NULL, ","))
+        if ((a->path[a->npath++] = ak_hex_parse(t)) == AK_HEX_NONE)
+            return false;
+    return a->npath > 0;
+}
+
+/* The combat verbs: battle, cancel, resolve, abandon, exchange, retreat,
+ * advance, substitute. */
+static bool parse_combat_action(char **w, int n, struct ak_action *a)
+{
+    if ((n == 3 || n == 4) && strcmp(w[0], "battle") == 0) {
+        a->kind = AK_ACT_BATTLE;
+        int sup = n == 4 ? ak_unit_find(ak_data(), w[3]) : AK_UNIT_NONE;
+        a->supply = (uint8_t)(sup < 0 ? AK_UNIT_NONE : sup);
+        return units_list(w[1], a) && units_append(w[2], a);
+    }
+    if (n == 2 && (strcmp(w[0], "cancel") == 0 || strcmp(w[0], "resolve") == 0)) {
+        a->kind = w[0][0] == 'c' ? AK_ACT_CANCEL : AK_ACT_RESOLVE;
+        a->battle = (uint8_t)(atoi(w[1]) - 1);
+        return atoi(w[1]) >= 1;
+    }
+    if (n == 2 && (strcmp(w[0], "abandon") == 0 || strcmp(w[0], "exchange") == 0)) {
+        a->kind = w[0][0] == 'a' ? AK_ACT_ABANDON : AK_ACT_EXCHANGE;
+        return units_list(w[1], a);
+    }
+    if (n == 3 && strcmp(w[0], "retreat") == 0) {
+        a->kind = AK_ACT_RETREAT;
+        return units_list(w[1], a) && path_list(w[2], a);
+    }
+    if ((n == 1 || n == 3) && strcmp(w[0], "advance") == 0) {
+        a->kind = AK_ACT_ADVANCE;
+        if (n == 1)
+            return true;
+        a->hex = ak_hex_parse(w[2]);
+        return units_list(w[1], a) && a->hex != AK_HEX_NONE;
+    }
+    if (n == 3 && strcmp(w[0], "substitute") == 0) {
+        a->kind = AK_ACT_SUBSTITUTE;
+        return units_list(w[1], a) && units_append(w[2], a);
+    }
+    return false;
+}
+
 /* Build an action from words: the akc verbs. */
 static bool parse_action(char **w, int n, int side, struct ak_action *a)
 {
     memset(a, 0, sizeof *a);
     a->side = (uint8_t)side;
     a->hex = AK_HEX_NONE;
+    a->supply = AK_UNIT_NONE;
     if (n >= 3 && strcmp(w[0], "move") == 0) {
         a->kind = AK_ACT_MOVE;
         if (!units_list(w[1], a))
@@ -93,7 +148,7 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
     if (n == 1 && strcmp(w[0], "end-turn") == 0)
         return (a->kind = AK_ACT_END_TURN), true;
-    return false;
+    return parse_combat_action(w, n, a);
 }
 
 /* dice R1 R2...: find generator state whose next rolls are these. */
@@ -160,6 +215,12 @@ static void do_action(struct run *r, char **w, int n, const char *expect_code)
     bool ok = ak_apply(&r->s, &a, &ev, &r->rej);
     if (ok)
         r->ev = ev;
+    /* AK_SCENARIO_VERBOSE=1 prints the events of every accepted action. */
+    for (int i = 0; ok && getenv("AK_SCENARIO_VERBOSE") && i < ev.n; i++) {
+        char text[200];
+        ak_event_text(&ev.ev[i], text, sizeof text);
+        printf("     %s\n", text);
+    }
     if (!expect_code)
         result(ok, "%s accepted%s%s", w[0], ok ? "" : ": rejected ", ok ? "" : r->rej.code);
     else if (ok)
@@ -167,6 +228,73 @@ static void do_action(struct run *r, char **w, int n, const char *expect_code)
     else
         result(strcmp(r->rej.code, expect_code) == 0, "%s rejected with %s (%s: %s)", w[0],
                r->rej.code, r->rej.section, r->rej.text);
+}
+
+static const char *pending_name(int kind)
+{
+    static const char *const n[] = {"none", "retreat", "exchange", "advance"};
+    return n[kind];
+}
+
+static bool expect_battle(struct run *r, char **w, int n)
+{
+    int b = n >= 3 ? atoi(w[1]) - 1 : -1;
+    if (b < 0 || b >= r->s.nbattles) {
+        result(false, "there is no battle %s", n >= 2 ? w[1] : "?");
+        return true;
+    }
+    const struct ak_battle *t = &r->s.battle[b];
+    static const char *const res[] = {"AE", "AB2", "EX", "DB2", "DE"};
+    if (strcmp(w[0], "odds") == 0)
+        result(strcmp(ak_odds_name(t->column), w[2]) == 0, "battle %s at %s (is %s, %d to %d)", w[1],
+               w[2], ak_odds_name(t->column), t->attack, t->defense);
+    else if (strcmp(w[0], "result") == 0)
+        result(t->resolved && strcmp(res[t->result], w[2]) == 0, "battle %s result %s (is %s, roll %d)",
+               w[1], w[2], t->resolved ? res[t->result] : "unresolved", t->roll);
+    else
+        result(t->supply != AK_UNIT_NONE && strcmp(ak_def(t->supply)->shortname, w[2]) == 0,
+               "battle %s sustained by %s", w[1], w[2]);
+    return true;
+}
+
+/* expect odds|result|supply N X, pending KIND [SIDE], waiting SIDE,
+ * winner SIDE REASON, replacement SIDE N, isolated UNIT N, zoc-off UNIT */
+static bool expect_combat(struct run *r, char **w, int n)
+{
+    if (n == 3 && (strcmp(w[0], "odds") == 0 || strcmp(w[0], "result") == 0 ||
+                   strcmp(w[0], "supply") == 0))
+        return expect_battle(r, w, n);
+    if ((n == 2 || n == 3) && strcmp(w[0], "pending") == 0) {
+        bool ok = strcmp(pending_name(r->s.pending.kind), w[1]) == 0 &&
+                  (n == 2 || r->s.pending.side == ak_side_parse(w[2]));
+        result(ok, "decision owed: %s (is %s by %s)", w[1], pending_name(r->s.pending.kind),
+               ak_side_name(r->s.pending.side));
+    } else if (n == 2 && strcmp(w[0], "waiting") == 0) {
+        result(ak_waiting_for(&r->s) == ak_side_parse(w[1]), "the game waits for %s", w[1]);
+    } else if (n == 3 && strcmp(w[0], "winner") == 0) {
+        int want = ak_side_parse(w[1]) == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS;
+        result(r->s.phase == AK_PHASE_OVER && r->s.result == want &&
+                   strcmp(ak_win_reason_name(r->s.result_reason), w[2]) == 0,
+               "%s wins by %s (result %s, %s)", w[1], w[2], ak_result_name(r->s.result),
+               ak_win_reason_name(r->s.result_reason));
+    } else if (n == 3 && strcmp(w[0], "replacement") == 0) {
+        int side = ak_side_parse(w[1]);
+        result(side >= 0 && side < AK_SIDES && r->s.replacement[side] == atoi(w[2]),
+               "%s holds %s replacement factors (%d)", w[1], w[2],
+               side >= 0 && side < AK_SIDES ? r->s.replacement[side] : -1);
+    } else if (n == 3 && strcmp(w[0], "isolated") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].isolated == atoi(w[2]), "%s isolated %s turns (%d)", w[1], w[2],
+                   r->s.unit[u].isolated);
+    } else if (n == 2 && strcmp(w[0], "zoc-off") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].flags & AK_U_ZOC_OFF, "%s's zone of control is ignored", w[1]);
+    } else {
+        return false;
+    }
+    return true;
 }
 
 static void expect(struct run *r, char **w, int n)
@@ -219,7 +347,7 @@ static void expect(struct run *r, char **w, int n)
                    w[3], r->s.unit[u].mp_spent, r->s.unit[u].road_spent);
     } else if (n == 2 && strcmp(w[0], "supply-due") == 0) {
         result(r->s.supply_due == atoi(w[1]), "supply due %s (is %d)", w[1], r->s.supply_due);
-    } else {
+    } else if (!expect_combat(r, w, n)) {
         result(false, "unknown expectation '%s'", w[0]);
     }
 }
@@ -239,13 +367,19 @@ static void run_line(struct run *r, char **w, int n)
         int u = unit_arg(w[1]);
         if (u >= 0)
             put(r, u, w[2]);
-    } else if (strcmp(w[0], "set") == 0 && n == 3) {
+    } else if (strcmp(w[0], "set") == 0 && n == 4 && strcmp(w[1], "replacement") == 0) {
+        int side = side_arg(w[2]);
+        if (side >= 0 && side < AK_SIDES)
+            r->s.replacement[side] = (uint8_t)atoi(w[3]);
+    } else if (strcmp(w[0], "set") == 0 && (n == 3 || n == 4)) {
         if (strcmp(w[1], "turn") == 0)
             r->s.turn = (uint8_t)atoi(w[2]);
         else if (strcmp(w[1], "side") == 0)
             r->s.side = (uint8_t)side_arg(w[2]);
         else if (strcmp(w[1], "phase") == 0)
             r->s.phase = strcmp(w[2], "combat") == 0 ? AK_PHASE_COMBAT : AK_PHASE_MOVEMENT;
+        else if (strcmp(w[1], "isolated") == 0 && n == 4 && unit_arg(w[2]) >= 0)
+            r->s.unit[unit_arg(w[2])].isolated = (uint8_t)atoi(w[3]);
         else
             result(false, "unknown setting '%s'", w[1]);
     } else if (strcmp(w[0], "actor") == 0 && n == 2) {
