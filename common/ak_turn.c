@@ -68,6 +68,28 @@ static void earn_replacements(struct ak_state *s, struct ak_events *ev)
                  AK_HEX_NONE, earned, s->replacement[s->side], 0);
 }
 
+/* ISOLATION: a unit without a supply line at the start of its player turn
+ * is isolated for that turn (and cannot attack: ISOLATION 2); isolated at
+ * the start of two consecutive own turns and still at the end of the
+ * second, it is eliminated. Creating a supply line resets the count. */
+static void isolation_start(struct ak_state *s, struct ak_events *ev)
+{
+    static uint8_t line[AK_HEX_COUNT];
+    ak_supply_lines(s, s->side, line);
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (ak_def(u)->side != s->side || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        if (!ak_isolated(s, u, line)) {
+            x->isolated = 0;
+            continue;
+        }
+        x->isolated = (uint8_t)(x->isolated < 2 ? x->isolated + 1 : 2);
+        ak_event_add(ev, AK_EV_ISOLATED, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE,
+                     x->isolated, 0, 0);
+    }
+}
+
 void ak_turn_start(struct ak_state *s, struct ak_events *ev)
 {
     for (int k = 0; k < AK_KEYS; k++)
@@ -215,28 +237,6 @@ static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_eve
             ak_event_add(ev, AK_EV_NEVER_ARRIVED, side, u, AK_UNIT_NONE, AK_HEX_NONE,
                          AK_HEX_NONE, 0, 0, 0);
         }
-    }
-}
-
-/* ISOLATION: a unit without a supply line at the start of its player turn
- * is isolated for that turn (and cannot attack: ISOLATION 2); isolated at
- * the start of two consecutive own turns and still at the end of the
- * second, it is eliminated. Creating a supply line resets the count. */
-static void isolation_start(struct ak_state *s, struct ak_events *ev)
-{
-    static uint8_t line[AK_HEX_COUNT];
-    ak_supply_lines(s, s->side, line);
-    for (int u = 0; u < s->units; u++) {
-        struct ak_unit *x = &s->unit[u];
-        if (ak_def(u)->side != s->side || !ak_unit_is_combat(ak_def(u)))
-            continue;
-        if (!ak_isolated(s, u, line)) {
-            x->isolated = 0;
-            continue;
-        }
-        x->isolated = (uint8_t)(x->isolated < 2 ? x->isolated + 1 : 2);
-        ak_event_add(ev, AK_EV_ISOLATED, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE,
-                     x->isolated, 0, 0);
     }
 }
 
