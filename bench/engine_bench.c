@@ -1,11 +1,16 @@
-/* engine_bench: speed of the rules library on the opening position.
- * Prints microseconds per validated move (a 10-square move of 21pz5 along
- * the Coast Road and an 8-square move off it) and per legal-destination
- * listing for every Axis and Allied unit on the board. Run by scripts/bench. */
+/* engine_bench: speed of the rules library. Prints microseconds per
+ * validated move and per rejected move with its explanation, per
+ * legal-destination listing for every unit of the opening position, per
+ * battle resolution, the time to list every legal action in a busy
+ * mid-game position, and random games played to the end per second on one
+ * core. Run by scripts/bench. */
 #include <stdio.h>
 #include <time.h>
 
 #include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_player.h"
+#include "ak_query.h"
 
 static double now(void)
 {
@@ -29,6 +34,73 @@ static double validate(const struct ak_state *s, const char *unit, const char *t
     if (ok != rounds)
         fprintf(stderr, "(%s to %s is rejected)\n", unit, to);
     return us;
+}
+
+/* The seed's example battle, declared, then resolved on copies. */
+static void bench_battle(void)
+{
+    struct ak_state s;
+    ak_state_init(&s, 0, 1);
+    for (int u = 0; u < s.units; u++)
+        if (ak_def(u)->type != AK_TYPE_HEADQUARTERS && s.unit[u].where == AK_AT_BOARD &&
+            s.unit[u].hex != ak_hex_parse("W6") && s.unit[u].hex != ak_hex_parse("L59"))
+            s.unit[u].where = AK_AT_POOL;
+    int att = ak_unit_find(ak_data(), "7arm7"), def = ak_unit_find(ak_data(), "trenta");
+    int sup = ak_unit_find(ak_data(), "asup1");
+    s.unit[att] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse("P35")};
+    s.unit[def] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse("P36")};
+    s.unit[sup] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse("P33")};
+    s.side = AK_ALLIED;
+    s.phase = AK_PHASE_COMBAT;
+    struct ak_action a = {.kind = AK_ACT_BATTLE, .side = AK_ALLIED, .nunits = 2,
+                          .units = {(uint8_t)att, (uint8_t)def}, .supply = (uint8_t)sup};
+    struct ak_reject rej;
+    if (!ak_apply(&s, &a, NULL, &rej)) {
+        fprintf(stderr, "battle: %s\n", rej.text);
+        return;
+    }
+    struct ak_action r = {.kind = AK_ACT_RESOLVE, .side = AK_ALLIED, .battle = 0};
+    const int rounds = 100000;
+    int ok = 0;
+    double t0 = now();
+    for (int i = 0; i < rounds; i++) {
+        struct ak_state w = s;
+        ak_rng_seed(&w.rng, (uint64_t)i);
+        ok += ak_apply(&w, &r, NULL, &rej);
+    }
+    printf("battle resolution (1-1, die, result, retreats or losses): %.2f us (%d resolved)\n",
+           (now() - t0) * 1e6 / rounds, ok);
+}
+
+/* A busy mid-game position from a random game, then whole random games. */
+static void bench_listing_and_games(void)
+{
+    static struct ak_player_game g;
+    static struct ak_action list[16384];
+    ak_player_start(&g, 2);
+    ak_player_play(&g, 15);
+    int onboard = 0;
+    for (int u = 0; u < g.s.units; u++)
+        onboard += ak_on_board(&g.s, u);
+    int n = 0, rounds = 20;
+    double t0 = now();
+    for (int i = 0; i < rounds; i++)
+        n = ak_legal_actions(&g.s, AK_LIST_MOVES, list, 16384);
+    printf("full legal-action listing, turn %d %s %s, %d units on board: %.2f ms (%d actions)\n",
+           g.s.turn, ak_side_name(g.s.side), ak_phase_name(g.s.phase), onboard,
+           (now() - t0) * 1e3 / rounds, n);
+    int games = 20;
+    long actions = 0;
+    t0 = now();
+    for (int i = 0; i < games; i++) {
+        ak_player_start(&g, 1000 + (uint64_t)i);
+        ak_player_play(&g, 1000);
+        actions += g.n;
+    }
+    double secs = now() - t0;
+    printf("random games to the end, one core: %.2f games/s (%ld actions, %.0f us per action)\n",
+           games / secs, actions, secs * 1e6 / (double)actions);
+    ak_player_free(&g);
 }
 
 int main(void)
@@ -58,5 +130,7 @@ int main(void)
     double per = (now() - t0) * 1e6 / (200.0 * units);
     printf("legal destinations, opening position: %.2f us per unit (%d units, %d destinations)\n",
            per, units, dests);
+    bench_battle();
+    bench_listing_and_games();
     return 0;
 }

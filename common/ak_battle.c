@@ -42,12 +42,16 @@ bool ak_battle_zoc(const struct ak_state *s, int e, ak_hex h)
            ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS && ak_zoc_covers(s, e, h);
 }
 
-/* zoc[h] = 1 where an enemy of side exerts a zone, except units in ignore. */
+/* zoc[h]: ZONE where an enemy of side exerts a zone (units in ignore
+ * excepted), HELD where enemy combat units stand. */
+enum { ZONE = 1, HELD = 2 };
 static void enemy_zones(const struct ak_state *s, int side, const uint8_t *ignore, int nignore,
                         uint8_t *zoc)
 {
     memset(zoc, 0, AK_HEX_COUNT);
     for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            zoc[s->unit[u].hex] |= HELD;
         if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
             continue;
         bool skip = false;
@@ -58,7 +62,7 @@ static void enemy_zones(const struct ak_state *s, int side, const uint8_t *ignor
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
             if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
-                zoc[n] = 1;
+                zoc[n] |= ZONE;
         }
     }
 }
@@ -76,9 +80,8 @@ bool ak_surrounded(const struct ak_state *s, ak_hex h, int side)
 }
 
 /* Breadth-first over at most AK_SUPPLY_RANGE steps from h: squares in an
- * enemy zone (zoc) or held by enemy combat units end the route. */
-static bool route_within(const struct ak_state *s, int side, ak_hex h, ak_hex target,
-                         const uint8_t *zoc)
+ * enemy zone or held by enemy combat units (zoc) end the route. */
+static bool route_within(ak_hex h, ak_hex target, const uint8_t *zoc)
 {
     ak_hex queue[AK_HEX_COUNT];
     static uint8_t depth[AK_HEX_COUNT];
@@ -95,7 +98,7 @@ static bool route_within(const struct ak_state *s, int side, ak_hex h, ak_hex ta
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(c, d);
             if (n == AK_HEX_NONE || depth[n] != 0xff || !ak_adjacent(c, n) || !ak_enterable(n) ||
-                zoc[n] || ak_enemy_combat_at(s, n, side))
+                zoc[n])
                 continue;
             depth[n] = (uint8_t)(depth[c] + 1);
             queue[tail++] = n;
@@ -114,7 +117,7 @@ bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_
         ak_hex_distance(x->hex, h) > AK_SUPPLY_RANGE)
         return false;
     enemy_zones(s, side, ignore, nignore, zoc);
-    return route_within(s, side, h, x->hex, zoc);
+    return route_within(h, x->hex, zoc);
 }
 
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
@@ -147,10 +150,10 @@ void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(c, d);
             if (n == AK_HEX_NONE || line[n] || !ak_adjacent(c, n) || !ak_enterable(n) ||
-                ak_enemy_combat_at(s, n, side))
+                (zoc[n] & HELD))
                 continue;
             line[n] = 1;
-            if (!zoc[n])
+            if (!(zoc[n] & ZONE))
                 queue[tail++] = n;
         }
     }

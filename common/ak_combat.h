@@ -34,6 +34,14 @@ bool ak_combat_exchange(const struct ak_ruleset *r, struct ak_state *s,
 bool ak_combat_advance(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 
+/* BACK 2: the two-square retreats open to losing unit u, none blocked by
+ * enemy units or zones, terrain, the board edge or overstacking. */
+#define AK_RETREAT_ROUTES_MAX 36
+struct ak_route {
+    ak_hex step[2];
+};
+int ak_retreat_routes(const struct ak_state *s, int u, struct ak_route *out);
+
 /* Every obligation of the combat portion is met (ATTACKING 6, MULTIPLE 3a,
  * FORTRESSES 2); false with the first one broken. */
 bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej);

@@ -24,7 +24,9 @@ static void must(const char *what, const char *err)
     }
 }
 
-const struct ak_data *ak_data(void)
+const struct ak_data *ak_data_loaded;
+
+const struct ak_data *ak_data_load(void)
 {
     if (loaded)
         return &data;
@@ -34,6 +36,7 @@ const struct ak_data *ak_data(void)
     must("scenario-1941.txt", ak_scenario_parse(&data, ak_data_scenario_txt, err, sizeof err));
     must("crt.txt", ak_crt_parse(&data.crt, ak_data_crt_txt, err, sizeof err));
     loaded = true;
+    ak_data_loaded = &data;
     return &data;
 }
 

@@ -48,6 +48,7 @@ struct ak_map {
     ak_hex tobruch, bengasi;        /* G25, H2 */
     struct { ak_hex a, b, c; } junction[AK_JUNCTION_MAX];
     int junctions;
+    uint8_t is_junction[AK_HEX_COUNT];  /* the middle square of a junction */
     struct { ak_hex hex; char text[40]; } name[16];
     int names;
 };
@@ -92,7 +93,12 @@ struct ak_data {
 
 /* The parsed game data. Aborts with a message if the embedded data is
  * malformed: that is a build defect, caught by the data tests. */
-const struct ak_data *ak_data(void);
+const struct ak_data *ak_data_load(void);
+extern const struct ak_data *ak_data_loaded;
+static inline const struct ak_data *ak_data(void)
+{
+    return ak_data_loaded ? ak_data_loaded : ak_data_load();
+}
 
 /* Unit lookup by short name or unique prefix of one (case-insensitive).
  * Returns the unit index, AK_UNIT_NONE if unknown, or -2 if ambiguous. */

@@ -28,19 +28,26 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
     return true;
 }
 
-bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *ev,
-              struct ak_reject *rej)
+/* Apply a to a copy of s in *work; s itself is never touched. */
+static bool apply_to_copy(const struct ak_state *s, struct ak_state *work,
+                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
-    struct ak_state work;
-    int mark = ev ? ev->n : 0;
     if (!in_sequence(s, a, rej))
         return false;
     for (int i = 0; i < a->nunits; i++)
         if (a->units[i] >= s->units)
             return ak_reject(rej, "ACTION", "unknown unit");
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
-    memcpy(&work, s, sizeof work);
-    if (!r->apply[a->kind](r, &work, a, ev, rej)) {
+    memcpy(work, s, sizeof *work);
+    return r->apply[a->kind](r, work, a, ev, rej);
+}
+
+bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *ev,
+              struct ak_reject *rej)
+{
+    struct ak_state work;
+    int mark = ev ? ev->n : 0;
+    if (!apply_to_copy(s, &work, a, ev, rej)) {
         if (ev)
             ev->n = mark;
         return false;
@@ -48,6 +55,12 @@ bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *e
     work.actions++;
     memcpy(s, &work, sizeof work);
     return true;
+}
+
+bool ak_try(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej)
+{
+    static struct ak_state work;
+    return apply_to_copy(s, &work, a, NULL, rej);
 }
 
 int ak_waiting_for(const struct ak_state *s)

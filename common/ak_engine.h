@@ -15,6 +15,9 @@
 bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *ev,
               struct ak_reject *rej);
 
+/* Would ak_apply accept a? The state is not touched (not reentrant). */
+bool ak_try(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej);
+
 /* The side whose input the game waits for, or AK_NOBODY when it is over. */
 int ak_waiting_for(const struct ak_state *s);
 /* Bit mask of action kinds (1 << AK_ACT_*) the waiting side may try now. */

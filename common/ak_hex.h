@@ -33,10 +33,36 @@ static inline int ak_hex_num(ak_hex h) { return h % AK_NUMS; }
 ak_hex ak_hex_parse(const char *text);
 /* hex -> "W6" in buf (at least 8 bytes); returns buf. */
 char *ak_hex_format(ak_hex h, char *buf);
+/* (row, number) steps to the six neighbours, from the printed grid:
+ * (L, N-1), (L, N+1), (L-1, N-1), (L-1, N), (L+1, N), (L+1, N+1).
+ * Inline: the movement search asks for neighbours millions of times. */
+extern const int8_t ak_hex_drow[AK_DIRS];
+extern const int8_t ak_hex_dnum[AK_DIRS];
+
 /* The neighbour in direction dir (0..5), AK_HEX_NONE outside the grid. */
-ak_hex ak_hex_neighbor(ak_hex h, int dir);
+static inline ak_hex ak_hex_neighbor(ak_hex h, int dir)
+{
+    if (h < 0 || dir < 0 || dir >= AK_DIRS)
+        return AK_HEX_NONE;
+    return ak_hex_make(ak_hex_row(h) + ak_hex_drow[dir], ak_hex_num(h) + ak_hex_dnum[dir]);
+}
+
 /* The direction from a to its neighbour b, or -1 if they do not touch. */
-int ak_hex_dir(ak_hex a, ak_hex b);
-int ak_hex_distance(ak_hex a, ak_hex b);
+static inline int ak_hex_dir(ak_hex a, ak_hex b)
+{
+    if (a < 0 || b < 0)
+        return -1;
+    int dr = ak_hex_row(b) - ak_hex_row(a), dn = ak_hex_num(b) - ak_hex_num(a);
+    for (int d = 0; d < AK_DIRS; d++)
+        if (ak_hex_drow[d] == dr && ak_hex_dnum[d] == dn)
+            return d;
+    return -1;
+}
+static inline int ak_hex_distance(ak_hex a, ak_hex b)
+{
+    int dl = ak_hex_row(b) - ak_hex_row(a), dn = ak_hex_num(b) - ak_hex_num(a);
+    int m = dl < 0 ? -dl : dl, an = dn < 0 ? -dn : dn, ad = dn - dl < 0 ? dl - dn : dn - dl;
+    return an > m ? (ad > an ? ad : an) : (ad > m ? ad : m);
+}
 
 #endif

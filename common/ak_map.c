@@ -71,6 +71,7 @@ static const char *parse_junction(struct ak_map *m, struct ak_tokens *t, char *e
     m->junction[m->junctions].b = b;
     m->junction[m->junctions].c = c;
     m->junctions++;
+    m->is_junction[b] = 1;
     return NULL;
 }
 

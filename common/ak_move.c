@@ -22,8 +22,12 @@ struct group {
     int mp[AK_GROUP_MAX], road[AK_GROUP_MAX], bonus[AK_GROUP_MAX];
     int max_road;
     bool relax_halts, relax_cost;   /* for explaining why a square is out of reach */
+    ak_hex target;          /* a route search: prune squares too far from it */
+    int budget;             /* the most squares any unit of the stack can go */
+    const struct ak_map *m;
     uint8_t zoc[AK_HEX_COUNT];      /* 1: in an enemy zone of control */
     uint8_t enemy[AK_HEX_COUNT];    /* ENEMY_* bits */
+    uint8_t own_combat[AK_HEX_COUNT];   /* the mover's combat units per square */
 };
 
 enum { ENEMY_COMBAT = 1, ENEMY_PASSABLE = 2, ENEMY_SUPPLY_NEAR = 4, ENEMY_OTHER = 8 };
@@ -35,9 +39,12 @@ static void mark_enemies(struct group *g)
     const struct ak_state *s = g->s;
     memset(g->zoc, 0, sizeof g->zoc);
     memset(g->enemy, 0, sizeof g->enemy);
+    memset(g->own_combat, 0, sizeof g->own_combat);
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         const struct ak_unit_def *d = ak_def(u);
+        if (x->where == AK_AT_BOARD && d->side == g->side && ak_unit_is_combat(d))
+            g->own_combat[x->hex]++;
         if (x->where != AK_AT_BOARD || d->side == g->side)
             continue;
         if (ak_unit_is_combat(d))
@@ -62,6 +69,7 @@ static bool group_init(struct group *g, const struct ak_ruleset *r, const struct
                        int side, const uint8_t *units, int n)
 {
     g->s = s;
+    g->m = ak_map();
     g->side = side;
     g->units = units;
     g->n = n;
@@ -86,6 +94,11 @@ static bool group_init(struct group *g, const struct ak_ruleset *r, const struct
         if (g->road[i] > g->max_road)
             g->max_road = g->road[i];
     }
+    g->target = AK_HEX_NONE;
+    g->budget = 0;
+    for (int i = 0; i < n; i++)
+        if (g->mp[i] + g->bonus[i] + g->road[i] > g->budget)
+            g->budget = g->mp[i] + g->bonus[i] + g->road[i];
     g->relax_halts = g->relax_cost = false;
     g->escarpment_start = unmoved && ak_map()->terrain[g->start] == AK_TERRAIN_ESCARPMENT;
     mark_enemies(g);
@@ -119,35 +132,41 @@ static bool junction_breaks(ak_hex a, ak_hex b, ak_hex c)
 /* The step rule. prev is the square before `from` if the step into `from`
  * was a road step (else AK_HEX_NONE); index is the step's number in this
  * move. Returns STEP_* flags, or -1 with *rej. */
+/* Reject a step with a message, formatted only when someone will read
+ * it: the search tries many steps that fail and wants only the verdict. */
+#define STEP_REJECT(rej, ...) ((rej) ? (ak_reject((rej), __VA_ARGS__), -1) : -1)
+
 static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to, int index,
                       struct ak_reject *rej)
 {
     char a[8], b[8];
     int dir = ak_hex_dir(from, to);
     if (dir < 0)
-        return ak_reject(rej, "MOVE-4", "%s and %s are not adjacent squares",
-                         ak_hex_format(from, a), ak_hex_format(to, b)), -1;
-    const struct ak_map *m = ak_map();
-    if (!ak_enterable(to) || (m->blocked[from] & (1u << dir)))
-        return ak_reject(rej, "MOVE-8", "%s cannot be entered from %s: %s",
+        return STEP_REJECT(rej, "MOVE-4", "%s and %s are not adjacent squares",
+                         ak_hex_format(from, a), ak_hex_format(to, b));
+    const struct ak_map *m = g->m;
+    int terrain = m->terrain[to];
+    if (terrain == AK_TERRAIN_OFFBOARD || terrain == AK_TERRAIN_SEA ||
+        terrain == AK_TERRAIN_QATTARA || (m->blocked[from] & (1u << dir)))
+        return STEP_REJECT(rej, "MOVE-8", "%s cannot be entered from %s: %s",
                          ak_hex_format(to, a), ak_hex_format(from, b),
                          (m->blocked[from] & (1u << dir)) ? "the hexside between them is water or Qattara"
                          : m->terrain[to] == AK_TERRAIN_QATTARA ? "it is in the Qattara Depression"
                          : m->terrain[to] == AK_TERRAIN_SEA ? "it is sea"
-                         : "it is off the board"), -1;
+                         : "it is off the board");
     uint8_t e = g->enemy[to];
     if (e & ENEMY_COMBAT)
-        return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units; no unit moves onto or over them",
-                         ak_hex_format(to, a)), -1;
+        return STEP_REJECT(rej, "MOVE-6", "%s is held by enemy combat units; no unit moves onto or over them",
+                         ak_hex_format(to, a));
     if (!g->combat && (e & (ENEMY_OTHER | ENEMY_PASSABLE)))
-        return ak_reject(rej, "MOVE-6", "%s holds enemy units; without combat units the stack cannot move onto them",
-                         ak_hex_format(to, a)), -1;
+        return STEP_REJECT(rej, "MOVE-6", "%s holds enemy units; without combat units the stack cannot move onto them",
+                         ak_hex_format(to, a));
     if (!g->combat && (e & ENEMY_SUPPLY_NEAR))
-        return ak_reject(rej, "CAPTURE-5", "supply units without combat units may not move next to enemy supply at %s",
-                         ak_hex_format(to, a)), -1;
+        return STEP_REJECT(rej, "CAPTURE-5", "supply units without combat units may not move next to enemy supply at %s",
+                         ak_hex_format(to, a));
     if (index == 0 && g->zoc[from] && g->zoc[to] && ak_same_enemy_zoc(g->s, from, to, g->side))
-        return ak_reject(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
-                         ak_hex_format(from, a), ak_hex_format(to, b)), -1;
+        return STEP_REJECT(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
+                         ak_hex_format(from, a), ak_hex_format(to, b));
     int flags = 0;
     if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && junction_breaks(prev, from, to)))
         flags |= STEP_ROAD;
@@ -222,42 +241,35 @@ struct search {
 
 static struct search S;
 
-/* Per square, the (road, clear) costs already reached, so that a state no
- * cheaper in either resource is not explored again (dominance pruning). */
+/* Per square and road count, the fewest clear steps reached so far with at
+ * most that many road steps (a prefix minimum), kept apart for states that
+ * may go on and for all states. A new state is explored only if no earlier
+ * one used no more road and no more clear steps (dominance pruning); at a
+ * road junction the way in matters, so nothing is pruned there. */
 static struct {
     uint32_t generation[AK_HEX_COUNT];
-    uint8_t n[AK_HEX_COUNT];
-    uint8_t cost[AK_HEX_COUNT][ROAD_MAX * 2][3];   /* road, clear, halted */
+    uint8_t go_on[AK_HEX_COUNT][ROAD_MAX];
+    uint8_t any[AK_HEX_COUNT][ROAD_MAX];
 } P;
 
-static bool is_junction(ak_hex h)
+static void lower_from(uint8_t *prefix, int road, int clear)
 {
-    const struct ak_map *m = ak_map();
-    for (int j = 0; j < m->junctions; j++)
-        if (m->junction[j].b == h)
-            return true;
-    return false;
+    for (int r = road; r < ROAD_MAX && prefix[r] > clear; r++)
+        prefix[r] = (uint8_t)clear;
 }
 
-/* Record (road, clear) at h unless an earlier state dominates it. */
 static bool pareto_admit(ak_hex h, int road, int clear, bool halted)
 {
     if (P.generation[h] != S.generation) {
         P.generation[h] = S.generation;
-        P.n[h] = 0;
+        memset(P.go_on[h], 0xff, ROAD_MAX);
+        memset(P.any[h], 0xff, ROAD_MAX);
     }
-    if (!is_junction(h))
-        for (int i = 0; i < P.n[h]; i++) {
-            const uint8_t *c = P.cost[h][i];
-            if (c[0] <= road && c[1] <= clear && (!c[2] || halted))
-                return false;
-        }
-    if (P.n[h] < ROAD_MAX * 2) {
-        uint8_t *c = P.cost[h][P.n[h]++];
-        c[0] = (uint8_t)road;
-        c[1] = (uint8_t)clear;
-        c[2] = halted;
-    }
+    if (!ak_map()->is_junction[h] && (halted ? P.any[h][road] : P.go_on[h][road]) <= clear)
+        return false;
+    lower_from(P.any[h], road, clear);
+    if (!halted)
+        lower_from(P.go_on[h], road, clear);
     return true;
 }
 
@@ -290,7 +302,6 @@ static void search(const struct group *g)
     pareto_admit(g->start, 0, 0, false);
     int road_cap = g->max_road < ROAD_MAX - 1 ? g->max_road : ROAD_MAX - 1;
     visit(g->start, 0, 0, VIA_NONE, 0, -1);
-    struct ak_reject ignored;
     for (int i = 0; i < S.count; i++) {
         struct node cur = S.node[i];
         if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
@@ -298,9 +309,10 @@ static void search(const struct group *g)
         ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
         for (int dir = 0; dir < AK_DIRS; dir++) {
             ak_hex to = ak_hex_neighbor(cur.hex, dir);
-            if (to == AK_HEX_NONE)
+            if (to == AK_HEX_NONE ||
+                (g->target != AK_HEX_NONE && ak_hex_distance(to, g->target) > g->budget - cur.depth - 1))
                 continue;
-            int f = step_check(g, prev, cur.hex, to, cur.depth, &ignored);
+            int f = step_check(g, prev, cur.hex, to, cur.depth, NULL);
             if (f < 0)
                 continue;
             int road = cur.road, clear = cur.clear;
@@ -352,10 +364,9 @@ static bool can_stop(const struct ak_ruleset *r, const struct group *g, ak_hex h
     int combat = 0;
     for (int i = 0; i < g->n; i++)
         combat += ak_unit_is_combat(ak_def(g->units[i]));
-    if (combat && h != g->start && ak_combat_units_at(g->s, h, g->side) + combat > r->stack_limit)
+    if (combat && h != g->start && g->own_combat[h] + combat > r->stack_limit)
         return ak_reject(rej, "STACK-1", "%s would hold %d combat units; the limit is %d",
-                         ak_hex_format(h, a), ak_combat_units_at(g->s, h, g->side) + combat,
-                         r->stack_limit);
+                         ak_hex_format(h, a), g->own_combat[h] + combat, r->stack_limit);
     return true;
 }
 
@@ -458,6 +469,7 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
         return ak_reject(rej, G.enemy[dest] & ENEMY_OTHER ? "MOVE-6" : "CAPTURE-5",
                          "supply units without combat units may not move onto or next to enemy supply at %s",
                          ak_hex_format(dest, a));
+    G.target = dest;
     search(&G);
     int best = best_to(dest);
     if (best < 0)

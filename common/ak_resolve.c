@@ -16,11 +16,7 @@
 #include "ak_victory.h"
 #include "ak_zoc.h"
 
-#define ROUTES_MAX 36
-
-struct route {
-    ak_hex step[2];
-};
+#define ROUTES_MAX AK_RETREAT_ROUTES_MAX
 
 static bool in_battle(const struct ak_state *s, int u, int b, int side)
 {
@@ -30,9 +26,9 @@ static bool in_battle(const struct ak_state *s, int u, int b, int side)
 /* The two-square retreats open to unit u: no enemy units or enemy zones on
  * the way, playable terrain, never the same square twice nor back to the
  * start, and room under the stacking limit at the end. */
-static int retreat_routes(const struct ak_ruleset *r, const struct ak_state *s, int u,
-                          struct route *out)
+int ak_retreat_routes(const struct ak_state *s, int u, struct ak_route *out)
 {
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     int side = ak_def(u)->side, n = 0;
     ak_hex h0 = s->unit[u].hex;
     for (int d1 = 0; d1 < AK_DIRS; d1++) {
@@ -46,13 +42,13 @@ static int retreat_routes(const struct ak_ruleset *r, const struct ak_state *s, 
                 ak_enemy_combat_at(s, h2, side) || ak_in_enemy_zoc(s, h2, side) ||
                 ak_combat_units_at(s, h2, side) + 1 > r->stack_limit)
                 continue;
-            out[n++] = (struct route){{h1, h2}};
+            out[n++] = (struct ak_route){{h1, h2}};
         }
     }
     return n;
 }
 
-static void retreat_along(struct ak_state *s, int u, const struct route *rt, struct ak_events *ev)
+static void retreat_along(struct ak_state *s, int u, const struct ak_route *rt, struct ak_events *ev)
 {
     struct ak_unit *x = &s->unit[u];
     ak_event_add(ev, AK_EV_RETREATED, ak_def(u)->side, u, AK_UNIT_NONE, x->hex, rt->step[1], 0, 0, 0);
@@ -100,17 +96,17 @@ static void after_battle(struct ak_state *s, int b, struct ak_events *ev)
 
 /* Carry out every retreat that leaves the winner no choice; what is left
  * becomes the winner's decision. */
-static void settle_retreats(const struct ak_ruleset *r, struct ak_state *s, int b, int loser,
+static void settle_retreats(struct ak_state *s, int b, int loser,
                             struct ak_events *ev)
 {
-    struct route routes[ROUTES_MAX];
+    struct ak_route routes[ROUTES_MAX];
     bool changed = true, owed = false;
     while (changed) {
         changed = owed = false;
         for (int u = 0; u < s->units; u++) {
             if (!(s->unit[u].flags & AK_U_MUST_RETREAT) || !in_battle(s, u, b, loser))
                 continue;
-            int n = retreat_routes(r, s, u, routes);
+            int n = ak_retreat_routes(s, u, routes);
             if (n == 0)
                 ak_eliminate(s, u, AK_ELIM_NO_RETREAT, ev);
             else if (n == 1)
@@ -127,7 +123,7 @@ static void settle_retreats(const struct ak_ruleset *r, struct ak_state *s, int 
     after_battle(s, b, ev);
 }
 
-static void start_retreat(const struct ak_ruleset *r, struct ak_state *s, int b, int loser,
+static void start_retreat(struct ak_state *s, int b, int loser,
                           struct ak_events *ev)
 {
     for (int u = 0; u < s->units; u++) {
@@ -138,7 +134,7 @@ static void start_retreat(const struct ak_ruleset *r, struct ak_state *s, int b,
         else
             s->unit[u].flags |= AK_U_MUST_RETREAT;
     }
-    settle_retreats(r, s, b, loser, ev);
+    settle_retreats(s, b, loser, ev);
 }
 
 static void eliminate_side(struct ak_state *s, int b, int side, int reason, struct ak_events *ev)
@@ -184,6 +180,7 @@ static void start_exchange(struct ak_state *s, int b, struct ak_events *ev)
 bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
+    (void)r;
     int b = a->battle;
     if (b >= s->nbattles)
         return ak_reject(rej, "ACTION", "there is no battle %d", b + 1);
@@ -216,10 +213,10 @@ bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,
         after_battle(s, b, ev);
         break;
     case AK_CRT_DB2:
-        start_retreat(r, s, b, !s->side, ev);
+        start_retreat(s, b, !s->side, ev);
         break;
     case AK_CRT_AB2:
-        start_retreat(r, s, b, s->side, ev);
+        start_retreat(s, b, s->side, ev);
         break;
     default:
         start_exchange(s, b, ev);
@@ -231,7 +228,8 @@ bool ak_combat_retreat(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     char h[8], list[160];
-    struct route routes[ROUTES_MAX];
+    struct ak_route routes[ROUTES_MAX];
+    (void)r;
     int b = s->pending.battle, loser = !s->pending.side;
     if (a->nunits < 1 || a->npath != 2)
         return ak_reject(rej, "RETREAT", "a retreat names the losing units and two squares");
@@ -239,7 +237,7 @@ bool ak_combat_retreat(const struct ak_ruleset *r, struct ak_state *s,
         int u = a->units[i];
         if (!in_battle(s, u, b, loser) || !(s->unit[u].flags & AK_U_MUST_RETREAT))
             return ak_reject(rej, "RETREAT", "%s owes no retreat from battle %d", ak_def(u)->shortname, b + 1);
-        int n = retreat_routes(r, s, u, routes), k = -1, len = 0;
+        int n = ak_retreat_routes(s, u, routes), k = -1, len = 0;
         list[0] = 0;
         for (int j = 0; j < n; j++) {
             if (routes[j].step[0] == a->path[0] && routes[j].step[1] == a->path[1])
@@ -255,7 +253,7 @@ bool ak_combat_retreat(const struct ak_ruleset *r, struct ak_state *s,
                              ak_def(u)->shortname, list);
         retreat_along(s, u, &routes[k], ev);
     }
-    settle_retreats(r, s, b, loser, ev);
+    settle_retreats(s, b, loser, ev);
     return true;
 }
 

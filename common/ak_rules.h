@@ -111,7 +111,8 @@ int ak_ruleset_find(const char *name);      /* index, or -1 */
 int ak_ruleset_count(void);
 
 /* Fill *rej with code, its seed section (from the rule table) and a
- * message; returns false so handlers can `return ak_reject(...)`. */
+ * message; returns false so handlers can `return ak_reject(...)`. With
+ * rej NULL it only returns false. */
 bool ak_reject(struct ak_reject *rej, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *ak_rule_section(const char *code);

@@ -99,6 +99,8 @@ const char *ak_rule_section(const char *code)
 bool ak_reject(struct ak_reject *rej, const char *code, const char *fmt, ...)
 {
     va_list ap;
+    if (!rej)       /* a search that only wants the verdict */
+        return false;
     rej->code = code;
     rej->section = ak_rule_section(code);
     va_start(ap, fmt);

@@ -9,12 +9,6 @@ bool ak_enterable(ak_hex h)
     return t != AK_TERRAIN_OFFBOARD && t != AK_TERRAIN_SEA && t != AK_TERRAIN_QATTARA;
 }
 
-bool ak_adjacent(ak_hex a, ak_hex b)
-{
-    int d = ak_hex_dir(a, b);
-    return d >= 0 && !(ak_map()->blocked[a] & (1u << d));
-}
-
 bool ak_exerts_zoc(const struct ak_state *s, int u)
 {
     const struct ak_unit *x = &s->unit[u];

@@ -13,7 +13,11 @@
 #include "ak_state.h"
 
 /* a and b touch and no blocking hexside lies between them. */
-bool ak_adjacent(ak_hex a, ak_hex b);
+static inline bool ak_adjacent(ak_hex a, ak_hex b)
+{
+    int d = ak_hex_dir(a, b);
+    return d >= 0 && !(ak_map()->blocked[a] & (1u << d));
+}
 bool ak_enterable(ak_hex h);
 /* Unit u exerts a zone of control now. */
 bool ak_exerts_zoc(const struct ak_state *s, int u);

@@ -1,0 +1,28 @@
+/* ak_query: the concrete actions open to the player the game waits for.
+ *
+ * ak_possible_actions() (ak_engine.h) says which kinds of action make sense
+ * now; these queries list actual actions, each checked by applying it to a
+ * copy of the state, so everything listed is legal. Clients use them to
+ * offer choices (battles to declare, retreat routes, exchange picks), the
+ * self-play test plays only from them, and the benchmark times them.
+ * Moves are listed per unit from ak_move_destinations().
+ */
+#ifndef AK_QUERY_H
+#define AK_QUERY_H
+
+#include "ak_rules.h"
+
+enum {
+    AK_LIST_MOVES = 1 << 0,     /* include every move of every unit (costly) */
+};
+
+/* Every legal action of the waiting player, up to max; returns the count. */
+int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action *out, int max);
+/* The legal moves of one unit: one action per destination. */
+int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max);
+/* Battles the attacker could declare now: against each enemy square next
+ * to his units, by all his free units next to it and by each alone, with
+ * the first supply unit that makes the battle legal. */
+int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max);
+
+#endif

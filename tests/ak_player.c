@@ -1,0 +1,219 @@
+/* ak_player: a random player that plays from the engine's queries. */
+#include "ak_player.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_notation.h"
+#include "ak_query.h"
+#include "ak_zoc.h"
+
+#define ACTIONS_MAX AK_PLAYER_ACTIONS_MAX
+#define LIST_MAX 4096
+
+
+static int pick(struct ak_player_game *g, int n)
+{
+    return n <= 1 ? 0 : (int)(ak_rng_next(&g->player) % (uint64_t)n);
+}
+
+static bool fail(const struct ak_player_game *g, const char *what)
+{
+    fprintf(stderr, "violation after action %d (turn %d, %s %s): %s\n", g->n, g->s.turn,
+            ak_side_name(g->s.side), ak_phase_name(g->s.phase), what);
+    return false;
+}
+
+static bool invariants(const struct ak_player_game *g)
+{
+    const struct ak_state *s = &g->s;
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    static uint8_t count[AK_SIDES][AK_HEX_COUNT];
+    memset(count, 0, sizeof count);
+    int supply[AK_SIDES] = {0, 0};
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        const struct ak_unit_def *d = ak_def(u);
+        if (x->where != AK_AT_BOARD) {
+            if (x->where == AK_AT_DEAD && (x->hex != AK_HEX_NONE || d->type == AK_TYPE_SUPPLY))
+                return fail(g, "a unit in the dead pile has a square, or is a supply unit");
+            continue;
+        }
+        if (!ak_enterable(x->hex))
+            return fail(g, "a unit stands off the board, at sea or in the Qattara");
+        if (x->battle > s->nbattles)
+            return fail(g, "a unit names a battle that does not exist");
+        if (ak_unit_is_combat(d))
+            count[d->side][x->hex]++;
+        if (d->type == AK_TYPE_SUPPLY && !d->captured_counter)
+            supply[d->side]++;
+    }
+    for (int h = 0; h < AK_HEX_COUNT; h++) {
+        if (count[0][h] && count[1][h])
+            return fail(g, "enemy combat units share a square");
+        /* Stacks are judged once their side has ended a movement portion:
+         * the opening position has more than three to a square. */
+        for (int side = 0; side < AK_SIDES; side++) {
+            bool settled = side == s->side ? s->phase != AK_PHASE_MOVEMENT
+                                           : !(s->turn == 1 && side == AK_ALLIED);
+            if (count[side][h] > 3 && settled)
+                return fail(g, "more than three combat units in a square");
+        }
+    }
+    for (int side = 0; side < AK_SIDES; side++)
+        if (supply[side] > sc->supply_max[side])
+            return fail(g, "more own supply units on board than the quota");
+    return true;
+}
+
+static bool apply(struct ak_player_game *g, const struct ak_action *a)
+{
+    struct ak_reject rej;
+    if (!ak_apply(&g->s, a, NULL, &rej)) {
+        fprintf(stderr, "an offered %s was rejected: %s %s\n", ak_action_kind_name(a->kind),
+                rej.code, rej.text);
+        return false;
+    }
+    g->log[g->n] = *a;
+    g->hash[g->n++] = ak_state_hash(&g->s);
+    return !g->check || invariants(g);
+}
+
+static int filter_kind(const struct ak_action *in, int n, int kind, struct ak_action *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (in[i].kind == kind)
+            out[k++] = in[i];
+    return k;
+}
+
+/* A move for a random unit that has not moved: stacks stay within three,
+ * supply units keep away from the enemy (so the portion can always end). */
+static bool random_move(struct ak_player_game *g, struct ak_action *out)
+{
+    static struct ak_action moves[LIST_MAX];
+    const struct ak_state *s = &g->s;
+    int tries = 8;
+    while (tries-- > 0) {
+        int u = pick(g, s->units);
+        const struct ak_unit *x = &s->unit[u];
+        if (ak_def(u)->side != s->side || x->where != AK_AT_BOARD ||
+            (x->flags & (AK_U_MOVED | AK_U_HALTED | AK_U_NO_MOVE)))
+            continue;
+        int n = ak_legal_moves(s, u, moves, LIST_MAX), k = 0;
+        for (int i = 0; i < n; i++) {
+            ak_hex h = moves[i].hex;
+            bool ok = ak_unit_is_combat(ak_def(u)) ? ak_combat_units_at(s, h, s->side) < 3
+                                                   : !ak_enemy_unit_adjacent(s, h, s->side);
+            if (ok)
+                moves[k++] = moves[i];
+        }
+        if (k > 0) {
+            *out = moves[pick(g, k)];
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool movement_step(struct ak_player_game *g, struct ak_action *list, int n)
+{
+    static struct ak_action some[LIST_MAX];
+    struct ak_action a;
+    int k = filter_kind(list, n, AK_ACT_PLACE, some);
+    if (k > 0 && pick(g, 3) > 0)
+        return apply(g, &some[pick(g, k)]);
+    if (g->moves_left > 0 || !filter_kind(list, n, AK_ACT_END_MOVEMENT, some)) {
+        g->moves_left--;
+        if (random_move(g, &a))
+            return apply(g, &a);
+        if (g->portion_steps > 400)
+            return fail(g, "the movement portion cannot end");
+        if (!filter_kind(list, n, AK_ACT_END_MOVEMENT, some))
+            return true;
+    }
+    return apply(g, &some[0]);
+}
+
+static bool combat_step(struct ak_player_game *g, struct ak_action *list, int n)
+{
+    static struct ak_action some[LIST_MAX];
+    const struct ak_state *s = &g->s;
+    if (s->pending.kind)
+        return n > 0 ? apply(g, &list[pick(g, n)]) : fail(g, "a decision with no legal answer");
+    int k;
+    if (!s->combat_locked) {
+        if (!g->give_up && (k = filter_kind(list, n, AK_ACT_BATTLE, some)) > 0)
+            return apply(g, &some[pick(g, k)]);
+        if ((k = filter_kind(list, n, AK_ACT_RESOLVE, some)) > 0)
+            return apply(g, &some[pick(g, k)]);
+        g->give_up = true;
+        if ((k = filter_kind(list, n, AK_ACT_CANCEL, some)) > 0)
+            return apply(g, &some[0]);
+        if ((k = filter_kind(list, n, AK_ACT_ABANDON, some)) > 0)
+            return apply(g, &some[pick(g, k)]);
+    } else if ((k = filter_kind(list, n, AK_ACT_RESOLVE, some)) > 0) {
+        return apply(g, &some[pick(g, k)]);
+    }
+    if ((k = filter_kind(list, n, AK_ACT_END_TURN, some)) > 0)
+        return apply(g, &some[0]);
+    struct ak_action end = {.kind = AK_ACT_END_TURN, .side = s->side};
+    struct ak_reject rej;
+    struct ak_state copy = *s;
+    if (!ak_apply(&copy, &end, NULL, &rej))
+        fprintf(stderr, "the turn cannot end: %s %s\n", rej.code, rej.text);
+    else
+        fprintf(stderr, "end_turn not offered among %d actions (kinds %x, locked %d)\n", n,
+                ak_possible_actions(s), s->combat_locked);
+    return fail(g, "the combat portion cannot end");
+}
+
+bool ak_player_play(struct ak_player_game *g, int stop_turn)
+{
+    static struct ak_action list[LIST_MAX];
+    int last_side = -1, last_phase = -1;
+    while (g->s.phase != AK_PHASE_OVER && g->s.turn < stop_turn) {
+        if (g->n >= ACTIONS_MAX)
+            return fail(g, "the game does not end");
+        if (g->s.side != last_side || g->s.phase != last_phase) {
+            last_side = g->s.side;
+            last_phase = g->s.phase;
+            g->moves_left = 4 + pick(g, 12);
+            g->portion_steps = 0;
+            g->give_up = false;
+        }
+        g->portion_steps++;
+        int n = ak_legal_actions(&g->s, 0, list, LIST_MAX);
+        bool ok = g->s.phase == AK_PHASE_MOVEMENT && !g->s.pending.kind ? movement_step(g, list, n)
+                                                                         : combat_step(g, list, n);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+
+void ak_player_start(struct ak_player_game *g, uint64_t seed)
+{
+    if (!g->log) {
+        g->log = malloc(sizeof *g->log * ACTIONS_MAX);
+        g->hash = malloc(sizeof *g->hash * ACTIONS_MAX);
+        if (!g->log || !g->hash) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+    }
+    ak_state_init(&g->s, 0, seed);
+    ak_rng_seed(&g->player, seed * 7919 + 17);
+    g->n = 0;
+}
+
+void ak_player_free(struct ak_player_game *g)
+{
+    free(g->log);
+    free(g->hash);
+    g->log = NULL;
+    g->hash = NULL;
+}

@@ -1,0 +1,35 @@
+/* ak_player: a random player for self-play and benchmarks.
+ *
+ * It chooses only among the actions the engine's queries offer
+ * (ak_legal_actions, ak_legal_moves), with a few preferences that keep a
+ * game moving (it places arrivals, moves a handful of units, declares every
+ * battle it can and removes what it cannot fight), and checks the game's
+ * invariants after every action. Used by ak-selfplay and bench/.
+ */
+#ifndef AK_PLAYER_H
+#define AK_PLAYER_H
+
+#include "ak_engine.h"
+
+#define AK_PLAYER_ACTIONS_MAX 60000
+
+struct ak_player_game {
+    struct ak_state s;
+    struct ak_rng player;           /* the players' own choices */
+    int n;                          /* actions applied */
+    struct ak_action *log;          /* AK_PLAYER_ACTIONS_MAX of each */
+    uint64_t *hash;                 /* state hash after each action */
+    int moves_left;                 /* moves the mover still wants this portion */
+    int portion_steps;
+    bool give_up;                   /* combat: cancel everything, remove the owed */
+    bool check;                     /* check invariants after every action */
+};
+
+/* A new game from seed, with the log buffers allocated. */
+void ak_player_start(struct ak_player_game *g, uint64_t seed);
+void ak_player_free(struct ak_player_game *g);
+/* Play until the game is over or reaches turn stop_turn; false (with a
+ * message on stderr) on an invariant broken or a game that cannot go on. */
+bool ak_player_play(struct ak_player_game *g, int stop_turn);
+
+#endif
