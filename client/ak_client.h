@@ -47,5 +47,16 @@ struct ak_draw_opts {
     ak_hex at;          /* centre of the viewport, AK_HEX_NONE: automatic */
 };
 void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
+/* The combat portion in words: declared battles and the decision owed. */
+void ak_draw_combat(FILE *out, const struct ak_state *s);
+
+/* ak_verbs.c: play verbs to action JSON ("battle 7arm7 trenta asup1"; argv
+ * starts at the verb, the game number taken off), NULL with err if the
+ * words do not fit; and a listed action back to the akc command line. */
+json_t *ak_verb_action(int argc, char **argv, char *err, int errlen);
+bool ak_verb_is_action(const char *verb);
+/* "a,b,c" -> ["a","b","c"] */
+json_t *ak_verb_names(const char *list);
+void ak_verb_format(long game, const json_t *action, char *buf, size_t cap);
 
 #endif

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "ak_client.h"
+#include "ak_battle.h"
 #include "ak_notation.h"
+#include "ak_victory.h"
 
 #define COL_OFFSET 24
 #define MAP_COLS (2 * AK_NUMS + COL_OFFSET)
@@ -189,4 +191,52 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
                  "  Numbers run along the SW-NE diagonals (Agheila W6, Tobruch G25).\n");
     list_stacks(out, s, c0, width, o->color);
     list_off_board(out, s);
+}
+
+/* One battle: "Battle 1: 7arm7 (P35) against trenta (P36), 3 to 3 at 1-1,
+ * supply asup1 - rolled 1: DE". */
+static void draw_battle(FILE *out, const struct ak_state *s, int b)
+{
+    static const char *const results[] = {"attacker eliminated", "attacker back 2", "exchange",
+                                          "defender back 2", "defender eliminated"};
+    const struct ak_battle *t = &s->battle[b];
+    char h[8];
+    fprintf(out, "  Battle %d:", b + 1);
+    for (int side = 0; side < AK_SIDES; side++) {
+        int attacker = side == 0 ? s->side : !s->side;
+        fprintf(out, "%s", side ? " against" : "");
+        for (int u = 0; u < s->units; u++)
+            if (s->unit[u].battle == b + 1 && ak_def(u)->side == attacker)
+                fprintf(out, " %s(%s)", ak_def(u)->shortname,
+                        ak_on_board(s, u) ? ak_hex_format(s->unit[u].hex, h) : ak_where_name(s->unit[u].where));
+    }
+    fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
+    if (t->supply != AK_UNIT_NONE)
+        fprintf(out, ", sustained by %s", ak_def(t->supply)->shortname);
+    if (t->resolved && t->roll)
+        fprintf(out, ": rolled %d, %s", t->roll, results[t->result]);
+    else if (t->resolved)
+        fprintf(out, ": automatic victory, %s", results[t->result]);
+    fputc('\n', out);
+}
+
+void ak_draw_combat(FILE *out, const struct ak_state *s)
+{
+    static const char *const decisions[] = {
+        "", "route the losers' retreat (akc retreat GAME UNITS HEX,HEX)",
+        "choose the units lost in the exchange (akc exchange GAME UNITS)",
+        "advance after combat or decline (akc advance GAME [UNITS HEX])",
+    };
+    if (s->phase == AK_PHASE_OVER) {
+        fprintf(out, "The game is over: %s by %s.\n", ak_result_name(s->result),
+                ak_win_reason_name(s->result_reason));
+        return;
+    }
+    for (int b = 0; b < s->nbattles; b++)
+        draw_battle(out, s, b);
+    if (s->pending.kind)
+        fprintf(out, "Waiting for the %s player to %s; battle %d.\n", ak_side_name(s->pending.side),
+                decisions[s->pending.kind], s->pending.battle + 1);
+    else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)
+        fprintf(out, "Declare battles (akc battle), then resolve them (akc resolve); akc options lists them.\n");
 }

@@ -1,8 +1,9 @@
 /* akc: the Afrika Korps command-line client.
  *
  * Each verb is one request (after resuming the saved session): register,
- * login, logout, new, join, games, show, watch, move, place, embark,
- * end-movement, end-turn, dests, why, and raw for scripts. Exit status:
+ * login, logout, new, join, games, show, watch, options, dests, why, the
+ * play verbs of ak_verbs.c (move, place, battle, resolve, retreat...), and
+ * raw for scripts. Exit status:
  * 0 done, 1 the server refused (an illegal move, a bad request), 2 bad
  * usage, 3 no connection.
  */
@@ -49,8 +50,19 @@ static void usage(FILE *f)
         "  move GAME UNITS HEX,HEX,...   move along an explicit path\n"
         "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
         "  embark GAME UNITS    put units at Tobruch or the home base to sea\n"
+        "  substitute GAME OUT IN   Allied substitute counters (August 1942 on)\n"
         "  end-movement GAME    end the movement portion\n"
+        "Combat (battles are numbered from 1 in the order declared):\n"
+        "  battle GAME ATTACKERS DEFENDERS [SUPPLY]   declare a battle; the odds are shown\n"
+        "  cancel GAME N        withdraw battle N before the first is resolved\n"
+        "  abandon GAME UNITS   remove units that cannot attack at 1-6\n"
+        "  resolve GAME N       fight battle N (the first locks the declarations)\n"
+        "  retreat GAME UNITS HEX,HEX   route a loser's BACK 2 (the winner decides)\n"
+        "  exchange GAME UNITS  your losses in an EXCHANGE\n"
+        "  advance GAME [UNITS HEX]     advance after combat, or decline\n"
+        "  destroy GAME UNITS   destroy your endangered supply units\n"
         "  end-turn GAME        end the combat portion and the player turn\n"
+        "  options GAME         every legal action now, as akc commands\n"
         "  dests GAME UNITS     list the squares the stack can reach\n"
         "  why GAME UNITS HEX   explain why a square is out of reach\n"
         "Scripting:\n"
@@ -152,16 +164,6 @@ static int cmd_account(struct ak_net *n, const char *verb, const char *user)
     return 0;
 }
 
-static json_t *units_json(const char *list)
-{
-    json_t *units = json_array();
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-        json_array_append_new(units, json_string(t));
-    return units;
-}
-
 static long game_number(const char *arg)
 {
     char *end;
@@ -204,6 +206,27 @@ static int draw_game(const json_t *r)
     printf("Game %lld: Axis %s, Allied %s\n", (long long)json_integer_value(json_object_get(r, "game")),
            ax ? ax : "(open)", al ? al : "(open)");
     ak_draw_board(stdout, &s, &opt.draw);
+    ak_draw_combat(stdout, &s);
+    return 0;
+}
+
+static int cmd_options(struct ak_net *n, long game)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "options", "game", (json_int_t)game), &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    const char *w = json_string_value(json_object_get(r, "waiting_for"));
+    printf("game %ld waits for the %s player; open now:\n", game, w ? w : "(nobody: it is over)");
+    size_t i;
+    json_t *a;
+    char line[600];
+    json_array_foreach(json_object_get(r, "actions"), i, a) {
+        ak_verb_format(game, a, line, sizeof line);
+        printf("  %s\n", line);
+    }
+    printf("  (and moves: akc dests %ld UNITS lists where a stack can go)\n", game);
+    json_decref(r);
     return 0;
 }
 
@@ -362,8 +385,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     int status = 0;
     long game = argc > 1 ? game_number(argv[1]) : -1;
     bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
-                      strcmp(verb, "move") == 0 || strcmp(verb, "place") == 0 || strcmp(verb, "embark") == 0 ||
-                      strcmp(verb, "end-movement") == 0 || strcmp(verb, "end-turn") == 0 ||
+                      ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
                       strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0;
     if (needs_game && game < 0) {
         fprintf(stderr, "akc %s: the first argument is a game number\n", verb);
@@ -405,24 +427,24 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (strcmp(verb, "watch") == 0 && argc == 2)
         return cmd_watch(n, game);
-    if (strcmp(verb, "move") == 0 && argc == 4) {
-        json_t *a = json_pack("{s:s,s:o}", "action", "move", "units", units_json(argv[2]));
-        if (strchr(argv[3], ','))
-            json_object_set_new(a, "path", units_json(argv[3]));
-        else
-            json_object_set_new(a, "to", json_string(argv[3]));
+    if (ak_verb_is_action(verb)) {
+        char err[200];
+        char *words[8];
+        int nw = 0;
+        words[nw++] = argv[0];
+        for (int i = 2; i < argc && nw < 8; i++)
+            words[nw++] = argv[i];
+        json_t *a = argc < 2 ? NULL : ak_verb_action(nw, words, err, sizeof err);
+        if (!a) {
+            fprintf(stderr, "akc %s: %s\n", verb, err);
+            return EXIT_USAGE;
+        }
         return act(n, game, a);
     }
-    if (strcmp(verb, "place") == 0 && argc == 4)
-        return act(n, game, json_pack("{s:s,s:s,s:s}", "action", "place", "unit", argv[2], "at", argv[3]));
-    if (strcmp(verb, "embark") == 0 && argc == 3)
-        return act(n, game, json_pack("{s:s,s:o}", "action", "embark", "units", units_json(argv[2])));
-    if (strcmp(verb, "end-movement") == 0 && argc == 2)
-        return act(n, game, json_pack("{s:s}", "action", "end_movement"));
-    if (strcmp(verb, "end-turn") == 0 && argc == 2)
-        return act(n, game, json_pack("{s:s}", "action", "end_turn"));
+    if (strcmp(verb, "options") == 0 && argc == 2)
+        return cmd_options(n, game);
     if ((strcmp(verb, "dests") == 0 && argc == 3) || (strcmp(verb, "why") == 0 && argc == 4)) {
-        json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)game, "units", units_json(argv[2]));
+        json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)game, "units", ak_verb_names(argv[2]));
         if (argc == 4)
             json_object_set_new(req, "to", json_string(argv[3]));
         json_t *r = call(n, req, &status);

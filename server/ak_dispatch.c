@@ -40,6 +40,7 @@ static const struct {
     {"watch", ak_cmd_watch, false},
     {"dests", ak_cmd_dests, false},
     {"why", ak_cmd_why, false},
+    {"options", ak_cmd_options, false},
     {"new", ak_cmd_new, true},
     {"join", ak_cmd_join, true},
     {"act", ak_cmd_act, true},

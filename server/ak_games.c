@@ -15,6 +15,7 @@
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_patch.h"
+#include "ak_query.h"
 #include "ak_server.h"
 
 static struct ak_game *find_game(struct ak_server *srv, int64_t id)
@@ -422,4 +423,24 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 1, "route", dest_json(&d)));
     else
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
+}
+
+void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    static struct ak_action list[1024];
+    struct ak_game *g = game_arg(c, id, msg);
+    if (!g)
+        return;
+    int n = ak_legal_actions(&g->state, 0, list, 1024);
+    json_t *kinds = json_array(), *actions = json_array();
+    unsigned mask = ak_possible_actions(&g->state);
+    for (int k = 0; k < AK_ACT_KINDS; k++)
+        if (mask & (1u << k))
+            json_array_append_new(kinds, json_string(ak_action_kind_name(k)));
+    for (int i = 0; i < n; i++)
+        json_array_append_new(actions, ak_action_to_json_in(&list[i], &g->state));
+    int w = ak_waiting_for(&g->state);
+    ak_conn_reply_ok(c, id, json_pack("{s:s?,s:o,s:o}", "waiting_for",
+                                      w < AK_SIDES ? ak_side_name(w) : NULL, "kinds", kinds,
+                                      "actions", actions));
 }

@@ -91,6 +91,7 @@ void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_log.c */
 enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };

@@ -105,6 +105,32 @@ after=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port 
 if [ -n "$before" ] && [ "$before" = "$after" ]; then ok "game unchanged after SIGKILL and restart"; else bad "game changed after restart"; echo "$before"; echo "$after"; fi
 echo "$after" | grep -q '"21pz5":{"where":"board","hex":"W14"' && ok "the acknowledged move survived" || bad "the move was lost"
 
+# One-shot akc commands for the rest of Alice's turn: the legal actions as
+# akc commands, a battle out of sequence, the end of both portions.
+export XDG_CONFIG_HOME="$dir/cfg" AKC_SERVER=127.0.0.1:$port
+AKC_PASSWORD=desert-fox "$AKC" login alice >/dev/null 2>&1
+"$AKC" end-movement 1 >"$dir/early.out" 2>&1
+expect early 'STACK-1'
+for m in savena:W8 bologna:W9 brescia:X8 pavia:X9 trenta:W10; do
+    "$AKC" move 1 "${m%%:*}" "${m##*:}" >/dev/null 2>&1 || bad "akc move ${m%%:*} ${m##*:}"
+done
+"$AKC" options 1 >"$dir/options.out" 2>&1
+expect options 'akc end-movement 1'
+expect options 'waits for the Axis player'
+"$AKC" battle 1 21pz5 7arm7 >"$dir/battle.out" 2>&1; rc=$?
+[ $rc = 1 ] && ok "akc battle during movement exits 1" || bad "akc battle exit status $rc"
+expect battle 'illegal: .*PLAY-2'
+"$AKC" battle 1 >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && ok "akc battle with missing arguments exits 2" || bad "akc battle usage exit $rc"
+"$AKC" end-movement 1 >"$dir/endmove.out" 2>&1
+expect endmove 'Axis combat portion begins'
+"$AKC" resolve 1 1 >"$dir/resolve.out" 2>&1
+expect resolve 'there is no battle 1'
+"$AKC" end-turn 1 >"$dir/endturn.out" 2>&1
+expect endturn 'the Allied player turn begins'
+"$AKC" --no-color show 1 >"$dir/show.out" 2>&1
+expect show 'Turn 1, 1 April 1941: Allied movement'
+
 # SIGTERM shuts down cleanly with status 0.
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 0 ] && ok "SIGTERM exits 0" || bad "SIGTERM exit status $rc"

@@ -1,0 +1,136 @@
+/* ak_verbs: akc's play verbs, both ways.
+ *
+ * A verb and its words ("battle 7arm7 trenta asup1") become the action JSON
+ * of the protocol; a legal action listed by the server's `options` becomes
+ * the akc command line that would send it, so a player can copy it. Kept
+ * apart from akc.c, which deals with the connection and the output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_client.h"
+#include "ak_notation.h"
+
+json_t *ak_verb_names(const char *list)
+{
+    json_t *units = json_array();
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        json_array_append_new(units, json_string(t));
+    return units;
+}
+
+static json_t *battle_number(const char *kind, const char *word, char *err, int errlen)
+{
+    char *end;
+    long b = strtol(word, &end, 10);
+    if (*end || b < 1 || b > AK_BATTLE_MAX) {
+        snprintf(err, (size_t)errlen, "battle numbers run from 1 (got '%s')", word);
+        return NULL;
+    }
+    return json_pack("{s:s,s:i}", "action", kind, "battle", (int)b);
+}
+
+/* argv[0] is the verb; the game number has been taken off. */
+json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
+{
+    const char *v = argv[0];
+    snprintf(err, (size_t)errlen, "wrong arguments for %s (see akc help)", v);
+    if (strcmp(v, "move") == 0 && argc == 3) {
+        json_t *a = json_pack("{s:s,s:o}", "action", "move", "units", ak_verb_names(argv[1]));
+        json_object_set_new(a, strchr(argv[2], ',') ? "path" : "to",
+                            strchr(argv[2], ',') ? ak_verb_names(argv[2]) : json_string(argv[2]));
+        return a;
+    }
+    if (strcmp(v, "place") == 0 && argc == 3)
+        return json_pack("{s:s,s:s,s:s}", "action", "place", "unit", argv[1], "at", argv[2]);
+    if ((strcmp(v, "embark") == 0 || strcmp(v, "abandon") == 0 || strcmp(v, "exchange") == 0) &&
+        argc == 2)
+        return json_pack("{s:s,s:o}", "action", v, "units", ak_verb_names(argv[1]));
+    if (strcmp(v, "destroy") == 0 && argc == 2)
+        return json_pack("{s:s,s:o}", "action", "destroy_supply", "units", ak_verb_names(argv[1]));
+    if (strcmp(v, "end-movement") == 0 && argc == 1)
+        return json_pack("{s:s}", "action", "end_movement");
+    if (strcmp(v, "end-turn") == 0 && argc == 1)
+        return json_pack("{s:s}", "action", "end_turn");
+    if (strcmp(v, "battle") == 0 && (argc == 3 || argc == 4)) {
+        json_t *a = json_pack("{s:s,s:o,s:o}", "action", "battle", "attackers", ak_verb_names(argv[1]),
+                              "defenders", ak_verb_names(argv[2]));
+        if (argc == 4)
+            json_object_set_new(a, "supply", json_string(argv[3]));
+        return a;
+    }
+    if ((strcmp(v, "cancel") == 0 || strcmp(v, "resolve") == 0) && argc == 2)
+        return battle_number(v, argv[1], err, errlen);
+    if (strcmp(v, "retreat") == 0 && argc == 3)
+        return json_pack("{s:s,s:o,s:o}", "action", "retreat", "units", ak_verb_names(argv[1]), "path",
+                         ak_verb_names(argv[2]));
+    if (strcmp(v, "advance") == 0 && argc == 1)
+        return json_pack("{s:s}", "action", "advance");
+    if (strcmp(v, "advance") == 0 && argc == 3)
+        return json_pack("{s:s,s:o,s:s}", "action", "advance", "units", ak_verb_names(argv[1]), "to", argv[2]);
+    if (strcmp(v, "substitute") == 0 && argc == 3)
+        return json_pack("{s:s,s:o,s:o}", "action", "substitute", "out", ak_verb_names(argv[1]), "in",
+                         ak_verb_names(argv[2]));
+    return NULL;
+}
+
+bool ak_verb_is_action(const char *verb)
+{
+    static const char *const verbs[] = {
+        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn",
+        "battle", "cancel", "resolve", "retreat", "advance", "substitute",
+    };
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strcmp(verb, verbs[i]) == 0)
+            return true;
+    return false;
+}
+
+static void join_names(const json_t *list, char *buf, size_t cap)
+{
+    size_t i, len = 0;
+    json_t *x;
+    buf[0] = '\0';
+    json_array_foreach(list, i, x)
+        len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", i ? "," : "",
+                                json_string_value(x));
+}
+
+void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
+{
+    const char *kind = json_string_value(json_object_get(a, "action"));
+    char u[256], d[256];
+    join_names(json_object_get(a, "units"), u, sizeof u);
+    if (!kind) {
+        snprintf(buf, cap, "?");
+    } else if (strcmp(kind, "battle") == 0) {
+        join_names(json_object_get(a, "attackers"), u, sizeof u);
+        join_names(json_object_get(a, "defenders"), d, sizeof d);
+        const char *sup = json_string_value(json_object_get(a, "supply"));
+        snprintf(buf, cap, "akc battle %ld %s %s%s%s", game, u, d, sup ? " " : "", sup ? sup : "");
+    } else if (strcmp(kind, "cancel") == 0 || strcmp(kind, "resolve") == 0) {
+        snprintf(buf, cap, "akc %s %ld %lld", kind, game,
+                 (long long)json_integer_value(json_object_get(a, "battle")));
+    } else if (strcmp(kind, "retreat") == 0) {
+        join_names(json_object_get(a, "path"), d, sizeof d);
+        snprintf(buf, cap, "akc retreat %ld %s %s", game, u, d);
+    } else if (strcmp(kind, "advance") == 0) {
+        const char *to = json_string_value(json_object_get(a, "to"));
+        snprintf(buf, cap, "akc advance %ld%s%s%s%s", game, to ? " " : "", to ? u : "",
+                 to ? " " : "", to ? to : "");
+    } else if (strcmp(kind, "place") == 0) {
+        snprintf(buf, cap, "akc place %ld %s %s", game, u, json_string_value(json_object_get(a, "at")));
+    } else if (strcmp(kind, "substitute") == 0) {
+        join_names(json_object_get(a, "out"), u, sizeof u);
+        join_names(json_object_get(a, "in"), d, sizeof d);
+        snprintf(buf, cap, "akc substitute %ld %s %s", game, u, d);
+    } else {
+        const char *verb = strcmp(kind, "end_movement") == 0 ? "end-movement"
+                           : strcmp(kind, "end_turn") == 0 ? "end-turn"
+                           : strcmp(kind, "destroy_supply") == 0 ? "destroy" : kind;
+        snprintf(buf, cap, "akc %s %ld%s%s", verb, game, u[0] ? " " : "", u);
+    }
+}
