@@ -292,41 +292,102 @@ static int visit(ak_hex h, int road, int clear, int via, int depth, int parent)
     return S.count++;
 }
 
-static void search(const struct group *g)
+static void search_begin(void)
 {
     if (++S.generation == 0) {
         memset(S.stamp, 0, sizeof S.stamp);
         S.generation = 1;
     }
     S.count = 0;
-    pareto_admit(g->start, 0, 0, false);
-    int road_cap = g->max_road < ROAD_MAX - 1 ? g->max_road : ROAD_MAX - 1;
-    visit(g->start, 0, 0, VIA_NONE, 0, -1);
-    for (int i = 0; i < S.count; i++) {
-        struct node cur = S.node[i];
-        if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
+}
+
+static int road_cap_of(const struct group *g)
+{
+    return g->max_road < ROAD_MAX - 1 ? g->max_road : ROAD_MAX - 1;
+}
+
+/* Visit the squares one step from node i. */
+static void expand(const struct group *g, int i, int road_cap)
+{
+    struct node cur = S.node[i];
+    if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
+        return;
+    ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
+    for (int dir = 0; dir < AK_DIRS; dir++) {
+        ak_hex to = ak_hex_neighbor(cur.hex, dir);
+        if (to == AK_HEX_NONE ||
+            (g->target != AK_HEX_NONE && ak_hex_distance(to, g->target) > g->budget - cur.depth - 1))
             continue;
-        ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
-        for (int dir = 0; dir < AK_DIRS; dir++) {
-            ak_hex to = ak_hex_neighbor(cur.hex, dir);
-            if (to == AK_HEX_NONE ||
-                (g->target != AK_HEX_NONE && ak_hex_distance(to, g->target) > g->budget - cur.depth - 1))
-                continue;
-            int f = step_check(g, prev, cur.hex, to, cur.depth, NULL);
-            if (f < 0)
-                continue;
-            int road = cur.road, clear = cur.clear;
-            if ((f & STEP_ROAD) && road < road_cap)
-                road++;
-            else
-                clear++;
-            if (!g->relax_cost && !affordable(g, road, clear))
-                continue;
-            if (g->relax_halts)
-                f &= ~STEP_HALT;
-            int via = (f & STEP_HALT) ? VIA_HALT : (f & STEP_ROAD) ? VIA_ROAD : VIA_NONE;
-            if (pareto_admit(to, road, clear, via == VIA_HALT))
-                visit(to, road, clear, via, cur.depth + 1, i);
+        int f = step_check(g, prev, cur.hex, to, cur.depth, NULL);
+        if (f < 0)
+            continue;
+        int road = cur.road, clear = cur.clear;
+        if ((f & STEP_ROAD) && road < road_cap)
+            road++;
+        else
+            clear++;
+        if (!g->relax_cost && !affordable(g, road, clear))
+            continue;
+        if (g->relax_halts)
+            f &= ~STEP_HALT;
+        int via = (f & STEP_HALT) ? VIA_HALT : (f & STEP_ROAD) ? VIA_ROAD : VIA_NONE;
+        if (pareto_admit(to, road, clear, via == VIA_HALT))
+            visit(to, road, clear, via, cur.depth + 1, i);
+    }
+}
+
+/* Every state the stack can reach, breadth first. */
+static void search(const struct group *g)
+{
+    search_begin();
+    pareto_admit(g->start, 0, 0, false);
+    visit(g->start, 0, 0, VIA_NONE, 0, -1);
+    int road_cap = road_cap_of(g);
+    for (int i = 0; i < S.count; i++)
+        expand(g, i, road_cap);
+}
+
+/* The route to g->target only: states in order of (clear, road) steps, a
+ * bucket per pair (every step adds to one of them, so a child always goes
+ * to a later bucket), stopping at the first bucket that holds the target.
+ * It finds the same cost as the full search while visiting only the states
+ * cheaper than the answer. */
+#define KEYS (AK_PATH_MAX * ROAD_MAX)
+static int32_t head[KEYS], tail[KEYS], next[STATES / 4];
+
+/* File the nodes from `from` on in their buckets, first come first out. */
+static int file_new(int from)
+{
+    for (; from < S.count; from++) {
+        int key = S.node[from].clear * ROAD_MAX + S.node[from].road;
+        if (key >= KEYS)
+            continue;
+        next[from] = -1;
+        if (tail[key] >= 0)
+            next[tail[key]] = from;
+        else
+            head[key] = from;
+        tail[key] = from;
+    }
+    return from;
+}
+
+static void search_to(const struct group *g)
+{
+    for (int k = 0; k < KEYS; k++)
+        head[k] = tail[k] = -1;
+    search_begin();
+    pareto_admit(g->start, 0, 0, false);
+    visit(g->start, 0, 0, VIA_NONE, 0, -1);
+    int road_cap = road_cap_of(g), pushed = 0;
+    for (int k = 0; k < KEYS; k++) {
+        pushed = file_new(pushed);
+        for (int i = head[k]; i >= 0; i = next[i])
+            if (S.node[i].hex == g->target)
+                return;
+        for (int i = head[k]; i >= 0; i = next[i]) {
+            expand(g, i, road_cap);
+            pushed = file_new(pushed);
         }
     }
 }
@@ -470,7 +531,7 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
                          "supply units without combat units may not move onto or next to enemy supply at %s",
                          ak_hex_format(dest, a));
     G.target = dest;
-    search(&G);
+    search_to(&G);
     int best = best_to(dest);
     if (best < 0)
         return explain_unreachable(s, units, n, dest, rej);
@@ -554,7 +615,15 @@ void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
                      struct ak_events *ev)
 {
     ak_hex from = s->unit[units[0]].hex;
-    group_init(&G, r, s, side, units, n);
+    bool combat = false;
+    for (int i = 0; i < n; i++)
+        combat = combat || ak_unit_is_combat(ak_def(units[i]));
+    /* Only squares next to enemy supply or Rommel can capture: list them. */
+    ak_hex prey[AK_UNIT_MAX];
+    int nprey = 0;
+    for (int u = 0; combat && u < s->units; u++)
+        if (ak_on_board(s, u) && ak_def(u)->side != side && !ak_unit_is_combat(ak_def(u)))
+            prey[nprey++] = s->unit[u].hex;
     for (int i = 0; i < n; i++) {
         pay(r, s, units[i], route->road, route->clear);
         ak_event_add(ev, AK_EV_MOVED, side, units[i], AK_UNIT_NONE, from, route->hex,
@@ -563,7 +632,10 @@ void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
     for (int k = 0; k < route->npath; k++) {
         for (int i = 0; i < n; i++)
             s->unit[units[i]].hex = route->path[k];
-        if (G.combat)
+        bool near = false;
+        for (int p = 0; p < nprey && !near; p++)
+            near = ak_hex_distance(prey[p], route->path[k]) <= 1;
+        if (near)
             ak_capture_around(s, side, route->path[k], ev);
     }
     for (int i = 0; i < n; i++) {

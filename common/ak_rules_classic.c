@@ -10,6 +10,7 @@
 #include "ak_move.h"
 #include "ak_substitute.h"
 #include "ak_turn.h"
+#include "ak_zoc.h"
 
 static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
@@ -25,7 +26,13 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
     if (!ak_combat_sustain_reach_ok(s, rej))
         return false;
-    ak_combat_auto_victory(s, ev);
+    /* Only a stack ending next to the enemy, or supply coming into reach,
+     * can make an automatic victory. */
+    bool supply = false;
+    for (int i = 0; i < a->nunits; i++)
+        supply = supply || ak_def(a->units[i])->type == AK_TYPE_SUPPLY;
+    if (supply || ak_enemy_unit_adjacent(s, route.hex, s->side))
+        ak_combat_auto_victory(s, ev);
     return true;
 }
 
