@@ -11,7 +11,9 @@
  * When a move gives only a destination, the engine picks the path that
  * spends the fewest movement-factor squares, then the fewest road-bonus
  * squares, preferring a path that does not halt the stack, then the first
- * found in a breadth-first search in the fixed direction order.
+ * found in the fixed direction order. The destination listing searches
+ * breadth first; a single route searches states in order of that cost and
+ * stops at the destination, which finds the same cost far sooner.
  *
  * Not reentrant: the search uses one static work area (the engine runs on
  * one thread in akd and akc).
