@@ -37,15 +37,27 @@ static int obliging_enemy(const struct ak_state *s, int side, ak_hex h, bool unf
     return -1;
 }
 
-int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max)
+/* Supply lines of the mover, computed only when some unit of his began the
+ * turn isolated (the only case where they change anything in combat). */
+static const uint8_t *lines_if_needed(const struct ak_state *s)
 {
     static uint8_t line[AK_HEX_COUNT];
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side && s->unit[u].isolated && ak_on_board(s, u)) {
+            ak_supply_lines(s, s->side, line);
+            return line;
+        }
+    return NULL;
+}
+
+int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max)
+{
+    const uint8_t *line = lines_if_needed(s);
     int n = 0;
-    ak_supply_lines(s, s->side, line);
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-            x->battle || (x->isolated && ak_isolated(s, u, line)) ||
+            x->battle || (x->isolated && line && ak_isolated(s, u, line)) ||
             obliging_enemy(s, s->side, x->hex, false) < 0)
             continue;
         if (n < max)
@@ -108,9 +120,7 @@ static bool split_sides(const struct ak_state *s, const struct ak_action *a, uin
 static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int n, bool attacking,
                             struct ak_reject *rej)
 {
-    static uint8_t line[AK_HEX_COUNT];
-    if (attacking)
-        ak_supply_lines(s, s->side, line);
+    const uint8_t *line = attacking ? lines_if_needed(s) : NULL;
     for (int i = 0; i < n; i++) {
         int u = units[i];
         const struct ak_unit *x = &s->unit[u];
@@ -120,7 +130,7 @@ static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int 
             return ak_reject(rej, attacking ? "MULTI-8" : "MULTI-9",
                              "%s is already in battle %d; no unit %s more than one battle per turn",
                              ak_def(u)->shortname, x->battle, attacking ? "fights" : "is fought in");
-        if (attacking && x->isolated && ak_isolated(s, u, line))
+        if (attacking && x->isolated && line && ak_isolated(s, u, line))
             return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (no supply line) and cannot attack",
                              ak_def(u)->shortname);
     }

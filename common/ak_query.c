@@ -58,6 +58,8 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
     int n = ak_move_destinations(s, s->side, &u, 1, dest, AK_HEX_COUNT, &rej), count = 0;
     struct list l = {s, out, 0, max};
     bool check_supply = ak_def(unit)->type == AK_TYPE_SUPPLY && supply_reach_matters(s);
+    static uint8_t near_enemy[AK_HEX_COUNT];
+    ak_mark_near_enemy(s, s->side, near_enemy);
     for (int i = 0; i < n && count < max; i++) {
         struct ak_action a = blank(s, AK_ACT_MOVE);
         a.nunits = 1;
@@ -68,7 +70,7 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
          * the enemy, or a supply unit going away): check those only. */
         if (dest[i].hex == s->unit[u].hex)
             continue;
-        if (check_supply || ak_enemy_unit_adjacent(s, dest[i].hex, s->side)) {
+        if (check_supply || near_enemy[dest[i].hex]) {
             if (offer(&l, &a))
                 count = l.n;
             continue;

@@ -1,6 +1,8 @@
 /* ak_zoc: adjacency and zone of control queries over a state. */
 #include "ak_zoc.h"
 
+#include <string.h>
+
 bool ak_enterable(ak_hex h)
 {
     if (h < 0 || h >= AK_HEX_COUNT)
@@ -61,4 +63,20 @@ bool ak_enemy_unit_adjacent(const struct ak_state *s, ak_hex h, int side)
             return true;
     }
     return false;
+}
+
+void ak_mark_near_enemy(const struct ak_state *s, int side, uint8_t *near)
+{
+    memset(near, 0, AK_HEX_COUNT);
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where != AK_AT_BOARD || ak_def(u)->side == side ||
+            ak_def(u)->type == AK_TYPE_HEADQUARTERS)
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(x->hex, d);
+            if (n != AK_HEX_NONE && ak_adjacent(x->hex, n))
+                near[n] = 1;
+        }
+    }
 }

@@ -31,5 +31,7 @@ bool ak_same_enemy_zoc(const struct ak_state *s, ak_hex a, ak_hex b, int side);
 bool ak_enemy_supply_near(const struct ak_state *s, ak_hex h, int side);
 /* An enemy combat or supply unit lies next to h. */
 bool ak_enemy_unit_adjacent(const struct ak_state *s, ak_hex h, int side);
+/* The same for every square at once: near[h] = 1 where it holds. */
+void ak_mark_near_enemy(const struct ak_state *s, int side, uint8_t *near);
 
 #endif

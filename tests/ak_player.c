@@ -103,10 +103,15 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
             (x->flags & (AK_U_MOVED | AK_U_HALTED | AK_U_NO_MOVE)))
             continue;
         int n = ak_legal_moves(s, u, moves, LIST_MAX), k = 0;
+        static uint8_t near_enemy[AK_HEX_COUNT], own[AK_HEX_COUNT];
+        ak_mark_near_enemy(s, s->side, near_enemy);
+        memset(own, 0, sizeof own);
+        for (int v = 0; v < s->units; v++)
+            if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)))
+                own[s->unit[v].hex]++;
         for (int i = 0; i < n; i++) {
             ak_hex h = moves[i].hex;
-            bool ok = ak_unit_is_combat(ak_def(u)) ? ak_combat_units_at(s, h, s->side) < 3
-                                                   : !ak_enemy_unit_adjacent(s, h, s->side);
+            bool ok = ak_unit_is_combat(ak_def(u)) ? own[h] < 3 : !near_enemy[h];
             if (ok)
                 moves[k++] = moves[i];
         }
