@@ -12,6 +12,8 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
         return ak_reject(rej, "PLAY-5", "the game is over");
     if (a->kind >= AK_ACT_KINDS)
         return ak_reject(rej, "ACTION", "unknown action");
+    if (a->kind == AK_ACT_RESIGN || a->kind == AK_ACT_TIMEOUT)
+        return a->side < AK_SIDES || ak_reject(rej, "ACTION", "no side to concede");
     int waiting = ak_waiting_for(s);
     if (a->side != waiting && waiting == s->side)
         return ak_reject(rej, "PLAY-1", "it is the %s player's turn; no %s movement is allowed",

@@ -13,6 +13,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
+    "resign", "timeout",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -180,6 +181,8 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
         return units_of(j, a, err, errlen);
     case AK_ACT_END_MOVEMENT:
     case AK_ACT_END_TURN:
+    case AK_ACT_RESIGN:
+    case AK_ACT_TIMEOUT:
         return true;
     case AK_ACT_KINDS:
         return fail(err, errlen, "unknown action '%s'", kind);
@@ -402,7 +405,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     }
     for (int i = 0; i < AK_SIDES; i++)
         s->hold_turns[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i));
-    int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_DENIAL + 1);
+    int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_TIME + 1);
     s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
     s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
     if (!battles_from_json(json_object_get(j, "battles"), s) ||
@@ -582,6 +585,8 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "The game is over on turn %d: the %s player wins by %s", e->c, side,
                  e->b == AK_WIN_ELIMINATION ? "eliminating every enemy combat unit"
                  : e->b == AK_WIN_KEY_SQUARES ? "holding both fortresses and both home bases for two turns"
+                 : e->b == AK_WIN_RESIGNATION ? "the opponent's resignation"
+                 : e->b == AK_WIN_TIME ? "the opponent's running out of time"
                  : "holding out to the end of October 1942");
         break;
     default:

@@ -38,6 +38,8 @@ enum ak_action_kind {
     AK_ACT_EXCHANGE,        /* the units the stronger side loses in an EXCHANGE */
     AK_ACT_ADVANCE,         /* MOVEMENT AFTER BATTLE; no units declines */
     AK_ACT_SUBSTITUTE,      /* ALLIED SUBSTITUTE COUNTERS, either direction */
+    AK_ACT_RESIGN,          /* the acting side concedes, at any moment */
+    AK_ACT_TIMEOUT,         /* the server: the acting side lost on time */
     AK_ACT_KINDS
 };
 

@@ -10,6 +10,7 @@
 #include "ak_move.h"
 #include "ak_substitute.h"
 #include "ak_turn.h"
+#include "ak_victory.h"
 #include "ak_zoc.h"
 
 static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
@@ -68,5 +69,7 @@ const struct ak_ruleset ak_rules_classic = {
         [AK_ACT_EXCHANGE] = ak_combat_exchange,
         [AK_ACT_ADVANCE] = ak_combat_advance,
         [AK_ACT_SUBSTITUTE] = ak_substitute,
+        [AK_ACT_RESIGN] = ak_victory_concede,
+        [AK_ACT_TIMEOUT] = ak_victory_concede,
     },
 };

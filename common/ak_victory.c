@@ -7,8 +7,9 @@
 
 const char *ak_win_reason_name(int reason)
 {
-    static const char *const n[] = {"none", "elimination", "key_squares", "denial"};
-    return reason >= 0 && reason <= AK_WIN_DENIAL ? n[reason] : "?";
+    static const char *const n[] = {"none", "elimination", "key_squares", "denial",
+                                    "resignation", "time"};
+    return reason >= 0 && reason <= AK_WIN_TIME ? n[reason] : "?";
 }
 
 void ak_victory_declare(struct ak_state *s, int winner, int reason, struct ak_events *ev)
@@ -44,5 +45,14 @@ bool ak_victory_by_key_squares(struct ak_state *s, struct ak_events *ev)
     if (s->hold_turns[s->side] < 2)
         return false;
     ak_victory_declare(s, s->side, AK_WIN_KEY_SQUARES, ev);
+    return true;
+}
+
+bool ak_victory_concede(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)r;
+    (void)rej;
+    ak_victory_declare(s, !a->side, a->kind == AK_ACT_TIMEOUT ? AK_WIN_TIME : AK_WIN_RESIGNATION, ev);
     return true;
 }

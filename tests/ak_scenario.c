@@ -148,6 +148,8 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
     if (n == 1 && strcmp(w[0], "end-turn") == 0)
         return (a->kind = AK_ACT_END_TURN), true;
+    if (n == 1 && strcmp(w[0], "resign") == 0)
+        return (a->kind = AK_ACT_RESIGN), true;
     return parse_combat_action(w, n, a);
 }
 

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     uint64_t first = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     static struct ak_player_game g;
     g.check = true;
-    int wins[3][4] = {{0}}, bad = 0, turns = 0;
+    int wins[3][AK_WIN_TIME + 1] = {{0}}, bad = 0, turns = 0;
     long actions = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     printf("%d games, %d failed; %ld actions; average end turn %.1f; %.2f games/s\n", games, bad,
            actions, games ? (double)turns / games : 0.0, secs > 0 ? games / secs : 0.0);
     for (int w = 0; w < 2; w++)
-        for (int r = 1; r <= AK_WIN_DENIAL; r++)
+        for (int r = 1; r <= AK_WIN_TIME; r++)
             if (wins[w][r])
                 printf("  %s wins by %s: %d\n", w == 0 ? "Axis" : "Allied", ak_win_reason_name(r),
                        wins[w][r]);
