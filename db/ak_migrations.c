@@ -31,5 +31,15 @@ const char *const ak_migrations[] = {
     "  action TEXT NOT NULL,"           /* ak_notation JSON */
     "  created INTEGER NOT NULL,"
     "  PRIMARY KEY (game_id, seq));",
+    /* 2: verifiable dice, the lobby (challenges, rated), time controls */
+    "ALTER TABLE games ADD COLUMN dice_commit TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN dice_secret TEXT NOT NULL DEFAULT '';"  /* revealed at the end */
+    "ALTER TABLE games ADD COLUMN challenge_user INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN tc_seconds INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN tc_per TEXT NOT NULL DEFAULT 'action';"
+    "ALTER TABLE games ADD COLUMN tc_expiry TEXT NOT NULL DEFAULT 'lose';"
+    "ALTER TABLE games ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'active';",  /* active, aborted, declined */
     NULL,
 };

@@ -142,6 +142,16 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
     return rc;
 }
 
+int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash)
+{
+    sqlite3_stmt *q = prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, id);
+    return run(q);
+}
+
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires)
 {
@@ -179,22 +189,70 @@ int ak_store_session_delete(struct ak_store *st, const char *token_hash)
     return run(q);
 }
 
+static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *m)
+{
+    sqlite3_bind_text(q, at, m->dice_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, at + 1, m->dice_secret, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, at + 2, m->challenge);
+    sqlite3_bind_int(q, at + 3, m->rated);
+    sqlite3_bind_int(q, at + 4, m->tc_seconds);
+    sqlite3_bind_text(q, at + 5, m->tc_per[0] ? m->tc_per : "action", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, at + 6, m->tc_expiry[0] ? m->tc_expiry : "lose", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, at + 7, m->deadline);
+    sqlite3_bind_text(q, at + 8, m->status[0] ? m->status : "active", -1, SQLITE_TRANSIENT);
+}
+
+#define META_COLUMNS "dice_commit, dice_secret, challenge_user, rated, tc_seconds, tc_per, " \
+                     "tc_expiry, deadline, status"
+
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
-                         int64_t user, int64_t now, int64_t *id)
+                         int64_t user, int64_t now, const struct ak_store_game_meta *meta,
+                         int64_t *id)
 {
     sqlite3_stmt *q = prep(st, side == 0
-        ? "INSERT INTO games(ruleset, seed, axis_user, created) VALUES (?, ?, ?, ?)"
-        : "INSERT INTO games(ruleset, seed, allied_user, created) VALUES (?, ?, ?, ?)");
+        ? "INSERT INTO games(ruleset, seed, axis_user, created, " META_COLUMNS ") "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        : "INSERT INTO games(ruleset, seed, allied_user, created, " META_COLUMNS ") "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
+    static const struct ak_store_game_meta none;
     sqlite3_bind_text(q, 1, ruleset, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 2, (int64_t)seed);
     sqlite3_bind_int64(q, 3, user);
     sqlite3_bind_int64(q, 4, now);
+    bind_meta(q, 5, meta ? meta : &none);
     int rc = run(q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
     return rc;
+}
+
+int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m)
+{
+    sqlite3_stmt *q = prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
+                               "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
+                               "tc_expiry = ?, deadline = ?, status = ? WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    bind_meta(q, 1, m);
+    sqlite3_bind_int64(q, 10, game);
+    return run(q);
+}
+
+int ak_store_backup(struct ak_store *st, const char *path)
+{
+    sqlite3 *to;
+    if (sqlite3_open(path, &to) != SQLITE_OK) {
+        sqlite3_close(to);
+        return AK_STORE_ERROR;
+    }
+    sqlite3_backup *b = sqlite3_backup_init(to, "main", st->db, "main");
+    int rc = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+    if (b)
+        sqlite3_backup_finish(b);
+    sqlite3_close(to);
+    return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user)
@@ -247,7 +305,7 @@ int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {
     sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, seq, "
-                               "snapshot, snapshot_seq FROM games ORDER BY id");
+                               "snapshot, snapshot_seq, " META_COLUMNS " FROM games ORDER BY id");
     if (!q)
         return AK_STORE_ERROR;
     int rc = AK_STORE_OK;
@@ -263,6 +321,16 @@ int ak_store_games_each(struct ak_store *st,
         g.snapshot = sqlite3_column_blob(q, 7);
         g.snapshot_len = (size_t)sqlite3_column_bytes(q, 7);
         g.snapshot_seq = (uint32_t)sqlite3_column_int64(q, 8);
+        struct ak_store_game_meta *m = &g.meta;
+        snprintf(m->dice_commit, sizeof m->dice_commit, "%s", (const char *)sqlite3_column_text(q, 9));
+        snprintf(m->dice_secret, sizeof m->dice_secret, "%s", (const char *)sqlite3_column_text(q, 10));
+        m->challenge = sqlite3_column_int64(q, 11);
+        m->rated = sqlite3_column_int(q, 12);
+        m->tc_seconds = sqlite3_column_int(q, 13);
+        snprintf(m->tc_per, sizeof m->tc_per, "%s", (const char *)sqlite3_column_text(q, 14));
+        snprintf(m->tc_expiry, sizeof m->tc_expiry, "%s", (const char *)sqlite3_column_text(q, 15));
+        m->deadline = sqlite3_column_int64(q, 16);
+        snprintf(m->status, sizeof m->status, "%s", (const char *)sqlite3_column_text(q, 17));
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

@@ -18,6 +18,19 @@ struct ak_store;
 
 enum { AK_STORE_OK = 0, AK_STORE_ERROR = -1, AK_STORE_EXISTS = -2, AK_STORE_NOT_FOUND = -3 };
 
+/* What the lobby and the clock keep about a game besides its log. */
+struct ak_store_game_meta {
+    char dice_commit[65];       /* hex BLAKE2b-256 of the dice secret, told at the start */
+    char dice_secret[65];       /* hex secret the seed comes from; public once it is over */
+    int64_t challenge;          /* the user challenged, 0 for an open seek */
+    int rated;
+    int tc_seconds;             /* time per action or per player turn, 0 for none */
+    char tc_per[8];             /* "action" or "turn" */
+    char tc_expiry[8];          /* "lose" (on time) or "wait" (for an operator) */
+    int64_t deadline;           /* when the awaited player must have acted, 0 for none */
+    char status[12];            /* "active", "aborted", "declined" */
+};
+
 struct ak_store_game {
     int64_t id;
     char ruleset[16];
@@ -28,6 +41,7 @@ struct ak_store_game {
     const void *snapshot;       /* state after action `snapshot_seq`, or NULL */
     size_t snapshot_len;
     uint32_t snapshot_seq;
+    struct ak_store_game_meta meta;
 };
 
 struct ak_store *ak_store_open(const char *path, char *err, size_t errlen);
@@ -39,6 +53,7 @@ int ak_store_user_create(struct ak_store *st, const char *name, const char *pwha
                          int64_t *id);
 int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char *pwhash, size_t cap);
 int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
+int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash);
 
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires);
@@ -46,7 +61,12 @@ int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t n
 int ak_store_session_delete(struct ak_store *st, const char *token_hash);
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
-                         int64_t user, int64_t now, int64_t *id);
+                         int64_t user, int64_t now, const struct ak_store_game_meta *meta,
+                         int64_t *id);
+/* Rewrite the lobby and clock columns of a game. */
+int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
+/* Online backup of the whole database to a file (SQLite backup API). */
+int ak_store_backup(struct ak_store *st, const char *path);
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user);
 /* Append action number seq (1-based) and the snapshot after it. */
 int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,

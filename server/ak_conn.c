@@ -1,4 +1,8 @@
-/* ak_conn: accepting connections, reading lines, writing replies. */
+/* ak_conn: accepting connections, reading lines, writing replies, and the
+ * connection limits: in total and per address (refused with an error at
+ * once), time allowed before logging in (closed with an error), requests
+ * per second (a token bucket: over the rate a request gets "rate_limited"
+ * and is not run), and the longest line (closed with an error). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +68,7 @@ static void unlink_conn(struct ak_conn *c)
     for (struct ak_conn **p = &c->srv->conns; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
+            c->srv->nconns--;
             return;
         }
 }
@@ -89,7 +94,43 @@ static void conn_close(struct ak_conn *c)
     c->closing = true;
     unlink_conn(c);
     ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
+    uv_close((uv_handle_t *)&c->idle, on_close);
     uv_close((uv_handle_t *)&c->tcp, on_close);
+}
+
+void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text)
+{
+    ak_conn_reply_error(c, id, code, "%s", text);
+    conn_close(c);
+}
+
+void ak_conn_authenticated(struct ak_conn *c)
+{
+    uv_timer_stop(&c->idle);
+}
+
+static void on_idle(uv_timer_t *t)
+{
+    struct ak_conn *c = t->data;
+    ak_log(AK_LOG_INFO, "%s did not log in within %d s; closing", c->peer, c->srv->cfg.idle_timeout);
+    ak_conn_refuse(c, NULL, "idle_timeout", "no login in time; closing the connection");
+}
+
+/* Token bucket: `rate` requests per second, bursts of twice that. */
+static bool within_rate(struct ak_conn *c)
+{
+    int rate = c->srv->cfg.rate;
+    if (rate <= 0)
+        return true;
+    uint64_t now = uv_now(c->srv->loop);
+    c->tokens += (double)(now - c->refilled) * rate / 1000.0;
+    if (c->tokens > 2.0 * rate)
+        c->tokens = 2.0 * rate;
+    c->refilled = now;
+    if (c->tokens < 1.0)
+        return false;
+    c->tokens -= 1.0;
+    return true;
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -106,6 +147,13 @@ static int on_line(void *ud, char *line, size_t len)
     json_t *msg = ak_msg_parse(line, len, err, sizeof err);
     if (!msg) {
         ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
+        return 0;
+    }
+    if (!within_rate(c)) {
+        ak_conn_reply_error(c, json_object_get(msg, "id"), "rate_limited",
+                            "more than %d requests per second; this one was not run",
+                            c->srv->cfg.rate);
+        json_decref(msg);
         return 0;
     }
     if (c->busy)
@@ -155,23 +203,35 @@ void ak_conn_resume(struct ak_conn *c)
         uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
+static int connections_from(const struct ak_server *srv, const char *peer)
+{
+    int n = 0;
+    for (const struct ak_conn *k = srv->conns; k; k = k->next)
+        n += strcmp(k->peer, peer) == 0;
+    return n;
+}
+
 static void on_connection(uv_stream_t *server, int status)
 {
     struct ak_server *srv = server->data;
     if (status < 0 || srv->stopping)
         return;
     struct ak_conn *c = calloc(1, sizeof *c);
-    if (!c || ak_frame_init(&c->frame, srv->line_limit) != 0) {
+    if (!c || ak_frame_init(&c->frame, srv->cfg.max_line) != 0) {
         free(c);
         return;
     }
     c->srv = srv;
-    c->refs = 1;
+    c->refs = 2;    /* the socket and the idle timer */
     c->queue = json_array();
+    c->tokens = 2.0 * srv->cfg.rate;
+    c->refilled = uv_now(srv->loop);
     uv_tcp_init(srv->loop, &c->tcp);
-    c->tcp.data = c;
+    uv_timer_init(srv->loop, &c->idle);
+    c->tcp.data = c->idle.data = c;
     if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {
         c->closing = true;
+        uv_close((uv_handle_t *)&c->idle, on_close);
         uv_close((uv_handle_t *)&c->tcp, on_close);
         return;
     }
@@ -181,9 +241,24 @@ static void on_connection(uv_stream_t *server, int status)
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
         uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
     snprintf(c->peer, sizeof c->peer, "%s", host);
+    int from_peer = connections_from(srv, c->peer);
     c->next = srv->conns;
     srv->conns = c;
+    srv->nconns++;
     ak_log(AK_LOG_INFO, "connection from %s", c->peer);
+    if (srv->cfg.max_connections && srv->nconns > srv->cfg.max_connections) {
+        ak_log(AK_LOG_WARN, "refusing %s: %d connections (the limit)", c->peer, srv->cfg.max_connections);
+        ak_conn_refuse(c, NULL, "too_many_connections", "the server is full; try again later");
+        return;
+    }
+    if (srv->cfg.max_per_address && from_peer >= srv->cfg.max_per_address) {
+        ak_log(AK_LOG_WARN, "refusing %s: %d connections from it (the limit)", c->peer,
+               srv->cfg.max_per_address);
+        ak_conn_refuse(c, NULL, "too_many_connections", "too many connections from your address");
+        return;
+    }
+    if (srv->cfg.idle_timeout > 0)
+        uv_timer_start(&c->idle, on_idle, (uint64_t)srv->cfg.idle_timeout * 1000, 0);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
@@ -209,4 +284,6 @@ void ak_server_close_all(struct ak_server *srv)
         conn_close(srv->conns);
     if (!uv_is_closing((uv_handle_t *)&srv->listener))
         uv_close((uv_handle_t *)&srv->listener, NULL);
+    if (srv->clock.data && !uv_is_closing((uv_handle_t *)&srv->clock))
+        uv_close((uv_handle_t *)&srv->clock, NULL);
 }

@@ -41,8 +41,12 @@ static const struct {
     {"dests", ak_cmd_dests, false},
     {"why", ak_cmd_why, false},
     {"options", ak_cmd_options, false},
+    {"record", ak_cmd_record, false},
+    {"passwd", ak_cmd_passwd, true},
     {"new", ak_cmd_new, true},
     {"join", ak_cmd_join, true},
+    {"decline", ak_cmd_decline, true},
+    {"abort", ak_cmd_abort, true},
     {"act", ak_cmd_act, true},
 };
 

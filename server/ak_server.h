@@ -4,9 +4,12 @@
  * the games in memory and the store. Commands are handled on the loop
  * thread; only password hashing runs on the libuv work queue, so a login
  * never stalls other players. Files: akd.c (start-up, signals),
- * ak_conn.c (sockets, framing, replies), ak_dispatch.c (command table),
- * ak_accounts.c (register, login, sessions), ak_games.c (games in memory,
- * refereeing through the rules library, persistence, pushes), ak_log.c.
+ * ak_config.c (settings), ak_conn.c (sockets, framing, replies, limits),
+ * ak_dispatch.c (command table), ak_accounts.c (register, login, passwd,
+ * sessions), ak_games.c (games in memory, committing an action, pushes),
+ * ak_lobby.c (creating, joining, listing games), ak_play.c (refereed
+ * actions and move queries), ak_clock.c (deadlines), ak_notify.c (the
+ * notification command), ak_log.c.
  */
 #ifndef AK_SERVER_H
 #define AK_SERVER_H
@@ -22,6 +25,32 @@
 
 #define AK_WATCH_MAX 64
 
+/* Every setting, from defaults, then `--config FILE`, then flags
+ * (ak_config.c documents the keys). */
+struct ak_config {
+    char listen[128];
+    char db[512];
+    char log_file[512];         /* empty: standard error */
+    int log_level;
+    size_t max_line;            /* longest request line */
+    int max_connections;        /* in total */
+    int max_per_address;        /* from one address */
+    int idle_timeout;           /* seconds a connection may stay unauthenticated */
+    int rate;                   /* requests per second per connection (burst twice that) */
+    int games_per_user;         /* unfinished games a user may have */
+    int login_failures;         /* failed logins per account or address ... */
+    int login_window;           /* ... within this many seconds, then a wait */
+    char notify_command[512];   /* run for notifications; empty: none */
+    char backup_file[512];      /* SIGUSR1 backs the database up here */
+    int clock_tick_ms;          /* how often deadlines are checked */
+};
+
+void ak_config_defaults(struct ak_config *c);
+/* Apply one setting by its key; -1 with a message in err if it is bad. */
+int ak_config_set(struct ak_config *c, const char *key, const char *value, char *err, size_t cap);
+/* Read "key = value" lines ('#' comments); -1 with the line in err. */
+int ak_config_load(struct ak_config *c, const char *path, char *err, size_t cap);
+
 struct ak_conn {
     uv_tcp_t tcp;
     struct ak_server *srv;
@@ -35,6 +64,9 @@ struct ak_conn {
     char user_name[64];
     char token_hash[65];
     char peer[64];
+    uv_timer_t idle;        /* closes a connection left unauthenticated */
+    double tokens;          /* requests it may still send now (rate limit) */
+    uint64_t refilled;      /* loop time (ms) of the last refill */
     int nwatch;
     int64_t watch[AK_WATCH_MAX];
 };
@@ -42,6 +74,9 @@ struct ak_conn {
 struct ak_game {
     int64_t id;
     struct ak_state state;
+    struct ak_store_game_meta meta;     /* dice, challenge, time control, status */
+    bool warned;            /* the awaited player was told the deadline nears */
+    bool overdue;           /* the deadline passed and the game waits for an operator */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     json_t *public_state;   /* ak_state_to_json of state, kept for diffs */
@@ -51,11 +86,13 @@ struct ak_game {
 struct ak_server {
     uv_loop_t *loop;
     uv_tcp_t listener;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup, sigusr1;
+    uv_timer_t clock;
+    struct ak_config cfg;
     struct ak_store *store;
     struct ak_conn *conns;
+    int nconns;
     struct ak_game *games;
-    size_t line_limit;
     bool stopping;
 };
 
@@ -70,6 +107,10 @@ void ak_conn_unref(struct ak_conn *c);
 void ak_conn_hold(struct ak_conn *c);
 void ak_conn_resume(struct ak_conn *c);
 void ak_server_close_all(struct ak_server *srv);
+/* The connection has logged in: the idle limit no longer applies. */
+void ak_conn_authenticated(struct ak_conn *c);
+/* Reply with an error and close the connection. */
+void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text);
 
 /* ak_dispatch.c */
 void ak_dispatch(struct ak_conn *c, json_t *msg);
@@ -79,25 +120,64 @@ void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_login(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg);
 
-/* ak_games.c */
+/* ak_games.c: games in memory */
 int ak_games_load(struct ak_server *srv);
 void ak_games_free(struct ak_server *srv);
+struct ak_game *ak_game_find(struct ak_server *srv, int64_t id);
+/* The game named by the request's "game", or NULL after an error reply. */
+struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg);
+struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
+void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
+bool ak_game_open(const struct ak_game *g);     /* a seat is free */
+bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */
+int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
+json_t *ak_game_summary(const struct ak_game *g, int64_t user);
+json_t *ak_game_full(const struct ak_game *g, int64_t user);
+void ak_game_watch(struct ak_conn *c, int64_t game);
+void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg);
+/* Apply a checked action for side: store it (committed before anything
+ * else), then reset the deadline, push the diff and notify. side is the
+ * player's; by names who sent it ("axis", "allied" or "server"). Returns
+ * the events (caller decrefs) or NULL if the store failed. */
+json_t *ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
+                       const struct ak_state *next, const struct ak_events *ev, const char *by);
+/* Write the lobby and clock columns. */
+void ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
+
+/* ak_lobby.c */
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg);
+
+/* ak_play.c */
 void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
+
+/* ak_clock.c: deadlines */
+void ak_clock_start(struct ak_server *srv);
+/* After an action (or at the start): the deadline for the awaited side. */
+void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn);
+
+/* ak_notify.c: run the operator's notification command (never a shell) */
+void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,
+               int side);
 
 /* ak_log.c */
 enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };
 int ak_log_parse_level(const char *name);
 void ak_log_set_level(int level);
 void ak_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write to this file from now on (SIGHUP reopens it); NULL: stderr. */
+int ak_log_open(const char *path);
 
 int64_t ak_now(void);   /* seconds since the epoch: the server's one clock */
 

@@ -1,9 +1,11 @@
 /* akd: the Afrika Korps play server.
  *
- * Parses the command line, opens the store (running migrations), loads every
- * game, listens, and runs the libuv loop until SIGINT or SIGTERM, when it
- * stops accepting, closes connections and the store, and exits 0. Every
- * acknowledged action is already committed, so stopping loses nothing.
+ * Reads its settings (defaults, --config FILE, then flags: ak_config.c),
+ * opens the store (running migrations), loads every game, listens, and runs
+ * the libuv loop. SIGINT or SIGTERM stop it: no new connections, the open
+ * ones closed, the store closed, exit 0; every acknowledged action is
+ * already committed, so stopping loses nothing. SIGHUP reopens the log
+ * file; SIGUSR1 writes an online backup of the database to backup_file.
  */
 #include <getopt.h>
 #include <sodium.h>
@@ -17,16 +19,28 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: akd --listen HOST:PORT --db PATH [--log-level LEVEL] [--max-line BYTES]\n"
+            "usage: akd [--config FILE] [--listen HOST:PORT] [--db PATH] [--SETTING VALUE]...\n"
             "       akd --help | --version\n"
             "\n"
             "The Afrika Korps play server: referees games by the 1964 rules, stores\n"
             "them in SQLite and pushes changes to players and spectators.\n"
             "\n"
-            "  --listen HOST:PORT   address to listen on (e.g. 127.0.0.1:7140)\n"
-            "  --db PATH            SQLite database, created if missing\n"
-            "  --log-level LEVEL    debug, info (default), warn or error\n"
-            "  --max-line BYTES     longest request line accepted (default %d)\n",
+            "  --config FILE            read settings (key = value lines) first\n"
+            "  --listen HOST:PORT       address to listen on (e.g. 127.0.0.1:7140)\n"
+            "  --db PATH                SQLite database, created if missing\n"
+            "  --log-level LEVEL        debug, info (default), warn or error\n"
+            "  --log-file PATH          log there (SIGHUP reopens it) instead of stderr\n"
+            "  --max-line BYTES         longest request line (default %d)\n"
+            "  --max-connections N      connections in total (default 2000, 0: no limit)\n"
+            "  --max-per-address N      connections from one address (default 200)\n"
+            "  --idle-timeout SECONDS   time to log in before the connection closes (default 120)\n"
+            "  --rate N                 requests per second per connection (default 200)\n"
+            "  --games-per-user N       unfinished games per user (default 50)\n"
+            "  --login-failures N       failed logins per account or address ... (default 10)\n"
+            "  --login-window SECONDS   ... within this time before a wait (default 300)\n"
+            "  --notify-command PATH    program run for notifications (see akd(8))\n"
+            "  --backup-file PATH       where SIGUSR1 writes an online backup\n"
+            "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n",
             AK_FRAME_DEFAULT_LIMIT);
 }
 
@@ -49,7 +63,7 @@ static int parse_listen(const char *arg, char *host, size_t cap, int *port)
     return 0;
 }
 
-static void on_signal(uv_signal_t *sig, int signum)
+static void on_stop(uv_signal_t *sig, int signum)
 {
     struct ak_server *srv = sig->data;
     ak_log(AK_LOG_INFO, "signal %d: shutting down", signum);
@@ -57,76 +71,148 @@ static void on_signal(uv_signal_t *sig, int signum)
     ak_server_close_all(srv);
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
+    uv_close((uv_handle_t *)&srv->sighup, NULL);
+    uv_close((uv_handle_t *)&srv->sigusr1, NULL);
+}
+
+static void on_hup(uv_signal_t *sig, int signum)
+{
+    struct ak_server *srv = sig->data;
+    (void)signum;
+    if (ak_log_open(srv->cfg.log_file) != 0)
+        ak_log(AK_LOG_ERROR, "cannot reopen the log file %s", srv->cfg.log_file);
+    else
+        ak_log(AK_LOG_INFO, "log reopened");
+}
+
+static void on_usr1(uv_signal_t *sig, int signum)
+{
+    struct ak_server *srv = sig->data;
+    (void)signum;
+    if (!srv->cfg.backup_file[0]) {
+        ak_log(AK_LOG_WARN, "SIGUSR1: no backup_file is configured");
+        return;
+    }
+    if (ak_store_backup(srv->store, srv->cfg.backup_file) == AK_STORE_OK)
+        ak_log(AK_LOG_INFO, "database backed up to %s", srv->cfg.backup_file);
+    else
+        ak_log(AK_LOG_ERROR, "backup to %s failed", srv->cfg.backup_file);
+}
+
+/* Settings from --config first, then every other flag over them. */
+static int read_settings(struct ak_config *cfg, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'}, {"listen", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 's'}, {"log-level", required_argument, NULL, 's'},
+        {"log-file", required_argument, NULL, 's'}, {"max-line", required_argument, NULL, 's'},
+        {"max-connections", required_argument, NULL, 's'},
+        {"max-per-address", required_argument, NULL, 's'},
+        {"idle-timeout", required_argument, NULL, 's'}, {"rate", required_argument, NULL, 's'},
+        {"games-per-user", required_argument, NULL, 's'},
+        {"login-failures", required_argument, NULL, 's'},
+        {"login-window", required_argument, NULL, 's'},
+        {"notify-command", required_argument, NULL, 's'},
+        {"backup-file", required_argument, NULL, 's'},
+        {"clock-tick-ms", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+    };
+    char err[600];
+    ak_config_defaults(cfg);
+    for (int pass = 0; pass < 2; pass++) {
+        int c, index;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, &index)) != -1) {
+            if (c == 'h' || c == 'V' || c == '?') {
+                if (pass == 0 && c == 'h')
+                    usage(stdout);
+                if (pass == 0 && c == 'V')
+                    printf("akd %s\n", AK_VERSION);
+                if (pass == 0 && c == '?')
+                    usage(stderr);
+                return c == '?' ? 2 : 0;
+            }
+            if ((c == 'c') != (pass == 0))
+                continue;
+            if (c == 'c' && ak_config_load(cfg, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "akd: %s\n", err);
+                return 2;
+            }
+            if (c == 's') {
+                char key[64];
+                snprintf(key, sizeof key, "%s", opts[index].name);
+                for (char *k = key; *k; k++)
+                    *k = *k == '-' ? '_' : *k;
+                if (ak_config_set(cfg, key, optarg, err, sizeof err) != 0) {
+                    fprintf(stderr, "akd: --%s: %s\n", opts[index].name, err);
+                    return 2;
+                }
+            }
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "akd: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    return -1;
+}
+
+static void start_signals(struct ak_server *srv)
+{
+    uv_signal_t *sigs[] = {&srv->sigint, &srv->sigterm, &srv->sighup, &srv->sigusr1};
+    for (int i = 0; i < 4; i++) {
+        uv_signal_init(srv->loop, sigs[i]);
+        sigs[i]->data = srv;
+    }
+    uv_signal_start(&srv->sigint, on_stop, SIGINT);
+    uv_signal_start(&srv->sigterm, on_stop, SIGTERM);
+    uv_signal_start(&srv->sighup, on_hup, SIGHUP);
+    uv_signal_start(&srv->sigusr1, on_usr1, SIGUSR1);
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
-        {"log-level", required_argument, NULL, 'L'}, {"max-line", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
-    };
-    const char *listen = NULL, *db = NULL;
-    struct ak_server srv = {0};
-    srv.line_limit = AK_FRAME_DEFAULT_LIMIT;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l': listen = optarg; break;
-        case 'd': db = optarg; break;
-        case 'L':
-            if (ak_log_parse_level(optarg) < 0) {
-                fprintf(stderr, "akd: unknown log level '%s' (debug, info, warn, error)\n", optarg);
-                return 2;
-            }
-            ak_log_set_level(ak_log_parse_level(optarg));
-            break;
-        case 'm': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 256 || v > 16 * 1024 * 1024) {
-                fprintf(stderr, "akd: --max-line must be a number of bytes from 256 to 16777216\n");
-                return 2;
-            }
-            srv.line_limit = (size_t)v;
-            break;
-        }
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("akd %s\n", AK_VERSION); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
+    static struct ak_server srv;
+    int rc = read_settings(&srv.cfg, argc, argv);
+    if (rc >= 0)
+        return rc;
+    struct ak_config *cfg = &srv.cfg;
     char host[256];
     int port;
-    if (optind < argc || !listen || !db) {
-        fprintf(stderr, "akd: %s\n", optind < argc ? "unexpected argument" : "--listen and --db are required");
+    if (!cfg->listen[0] || !cfg->db[0]) {
+        fprintf(stderr, "akd: listen and db are required (flags or --config)\n");
         usage(stderr);
         return 2;
     }
-    if (parse_listen(listen, host, sizeof host, &port) != 0) {
-        fprintf(stderr, "akd: --listen wants HOST:PORT, e.g. 127.0.0.1:7140\n");
+    if (parse_listen(cfg->listen, host, sizeof host, &port) != 0) {
+        fprintf(stderr, "akd: listen wants HOST:PORT, e.g. 127.0.0.1:7140\n");
         return 2;
+    }
+    ak_log_set_level(cfg->log_level);
+    if (ak_log_open(cfg->log_file) != 0) {
+        fprintf(stderr, "akd: cannot open the log file %s\n", cfg->log_file);
+        return 1;
     }
     if (sodium_init() < 0) {
         fprintf(stderr, "akd: libsodium failed to initialise\n");
         return 1;
     }
     char err[512];
-    srv.store = ak_store_open(db, err, sizeof err);
+    srv.store = ak_store_open(cfg->db, err, sizeof err);
     if (!srv.store) {
         fprintf(stderr, "akd: cannot open the database: %s\n", err);
         return 1;
     }
     if (ak_games_load(&srv) != 0) {
-        fprintf(stderr, "akd: cannot load the games in %s\n", db);
+        fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);
         ak_games_free(&srv);
         ak_store_close(srv.store);
         return 1;
     }
     srv.loop = uv_default_loop();
-    int rc = ak_server_listen(&srv, host, port);
+    rc = ak_server_listen(&srv, host, port);
     if (rc != 0) {
-        fprintf(stderr, "akd: cannot listen on %s: %s\n", listen, uv_strerror(rc));
+        fprintf(stderr, "akd: cannot listen on %s: %s\n", cfg->listen, uv_strerror(rc));
         uv_close((uv_handle_t *)&srv.listener, NULL);
         uv_run(srv.loop, UV_RUN_DEFAULT);
         uv_loop_close(srv.loop);
@@ -134,13 +220,10 @@ int main(int argc, char **argv)
         ak_store_close(srv.store);
         return 1;
     }
-    uv_signal_init(srv.loop, &srv.sigint);
-    uv_signal_init(srv.loop, &srv.sigterm);
-    srv.sigint.data = srv.sigterm.data = &srv;
-    uv_signal_start(&srv.sigint, on_signal, SIGINT);
-    uv_signal_start(&srv.sigterm, on_signal, SIGTERM);
-    ak_log(AK_LOG_INFO, "akd %s listening on %s, database %s", AK_VERSION, listen, db);
-    printf("akd listening on %s\n", listen);
+    start_signals(&srv);
+    ak_clock_start(&srv);
+    ak_log(AK_LOG_INFO, "akd %s listening on %s, database %s", AK_VERSION, cfg->listen, cfg->db);
+    printf("akd listening on %s\n", cfg->listen);
     fflush(stdout);
     uv_run(srv.loop, UV_RUN_DEFAULT);
     uv_loop_close(srv.loop);

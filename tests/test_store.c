@@ -27,6 +27,11 @@ static int check_game(void *ud, const struct ak_store_game *g)
     ck_assert_int_eq(memcmp(g->snapshot, "bbbb", 4), 0);
     ck_assert_int_eq(g->seed, 42);
     ck_assert_str_eq(g->ruleset, "classic");
+    ck_assert_str_eq(g->meta.dice_commit, "c0ffee");
+    ck_assert_str_eq(g->meta.tc_per, "turn");
+    ck_assert_int_eq(g->meta.tc_seconds, 3600);
+    ck_assert_int_eq(g->meta.deadline, 99);
+    ck_assert_int_eq(g->meta.rated, 1);
     (*n)++;
     return 0;
 }
@@ -38,7 +43,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 1);
+    ck_assert_int_eq(ak_store_schema_version(st), 2);
     int64_t alice, bob, game;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -51,13 +56,32 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_session_find(st, "h1", 50, &who), AK_STORE_OK);
     ck_assert_int_eq(who, alice);
     ck_assert_int_eq(ak_store_session_find(st, "h1", 150, &who), AK_STORE_NOT_FOUND);
-    ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, &game), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, NULL, &game), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, bob), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, alice), AK_STORE_EXISTS);
     ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{\"action\":\"end_turn\"}", 2, "aaaa", 4), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "bbbb", 4), AK_STORE_OK);
     /* The same sequence number twice is refused and changes nothing. */
     ck_assert_int_ne(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "cccc", 4), AK_STORE_OK);
+    /* Lobby and clock data round-trip. */
+    struct ak_store_game_meta m = {.challenge = bob, .rated = 1, .tc_seconds = 3600, .deadline = 99};
+    snprintf(m.dice_commit, sizeof m.dice_commit, "c0ffee");
+    snprintf(m.tc_per, sizeof m.tc_per, "turn");
+    snprintf(m.status, sizeof m.status, "active");
+    ck_assert_int_eq(ak_store_game_set_meta(st, game, &m), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_user_set_password(st, bob, "$argon2id$z"), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_user_find(st, "bob", &bob, hash, sizeof hash), AK_STORE_OK);
+    ck_assert_str_eq(hash, "$argon2id$z");
+    /* An online backup is a database of its own. */
+    char backup[300];
+    snprintf(backup, sizeof backup, "%s.backup", path);
+    unlink(backup);
+    ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
+    struct ak_store *copy = ak_store_open(backup, err, sizeof err);
+    ck_assert_ptr_nonnull(copy);
+    ck_assert_int_eq(ak_store_schema_version(copy), 2);
+    ak_store_close(copy);
+    unlink(backup);
     ak_store_close(st);
 
     st = ak_store_open(path, err, sizeof err);   /* reopen: migrations are idempotent */

@@ -1,0 +1,77 @@
+/* ak_clock: time controls and deadlines.
+ *
+ * A game may have a time control: so many seconds for each action of the
+ * awaited player, or for each of his player turns. After every action the
+ * deadline is set again (ak_clock_reset); a libuv timer checks every
+ * clock_tick_ms. When a quarter of the time is left the player is notified
+ * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
+ * side lose on time (a TIMEOUT action in the game's log, so the record
+ * replays), "wait" marks the game overdue for an operator and notifies.
+ * Time is read only through ak_now(), the server's one clock.
+ */
+#include <string.h>
+
+#include "ak_engine.h"
+#include "ak_server.h"
+
+void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
+{
+    int64_t before = g->meta.deadline;
+    if (!g->meta.tc_seconds || g->state.phase == AK_PHASE_OVER || ak_game_open(g)) {
+        g->meta.deadline = 0;
+    } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
+        g->meta.deadline = ak_now() + g->meta.tc_seconds;
+        g->warned = false;
+        g->overdue = false;
+    }
+    if (g->meta.deadline != before)
+        ak_game_save_meta(srv, g);
+}
+
+static void expire(struct ak_server *srv, struct ak_game *g, int late)
+{
+    if (strcmp(g->meta.tc_expiry, "wait") == 0) {
+        if (!g->overdue) {
+            g->overdue = true;
+            ak_log(AK_LOG_WARN, "game %lld: the %s player's time ran out; it waits for an operator",
+                   (long long)g->id, ak_side_name(late));
+            ak_notify(srv, "deadline_passed", g, g->player[late], late);
+        }
+        return;
+    }
+    struct ak_action a = {.kind = AK_ACT_TIMEOUT, .side = (uint8_t)late, .hex = AK_HEX_NONE,
+                          .supply = AK_UNIT_NONE};
+    struct ak_state next = g->state;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    if (!ak_apply(&next, &a, &ev, &rej))
+        return;
+    ak_log(AK_LOG_INFO, "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
+    json_decref(ak_game_commit(srv, g, &a, &next, &ev, "server"));
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    struct ak_server *srv = t->data;
+    int64_t now = ak_now();
+    for (struct ak_game *g = srv->games; g; g = g->next) {
+        int late = ak_waiting_for(&g->state);
+        if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
+            continue;
+        int64_t left = g->meta.deadline - now;
+        if (left <= 0)
+            expire(srv, g, late);
+        else if (!g->warned && left * 4 <= g->meta.tc_seconds) {
+            g->warned = true;
+            ak_notify(srv, "deadline_near", g, g->player[late], late);
+        }
+    }
+}
+
+void ak_clock_start(struct ak_server *srv)
+{
+    uv_timer_init(srv->loop, &srv->clock);
+    srv->clock.data = srv;
+    uv_timer_start(&srv->clock, on_tick, (uint64_t)srv->cfg.clock_tick_ms,
+                   (uint64_t)srv->cfg.clock_tick_ms);
+}

@@ -1,0 +1,148 @@
+/* ak_config: akd's settings.
+ *
+ * Defaults first, then a file given by --config, then command-line flags;
+ * a flag is the key with dashes (--max-connections 500). The file has one
+ * "key = value" per line; '#' starts a comment. Keys:
+ *
+ *   listen            HOST:PORT to listen on
+ *   db                SQLite database path
+ *   log_level         debug, info, warn or error
+ *   log_file          log here instead of standard error (SIGHUP reopens it)
+ *   max_line          longest request line in bytes (256 .. 16 MiB)
+ *   max_connections   connections in total (0: no limit)
+ *   max_per_address   connections from one address (0: no limit)
+ *   idle_timeout      seconds a connection may stay without logging in (0: forever)
+ *   rate              requests per second per connection, bursts of twice that (0: no limit)
+ *   games_per_user    unfinished games one user may have (0: no limit)
+ *   login_failures    failed logins allowed per account and per address ...
+ *   login_window      ... in this many seconds before further tries wait
+ *   notify_command    program run for notifications (see ak_notify.c)
+ *   backup_file       where SIGUSR1 writes an online backup of the database
+ *   clock_tick_ms     how often deadlines are checked (milliseconds)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_frame.h"
+#include "ak_server.h"
+
+void ak_config_defaults(struct ak_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->log_level = AK_LOG_INFO;
+    c->max_line = AK_FRAME_DEFAULT_LIMIT;
+    c->max_connections = 2000;
+    c->max_per_address = 200;
+    c->idle_timeout = 120;
+    c->rate = 200;
+    c->games_per_user = 50;
+    c->login_failures = 10;
+    c->login_window = 300;
+    c->clock_tick_ms = 1000;
+}
+
+static int number(const char *value, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (!*value || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int text(char *dst, size_t cap, const char *value)
+{
+    if (strlen(value) >= cap)
+        return -1;
+    memcpy(dst, value, strlen(value) + 1);
+    return 0;
+}
+
+int ak_config_set(struct ak_config *c, const char *key, const char *value, char *err, size_t cap)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+        long lo, hi;            /* numbers; lo > hi marks a string */
+        size_t size;
+    } keys[] = {
+#define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
+#define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
+        STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file),
+        NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
+        NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
+        NUM(rate, 0, 1000000), NUM(games_per_user, 0, 1000000),
+        NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
+        NUM(clock_tick_ms, 10, 3600000),
+#undef NUM
+#undef STR
+    };
+    if (strcmp(key, "log_level") == 0) {
+        c->log_level = ak_log_parse_level(value);
+        if (c->log_level < 0)
+            return snprintf(err, cap, "log_level is debug, info, warn or error"), -1;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (strcmp(key, keys[i].key) != 0)
+            continue;
+        char *field = (char *)c + keys[i].offset;
+        long v;
+        if (keys[i].lo > keys[i].hi)
+            return text(field, keys[i].size, value) == 0
+                       ? 0 : (snprintf(err, cap, "%s is too long", key), -1);
+        if (number(value, keys[i].lo, keys[i].hi, &v) != 0)
+            return snprintf(err, cap, "%s must be a whole number from %ld to %ld", key, keys[i].lo,
+                            keys[i].hi), -1;
+        if (keys[i].size == sizeof(size_t))
+            *(size_t *)(void *)field = (size_t)v;
+        else
+            *(int *)(void *)field = (int)v;
+        return 0;
+    }
+    snprintf(err, cap, "unknown setting '%s'", key);
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+int ak_config_load(struct ak_config *c, const char *path, char *err, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return snprintf(err, cap, "cannot read %s", path), -1;
+    char line[1024], why[256];
+    int n = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        n++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *l = trim(line);
+        if (!*l)
+            continue;
+        char *eq = strchr(l, '=');
+        if (!eq) {
+            snprintf(err, cap, "%s:%d: expected key = value", path, n);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        if (ak_config_set(c, trim(l), trim(eq + 1), why, sizeof why) != 0) {
+            snprintf(err, cap, "%s:%d: %s", path, n, why);
+            rc = -1;
+        }
+    }
+    fclose(f);
+    return rc;
+}

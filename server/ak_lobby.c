@@ -1,0 +1,279 @@
+/* ak_lobby: creating, joining and listing games, and their records.
+ *
+ * A game is created as an open seek (anyone may join) or as a challenge to
+ * a named player (only they may join, or decline), with a side or a random
+ * side, a ruleset, a time control and a rated flag. Either player may abort
+ * it before the first action. At creation akd draws the dice secret and
+ * tells everyone only its commitment (ak_record.h).
+ */
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_record.h"
+#include "ak_server.h"
+#include "ak_victory.h"
+
+static int unfinished_games(struct ak_server *srv, int64_t user)
+{
+    int n = 0;
+    for (struct ak_game *g = srv->games; g; g = g->next)
+        n += ak_game_listed(g) && g->state.phase != AK_PHASE_OVER &&
+             (g->player[0] == user || g->player[1] == user);
+    return n;
+}
+
+/* "time_control": {"seconds": N, "per": "action"|"turn", "on_expiry": "lose"|"wait"} */
+static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *tc,
+                             struct ak_store_game_meta *m)
+{
+    snprintf(m->tc_per, sizeof m->tc_per, "action");
+    snprintf(m->tc_expiry, sizeof m->tc_expiry, "lose");
+    if (!tc || json_is_null(tc))
+        return true;
+    const json_t *secs = json_object_get(tc, "seconds");
+    const char *per = json_string_value(json_object_get(tc, "per"));
+    const char *expiry = json_string_value(json_object_get(tc, "on_expiry"));
+    if (!json_is_integer(secs) || json_integer_value(secs) < 1 ||
+        json_integer_value(secs) > 90LL * 86400 ||
+        (per && strcmp(per, "action") != 0 && strcmp(per, "turn") != 0) ||
+        (expiry && strcmp(expiry, "lose") != 0 && strcmp(expiry, "wait") != 0)) {
+        ak_conn_reply_error(c, id, "bad_request",
+                            "\"time_control\" is {\"seconds\": 1 to 7776000, \"per\": \"action\" or \"turn\", "
+                            "\"on_expiry\": \"lose\" or \"wait\"}");
+        return false;
+    }
+    m->tc_seconds = (int)json_integer_value(secs);
+    if (per)
+        snprintf(m->tc_per, sizeof m->tc_per, "%s", per);
+    if (expiry)
+        snprintf(m->tc_expiry, sizeof m->tc_expiry, "%s", expiry);
+    return true;
+}
+
+static int side_arg(const char *name)
+{
+    if (name && strcmp(name, "random") == 0)
+        return (int)randombytes_uniform(2);
+    return name ? ak_side_parse(name) : -1;
+}
+
+void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_server *srv = c->srv;
+    const char *ruleset = json_string_value(json_object_get(msg, "ruleset"));
+    const char *opponent = json_string_value(json_object_get(msg, "opponent"));
+    int side = side_arg(json_string_value(json_object_get(msg, "side")));
+    int r = ak_ruleset_find(ruleset ? ruleset : "classic");
+    struct ak_store_game_meta m = {0};
+    if (side < 0 || side >= AK_SIDES) {
+        ak_conn_reply_error(c, id, "bad_request", "\"side\" must be \"axis\", \"allied\" or \"random\"");
+        return;
+    }
+    if (r < 0) {
+        ak_conn_reply_error(c, id, "bad_request", "unknown ruleset '%s'", ruleset);
+        return;
+    }
+    if (!time_control_arg(c, id, json_object_get(msg, "time_control"), &m))
+        return;
+    if (srv->cfg.games_per_user && unfinished_games(srv, c->user) >= srv->cfg.games_per_user) {
+        ak_conn_reply_error(c, id, "too_many_games", "you already have %d unfinished games (the limit)",
+                            srv->cfg.games_per_user);
+        return;
+    }
+    if (opponent) {
+        char hash[8];
+        if (ak_store_user_find(srv->store, opponent, &m.challenge, hash, sizeof hash) == AK_STORE_ERROR ||
+            !m.challenge || m.challenge == c->user) {
+            ak_conn_reply_error(c, id, "no_such_user", "there is no other player named '%s'", opponent);
+            return;
+        }
+    }
+    m.rated = json_is_true(json_object_get(msg, "rated"));
+    snprintf(m.status, sizeof m.status, "active");
+    uint64_t seed;
+    ak_dice_new(m.dice_secret, m.dice_commit, &seed);
+    int64_t gid;
+    if (ak_store_game_create(srv->store, ak_ruleset_get(r)->name, seed, side, c->user, ak_now(), &m,
+                             &gid) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "could not store the game");
+        return;
+    }
+    struct ak_game *g = ak_game_add(srv, gid);
+    if (!g) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    ak_state_init(&g->state, r, seed);
+    g->meta = m;
+    g->player[side] = c->user;
+    ak_game_name_players(srv, g);
+    g->public_state = ak_state_to_json(&g->state);
+    ak_game_watch(c, gid);
+    ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", c->user_name, (long long)gid,
+           ak_side_name(side), opponent ? ", challenging " : "", opponent ? opponent : "");
+    if (m.challenge)
+        ak_notify(srv, "challenge", g, m.challenge, !side);
+    ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+}
+
+void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    int side = !g->player[0] ? AK_AXIS : !g->player[1] ? AK_ALLIED : -1;
+    if (g->player[0] == c->user || g->player[1] == c->user) {
+        ak_conn_reply_error(c, id, "already_seated", "you already play in game %lld", (long long)g->id);
+        return;
+    }
+    if (g->meta.challenge && g->meta.challenge != c->user) {
+        ak_conn_reply_error(c, id, "not_invited", "game %lld is a challenge to another player",
+                            (long long)g->id);
+        return;
+    }
+    if (c->srv->cfg.games_per_user &&
+        unfinished_games(c->srv, c->user) >= c->srv->cfg.games_per_user) {
+        ak_conn_reply_error(c, id, "too_many_games", "you already have %d unfinished games (the limit)",
+                            c->srv->cfg.games_per_user);
+        return;
+    }
+    if (side < 0 || ak_store_game_seat(c->srv->store, g->id, side, c->user) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "seat_taken", "game %lld has no open seat", (long long)g->id);
+        return;
+    }
+    g->player[side] = c->user;
+    ak_game_name_players(c->srv, g);
+    ak_game_watch(c, g->id);
+    ak_clock_reset(c->srv, g, true);
+    json_t *push = json_pack("{s:s,s:I,s:s,s:s}", "push", "joined", "game", (json_int_t)g->id,
+                             "side", side == AK_AXIS ? "axis" : "allied", "user", c->user_name);
+    ak_game_push(c->srv, g, push);
+    json_decref(push);
+    int waiting = ak_waiting_for(&g->state);
+    if (waiting < AK_SIDES && g->player[waiting] != c->user)
+        ak_notify(c->srv, "your_turn", g, g->player[waiting], waiting);
+    ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+}
+
+/* Take a game out of the lists: declined challenge or aborted game. */
+static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
+{
+    snprintf(g->meta.status, sizeof g->meta.status, "%s", status);
+    g->meta.deadline = 0;
+    ak_game_save_meta(c->srv, g);
+    json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by",
+                             c->user_name);
+    ak_game_push(c->srv, g, push);
+    json_decref(push);
+    ak_log(AK_LOG_INFO, "game %lld %s by %s", (long long)g->id, status, c->user_name);
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", status));
+}
+
+void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    if (!g->meta.challenge || g->meta.challenge != c->user || !ak_game_open(g)) {
+        ak_conn_reply_error(c, id, "not_invited", "game %lld is not a challenge waiting for you",
+                            (long long)g->id);
+        return;
+    }
+    close_game(c, id, g, "declined");
+}
+
+void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    if (ak_game_side_of(g, c->user) < 0) {
+        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
+        return;
+    }
+    if (g->state.actions > 0) {
+        ak_conn_reply_error(c, id, "already_started",
+                            "game %lld has begun; abort only before the first action (resign instead)",
+                            (long long)g->id);
+        return;
+    }
+    close_game(c, id, g, "aborted");
+}
+
+void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    ak_game_watch(c, g->id);
+    ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+}
+
+void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (g)
+        ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+}
+
+void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    (void)msg;
+    json_t *waiting = json_array(), *mine = json_array(), *others = json_array();
+    for (struct ak_game *g = c->srv->games; g; g = g->next) {
+        if (!ak_game_listed(g))
+            continue;
+        json_t *sum = ak_game_summary(g, c->user);
+        bool me = ak_game_side_of(g, c->user) >= 0 || (c->user && g->meta.challenge == c->user);
+        json_array_append_new(!me ? others : json_is_true(json_object_get(sum, "your_turn")) ? waiting : mine,
+                              sum);
+    }
+    json_array_extend(waiting, mine);
+    json_array_extend(waiting, others);
+    json_decref(mine);
+    json_decref(others);
+    ak_conn_reply_ok(c, id, json_pack("{s:o}", "games", waiting));
+}
+
+struct record_ctx {
+    json_t *actions;
+};
+
+static int record_one(void *ud, uint32_t seq, int side, const char *json)
+{
+    struct record_ctx *r = ud;
+    json_error_t je;
+    json_t *a = json_loads(json, 0, &je);
+    json_array_append_new(r->actions, json_pack("{s:I,s:s,s:o*}", "seq", (json_int_t)seq, "side",
+                                                side == AK_AXIS ? "axis" : "allied", "action", a));
+    return 0;
+}
+
+void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    struct record_ctx r = {json_array()};
+    if (ak_store_actions_each(c->srv->store, g->id, record_one, &r) != AK_STORE_OK) {
+        json_decref(r.actions);
+        ak_conn_reply_error(c, id, "internal", "could not read the game's actions");
+        return;
+    }
+    bool over = g->state.phase == AK_PHASE_OVER;
+    char hash[20];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ak_state_hash(&g->state));
+    json_t *players = json_pack("{s:s?,s:s?}", "axis", g->player[0] ? g->player_name[0] : NULL,
+                                "allied", g->player[1] ? g->player_name[1] : NULL);
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:s?,s:s,s:s,s:o,s:s}",
+        "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
+        "ruleset", ak_ruleset_get(g->state.ruleset)->name, "players", players,
+        "dice_commit", g->meta.dice_commit,
+        "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
+        "result", ak_result_name(g->state.result), "reason", ak_win_reason_name(g->state.result_reason),
+        "actions", r.actions, "final_hash", hash));
+}

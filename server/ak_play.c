@@ -1,0 +1,154 @@
+/* ak_play: refereed actions and the queries a client asks while playing.
+ *
+ * `act` reads an action for the player's side, lets the rules library
+ * decide on a copy of the state (ak_apply), and commits it through
+ * ak_game_commit; `dests`, `why` and `options` answer from the same
+ * library without changing anything.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_codec.h"
+#include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_query.h"
+#include "ak_server.h"
+
+static json_t *reject_json(const struct ak_reject *rej)
+{
+    return json_pack("{s:s,s:s,s:s}", "rule", rej->code, "section", rej->section, "message", rej->text);
+}
+
+static void reply_illegal(struct ak_conn *c, const json_t *id, const struct ak_reject *rej)
+{
+    json_t *m = ak_msg_error(id, "illegal", rej->text);
+    json_t *e = json_object_get(m, "error");
+    json_object_set_new(e, "rule", json_string(rej->code));
+    json_object_set_new(e, "section", json_string(rej->section));
+    ak_conn_send(c, m);
+    json_decref(m);
+}
+
+void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    int side = ak_game_side_of(g, c->user);
+    if (side < 0) {
+        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
+        return;
+    }
+    if (ak_game_open(g)) {
+        ak_conn_reply_error(c, id, "not_started", "game %lld waits for an opponent", (long long)g->id);
+        return;
+    }
+    struct ak_action a;
+    char err[200];
+    if (!ak_action_from_json(json_object_get(msg, "action"), side, &a, err, sizeof err)) {
+        ak_conn_reply_error(c, id, "bad_action", "%s", err);
+        return;
+    }
+    if (a.kind == AK_ACT_TIMEOUT) {
+        ak_conn_reply_error(c, id, "bad_action", "only the server declares a loss on time");
+        return;
+    }
+    if (a.kind == AK_ACT_RESIGN && g->player[0] == g->player[1])
+        a.side = (uint8_t)g->state.side;
+    struct ak_state next = g->state;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    if (!ak_apply(&next, &a, &ev, &rej)) {
+        reply_illegal(c, id, &rej);
+        return;
+    }
+    json_t *events = ak_game_commit(c->srv, g, &a, &next, &ev, a.side == AK_AXIS ? "axis" : "allied");
+    if (!events) {
+        ak_conn_reply_error(c, id, "internal", "the action could not be stored; nothing changed");
+        return;
+    }
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:o}", "seq", (json_int_t)g->state.actions, "events", events));
+}
+
+static bool units_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_action *a)
+{
+    char err[200];
+    json_t *fake = json_pack("{s:s,s:O?,s:O?}", "action", "embark", "units", json_object_get(msg, "units"),
+                             "unit", json_object_get(msg, "unit"));
+    bool ok = ak_action_from_json(fake, 0, a, err, sizeof err);
+    json_decref(fake);
+    if (!ok)
+        ak_conn_reply_error(c, id, "bad_request", "%s", err);
+    return ok;
+}
+
+static json_t *dest_json(const struct ak_dest *d)
+{
+    char b[8];
+    json_t *path = json_array();
+    for (int i = 0; i < d->npath; i++)
+        json_array_append_new(path, json_string(ak_hex_format(d->path[i], b)));
+    return json_pack("{s:s,s:i,s:i,s:b,s:o}", "hex", ak_hex_format(d->hex, b),
+                     "squares", d->road + d->clear, "road", d->road, "halts", d->halts, "path", path);
+}
+
+void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    struct ak_action a;
+    if (!g || !units_arg(c, id, msg, &a))
+        return;
+    static struct ak_dest dests[AK_HEX_COUNT];
+    struct ak_reject rej;
+    int side = ak_def(a.units[0])->side;
+    int n = ak_move_destinations(&g->state, side, a.units, a.nunits, dests, AK_HEX_COUNT, &rej);
+    if (n < 0) {
+        reply_illegal(c, id, &rej);
+        return;
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(list, dest_json(&dests[i]));
+    ak_conn_reply_ok(c, id, json_pack("{s:o}", "dests", list));
+}
+
+void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    struct ak_action a;
+    if (!g || !units_arg(c, id, msg, &a))
+        return;
+    ak_hex to = ak_hex_parse(json_string_value(json_object_get(msg, "to")));
+    if (to == AK_HEX_NONE) {
+        ak_conn_reply_error(c, id, "bad_request", "\"to\" must be a square such as \"W16\"");
+        return;
+    }
+    struct ak_dest d;
+    struct ak_reject rej;
+    int side = ak_def(a.units[0])->side;
+    if (ak_move_route(&g->state, side, a.units, a.nunits, to, &d, &rej))
+        ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 1, "route", dest_json(&d)));
+    else
+        ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
+}
+
+void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    static struct ak_action list[1024];
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    int n = ak_legal_actions(&g->state, 0, list, 1024);
+    json_t *kinds = json_array(), *actions = json_array();
+    unsigned mask = ak_possible_actions(&g->state);
+    for (int k = 0; k < AK_ACT_KINDS; k++)
+        if (mask & (1u << k))
+            json_array_append_new(kinds, json_string(ak_action_kind_name(k)));
+    for (int i = 0; i < n; i++)
+        json_array_append_new(actions, ak_action_to_json_in(&list[i], &g->state));
+    int w = ak_waiting_for(&g->state);
+    ak_conn_reply_ok(c, id, json_pack("{s:s?,s:o,s:o}", "waiting_for",
+                                      w < AK_SIDES ? ak_side_name(w) : NULL, "kinds", kinds,
+                                      "actions", actions));
+}
