@@ -50,6 +50,10 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
 /* The combat portion in words: declared battles and the decision owed. */
 void ak_draw_combat(FILE *out, const struct ak_state *s);
 
+/* ak_verify.c: check a game record and print the report; 0 if it holds. */
+int ak_verify_print(const json_t *record, FILE *out);
+int ak_verify_file(const char *path, FILE *out);
+
 /* ak_verbs.c: play verbs to action JSON ("battle 7arm7 trenta asup1"; argv
  * starts at the verb, the game number taken off), NULL with err if the
  * words do not fit; and a listed action back to the akc command line. */

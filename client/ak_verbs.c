@@ -55,6 +55,8 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
         return json_pack("{s:s}", "action", "end_movement");
     if (strcmp(v, "end-turn") == 0 && argc == 1)
         return json_pack("{s:s}", "action", "end_turn");
+    if (strcmp(v, "resign") == 0 && argc == 1)
+        return json_pack("{s:s}", "action", "resign");
     if (strcmp(v, "battle") == 0 && (argc == 3 || argc == 4)) {
         json_t *a = json_pack("{s:s,s:o,s:o}", "action", "battle", "attackers", ak_verb_names(argv[1]),
                               "defenders", ak_verb_names(argv[2]));
@@ -81,7 +83,7 @@ bool ak_verb_is_action(const char *verb)
 {
     static const char *const verbs[] = {
         "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn",
-        "battle", "cancel", "resolve", "retreat", "advance", "substitute",
+        "battle", "cancel", "resolve", "retreat", "advance", "substitute", "resign",
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (strcmp(verb, verbs[i]) == 0)

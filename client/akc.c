@@ -15,6 +15,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <poll.h>
+#include <sodium.h>
 
 #include "ak_client.h"
 #include "ak_codec.h"
@@ -28,6 +29,11 @@ static struct {
     bool color;
     bool json;
     struct ak_draw_opts draw;
+    const char *opponent;       /* new: challenge this player */
+    bool rated;
+    long time;                  /* new: seconds per action or turn, 0 for none */
+    const char *per, *on_expiry;
+    const char *file;           /* verify: a record file instead of a game */
 } opt;
 
 static void usage(FILE *f)
@@ -39,10 +45,18 @@ static void usage(FILE *f)
         "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n"
         "  login USER           log in; the session is kept in ~/.config/akc/session\n"
         "  logout               end the session\n"
+        "  passwd               change your password (prompts, or $AKC_PASSWORD and $AKC_NEW_PASSWORD)\n"
         "Games:\n"
-        "  new axis|allied      create a game, playing that side\n"
-        "  join GAME            take the open seat of a game\n"
-        "  games                list games, yours first\n"
+        "  new axis|allied|random   create a game, playing that side; options:\n"
+        "      --opponent USER  challenge one player (else anyone may join)\n"
+        "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
+        "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
+        "      --rated          a rated game\n"
+        "  join GAME            take the open seat of a game, or accept a challenge\n"
+        "  decline GAME         decline a challenge\n"
+        "  abort GAME           call off a game before its first action\n"
+        "  resign GAME          concede the game\n"
+        "  games                list games: those waiting for you first, with the time left\n"
         "  show GAME            draw the board (--at HEX centres it, --wide draws it all)\n"
         "  watch GAME           follow a game, printing each change as it happens\n"
         "Playing (UNITS is one unit or several of one stack joined by commas):\n"
@@ -65,6 +79,10 @@ static void usage(FILE *f)
         "  options GAME         every legal action now, as akc commands\n"
         "  dests GAME UNITS     list the squares the stack can reach\n"
         "  why GAME UNITS HEX   explain why a square is out of reach\n"
+        "Records:\n"
+        "  record GAME          print the game record (JSON: the export format)\n"
+        "  verify GAME          check a finished game's dice against the commitment and\n"
+        "                       replay every action with the rules; --file F for a saved record\n"
         "Scripting:\n"
         "  raw                  send NDJSON requests from stdin, print every reply and push\n"
         "  units                list every unit's short name, side and factors\n"
@@ -210,6 +228,88 @@ static int draw_game(const json_t *r)
     return 0;
 }
 
+/* "90s", "30m", "12h", "3d" or plain seconds; -1 if not a duration. */
+static long duration(const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    long unit = !*end ? 1 : strcmp(end, "s") == 0 ? 1 : strcmp(end, "m") == 0 ? 60
+              : strcmp(end, "h") == 0 ? 3600 : strcmp(end, "d") == 0 ? 86400 : -1;
+    return unit < 0 || v <= 0 || v > 90L * 86400 / unit ? -1 : v * unit;
+}
+
+static int cmd_new(struct ak_net *n, const char *side)
+{
+    int status;
+    json_t *req = json_pack("{s:s,s:s,s:b}", "cmd", "new", "side", side, "rated", opt.rated);
+    if (opt.opponent)
+        json_object_set_new(req, "opponent", json_string(opt.opponent));
+    if (opt.time)
+        json_object_set_new(req, "time_control",
+                            json_pack("{s:I,s:s,s:s}", "seconds", (json_int_t)opt.time, "per",
+                                      opt.per ? opt.per : "action", "on_expiry",
+                                      opt.on_expiry ? opt.on_expiry : "lose"));
+    json_t *r = call(n, req, &status);
+    if (r && !opt.json) {
+        long long g = (long long)json_integer_value(json_object_get(r, "game"));
+        printf("created game %lld; you play %s. ", g, json_string_value(json_object_get(r, "you")));
+        if (opt.opponent)
+            printf("%s is challenged: akc join %lld (or akc decline %lld)\n", opt.opponent, g, g);
+        else
+            printf("Another player joins with: akc join %lld\n", g);
+        printf("dice commitment: %s\n", json_string_value(json_object_get(r, "dice_commit")));
+    }
+    json_decref(r);
+    return status;
+}
+
+static int cmd_passwd(struct ak_net *n)
+{
+    char old[256], new[256];
+    int status;
+    const char *env = getenv("AKC_NEW_PASSWORD");
+    if (read_password(old, sizeof old, "Current password: ") != 0)
+        return EXIT_USAGE;
+    if (env)
+        snprintf(new, sizeof new, "%s", env);
+    else if (!isatty(STDIN_FILENO) || read_password(new, sizeof new, "New password: ") != 0)
+        return fprintf(stderr, "akc: set AKC_NEW_PASSWORD or run on a terminal\n"), EXIT_USAGE;
+    json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", "passwd", "password", old,
+                                  "new_password", new), &status);
+    memset(old, 0, sizeof old);
+    memset(new, 0, sizeof new);
+    if (r && !opt.json)
+        printf("password changed\n");
+    json_decref(r);
+    return status;
+}
+
+static int cmd_game_verb(struct ak_net *n, const char *verb, long game)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
+    if (r && !opt.json)
+        printf("game %ld %s\n", game, json_string_value(json_object_get(r, "status")));
+    json_decref(r);
+    return status;
+}
+
+static int cmd_record(struct ak_net *n, long game, bool verify)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "record", "game", (json_int_t)game), &status);
+    if (!r)
+        return status;
+    if (!verify && !opt.json) {
+        char *text = json_dumps(r, JSON_INDENT(1));
+        puts(text);
+        free(text);
+    }
+    status = verify ? ak_verify_print(r, stdout) : 0;
+    json_decref(r);
+    return status;
+}
+
 static int cmd_options(struct ak_net *n, long game)
 {
     int status;
@@ -248,11 +348,23 @@ static int cmd_games(struct ak_net *n)
         snprintf(turn, sizeof turn, "%lld %s", (long long)json_integer_value(json_object_get(g, "turn")),
                  json_string_value(json_object_get(g, "date")));
         const char *wait = json_string_value(json_object_get(g, "waiting_for"));
-        printf("%-6lld %-8s %-14s %-14s %-22s %s\n", (long long)json_integer_value(json_object_get(g, "game")),
+        char left[48] = "";
+        const json_t *tl = json_object_get(g, "time_left");
+        if (json_is_integer(tl)) {
+            long long t = (long long)json_integer_value(tl);
+            snprintf(left, sizeof left, t >= 86400 ? ", %lldd %lldh left" : t >= 3600 ? ", %lldh %lldm left"
+                                                                        : ", %lldm %llds left",
+                     t >= 86400 ? t / 86400 : t >= 3600 ? t / 3600 : t / 60,
+                     t >= 86400 ? t % 86400 / 3600 : t >= 3600 ? t % 3600 / 60 : t % 60);
+        }
+        const char *result = json_string_value(json_object_get(g, "result"));
+        char over[80];
+        snprintf(over, sizeof over, "%s by %s", result, json_string_value(json_object_get(g, "reason")));
+        printf("%-6lld %-8s %-14s %-14s %-22s %s%s\n", (long long)json_integer_value(json_object_get(g, "game")),
                you ? you : "-", ax ? ax : "(open)", al ? al : "(open)", turn,
                json_is_true(json_object_get(g, "open")) ? "waiting for an opponent"
                : json_is_true(json_object_get(g, "your_turn")) ? "YOUR MOVE"
-               : wait ? wait : json_string_value(json_object_get(g, "result")));
+               : wait ? wait : over, wait ? left : "");
     }
     json_decref(r);
     return 0;
@@ -386,7 +498,9 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     long game = argc > 1 ? game_number(argv[1]) : -1;
     bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
                       ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
-                      strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0;
+                      strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0 ||
+                      strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0 ||
+                      strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0;
     if (needs_game && game < 0) {
         fprintf(stderr, "akc %s: the first argument is a game number\n", verb);
         return EXIT_USAGE;
@@ -395,6 +509,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_account(n, verb, argv[1]);
     if (strcmp(verb, "raw") == 0 && argc == 1)
         return cmd_raw(n);
+    if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
+        return cmd_record(n, game, verb[0] == 'v');
     if ((status = resume(n, s)) != 0) {
         fprintf(stderr, "akc: log in again with 'akc login USER'\n");
         return status;
@@ -406,15 +522,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (strcmp(verb, "games") == 0 && argc == 1)
         return cmd_games(n);
-    if (strcmp(verb, "new") == 0 && argc == 2) {
-        json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "new", "side", argv[1]), &status);
-        if (r && !opt.json)
-            printf("created game %lld; you play %s. Another player joins with: akc join %lld\n",
-                   (long long)json_integer_value(json_object_get(r, "game")), argv[1],
-                   (long long)json_integer_value(json_object_get(r, "game")));
-        json_decref(r);
-        return status;
-    }
+    if (strcmp(verb, "new") == 0 && argc == 2)
+        return cmd_new(n, argv[1]);
+    if (strcmp(verb, "passwd") == 0 && argc == 1)
+        return cmd_passwd(n);
+    if ((strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0) && argc == 2)
+        return cmd_game_verb(n, verb, game);
     if ((strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0) && argc == 2) {
         json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
         if (r && !opt.json) {
@@ -478,9 +591,16 @@ int main(int argc, char **argv)
         {"server", required_argument, NULL, 's'}, {"no-color", no_argument, NULL, 'n'},
         {"json", no_argument, NULL, 'j'}, {"at", required_argument, NULL, 'a'},
         {"wide", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
+        {"version", no_argument, NULL, 'V'}, {"opponent", required_argument, NULL, 'o'},
+        {"rated", no_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
+        {"per", required_argument, NULL, 'p'}, {"on-expiry", required_argument, NULL, 'e'},
+        {"file", required_argument, NULL, 'f'}, {0, 0, 0, 0},
     };
     struct ak_session s;
+    if (sodium_init() < 0) {
+        fprintf(stderr, "akc: libsodium failed to initialise\n");
+        return EXIT_NET;
+    }
     bool have_session = ak_session_load(&s);
     opt.server = getenv("AKC_SERVER");
     if (!opt.server)
@@ -506,6 +626,24 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case 'o': opt.opponent = optarg; break;
+        case 'r': opt.rated = true; break;
+        case 't':
+            if ((opt.time = duration(optarg)) < 0) {
+                fprintf(stderr, "akc: --time wants a duration such as 90s, 30m, 12h or 3d\n");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'p':
+        case 'e':
+            if (strcmp(optarg, c == 'p' ? "action" : "lose") != 0 &&
+                strcmp(optarg, c == 'p' ? "turn" : "wait") != 0) {
+                fprintf(stderr, "akc: %s\n", c == 'p' ? "--per is action or turn" : "--on-expiry is lose or wait");
+                return EXIT_USAGE;
+            }
+            *(c == 'p' ? &opt.per : &opt.on_expiry) = optarg;
+            break;
+        case 'f': opt.file = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
         default: usage(stderr); return EXIT_USAGE;
@@ -522,6 +660,8 @@ int main(int argc, char **argv)
         opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
     if (strcmp(argv[optind], "units") == 0)
         return cmd_units();
+    if (strcmp(argv[optind], "verify") == 0 && opt.file)
+        return ak_verify_file(opt.file, stdout);
     struct ak_net n;
     char err[512];
     if (ak_net_connect(&n, opt.server, err, sizeof err) != 0) {

@@ -1,0 +1,187 @@
+#!/bin/bash
+# Integration: the lobby, the clock, notifications, records and limits.
+# One akd (settings from a --config file) for challenges, declines, a game
+# lost on time with the notification command's calls, resignation, abort,
+# dice verification, passwd and login throttling, SIGHUP and SIGUSR1; a
+# second akd with tight limits for connections, idle time, request rate and
+# games per user.
+# usage: lobby.sh AKD AKC
+set -u
+AKD=$1
+AKC=$2
+dir=$(mktemp -d)
+pids=""
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); echo "ok   $*"; }
+bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+# start_akd NAME ARGS...: akd on a free port; sets $port and $pid
+start_akd() {
+    local name=$1; shift
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        port=$((20000 + RANDOM % 30000))
+        "$AKD" --listen 127.0.0.1:$port "$@" >"$dir/$name.out" 2>>"$dir/$name.log" &
+        pid=$!
+        for _ in $(seq 50); do
+            grep -q listening "$dir/$name.out" 2>/dev/null && { pids="$pids $pid"; return 0; }
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 $pid 2>/dev/null
+    done
+    echo "cannot start akd"; cat "$dir/$name.log"; exit 1
+}
+
+raw() { "$AKC" --server 127.0.0.1:$port raw >"$dir/$1.out" 2>&1; }
+expect() {
+    if grep -q -- "$2" "$dir/$1.out"; then ok "$1: $2"; else bad "$1: $2"; echo "---"; cat "$dir/$1.out"; echo "---"; fi
+}
+# as USER ARGS...: run akc with USER's own session directory
+as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
+
+cat >"$dir/notify" <<EOF
+#!/bin/sh
+echo "\$1 game=\$AK_GAME user=\$AK_USER side=\$AK_SIDE opponent=\$AK_OPPONENT result=\$AK_RESULT" >>"$dir/notify.log"
+EOF
+chmod +x "$dir/notify"
+cat >"$dir/akd.conf" <<EOF
+# settings for the test server
+db = $dir/akd.sqlite3
+log_file = $dir/akd-file.log
+notify_command = $dir/notify
+backup_file = $dir/backup.sqlite3
+clock_tick_ms = 100
+login_failures = 3
+login_window = 60
+EOF
+start_akd main --config "$dir/akd.conf"
+check "akd reads --config (it logs to log_file)" "grep -q listening '$dir/akd-file.log'"
+
+for u in alice bob carol; do
+    AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
+done
+
+# A challenge: only the challenged player may join; a decline closes it.
+as alice new random --opponent bob >"$dir/ch1.out" 2>&1
+expect ch1 'bob is challenged'
+expect ch1 'dice commitment: [0-9a-f]\{64\}'
+as carol join 1 >"$dir/carol.out" 2>&1; rc=$?
+check "a third player cannot take a challenge (exit 1)" "[ $rc = 1 ]"
+expect carol 'not_invited'
+as bob decline 1 >"$dir/decline.out" 2>&1
+expect decline 'game 1 declined'
+as alice games >"$dir/games1.out" 2>&1
+check "a declined game leaves the lists" "! grep -q '^1 ' '$dir/games1.out'"
+
+# A game with four seconds per action: Bob joins, Alice (Axis) does not
+# move, and loses on time; the notification command is told each step.
+as alice new axis --opponent bob --time 4s >/dev/null 2>&1
+as bob join 2 >/dev/null 2>&1
+as alice games >"$dir/games2.out" 2>&1
+expect games2 'YOUR MOVE'
+for _ in $(seq 100); do grep -q 'game_over game=2' "$dir/notify.log" 2>/dev/null && break; sleep 0.1; done
+as bob show 2 --no-color >"$dir/timeout.out" 2>&1
+expect timeout 'allied_wins by time'
+check "notify: challenge to bob" "grep -q 'challenge game=2 user=bob side=allied opponent=alice' '$dir/notify.log'"
+check "notify: your_turn to alice" "grep -q 'your_turn game=2 user=alice side=axis' '$dir/notify.log'"
+check "notify: deadline_near to alice" "grep -q 'deadline_near game=2 user=alice' '$dir/notify.log'"
+check "notify: game_over to both" "[ \$(grep -c 'game_over game=2' '$dir/notify.log') = 2 ]"
+
+# Verifiable dice: the record of the finished game replays.
+as bob verify 2 >"$dir/verify.out" 2>&1; rc=$?
+check "akc verify exits 0" "[ $rc = 0 ]"
+expect verify 'game 2: verified'
+as bob record 2 >"$dir/record2.json" 2>/dev/null
+check "the record reveals the secret once the game is over" "grep -q '\"dice_secret\": \"[0-9a-f]\{64\}\"' '$dir/record2.json'"
+"$AKC" verify --file "$dir/record2.json" >"$dir/vfile.out" 2>&1
+expect vfile 'verified'
+sed 's/"result": "allied_wins"/"result": "axis_wins"/' "$dir/record2.json" >"$dir/forged.json"
+"$AKC" verify --file "$dir/forged.json" >"$dir/forged.out" 2>&1; rc=$?
+check "a forged record fails verification (exit 1)" "[ $rc = 1 ]"
+expect forged 'NOT VERIFIED'
+
+# Resignation, then verification; a game in progress keeps its dice secret.
+as alice new allied >/dev/null 2>&1
+as carol join 3 >/dev/null 2>&1
+as carol move 3 21pz5 W14 >/dev/null 2>&1
+as carol verify 3 >"$dir/early.out" 2>&1
+expect early 'the game is not over'
+as alice resign 3 >"$dir/resign.out" 2>&1
+expect resign 'Axis player wins by the opponent.s resignation'
+as carol verify 3 >"$dir/verify3.out" 2>&1
+expect verify3 'game 3: verified'
+expect verify3 '^2 actions replayed'
+
+# Abort before the first action only.
+as alice new axis >/dev/null 2>&1
+as alice abort 4 >"$dir/abort.out" 2>&1
+expect abort 'game 4 aborted'
+as bob abort 3 >"$dir/abort2.out" 2>&1
+expect abort2 'not_your_game\|already_started'
+
+# passwd, then login throttling per account.
+AKC_PASSWORD=pw-bob AKC_NEW_PASSWORD=new-bob as bob passwd >"$dir/passwd.out" 2>&1
+expect passwd 'password changed'
+AKC_PASSWORD=pw-bob as bob login bob >"$dir/oldpw.out" 2>&1
+expect oldpw 'wrong user name or password'
+AKC_PASSWORD=new-bob as bob login bob >"$dir/newpw.out" 2>&1
+expect newpw 'logged in as bob'
+for _ in 1 2 3; do AKC_PASSWORD=wrong as carol login carol >/dev/null 2>&1; done
+AKC_PASSWORD=pw-carol as carol login carol >"$dir/throttle.out" 2>&1
+expect throttle 'rate_limited'
+
+# SIGHUP reopens the log file; SIGUSR1 writes an online backup.
+mv "$dir/akd-file.log" "$dir/akd-file.log.1"
+kill -HUP $pid
+for _ in $(seq 30); do [ -s "$dir/akd-file.log" ] && break; sleep 0.1; done
+check "SIGHUP reopens the log" "grep -q 'log reopened' '$dir/akd-file.log'"
+kill -USR1 $pid
+for _ in $(seq 30); do [ -s "$dir/backup.sqlite3" ] && break; sleep 0.1; done
+check "SIGUSR1 writes a backup" "head -c 15 '$dir/backup.sqlite3' | grep -q 'SQLite format 3'"
+kill -TERM $pid; wait $pid 2>/dev/null
+
+# Tight limits on a second server.
+start_akd limits --db "$dir/limits.sqlite3" --max-connections 10 --max-per-address 2 \
+    --idle-timeout 1 --rate 5 --games-per-user 1
+sleep 1.5 </dev/null | "$AKC" --server 127.0.0.1:$port raw >"$dir/idle.out" 2>&1
+expect idle 'idle_timeout'
+mkfifo "$dir/h1" "$dir/h2"
+"$AKC" --server 127.0.0.1:$port raw <"$dir/h1" >"$dir/hold1.out" 2>&1 &
+hp1=$!
+"$AKC" --server 127.0.0.1:$port raw <"$dir/h2" >"$dir/hold2.out" 2>&1 &
+hp2=$!
+exec 5>"$dir/h1" 6>"$dir/h2"
+echo '{"id":1,"cmd":"register","user":"dave","password":"pw-dave"}' >&5
+echo '{"id":1,"cmd":"hello"}' >&6
+for _ in $(seq 50); do grep -q '"id":1' "$dir/hold1.out" && grep -q '"id":1' "$dir/hold2.out" && break; sleep 0.1; done
+echo '{"id":1,"cmd":"hello"}' | "$AKC" --server 127.0.0.1:$port raw >"$dir/full.out" 2>&1
+check "a third connection from one address is refused" "grep -q too_many_connections '$dir/full.out'"
+echo '{"id":2,"cmd":"new","side":"axis"}' >&5
+echo '{"id":3,"cmd":"new","side":"allied"}' >&5
+for i in $(seq 10 40); do echo "{\"id\":$i,\"cmd\":\"hello\"}" >&6; done
+sleep 1
+expect hold1 '"id":2,"ok":true'
+expect hold1 '"id":3,"ok":false.*too_many_games'
+expect hold2 '"rate_limited"'
+check "under the rate limit, requests are answered" "grep -q '\"id\":10,\"ok\":true' '$dir/hold2.out'"
+exec 5>&- 6>&-
+wait $hp1 $hp2 2>/dev/null
+check "the server survived every limit" "kill -0 $pid"
+
+# The limit on connections in total.
+start_akd total --db "$dir/total.sqlite3" --max-connections 1
+mkfifo "$dir/h3"
+"$AKC" --server 127.0.0.1:$port raw <"$dir/h3" >"$dir/hold3.out" 2>&1 &
+hp3=$!
+exec 7>"$dir/h3"
+echo '{"id":1,"cmd":"hello"}' >&7
+for _ in $(seq 50); do grep -q '"id":1' "$dir/hold3.out" && break; sleep 0.1; done
+echo '{"id":1,"cmd":"hello"}' | "$AKC" --server 127.0.0.1:$port raw >"$dir/full3.out" 2>&1
+expect full3 'too_many_connections.*the server is full'
+exec 7>&-
+wait $hp3 2>/dev/null
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
