@@ -36,9 +36,7 @@ static struct {
     const char *file;           /* verify: a record file instead of a game */
 } opt;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
+static const char usage_text[] =
         "usage: akc [--server HOST:PORT] [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
         "\n"
         "Accounts:\n"
@@ -86,8 +84,38 @@ static void usage(FILE *f)
         "Scripting:\n"
         "  raw                  send NDJSON requests from stdin, print every reply and push\n"
         "  units                list every unit's short name, side and factors\n"
+        "  help [COMMAND]       this text, or the lines about one command (also man akc)\n"
         "\n"
-        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140.\n");
+        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140.\n";
+
+static void usage(FILE *f)
+{
+    fputs(usage_text, f);
+}
+
+/* akc help COMMAND: the lines of the usage that describe it. */
+static int help(const char *command)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "  %s ", command);
+    const char *p = usage_text;
+    bool found = false, inside = false;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        bool starts = strncmp(p, pattern, strlen(pattern)) == 0 ||
+                      (strncmp(p, pattern, strlen(pattern) - 1) == 0 && p[strlen(pattern) - 1] == '\n');
+        /* continuation lines are indented further than a command line */
+        inside = starts || (inside && strncmp(p, "      ", 6) == 0);
+        if (inside) {
+            fwrite(p, 1, len, stdout);
+            found = true;
+        }
+        p += len;
+    }
+    if (!found)
+        fprintf(stderr, "akc: no command '%s' (akc help lists them)\n", command);
+    return found ? 0 : EXIT_USAGE;
 }
 
 static void print_error(const json_t *reply)
@@ -660,6 +688,12 @@ int main(int argc, char **argv)
         opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
     if (strcmp(argv[optind], "units") == 0)
         return cmd_units();
+    if (strcmp(argv[optind], "help") == 0) {
+        if (optind + 1 < argc)
+            return help(argv[optind + 1]);
+        usage(stdout);
+        return 0;
+    }
     if (strcmp(argv[optind], "verify") == 0 && opt.file)
         return ak_verify_file(opt.file, stdout);
     struct ak_net n;
