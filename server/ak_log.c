@@ -40,7 +40,7 @@ int ak_log_open(const char *path)
 
 void ak_log(int level, const char *fmt, ...)
 {
-    if (level < threshold)
+    if (level < threshold || !fmt)
         return;
     char when[32];
     time_t t = time(NULL);
