@@ -50,6 +50,10 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
 /* The combat portion in words: declared battles and the decision owed. */
 void ak_draw_combat(FILE *out, const struct ak_state *s);
 
+/* akc_play.c: the interactive session on a game (state: the watched
+ * game's public state; me: the side played, -1 to watch). */
+int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw);
+
 /* ak_verify.c: check a game record and print the report; 0 if it holds. */
 int ak_verify_print(const json_t *record, FILE *out);
 int ak_verify_file(const char *path, FILE *out);

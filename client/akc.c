@@ -34,6 +34,7 @@ static struct {
     long time;                  /* new: seconds per action or turn, 0 for none */
     const char *per, *on_expiry;
     const char *file;           /* verify: a record file instead of a game */
+    const char *position;       /* new: start from this state file (where akd allows it) */
 } opt;
 
 static const char usage_text[] =
@@ -50,6 +51,7 @@ static const char usage_text[] =
         "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
         "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
         "      --rated          a rated game\n"
+        "      --position FILE  start from a saved state (servers that allow it)\n"
         "  join GAME            take the open seat of a game, or accept a challenge\n"
         "  decline GAME         decline a challenge\n"
         "  abort GAME           call off a game before its first action\n"
@@ -57,6 +59,7 @@ static const char usage_text[] =
         "  games                list games: those waiting for you first, with the time left\n"
         "  show GAME            draw the board (--at HEX centres it, --wide draws it all)\n"
         "  watch GAME           follow a game, printing each change as it happens\n"
+        "  play GAME            play interactively: line editing, history, completion\n"
         "Playing (UNITS is one unit or several of one stack joined by commas):\n"
         "  move GAME UNITS HEX  move to HEX by the best legal path\n"
         "  move GAME UNITS HEX,HEX,...   move along an explicit path\n"
@@ -272,6 +275,16 @@ static int cmd_new(struct ak_net *n, const char *side)
     json_t *req = json_pack("{s:s,s:s,s:b}", "cmd", "new", "side", side, "rated", opt.rated);
     if (opt.opponent)
         json_object_set_new(req, "opponent", json_string(opt.opponent));
+    if (opt.position) {
+        json_error_t e;
+        json_t *pos = json_load_file(opt.position, 0, &e);
+        if (!pos) {
+            json_decref(req);
+            fprintf(stderr, "akc: %s: %s\n", opt.position, e.text);
+            return EXIT_USAGE;
+        }
+        json_object_set_new(req, "position", pos);
+    }
     if (opt.time)
         json_object_set_new(req, "time_control",
                             json_pack("{s:I,s:s,s:s}", "seconds", (json_int_t)opt.time, "per",
@@ -525,6 +538,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     int status = 0;
     long game = argc > 1 ? game_number(argv[1]) : -1;
     bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
+                      strcmp(verb, "play") == 0 ||
                       ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
                       strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0 ||
                       strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0 ||
@@ -568,6 +582,15 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (strcmp(verb, "watch") == 0 && argc == 2)
         return cmd_watch(n, game);
+    if (strcmp(verb, "play") == 0 && argc == 2) {
+        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
+        if (!r)
+            return status;
+        const char *you = json_string_value(json_object_get(r, "you"));
+        status = ak_play(n, game, you ? ak_side_parse(you) : -1, json_object_get(r, "state"), &opt.draw);
+        json_decref(r);
+        return status;
+    }
     if (ak_verb_is_action(verb)) {
         char err[200];
         char *words[8];
@@ -622,7 +645,8 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, 'V'}, {"opponent", required_argument, NULL, 'o'},
         {"rated", no_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
         {"per", required_argument, NULL, 'p'}, {"on-expiry", required_argument, NULL, 'e'},
-        {"file", required_argument, NULL, 'f'}, {0, 0, 0, 0},
+        {"file", required_argument, NULL, 'f'}, {"position", required_argument, NULL, 'P'},
+        {0, 0, 0, 0},
     };
     struct ak_session s;
     if (sodium_init() < 0) {
@@ -672,6 +696,7 @@ int main(int argc, char **argv)
             *(c == 'p' ? &opt.per : &opt.on_expiry) = optarg;
             break;
         case 'f': opt.file = optarg; break;
+        case 'P': opt.position = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
         default: usage(stderr); return EXIT_USAGE;

@@ -434,6 +434,27 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     return true;
 }
 
+bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, char *err,
+                            int errlen)
+{
+    if (!ak_state_from_json(j, s, err, errlen))
+        return false;
+    if (s->phase > AK_PHASE_COMBAT || s->side >= AK_SIDES || s->turn < 1 ||
+        s->turn > ak_data()->scenario.turns || s->nbattles || s->pending.kind)
+        return fail(err, errlen, "%s", "a position must be in play: a turn, a side, a portion, no battles");
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        int t = x->where == AK_AT_BOARD && x->hex >= 0 ? ak_map()->terrain[x->hex] : AK_TERRAIN_CLEAR;
+        if (x->where == AK_AT_BOARD &&
+            (t == AK_TERRAIN_OFFBOARD || t == AK_TERRAIN_SEA || t == AK_TERRAIN_QATTARA))
+            return fail(err, errlen, "%s stands on a square no unit may occupy", ak_def(u)->shortname);
+    }
+    s->result = AK_RESULT_NONE;
+    s->actions = 0;
+    ak_rng_seed(&s->rng, seed);
+    return true;
+}
+
 static const char *const event_names[] = {
     "moved", "captured", "rommel_displaced", "placed", "embarked", "lost_at_sea",
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",

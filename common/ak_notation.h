@@ -40,6 +40,12 @@ const char *ak_action_kind_name(int kind);
 json_t *ak_state_to_json(const struct ak_state *s);
 /* Rebuild a state from ak_state_to_json output (the dice are zero). */
 bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errlen);
+/* A game that starts from a given position (a public state, say a training
+ * situation) with dice from seed: the position must be in play, without
+ * battles or decisions pending, and every unit on board on a playable
+ * square. */
+bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, char *err,
+                            int errlen);
 
 json_t *ak_event_to_json(const struct ak_event *e);
 /* A line for people: "21pz5 moved W6 to W16 (10 squares, 10 by road)". */

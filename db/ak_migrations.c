@@ -41,5 +41,7 @@ const char *const ak_migrations[] = {
     "ALTER TABLE games ADD COLUMN tc_expiry TEXT NOT NULL DEFAULT 'lose';"
     "ALTER TABLE games ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'active';",  /* active, aborted, declined */
+    /* 3: games that start from a given position (public state JSON) */
+    "ALTER TABLE games ADD COLUMN position TEXT NOT NULL DEFAULT '';",
     NULL,
 };

@@ -207,13 +207,13 @@ static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
-                         int64_t *id)
+                         const char *position, int64_t *id)
 {
     sqlite3_stmt *q = prep(st, side == 0
-        ? "INSERT INTO games(ruleset, seed, axis_user, created, " META_COLUMNS ") "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        : "INSERT INTO games(ruleset, seed, allied_user, created, " META_COLUMNS ") "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        ? "INSERT INTO games(ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        : "INSERT INTO games(ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
@@ -222,6 +222,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 3, user);
     sqlite3_bind_int64(q, 4, now);
     bind_meta(q, 5, meta ? meta : &none);
+    sqlite3_bind_text(q, 14, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = run(q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
@@ -305,7 +306,7 @@ int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {
     sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, seq, "
-                               "snapshot, snapshot_seq, " META_COLUMNS " FROM games ORDER BY id");
+                               "snapshot, snapshot_seq, " META_COLUMNS ", position FROM games ORDER BY id");
     if (!q)
         return AK_STORE_ERROR;
     int rc = AK_STORE_OK;
@@ -331,6 +332,7 @@ int ak_store_games_each(struct ak_store *st,
         snprintf(m->tc_expiry, sizeof m->tc_expiry, "%s", (const char *)sqlite3_column_text(q, 15));
         m->deadline = sqlite3_column_int64(q, 16);
         snprintf(m->status, sizeof m->status, "%s", (const char *)sqlite3_column_text(q, 17));
+        g.position = (const char *)sqlite3_column_text(q, 18);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

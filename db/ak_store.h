@@ -41,6 +41,7 @@ struct ak_store_game {
     const void *snapshot;       /* state after action `snapshot_seq`, or NULL */
     size_t snapshot_len;
     uint32_t snapshot_seq;
+    const char *position;       /* starting position (state JSON), "" for the campaign's */
     struct ak_store_game_meta meta;
 };
 
@@ -62,7 +63,7 @@ int ak_store_session_delete(struct ak_store *st, const char *token_hash);
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
-                         int64_t *id);
+                         const char *position, int64_t *id);
 /* Rewrite the lobby and clock columns of a game. */
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
 /* Online backup of the whole database to a file (SQLite backup API). */

@@ -87,7 +87,12 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     int ruleset = ak_ruleset_find(rules ? rules : "");
     if (ruleset < 0)
         return fail(r, "unknown ruleset");
-    ak_state_init(&s, ruleset, seed);
+    const json_t *position = json_object_get(record, "position");
+    char err[200];
+    if (!position)
+        ak_state_init(&s, ruleset, seed);
+    else if (!ak_state_from_position(position, seed, &s, err, sizeof err))
+        return fail(r, "the record's starting position cannot be read");
     struct ak_events ev = {0};
     /* The rolls of the start of the first player turn. */
     r->rolls = s.supply_roll ? 1 : 0;

@@ -48,6 +48,7 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
         return;
     ak_log(AK_LOG_INFO, "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
     json_decref(ak_game_commit(srv, g, &a, &next, &ev, "server"));
+    ak_game_flush(srv, g);
 }
 
 static void on_tick(uv_timer_t *t)

@@ -19,6 +19,8 @@
  *   notify_command    program run for notifications (see ak_notify.c)
  *   backup_file       where SIGUSR1 writes an online backup of the database
  *   clock_tick_ms     how often deadlines are checked (milliseconds)
+ *   allow_positions   1: `new` may start a game from a given position (training
+ *                     situations, tests); 0 (default): every game is the campaign
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +77,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
-        NUM(clock_tick_ms, 10, 3600000),
+        NUM(clock_tick_ms, 10, 3600000), NUM(allow_positions, 0, 1),
 #undef NUM
 #undef STR
     };

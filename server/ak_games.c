@@ -81,6 +81,22 @@ int ak_game_side_of(const struct ak_game *g, int64_t user)
     return g->player[0] == user ? AK_AXIS : g->player[1] == user ? AK_ALLIED : -1;
 }
 
+int ak_game_start(struct ak_game *g, int ruleset, uint64_t seed)
+{
+    if (!g->position) {
+        ak_state_init(&g->state, ruleset, seed);
+        return 0;
+    }
+    char err[200];
+    json_error_t je;
+    json_t *j = json_loads(g->position, 0, &je);
+    bool ok = j && ak_state_from_position(j, seed, &g->state, err, sizeof err);
+    json_decref(j);
+    if (!ok)
+        ak_log(AK_LOG_ERROR, "game %lld: its starting position cannot be read", (long long)g->id);
+    return ok ? 0 : -1;
+}
+
 struct replay_ctx {
     struct ak_game *g;
     bool failed;
@@ -115,11 +131,14 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     g->player[0] = sg->player[0];
     g->player[1] = sg->player[1];
     g->meta = sg->meta;
+    if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
+        return 1;
     if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq == sg->seq) {
         memcpy(&g->state, sg->snapshot, sizeof g->state);
     } else {
         struct replay_ctx r = {g, false};
-        ak_state_init(&g->state, ruleset, sg->seed);
+        if (ak_game_start(g, ruleset, sg->seed) != 0)
+            return 1;
         if (ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
             return 1;
     }
@@ -145,6 +164,8 @@ void ak_games_free(struct ak_server *srv)
         struct ak_game *g = srv->games;
         srv->games = g->next;
         json_decref(g->public_state);
+        json_decref(g->outbox);
+        free(g->position);
         free(g);
     }
 }
@@ -284,8 +305,17 @@ json_t *ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak
                              "events", events);
     if (g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0])
         json_object_set_new(push, "dice_secret", json_string(g->meta.dice_secret));
-    ak_game_push(srv, g, push);
-    json_decref(push);
+    json_decref(g->outbox);
+    g->outbox = push;
     notify_after(srv, g, waiting_before);
     return events;
+}
+
+void ak_game_flush(struct ak_server *srv, struct ak_game *g)
+{
+    if (!g->outbox)
+        return;
+    ak_game_push(srv, g, g->outbox);
+    json_decref(g->outbox);
+    g->outbox = NULL;
 }

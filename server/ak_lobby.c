@@ -54,6 +54,29 @@ static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *
     return true;
 }
 
+/* "position": a public state to start from, where the server allows it. */
+static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos, uint64_t seed,
+                         char **out)
+{
+    static struct ak_state check;
+    char err[200];
+    *out = NULL;
+    if (!pos)
+        return true;
+    if (!c->srv->cfg.allow_positions) {
+        ak_conn_reply_error(c, id, "bad_request", "this server starts every game from the campaign's opening");
+        return false;
+    }
+    if (!ak_state_from_position(pos, seed, &check, err, sizeof err)) {
+        ak_conn_reply_error(c, id, "bad_request", "the position cannot be used: %s", err);
+        return false;
+    }
+    *out = json_dumps(pos, JSON_COMPACT);
+    if (!*out)
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+    return *out != NULL;
+}
+
 static int side_arg(const char *name)
 {
     if (name && strcmp(name, "random") == 0)
@@ -96,18 +119,24 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(m.status, sizeof m.status, "active");
     uint64_t seed;
     ak_dice_new(m.dice_secret, m.dice_commit, &seed);
+    char *position = NULL;
+    if (!position_arg(c, id, json_object_get(msg, "position"), seed, &position))
+        return;
     int64_t gid;
     if (ak_store_game_create(srv->store, ak_ruleset_get(r)->name, seed, side, c->user, ak_now(), &m,
-                             &gid) != AK_STORE_OK) {
+                             position, &gid) != AK_STORE_OK) {
+        free(position);
         ak_conn_reply_error(c, id, "internal", "could not store the game");
         return;
     }
     struct ak_game *g = ak_game_add(srv, gid);
     if (!g) {
+        free(position);
         ak_conn_reply_error(c, id, "internal", "out of memory");
         return;
     }
-    ak_state_init(&g->state, r, seed);
+    g->position = position;
+    ak_game_start(g, r, seed);
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);
@@ -269,11 +298,13 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ak_state_hash(&g->state));
     json_t *players = json_pack("{s:s?,s:s?}", "axis", g->player[0] ? g->player_name[0] : NULL,
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:s?,s:s,s:s,s:o,s:s}",
+    json_error_t je;
+    json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:s?,s:s,s:s,s:o,s:s,s:o*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state.ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state.result), "reason", ak_win_reason_name(g->state.result_reason),
-        "actions", r.actions, "final_hash", hash));
+        "actions", r.actions, "final_hash", hash, "position", position));
 }

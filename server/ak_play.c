@@ -69,6 +69,7 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:o}", "seq", (json_int_t)g->state.actions, "events", events));
+    ak_game_flush(c->srv, g);
 }
 
 static bool units_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_action *a)

@@ -43,6 +43,7 @@ struct ak_config {
     char notify_command[512];   /* run for notifications; empty: none */
     char backup_file[512];      /* SIGUSR1 backs the database up here */
     int clock_tick_ms;          /* how often deadlines are checked */
+    int allow_positions;        /* `new` may start from a given position */
 };
 
 void ak_config_defaults(struct ak_config *c);
@@ -77,6 +78,8 @@ struct ak_game {
     struct ak_store_game_meta meta;     /* dice, challenge, time control, status */
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
+    char *position;         /* the starting position (state JSON), NULL: the campaign's */
+    json_t *outbox;         /* the push of the last commit, until ak_game_flush */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     json_t *public_state;   /* ak_state_to_json of state, kept for diffs */
@@ -129,6 +132,8 @@ struct ak_game *ak_game_find(struct ak_server *srv, int64_t id);
 /* The game named by the request's "game", or NULL after an error reply. */
 struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg);
 struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
+/* The state before the first action: the campaign's, or g->position's. */
+int ak_game_start(struct ak_game *g, int ruleset, uint64_t seed);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
 bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */
@@ -137,12 +142,14 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
 void ak_game_watch(struct ak_conn *c, int64_t game);
 void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg);
-/* Apply a checked action for side: store it (committed before anything
- * else), then reset the deadline, push the diff and notify. side is the
- * player's; by names who sent it ("axis", "allied" or "server"). Returns
- * the events (caller decrefs) or NULL if the store failed. */
+/* Apply a checked action: store it (committed before anything else), then
+ * reset the deadline, prepare the push of the diff and notify; by names who
+ * sent it ("axis", "allied" or "server"). Returns the events (caller
+ * decrefs) or NULL if the store failed. The caller replies to the sender
+ * first, then calls ak_game_flush to push to every watcher. */
 json_t *ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
                        const struct ak_state *next, const struct ak_events *ev, const char *by);
+void ak_game_flush(struct ak_server *srv, struct ak_game *g);
 /* Write the lobby and clock columns. */
 void ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 

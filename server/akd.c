@@ -40,7 +40,8 @@ static void usage(FILE *f)
             "  --login-window SECONDS   ... within this time before a wait (default 300)\n"
             "  --notify-command PATH    program run for notifications (see akd(8))\n"
             "  --backup-file PATH       where SIGUSR1 writes an online backup\n"
-            "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n",
+            "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n"
+            "  --allow-positions 0|1    let `new` start from a given position (default 0)\n",
             AK_FRAME_DEFAULT_LIMIT);
 }
 
@@ -115,6 +116,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"notify-command", required_argument, NULL, 's'},
         {"backup-file", required_argument, NULL, 's'},
         {"clock-tick-ms", required_argument, NULL, 's'},
+        {"allow-positions", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];

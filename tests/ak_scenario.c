@@ -16,6 +16,7 @@
 #include "ak_victory.h"
 
 static int passed, failed;
+static bool dumping;        /* --dump: expectations to stderr, the final state to stdout */
 static const char *file;
 static int line;
 
@@ -23,9 +24,10 @@ static void result(bool ok, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    printf("%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
-    vprintf(fmt, ap);
-    putchar('\n');
+    FILE *out = dumping ? stderr : stdout;
+    fprintf(out, "%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
     va_end(ap);
     ok ? passed++ : failed++;
 }
@@ -405,6 +407,8 @@ static void run_line(struct run *r, char **w, int n)
     }
 }
 
+static struct run *last_run;
+
 static int run_file(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -414,6 +418,7 @@ static int run_file(const char *path)
     }
     static struct run r;
     memset(&r, 0, sizeof r);
+    last_run = &r;
     ak_state_init(&r.s, 0, 1);
     r.actor = -1;
     file = path;
@@ -435,10 +440,24 @@ static int run_file(const char *path)
     return 0;
 }
 
+/* usage: ak-scenario FILE...       run scenarios, one line per expectation
+ *        ak-scenario --dump FILE   run one, print its final state as JSON
+ *                                  (a position for akd's `new`) */
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--dump") == 0) {
+        dumping = true;
+        if (run_file(argv[2]) != 0 || failed)
+            return 1;
+        json_t *j = ak_state_to_json(&last_run->s);
+        char *text = json_dumps(j, JSON_COMPACT);
+        puts(text);
+        free(text);
+        json_decref(j);
+        return 0;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: ak-scenario FILE...\n");
+        fprintf(stderr, "usage: ak-scenario FILE...  |  ak-scenario --dump FILE\n");
         return 2;
     }
     for (int i = 1; i < argc; i++)

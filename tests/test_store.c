@@ -43,7 +43,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 2);
+    ck_assert_int_eq(ak_store_schema_version(st), 3);
     int64_t alice, bob, game;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -56,7 +56,7 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_session_find(st, "h1", 50, &who), AK_STORE_OK);
     ck_assert_int_eq(who, alice);
     ck_assert_int_eq(ak_store_session_find(st, "h1", 150, &who), AK_STORE_NOT_FOUND);
-    ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, NULL, &game), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, NULL, NULL, &game), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, bob), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, alice), AK_STORE_EXISTS);
     ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{\"action\":\"end_turn\"}", 2, "aaaa", 4), AK_STORE_OK);
@@ -79,7 +79,7 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
     struct ak_store *copy = ak_store_open(backup, err, sizeof err);
     ck_assert_ptr_nonnull(copy);
-    ck_assert_int_eq(ak_store_schema_version(copy), 2);
+    ck_assert_int_eq(ak_store_schema_version(copy), 3);
     ak_store_close(copy);
     unlink(backup);
     ak_store_close(st);

@@ -1,0 +1,472 @@
+/* akc_play: `akc play GAME`, an interactive session on one game.
+ *
+ * It watches the game, keeps the public state up to date by applying each
+ * pushed JSON Patch (asking for the whole state when a sequence number is
+ * missed), prints the opponent's actions and the dice as they happen, says
+ * when the game waits for this player and for what, and reads commands with
+ * libedit: line editing, history, tab completion of commands and unit
+ * names. Commands are the play verbs of ak_verbs.c without the game number,
+ * plus show, options (numbered: type the number to send one), odds (worked
+ * out locally with the shared rules library), dests, why, log, help, quit.
+ * On a terminal it uses libedit's callback interface so that pushes can be
+ * printed while a line is being typed; otherwise it reads plain lines.
+ */
+#include <editline/readline.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ak_battle.h"
+#include "ak_client.h"
+#include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_patch.h"
+#include "ak_victory.h"
+
+#define LOG_MAX 400
+#define CHOICES_MAX 256
+
+static struct {
+    struct ak_net *net;
+    long game;
+    int me;                         /* my side, or -1 when watching */
+    struct ak_state s;
+    json_t *public_state;
+    long seq;
+    const struct ak_draw_opts *draw;
+    char *log[LOG_MAX];
+    int nlog;
+    json_t *choices;                /* the last `options` list, numbered from 1 */
+    bool tty, quit;
+    char prompt[96];
+} P;
+
+static const char *const play_help =
+    "  move UNITS HEX|HEX,HEX,...   move a stack (best path, or this path)\n"
+    "  place UNIT HEX | embark UNITS | substitute OUT IN\n"
+    "  end-movement | end-turn      end the portion or the player turn\n"
+    "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n"
+    "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
+    "  resolve N | cancel N | abandon UNITS\n"
+    "  retreat UNITS HEX,HEX | exchange UNITS | advance [UNITS HEX]\n"
+    "  destroy UNITS | resign\n"
+    "  options                      every legal action now, numbered: type N to send it\n"
+    "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
+    "  show [HEX]                   the map (around HEX); log: the events so far\n"
+    "  help | quit\n";
+
+/* Print above the line being edited, then draw the line again. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    if (P.tty)
+        fputs("\r\033[K", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (P.tty && !P.quit)
+        rl_forced_update_display();
+}
+
+static void remember(const char *text)
+{
+    if (P.nlog == LOG_MAX) {
+        free(P.log[0]);
+        memmove(P.log, P.log + 1, sizeof P.log[0] * (LOG_MAX - 1));
+        P.nlog--;
+    }
+    P.log[P.nlog++] = strdup(text);
+}
+
+static void update_prompt(void)
+{
+    snprintf(P.prompt, sizeof P.prompt, "game %ld, turn %d %s %s> ", P.game, P.s.turn,
+             ak_side_name(P.s.side), ak_phase_name(P.s.phase));
+    if (P.tty)
+        rl_set_prompt(P.prompt);
+}
+
+static bool load_state(const json_t *state)
+{
+    char err[200];
+    if (!ak_state_from_json(state, &P.s, err, sizeof err)) {
+        say("akc: cannot read the state: %s\n", err);
+        return false;
+    }
+    json_decref(P.public_state);
+    P.public_state = json_deep_copy(state);
+    P.seq = (long)P.s.actions;
+    update_prompt();
+    return true;
+}
+
+/* What the game waits for, said once after each change. */
+static void say_whose_turn(void)
+{
+    static const char *const decision[] = {"", "route the losers' retreat", "pick your exchange losses",
+                                           "advance after combat or decline"};
+    int w = ak_waiting_for(&P.s);
+    if (P.s.phase == AK_PHASE_OVER) {
+        say("The game is over: %s by %s.\n", ak_result_name(P.s.result), ak_win_reason_name(P.s.result_reason));
+        return;
+    }
+    if (w != P.me) {
+        say("Waiting for the %s player.\n", ak_side_name(w));
+        return;
+    }
+    if (P.s.pending.kind)
+        say("Your decision: %s in battle %d (options lists the choices; type a number).\n",
+            decision[P.s.pending.kind], P.s.pending.battle + 1);
+    else if (P.s.phase == AK_PHASE_MOVEMENT)
+        say("Your move: the %s movement portion. Move, place arrivals, then end-movement.\n",
+            ak_side_name(P.s.side));
+    else
+        say("Your combat portion: declare battles, resolve them, then end-turn.\n");
+}
+
+static void print_events(const json_t *events, bool mine)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        const char *text = json_string_value(json_object_get(e, "text"));
+        remember(text);
+        if (!mine)
+            say("  %s\n", text);
+    }
+}
+
+static void resync(void);
+
+static void on_push(json_t *m)
+{
+    const char *kind = json_string_value(json_object_get(m, "push"));
+    if (!kind || json_integer_value(json_object_get(m, "game")) != P.game)
+        return;
+    if (strcmp(kind, "joined") == 0) {
+        say("%s joined as %s.\n", json_string_value(json_object_get(m, "user")),
+            json_string_value(json_object_get(m, "side")));
+        return;
+    }
+    if (strcmp(kind, "game") != 0) {
+        say("The game was %s by %s.\n", kind, json_string_value(json_object_get(m, "by")));
+        return;
+    }
+    long seq = (long)json_integer_value(json_object_get(m, "seq"));
+    const char *by = json_string_value(json_object_get(m, "by"));
+    bool mine = P.me >= 0 && by && ak_side_parse(by) == P.me;
+    if (seq != P.seq + 1 || ak_patch_apply(P.public_state, json_object_get(m, "patch")) != 0) {
+        resync();
+    } else {
+        json_t *state = json_incref(P.public_state);
+        load_state(state);
+        json_decref(state);
+    }
+    print_events(json_object_get(m, "events"), mine);
+    say_whose_turn();
+}
+
+static json_t *request(json_t *req)
+{
+    json_t *reply = ak_net_call(P.net, req, on_push);
+    if (!reply) {
+        say("akc: the connection to the server was lost\n");
+        P.quit = true;
+        return NULL;
+    }
+    if (!json_is_true(json_object_get(reply, "ok"))) {
+        const json_t *e = json_object_get(reply, "error");
+        const char *rule = json_string_value(json_object_get(e, "rule"));
+        if (rule)
+            say("illegal: %s [%s, %s]\n", json_string_value(json_object_get(e, "message")), rule,
+                json_string_value(json_object_get(e, "section")));
+        else
+            say("error: %s\n", json_string_value(json_object_get(e, "message")));
+        json_decref(reply);
+        return NULL;
+    }
+    json_t *result = json_incref(json_object_get(reply, "result"));
+    json_decref(reply);
+    return result;
+}
+
+static void resync(void)
+{
+    json_t *r = request(json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)P.game));
+    if (r)
+        load_state(json_object_get(r, "state"));
+    json_decref(r);
+}
+
+static void show(const char *at)
+{
+    struct ak_draw_opts o = *P.draw;
+    if (at)
+        o.at = ak_hex_parse(at);
+    fputs(P.tty ? "\r\033[K" : "", stdout);
+    ak_draw_board(stdout, &P.s, &o);
+    ak_draw_combat(stdout, &P.s);
+    fflush(stdout);
+}
+
+/* odds ATTACKERS DEFENDERS, from the local copy of the state. */
+static void odds(const char *att, const char *def)
+{
+    int attack = 0, defense = 0;
+    bool surrounded = true;
+    const char *lists[2] = {att, def};
+    for (int k = 0; k < 2; k++) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", lists[k]);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+            int u = ak_unit_find(ak_data(), t);
+            if (u < 0 || u == AK_UNIT_NONE || !ak_on_board(&P.s, u)) {
+                say("no unit '%s' on the board\n", t);
+                return;
+            }
+            if (k == 0)
+                attack += ak_def(u)->attack;
+            else {
+                defense += ak_defense_now(&P.s, u);
+                surrounded = surrounded && ak_surrounded(&P.s, P.s.unit[u].hex, ak_def(u)->side);
+            }
+        }
+    }
+    int col = ak_odds_column(attack, defense, surrounded);
+    say("%d to %d: %s%s%s\n", attack, defense, ak_odds_name(col),
+        col == AK_ODDS_TOO_LOW ? " (not allowed: worse than 1-6)" : "",
+        col > AK_ODDS_FREE_MAX ? "; needs a supply unit within 5 squares" : "; needs no supply");
+}
+
+static void options(void)
+{
+    json_t *r = request(json_pack("{s:s,s:I}", "cmd", "options", "game", (json_int_t)P.game));
+    if (!r)
+        return;
+    json_decref(P.choices);
+    P.choices = json_incref(json_object_get(r, "actions"));
+    size_t i;
+    json_t *a;
+    char line[600];
+    json_array_foreach(P.choices, i, a) {
+        ak_verb_format(P.game, a, line, sizeof line);
+        /* "akc battle 3 ..." -> "battle ..." */
+        const char *verb = line + 4, *rest = strchr(verb, ' ');
+        const char *args = rest ? strchr(rest + 1, ' ') : NULL;
+        say("  %2zu) %.*s%s\n", i + 1, (int)(rest ? rest - verb : (long)strlen(verb)), verb,
+            args ? args : "");
+    }
+    if (json_array_size(P.choices) == 0)
+        say("  nothing but moves (dests UNITS lists where a stack can go)\n");
+    json_decref(r);
+}
+
+static void act(json_t *action)
+{
+    json_t *r = request(json_pack("{s:s,s:I,s:o}", "cmd", "act", "game", (json_int_t)P.game, "action", action));
+    if (!r)
+        return;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(r, "events"), i, e)
+        say("  %s\n", json_string_value(json_object_get(e, "text")));
+    json_decref(r);
+}
+
+static void query(const char *cmd, const char *units, const char *to)
+{
+    json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", cmd, "game", (json_int_t)P.game, "units",
+                            ak_verb_names(units));
+    if (to)
+        json_object_set_new(req, "to", json_string(to));
+    json_t *r = request(req);
+    if (!r)
+        return;
+    if (!to) {
+        size_t i;
+        json_t *d;
+        json_array_foreach(json_object_get(r, "dests"), i, d)
+            say("  %-4s %2lld squares%s\n", json_string_value(json_object_get(d, "hex")),
+                (long long)json_integer_value(json_object_get(d, "squares")),
+                json_is_true(json_object_get(d, "halts")) ? ", stops there" : "");
+    } else if (json_is_true(json_object_get(r, "reachable"))) {
+        say("  %s is reachable\n", to);
+    } else {
+        const json_t *why = json_object_get(r, "reason");
+        say("  %s [%s, %s]\n", json_string_value(json_object_get(why, "message")),
+            json_string_value(json_object_get(why, "rule")), json_string_value(json_object_get(why, "section")));
+    }
+    json_decref(r);
+}
+
+static void run_command(char *line)
+{
+    char *w[10];
+    int n = 0;
+    for (char *t = strtok(line, " \t"); t && n < 10; t = strtok(NULL, " \t"))
+        w[n++] = t;
+    if (n == 0)
+        return;
+    char *end;
+    long choice = strtol(w[0], &end, 10);
+    if (!*end && n == 1) {
+        if (!P.choices || choice < 1 || (size_t)choice > json_array_size(P.choices))
+            say("no choice %ld (options lists them)\n", choice);
+        else
+            act(json_deep_copy(json_array_get(P.choices, (size_t)choice - 1)));
+        return;
+    }
+    if (strcmp(w[0], "quit") == 0 || strcmp(w[0], "exit") == 0)
+        P.quit = true;
+    else if (strcmp(w[0], "help") == 0)
+        say("%s", play_help);
+    else if (strcmp(w[0], "show") == 0 || strcmp(w[0], "map") == 0)
+        show(n > 1 ? w[1] : NULL);
+    else if (strcmp(w[0], "log") == 0)
+        for (int i = 0; i < P.nlog; i++)
+            say("  %s\n", P.log[i]);
+    else if (strcmp(w[0], "options") == 0)
+        options();
+    else if (strcmp(w[0], "odds") == 0 && n == 3)
+        odds(w[1], w[2]);
+    else if (strcmp(w[0], "dests") == 0 && n == 2)
+        query("dests", w[1], NULL);
+    else if (strcmp(w[0], "why") == 0 && n == 3)
+        query("why", w[1], w[2]);
+    else if (ak_verb_is_action(w[0])) {
+        char err[200];
+        json_t *a = ak_verb_action(n, w, err, sizeof err);
+        if (!a) {
+            say("%s\n", err);
+            return;
+        }
+        if (strcmp(w[0], "battle") == 0)
+            odds(w[1], w[2]);
+        act(a);
+    } else {
+        say("unknown command '%s' (help lists them)\n", w[0]);
+    }
+}
+
+static void on_line(char *line)
+{
+    if (!line) {
+        P.quit = true;
+        return;
+    }
+    if (*line)
+        add_history(line);
+    run_command(line);
+    free(line);
+}
+
+/* Tab completion: commands first, then unit names. */
+static char *complete_word(const char *text, int state)
+{
+    static const char *const commands[] = {
+        "move", "place", "embark", "substitute", "end-movement", "end-turn", "odds", "battle",
+        "resolve", "cancel", "abandon", "retreat", "exchange", "advance", "destroy", "resign",
+        "options", "dests", "why", "show", "map", "log", "help", "quit", NULL,
+    };
+    static int i, j;
+    static bool first_word;
+    if (state == 0) {
+        i = j = 0;
+        first_word = rl_point == (int)strlen(text) || !strchr(rl_line_buffer, ' ');
+    }
+    size_t len = strlen(text);
+    while (first_word && commands[i])
+        if (strncmp(commands[i++], text, len) == 0)
+            return strdup(commands[i - 1]);
+    const char *last = strrchr(text, ',');
+    const char *stem = last ? last + 1 : text;
+    size_t head = (size_t)(stem - text), slen = strlen(stem);
+    while (!first_word && j < ak_data()->units) {
+        const char *name = ak_data()->unit[j++].shortname;
+        if (strncasecmp(name, stem, slen) == 0) {
+            char *out = malloc(head + strlen(name) + 1);
+            if (out)
+                sprintf(out, "%.*s%s", (int)head, text, name);
+            return out;
+        }
+    }
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)start;
+    (void)end;
+    return rl_completion_matches(text, complete_word);
+}
+
+static void read_plain_line(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len = getline(&line, &cap, stdin);
+    if (len < 0) {
+        free(line);
+        P.quit = true;
+        return;
+    }
+    line[strcspn(line, "\r\n")] = '\0';
+    run_command(line);
+    free(line);
+}
+
+int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw)
+{
+    memset(&P, 0, sizeof P);
+    P.net = n;
+    P.game = game;
+    P.me = me;
+    P.draw = draw;
+    P.tty = isatty(STDIN_FILENO);
+    if (!load_state(state))
+        return 1;
+    show(NULL);
+    printf("Type help for the commands, quit to leave (the game goes on without you).\n");
+    say_whose_turn();
+    if (P.tty) {
+        rl_attempted_completion_function = complete;
+        rl_callback_handler_install(P.prompt, on_line);
+    }
+    while (!P.quit) {
+        struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {n->fd, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0)
+            continue;
+        if (p[1].revents) {
+            json_t *m;
+            while (!P.quit && (m = ak_net_read(n, 0))) {
+                on_push(m);
+                json_decref(m);
+            }
+            if (p[1].revents & (POLLHUP | POLLERR)) {
+                say("akc: the server closed the connection\n");
+                P.quit = true;
+            }
+        }
+        if (!P.quit && p[0].revents) {
+            if (P.tty)
+                rl_callback_read_char();
+            else
+                read_plain_line();
+        }
+    }
+    if (P.tty) {
+        rl_callback_handler_remove();
+        putchar('\n');
+    }
+    json_decref(P.public_state);
+    json_decref(P.choices);
+    for (int i = 0; i < P.nlog; i++)
+        free(P.log[i]);
+    return 0;
+}
