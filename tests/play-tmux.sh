@@ -1,0 +1,114 @@
+#!/bin/bash
+# End to end in a real terminal: tmux runs `akc play` for both players
+# against a test akd, sends keystrokes and reads the screens with
+# capture-pane. A move (with tab completion), bad input at the prompt, a
+# battle with its odds shown before it is sent, and, when the attacker is
+# thrown back, the retreat choice offered to the defender as numbered
+# options and taken by typing its number. The dice are the game's own, so
+# the skirmish is replayed in a new game until a retreat comes up (two
+# chances in three each time).
+# usage: play-tmux.sh AKD AKC AK-SCENARIO POSITION.scn
+set -u
+AKD=$1
+AKC=$2
+SCENARIO=$3
+POSITION=$4
+dir=$(mktemp -d)
+sock="$dir/tmux.sock"
+T() { tmux -S "$sock" "$@"; }
+trap 'for s in "$dir"/tmux-*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); echo "ok   $*"; }
+bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+
+if ! command -v tmux >/dev/null; then echo "tmux is not installed (scripts/setup installs it)"; exit 1; fi
+
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    port=$((20000 + RANDOM % 30000))
+    "$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 >"$dir/akd.out" 2>"$dir/akd.log" &
+    pid=$!
+    for _ in $(seq 50); do grep -q listening "$dir/akd.out" 2>/dev/null && break 2; sleep 0.1; done
+    kill -9 $pid 2>/dev/null
+done
+"$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
+as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
+AKC_PASSWORD=pw-alice as alice register alice >/dev/null
+AKC_PASSWORD=pw-bob as bob register bob >/dev/null
+
+# screen PANE: the visible text of a pane
+screen() { T capture-pane -p -t "$1"; }
+# wait_for PANE PATTERN: until the pane shows PATTERN (up to 5 s)
+wait_for() {
+    for _ in $(seq 50); do screen "$1" | grep -q -- "$2" && return 0; sleep 0.1; done
+    return 1
+}
+expect_screen() {
+    if wait_for "$1" "$2"; then ok "$1 shows: $2"; else bad "$1 shows: $2"; echo "---"; screen "$1"; echo "---"; fi
+}
+keys() { T send-keys -t "$1" "$2" Enter; }
+
+start_players() {
+    local game=$1
+    # a fresh tmux server (and socket) for each game: no race with the last
+    T kill-server 2>/dev/null
+    sock="$dir/tmux-$game.sock"
+    T new-session -d -s e2e -x 120 -y 50 \
+        "XDG_CONFIG_HOME=$dir/cfg-alice AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
+    T rename-window -t e2e:0 alice
+    T new-window -d -t e2e:1 -n bob \
+        "XDG_CONFIG_HOME=$dir/cfg-bob AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
+    wait_for e2e:alice 'Your move' && wait_for e2e:bob 'Waiting for the Axis player'
+}
+
+retreat_seen=false
+for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    game=$(as alice --json new axis --opponent bob --position "$dir/position.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+    as bob join "$game" >/dev/null
+    if ! start_players "$game"; then
+        bad "akc play starts for both players (game '$game')"
+        screen e2e:alice; screen e2e:bob
+        break
+    fi
+    if [ $attempt = 1 ]; then
+        ok "akc play starts, tells Alice it is her move and Bob that he waits"
+        # Bad input changes nothing and says why.
+        keys e2e:alice "fly to cairo"
+        expect_screen e2e:alice "unknown command 'fly'"
+        keys e2e:alice "move nosuchunit P35"
+        expect_screen e2e:alice "unknown unit 'nosuchunit'"
+        keys e2e:alice "move f P35"
+        expect_screen e2e:alice "ambiguous unit name 'f'"
+        keys e2e:alice "move folgere A1"
+        expect_screen e2e:alice "illegal: .*MOVE-8"
+        # Tab completion of a unit name.
+        T send-keys -t e2e:alice "move folg" Tab
+        wait_for e2e:alice "move folgere" && ok "tab completes folg to folgere" || bad "tab completion"
+        T send-keys -t e2e:alice C-u
+    fi
+    keys e2e:alice "move folgere P35"
+    expect_screen e2e:alice "folgere moved P31 to P35"
+    expect_screen e2e:bob "folgere moved P31 to P35"
+    keys e2e:alice "end-movement"
+    keys e2e:alice "battle folgere 7arm7"
+    expect_screen e2e:alice "1 to 3: 1-3; needs no supply"
+    expect_screen e2e:alice "Battle 1 declared"
+    keys e2e:alice "resolve 1"
+    wait_for e2e:alice "Battle 1 at P36, odds 1-3: Axis rolled" || { bad "the battle is resolved"; break; }
+    if screen e2e:alice | grep -q "attacker back 2"; then
+        expect_screen e2e:bob "Your decision: route the losers' retreat in battle 1"
+        keys e2e:bob "options"
+        expect_screen e2e:bob " 1) retreat folgere"
+        keys e2e:bob "1"
+        expect_screen e2e:alice "folgere retreated from P35"
+        expect_screen e2e:alice "Your combat portion"
+        retreat_seen=true
+        screen e2e:bob >"$dir/bob-screen.txt"
+        break
+    fi
+    echo "     (attempt $attempt: the attacker was eliminated; a new game)"
+done
+$retreat_seen && ok "a retreat choice was offered and taken" || bad "no retreat came up in ten games"
+kill -TERM $pid; wait $pid 2>/dev/null
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
