@@ -66,6 +66,7 @@ static const char usage_text[] =
         "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
         "  embark GAME UNITS    put units at Tobruch or the home base to sea\n"
         "  substitute GAME OUT IN   Allied substitute counters (August 1942 on)\n"
+        "  undo GAME            take back your last move, placement or embarkation of this portion\n"
         "  end-movement GAME    end the movement portion\n"
         "Combat (battles are numbered from 1 in the order declared):\n"
         "  battle GAME ATTACKERS DEFENDERS [SUPPLY]   declare a battle; the odds are shown\n"
@@ -542,6 +543,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
                       ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
                       strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0 ||
                       strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0 ||
+                      strcmp(verb, "undo") == 0 ||
                       strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0;
     if (needs_game && game < 0) {
         fprintf(stderr, "akc %s: the first argument is a game number\n", verb);
@@ -570,6 +572,14 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_passwd(n);
     if ((strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0) && argc == 2)
         return cmd_game_verb(n, verb, game);
+    if (strcmp(verb, "undo") == 0 && argc == 2) {
+        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)game), &status);
+        if (r && !opt.json)
+            printf("taken back; game %ld is at action %lld\n", game,
+                   (long long)json_integer_value(json_object_get(r, "seq")));
+        json_decref(r);
+        return status;
+    }
     if ((strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0) && argc == 2) {
         json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
         if (r && !opt.json) {

@@ -53,7 +53,7 @@ static const char *const play_help =
     "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
     "  resolve N | cancel N | abandon UNITS\n"
     "  retreat UNITS HEX,HEX | exchange UNITS | advance [UNITS HEX]\n"
-    "  destroy UNITS | resign\n"
+    "  destroy UNITS | resign | undo (take back your last move this portion)\n"
     "  options                      every legal action now, numbered: type N to send it\n"
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
     "  show [HEX]                   the map (around HEX); log: the events so far\n"
@@ -152,6 +152,19 @@ static void on_push(json_t *m)
     if (strcmp(kind, "joined") == 0) {
         say("%s joined as %s.\n", json_string_value(json_object_get(m, "user")),
             json_string_value(json_object_get(m, "side")));
+        return;
+    }
+    if (strcmp(kind, "undo") == 0) {
+        if (ak_patch_apply(P.public_state, json_object_get(m, "patch")) != 0) {
+            resync();
+        } else {
+            json_t *state = json_incref(P.public_state);
+            load_state(state);
+            json_decref(state);
+        }
+        say("The %s player took back his last action.\n", json_string_value(json_object_get(m, "by")));
+        remember("(an action was taken back)");
+        say_whose_turn();
         return;
     }
     if (strcmp(kind, "game") != 0) {
@@ -333,6 +346,8 @@ static void run_command(char *line)
             say("  %s\n", P.log[i]);
     else if (strcmp(w[0], "options") == 0)
         options();
+    else if (strcmp(w[0], "undo") == 0)
+        json_decref(request(json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)P.game)));
     else if (strcmp(w[0], "odds") == 0 && n == 3)
         odds(w[1], w[2]);
     else if (strcmp(w[0], "dests") == 0 && n == 2)
@@ -372,7 +387,7 @@ static char *complete_word(const char *text, int state)
     static const char *const commands[] = {
         "move", "place", "embark", "substitute", "end-movement", "end-turn", "odds", "battle",
         "resolve", "cancel", "abandon", "retreat", "exchange", "advance", "destroy", "resign",
-        "options", "dests", "why", "show", "map", "log", "help", "quit", NULL,
+        "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", NULL,
     };
     static int i, j;
     static bool first_word;

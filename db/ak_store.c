@@ -302,6 +302,33 @@ int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int si
     return AK_STORE_ERROR;
 }
 
+int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                           size_t snapshot_len)
+{
+    if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return AK_STORE_ERROR;
+    sqlite3_stmt *q = prep(st, "DELETE FROM actions WHERE game_id = ? AND seq > ?");
+    if (q) {
+        sqlite3_bind_int64(q, 1, game);
+        sqlite3_bind_int64(q, 2, seq);
+    }
+    int rc = run(q);
+    if (rc == AK_STORE_OK) {
+        q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
+        if (q) {
+            sqlite3_bind_int64(q, 1, seq);
+            sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(q, 3, seq);
+            sqlite3_bind_int64(q, 4, game);
+        }
+        rc = run(q);
+    }
+    if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return AK_STORE_OK;
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return AK_STORE_ERROR;
+}
+
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {

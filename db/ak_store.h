@@ -64,6 +64,10 @@ int ak_store_session_delete(struct ak_store *st, const char *token_hash);
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
                          const char *position, int64_t *id);
+/* Undo: drop the actions after seq and store the snapshot at seq, in one
+ * transaction. */
+int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                           size_t snapshot_len);
 /* Rewrite the lobby and clock columns of a game. */
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
 /* Online backup of the whole database to a file (SQLite backup API). */

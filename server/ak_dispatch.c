@@ -48,6 +48,7 @@ static const struct {
     {"decline", ak_cmd_decline, true},
     {"abort", ak_cmd_abort, true},
     {"act", ak_cmd_act, true},
+    {"undo", ak_cmd_undo, true},
 };
 
 void ak_dispatch(struct ak_conn *c, json_t *msg)

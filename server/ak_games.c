@@ -81,16 +81,16 @@ int ak_game_side_of(const struct ak_game *g, int64_t user)
     return g->player[0] == user ? AK_AXIS : g->player[1] == user ? AK_ALLIED : -1;
 }
 
-int ak_game_start(struct ak_game *g, int ruleset, uint64_t seed)
+int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
 {
     if (!g->position) {
-        ak_state_init(&g->state, ruleset, seed);
+        ak_state_init(out, ruleset, g->seed);
         return 0;
     }
     char err[200];
     json_error_t je;
     json_t *j = json_loads(g->position, 0, &je);
-    bool ok = j && ak_state_from_position(j, seed, &g->state, err, sizeof err);
+    bool ok = j && ak_state_from_position(j, g->seed, out, err, sizeof err);
     json_decref(j);
     if (!ok)
         ak_log(AK_LOG_ERROR, "game %lld: its starting position cannot be read", (long long)g->id);
@@ -131,13 +131,14 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     g->player[0] = sg->player[0];
     g->player[1] = sg->player[1];
     g->meta = sg->meta;
+    g->seed = sg->seed;
     if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
         return 1;
     if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq == sg->seq) {
         memcpy(&g->state, sg->snapshot, sizeof g->state);
     } else {
         struct replay_ctx r = {g, false};
-        if (ak_game_start(g, ruleset, sg->seed) != 0)
+        if (ak_game_start(g, ruleset, &g->state) != 0)
             return 1;
         if (ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
             return 1;

@@ -136,7 +136,8 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     g->position = position;
-    ak_game_start(g, r, seed);
+    g->seed = seed;
+    ak_game_start(g, r, &g->state);
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);

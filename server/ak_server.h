@@ -80,6 +80,7 @@ struct ak_game {
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
     json_t *outbox;         /* the push of the last commit, until ak_game_flush */
+    uint64_t seed;          /* the dice seed (secret until the end: never sent) */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     json_t *public_state;   /* ak_state_to_json of state, kept for diffs */
@@ -132,8 +133,9 @@ struct ak_game *ak_game_find(struct ak_server *srv, int64_t id);
 /* The game named by the request's "game", or NULL after an error reply. */
 struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg);
 struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
-/* The state before the first action: the campaign's, or g->position's. */
-int ak_game_start(struct ak_game *g, int ruleset, uint64_t seed);
+/* The state before the first action (the campaign's, or g->position's)
+ * into *out. */
+int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
 bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */
@@ -168,6 +170,9 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
+
+/* ak_undo.c */
+void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_clock.c: deadlines */
 void ak_clock_start(struct ak_server *srv);

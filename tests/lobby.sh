@@ -5,10 +5,12 @@
 # dice verification, passwd and login throttling, SIGHUP and SIGUSR1; a
 # second akd with tight limits for connections, idle time, request rate and
 # games per user.
-# usage: lobby.sh AKD AKC
+# usage: lobby.sh AKD AKC AK-SCENARIO CAPTURE-POSITION.scn
 set -u
 AKD=$1
 AKC=$2
+SCENARIO=$3
+CAPTURE=$4
 dir=$(mktemp -d)
 pids=""
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
@@ -55,6 +57,7 @@ backup_file = $dir/backup.sqlite3
 clock_tick_ms = 100
 login_failures = 3
 login_window = 60
+allow_positions = 1
 EOF
 start_akd main --config "$dir/akd.conf"
 check "akd reads --config (it logs to log_file)" "grep -q listening '$dir/akd-file.log'"
@@ -120,6 +123,28 @@ as alice abort 4 >"$dir/abort.out" 2>&1
 expect abort 'game 4 aborted'
 as bob abort 3 >"$dir/abort2.out" 2>&1
 expect abort2 'not_your_game\|already_started'
+
+# Undo: a move of the current movement portion can be taken back (the
+# opponent sees it), nothing else; a capture revealed something, so no.
+as alice new axis >/dev/null 2>&1
+as bob join 5 >/dev/null 2>&1
+as alice move 5 21pz5 W14 >/dev/null 2>&1
+as alice undo 5 >"$dir/undo.out" 2>&1
+expect undo 'taken back; game 5 is at action 0'
+as bob show 5 --no-color --json >"$dir/undone.out" 2>&1
+expect undone '"21pz5":{"where":"board","hex":"W6"'
+as alice undo 5 >"$dir/undo2.out" 2>&1
+expect undo2 'cannot_undo'
+as alice move 5 21pz5 W14 >/dev/null 2>&1
+as bob undo 5 >"$dir/undo3.out" 2>&1
+expect undo3 'the last action is not yours'
+"$SCENARIO" --dump "$CAPTURE" >"$dir/capture.json" 2>/dev/null
+as alice new axis --opponent bob --position "$dir/capture.json" >/dev/null 2>&1
+as bob join 6 >/dev/null 2>&1
+as alice move 6 21pz5 P35 >"$dir/capture.out" 2>&1
+expect capture 'Axis captured asup1'
+as alice undo 6 >"$dir/undo4.out" 2>&1
+expect undo4 'revealed something to the opponent'
 
 # passwd, then login throttling per account.
 AKC_PASSWORD=pw-bob AKC_NEW_PASSWORD=new-bob as bob passwd >"$dir/passwd.out" 2>&1

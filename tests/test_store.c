@@ -63,6 +63,9 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "bbbb", 4), AK_STORE_OK);
     /* The same sequence number twice is refused and changes nothing. */
     ck_assert_int_ne(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "cccc", 4), AK_STORE_OK);
+    /* Undo: the third action goes, the second's snapshot comes back. */
+    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", 2, "dddd", 4), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_truncate(st, game, 2, "bbbb", 4), AK_STORE_OK);
     /* Lobby and clock data round-trip. */
     struct ak_store_game_meta m = {.challenge = bob, .rated = 1, .tc_seconds = 3600, .deadline = 99};
     snprintf(m.dice_commit, sizeof m.dice_commit, "c0ffee");

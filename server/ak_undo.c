@@ -1,0 +1,112 @@
+/* ak_undo: taking back moves of the current movement portion.
+ *
+ * A player may take back his last action while it is a move, a placement
+ * or an embarkation of his current movement portion that revealed nothing
+ * new to the opponent: no capture, no Rommel escape, no automatic victory
+ * (and no die is ever rolled by these). akd rebuilds the state before it by
+ * replaying the game's log from its start, drops the action from the store
+ * in one transaction with the rebuilt snapshot, and pushes
+ * {"push":"undo","game","seq","patch"}: the patch back to the earlier state,
+ * whose sequence number is seq. Repeating undo walks further back.
+ */
+#include <string.h>
+
+#include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_patch.h"
+#include "ak_server.h"
+
+struct rebuild {
+    struct ak_game *g;
+    struct ak_state state;      /* after the actions before the last */
+    struct ak_action last;
+    uint32_t upto;              /* actions to apply into state */
+    bool failed;
+};
+
+static int rebuild_one(void *ud, uint32_t seq, int side, const char *json)
+{
+    struct rebuild *r = ud;
+    json_error_t je;
+    json_t *j = json_loads(json, 0, &je);
+    struct ak_action a;
+    struct ak_reject rej;
+    char err[200];
+    bool ok = j && ak_action_from_json(j, side, &a, err, sizeof err);
+    json_decref(j);
+    if (ok && seq <= r->upto)
+        ok = ak_apply(&r->state, &a, NULL, &rej);
+    else if (ok)
+        r->last = a;
+    r->failed = r->failed || !ok;
+    return ok ? 0 : 1;
+}
+
+/* Why the last action cannot be taken back, or NULL if it can. */
+static const char *not_undoable(const struct ak_state *before, const struct ak_action *last,
+                                const struct ak_state *now, int side)
+{
+    struct ak_state again = *before;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    if (last->side != side)
+        return "the last action is not yours";
+    if (last->kind != AK_ACT_MOVE && last->kind != AK_ACT_PLACE && last->kind != AK_ACT_EMBARK)
+        return "only moves, placements and embarkations can be taken back";
+    if (before->phase != AK_PHASE_MOVEMENT || now->phase != AK_PHASE_MOVEMENT ||
+        before->side != now->side || before->turn != now->turn)
+        return "only actions of the current movement portion can be taken back";
+    if (!ak_apply(&again, last, &ev, &rej))
+        return "the game's log does not replay";
+    for (int i = 0; i < ev.n; i++)
+        if (ev.ev[i].kind == AK_EV_CAPTURED || ev.ev[i].kind == AK_EV_ROMMEL_DISPLACED ||
+            ev.ev[i].kind == AK_EV_AUTO_VICTORY)
+            return "that move revealed something to the opponent (a capture, Rommel's escape or an automatic victory)";
+    return NULL;
+}
+
+void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    static struct rebuild r;
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    int side = ak_game_side_of(g, c->user);
+    if (side < 0) {
+        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
+        return;
+    }
+    if (g->state.actions == 0) {
+        ak_conn_reply_error(c, id, "cannot_undo", "there is nothing to take back");
+        return;
+    }
+    memset(&r, 0, sizeof r);
+    r.g = g;
+    r.upto = g->state.actions - 1;
+    if (ak_game_start(g, g->state.ruleset, &r.state) != 0 ||
+        ak_store_actions_each(c->srv->store, g->id, rebuild_one, &r) != AK_STORE_OK || r.failed) {
+        ak_conn_reply_error(c, id, "internal", "the game's log could not be replayed");
+        return;
+    }
+    const char *why = not_undoable(&r.state, &r.last, &g->state, side);
+    if (why) {
+        ak_conn_reply_error(c, id, "cannot_undo", "%s", why);
+        return;
+    }
+    if (ak_store_game_truncate(c->srv->store, g->id, r.upto, &r.state, sizeof r.state) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the store failed; nothing changed");
+        return;
+    }
+    g->state = r.state;
+    json_t *public_state = ak_state_to_json(&g->state);
+    json_t *patch = ak_patch_diff(g->public_state, public_state);
+    json_decref(g->public_state);
+    g->public_state = public_state;
+    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, r.upto + 1);
+    ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)r.upto));
+    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,
+                             "seq", (json_int_t)r.upto, "by", side == AK_AXIS ? "axis" : "allied",
+                             "patch", patch);
+    ak_game_push(c->srv, g, push);
+    json_decref(push);
+}
