@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ak_battle.h"
+#include "ak_patch.h"
 #include "ak_victory.h"
 
 static const char *const crt_names[] = {"AE", "AB2", "EX", "DB2", "DE"};
@@ -257,20 +258,60 @@ static json_t *side_json(int side)
     return side == AK_AXIS ? json_string("axis") : side == AK_ALLIED ? json_string("allied") : json_null();
 }
 
+static json_t *unit_json(const struct ak_unit *x)
+{
+    return json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
+                     "where", ak_where_name(x->where),
+                     "hex", hex_json(x->hex), "start", hex_json(x->start_hex),
+                     "flags", x->flags, "mp", x->mp_spent, "road", x->road_spent,
+                     "rommel", x->rommel_spent, "sea_turn", x->sea_turn,
+                     "isolated", x->isolated, "battle", x->battle);
+}
+
+/* Everything but the units. */
+static json_t *state_head_json(const struct ak_state *s);
+
 json_t *ak_state_to_json(const struct ak_state *s)
 {
     const struct ak_data *d = ak_data();
     json_t *units = json_object();
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        json_object_set_new(units, d->unit[u].shortname,
-                            json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
-                                      "where", ak_where_name(x->where),
-                                      "hex", hex_json(x->hex), "start", hex_json(x->start_hex),
-                                      "flags", x->flags, "mp", x->mp_spent, "road", x->road_spent,
-                                      "rommel", x->rommel_spent, "sea_turn", x->sea_turn,
-                                      "isolated", x->isolated, "battle", x->battle));
+    for (int u = 0; u < s->units; u++)
+        json_object_set_new(units, d->unit[u].shortname, unit_json(&s->unit[u]));
+    json_t *j = state_head_json(s);
+    json_object_set_new(j, "units", units);
+    return j;
+}
+
+json_t *ak_state_patch(const struct ak_state *a, const struct ak_state *b)
+{
+    json_t *ha = state_head_json(a), *hb = state_head_json(b);
+    json_t *ops = ak_patch_diff(ha, hb);
+    json_decref(ha);
+    json_decref(hb);
+    for (int u = 0; u < b->units; u++) {
+        if (memcmp(&a->unit[u], &b->unit[u], sizeof a->unit[u]) == 0)
+            continue;
+        json_t *ua = unit_json(&a->unit[u]), *ub = unit_json(&b->unit[u]);
+        json_t *unit_ops = ak_patch_diff(ua, ub);
+        size_t i;
+        json_t *op;
+        json_array_foreach(unit_ops, i, op) {
+            char path[96];
+            snprintf(path, sizeof path, "/units/%s%s", ak_def(u)->shortname,
+                     json_string_value(json_object_get(op, "path")));
+            json_object_set_new(op, "path", json_string(path));
+            json_array_append(ops, op);
+        }
+        json_decref(unit_ops);
+        json_decref(ua);
+        json_decref(ub);
     }
+    return ops;
+}
+
+static json_t *state_head_json(const struct ak_state *s)
+{
+    const struct ak_data *d = ak_data();
     json_t *battles = json_array();
     for (int b = 0; b < s->nbattles; b++) {
         const struct ak_battle *t = &s->battle[b];
@@ -287,7 +328,7 @@ json_t *ak_state_to_json(const struct ak_state *s)
     static const char *const keys[AK_KEYS] = {"axis_base", "allied_base", "tobruch", "bengasi"};
     for (int k = 0; k < AK_KEYS; k++)
         json_object_set_new(control, keys[k], side_json(s->control[k]));
-    json_t *j = json_pack("{s:s,s:i,s:s,s:o,s:s,s:s,s:s,s:i,s:i,s:o,s:[i,i],s:[i,i],s:[i,i],s:i,s:o}",
+    json_t *j = json_pack("{s:s,s:i,s:s,s:o,s:s,s:s,s:s,s:i,s:i,s:o,s:[i,i],s:[i,i],s:[i,i],s:i}",
                      "ruleset", ak_ruleset_get(s->ruleset)->name,
                      "turn", s->turn, "date", d->scenario.date[s->turn],
                      "side", side_json(s->side), "phase", ak_phase_name(s->phase),
@@ -298,7 +339,7 @@ json_t *ak_state_to_json(const struct ak_state *s)
                      "replacement", s->replacement[0], s->replacement[1],
                      "no_supply_turns", s->no_supply_turns[0], s->no_supply_turns[1],
                      "hold_turns", s->hold_turns[0], s->hold_turns[1],
-                     "actions", (int)s->actions, "units", units);
+                     "actions", (int)s->actions);
     json_object_set_new(j, "battles", battles);
     json_object_set_new(j, "combat_locked", json_boolean(s->combat_locked));
     json_object_set_new(j, "pending", s->pending.kind == AK_PEND_NONE ? json_null() :

@@ -271,12 +271,29 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
     return rc;
 }
 
-int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
-                         const char *action_json, int64_t now, const void *snapshot,
-                         size_t snapshot_len)
+int ak_store_begin(struct ak_store *st)
 {
-    if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return AK_STORE_ERROR;
+    return sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? AK_STORE_OK
+                                                                               : AK_STORE_ERROR;
+}
+
+int ak_store_commit(struct ak_store *st)
+{
+    if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return AK_STORE_OK;
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return AK_STORE_ERROR;
+}
+
+void ak_store_rollback(struct ak_store *st)
+{
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, int side,
+                              const char *action_json, int64_t now, const void *snapshot,
+                              size_t snapshot_len)
+{
     sqlite3_stmt *q = prep(st, "INSERT INTO actions(game_id, seq, side, action, created) VALUES (?, ?, ?, ?, ?)");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
@@ -286,20 +303,29 @@ int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int si
         sqlite3_bind_int64(q, 5, now);
     }
     int rc = run(q);
-    if (rc == AK_STORE_OK) {
-        q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
-        if (q) {
-            sqlite3_bind_int64(q, 1, seq);
-            sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(q, 3, seq);
-            sqlite3_bind_int64(q, 4, game);
-        }
-        rc = run(q);
+    if (rc != AK_STORE_OK)
+        return rc;
+    q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
+    if (q) {
+        sqlite3_bind_int64(q, 1, seq);
+        sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 3, seq);
+        sqlite3_bind_int64(q, 4, game);
     }
-    if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
-        return AK_STORE_OK;
-    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-    return AK_STORE_ERROR;
+    return run(q);
+}
+
+int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
+                         const char *action_json, int64_t now, const void *snapshot,
+                         size_t snapshot_len)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    if (ak_store_game_append_rows(st, game, seq, side, action_json, now, snapshot, snapshot_len) != AK_STORE_OK) {
+        ak_store_rollback(st);
+        return AK_STORE_ERROR;
+    }
+    return ak_store_commit(st);
 }
 
 int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,

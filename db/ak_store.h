@@ -73,7 +73,16 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
 /* Online backup of the whole database to a file (SQLite backup API). */
 int ak_store_backup(struct ak_store *st, const char *path);
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user);
-/* Append action number seq (1-based) and the snapshot after it. */
+/* Group commit: several appends in one transaction, one sync to disk.
+ * ak_store_commit rolls back by itself when the commit fails. */
+int ak_store_begin(struct ak_store *st);
+int ak_store_commit(struct ak_store *st);
+void ak_store_rollback(struct ak_store *st);
+/* Inside a transaction: append action seq and the snapshot after it. */
+int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, int side,
+                              const char *action_json, int64_t now, const void *snapshot,
+                              size_t snapshot_len);
+/* Append action number seq (1-based) and the snapshot after it, committed. */
 int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
                          const char *action_json, int64_t now, const void *snapshot,
                          size_t snapshot_len);

@@ -47,8 +47,7 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
     if (!ak_apply(&next, &a, &ev, &rej))
         return;
     ak_log(AK_LOG_INFO, "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
-    json_decref(ak_game_commit(srv, g, &a, &next, &ev, "server"));
-    ak_game_flush(srv, g);
+    ak_game_commit(srv, g, &a, &next, &ev, "server", NULL, NULL);
 }
 
 static void on_tick(uv_timer_t *t)

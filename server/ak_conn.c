@@ -280,6 +280,9 @@ int ak_server_listen(struct ak_server *srv, const char *host, int port)
 
 void ak_server_close_all(struct ak_server *srv)
 {
+    /* What was accepted this turn is committed and answered first. */
+    if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
+        ak_batch_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     if (!uv_is_closing((uv_handle_t *)&srv->listener))

@@ -151,10 +151,8 @@ int ak_games_load(struct ak_server *srv)
     if (ak_store_games_each(srv->store, load_one, srv) != AK_STORE_OK)
         return -1;
     int n = 0;
-    for (struct ak_game *g = srv->games; g; g = g->next, n++) {
+    for (struct ak_game *g = srv->games; g; g = g->next, n++)
         ak_game_name_players(srv, g);
-        g->public_state = ak_state_to_json(&g->state);
-    }
     ak_log(AK_LOG_INFO, "loaded %d games", n);
     return 0;
 }
@@ -164,8 +162,6 @@ void ak_games_free(struct ak_server *srv)
     while (srv->games) {
         struct ak_game *g = srv->games;
         srv->games = g->next;
-        json_decref(g->public_state);
-        json_decref(g->outbox);
         free(g->position);
         free(g);
     }
@@ -246,7 +242,7 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
 json_t *ak_game_full(const struct ak_game *g, int64_t user)
 {
     json_t *j = ak_game_summary(g, user);
-    json_object_set(j, "state", g->public_state);
+    json_object_set_new(j, "state", ak_state_to_json(&g->state));
     return j;
 }
 
@@ -265,8 +261,7 @@ static json_t *events_json(const struct ak_events *ev)
     return list;
 }
 
-/* Tell the players what the action means for them. */
-static void notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
+void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
     if (g->state.phase == AK_PHASE_OVER) {
         for (int side = 0; side < AK_SIDES; side++)
@@ -278,45 +273,34 @@ static void notify_after(struct ak_server *srv, const struct ak_game *g, int wai
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
 }
 
-json_t *ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
-                       const struct ak_state *next, const struct ak_events *ev, const char *by)
+bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
+                    const struct ak_state *next, const struct ak_events *ev, const char *by,
+                    struct ak_conn *c, const json_t *id)
 {
+    struct ak_commit *k = calloc(1, sizeof *k);
     json_t *action = ak_action_to_json_in(a, &g->state);
-    char *action_text = json_dumps(action, JSON_COMPACT);
+    k->action_text = json_dumps(action, JSON_COMPACT);
     json_decref(action);
-    int rc = action_text ? ak_store_game_append(srv->store, g->id, next->actions, a->side,
-                                                action_text, ak_now(), next, sizeof *next)
-                         : AK_STORE_ERROR;
-    free(action_text);
-    if (rc != AK_STORE_OK) {
-        ak_log(AK_LOG_ERROR, "game %lld: store failed: %s", (long long)g->id, ak_store_error(srv->store));
-        return NULL;
+    if (!k->action_text) {
+        free(k);
+        return false;
     }
-    int waiting_before = ak_waiting_for(&g->state);
-    bool new_turn = next->side != g->state.side || next->turn != g->state.turn;
+    k->g = g;
+    k->side = a->side;
+    k->when = ak_now();
+    k->prev = g->state;
+    k->waiting_before = ak_waiting_for(&g->state);
+    k->new_turn = next->side != g->state.side || next->turn != g->state.turn;
     g->state = *next;
-    ak_clock_reset(srv, g, new_turn || ak_waiting_for(next) != waiting_before);
-    json_t *public_state = ak_state_to_json(&g->state);
-    json_t *patch = ak_patch_diff(g->public_state, public_state);
-    json_decref(g->public_state);
-    g->public_state = public_state;
-    json_t *events = events_json(ev);
-    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:O}", "push", "game", "game", (json_int_t)g->id,
-                             "seq", (json_int_t)g->state.actions, "by", by, "patch", patch,
-                             "events", events);
+    json_t *patch = ak_state_patch(&k->prev, &g->state);
+    k->events = events_json(ev);
+    k->push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:O}", "push", "game", "game", (json_int_t)g->id,
+                        "seq", (json_int_t)g->state.actions, "by", by, "patch", patch,
+                        "events", k->events);
     if (g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0])
-        json_object_set_new(push, "dice_secret", json_string(g->meta.dice_secret));
-    json_decref(g->outbox);
-    g->outbox = push;
-    notify_after(srv, g, waiting_before);
-    return events;
-}
-
-void ak_game_flush(struct ak_server *srv, struct ak_game *g)
-{
-    if (!g->outbox)
-        return;
-    ak_game_push(srv, g, g->outbox);
-    json_decref(g->outbox);
-    g->outbox = NULL;
+        json_object_set_new(k->push, "dice_secret", json_string(g->meta.dice_secret));
+    k->conn = c;
+    k->id = id ? json_deep_copy(id) : NULL;
+    ak_batch_add(srv, k);
+    return true;
 }

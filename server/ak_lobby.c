@@ -141,7 +141,6 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);
-    g->public_state = ak_state_to_json(&g->state);
     ak_game_watch(c, gid);
     ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", c->user_name, (long long)gid,
            ak_side_name(side), opponent ? ", challenging " : "", opponent ? opponent : "");
@@ -285,6 +284,7 @@ static int record_one(void *ud, uint32_t seq, int side, const char *json)
 
 void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;

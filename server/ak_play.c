@@ -63,13 +63,9 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         reply_illegal(c, id, &rej);
         return;
     }
-    json_t *events = ak_game_commit(c->srv, g, &a, &next, &ev, a.side == AK_AXIS ? "axis" : "allied");
-    if (!events) {
-        ak_conn_reply_error(c, id, "internal", "the action could not be stored; nothing changed");
-        return;
-    }
-    ak_conn_reply_ok(c, id, json_pack("{s:I,s:o}", "seq", (json_int_t)g->state.actions, "events", events));
-    ak_game_flush(c->srv, g);
+    /* The reply follows the commit (ak_batch.c). */
+    if (!ak_game_commit(c->srv, g, &a, &next, &ev, a.side == AK_AXIS ? "axis" : "allied", c, id))
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
 }
 
 static bool units_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_action *a)

@@ -79,11 +79,9 @@ struct ak_game {
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
-    json_t *outbox;         /* the push of the last commit, until ak_game_flush */
     uint64_t seed;          /* the dice seed (secret until the end: never sent) */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
-    json_t *public_state;   /* ak_state_to_json of state, kept for diffs */
     struct ak_game *next;
 };
 
@@ -92,6 +90,9 @@ struct ak_server {
     uv_tcp_t listener;
     uv_signal_t sigint, sigterm, sighup, sigusr1;
     uv_timer_t clock;
+    uv_check_t flusher;         /* commits the actions of each loop turn */
+    uv_idle_t keep_polling;     /* while actions wait for their commit */
+    struct ak_commit *batch, **batch_tail;
     struct ak_config cfg;
     struct ak_store *store;
     struct ak_conn *conns;
@@ -144,14 +145,37 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
 void ak_game_watch(struct ak_conn *c, int64_t game);
 void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg);
-/* Apply a checked action: store it (committed before anything else), then
- * reset the deadline, prepare the push of the diff and notify; by names who
- * sent it ("axis", "allied" or "server"). Returns the events (caller
- * decrefs) or NULL if the store failed. The caller replies to the sender
- * first, then calls ak_game_flush to push to every watcher. */
-json_t *ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
-                       const struct ak_state *next, const struct ak_events *ev, const char *by);
-void ak_game_flush(struct ak_server *srv, struct ak_game *g);
+/* Take a checked action into the game: the state changes in memory at once
+ * (so the next action in the same loop turn is judged against it), and the
+ * action joins the current group commit (ak_batch.c). Only once that is
+ * committed does the sender c get its reply (to request id) and do the
+ * watchers get the push; until then c's later requests wait. by names who
+ * sent it ("axis", "allied" or "server"; c NULL for the server). False if
+ * out of memory (nothing changed). */
+bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
+                    const struct ak_state *next, const struct ak_events *ev, const char *by,
+                    struct ak_conn *c, const json_t *id);
+void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before);
+
+/* ak_batch.c: group commit of the actions of one loop turn */
+struct ak_commit {
+    struct ak_game *g;
+    char *action_text;
+    int side;
+    int64_t when;
+    struct ak_state prev;       /* to roll back if the commit fails */
+    int waiting_before;
+    bool new_turn;
+    json_t *events, *push;
+    struct ak_conn *conn;       /* who waits for the reply, or NULL */
+    json_t *id;
+    struct ak_commit *next;
+};
+void ak_batch_start(struct ak_server *srv);
+void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
+/* Commit what is pending now (also before reading the log: undo, record). */
+void ak_batch_flush(struct ak_server *srv);
+void ak_batch_stop(struct ak_server *srv);
 /* Write the lobby and clock columns. */
 void ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 

@@ -68,6 +68,7 @@ static const char *not_undoable(const struct ak_state *before, const struct ak_a
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     static struct rebuild r;
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
@@ -97,11 +98,8 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "the store failed; nothing changed");
         return;
     }
+    json_t *patch = ak_state_patch(&g->state, &r.state);
     g->state = r.state;
-    json_t *public_state = ak_state_to_json(&g->state);
-    json_t *patch = ak_patch_diff(g->public_state, public_state);
-    json_decref(g->public_state);
-    g->public_state = public_state;
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, r.upto + 1);
     ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)r.upto));
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,

@@ -212,10 +212,12 @@ int main(int argc, char **argv)
         return 1;
     }
     srv.loop = uv_default_loop();
+    ak_batch_start(&srv);
     rc = ak_server_listen(&srv, host, port);
     if (rc != 0) {
         fprintf(stderr, "akd: cannot listen on %s: %s\n", cfg->listen, uv_strerror(rc));
         uv_close((uv_handle_t *)&srv.listener, NULL);
+        ak_batch_stop(&srv);
         uv_run(srv.loop, UV_RUN_DEFAULT);
         uv_loop_close(srv.loop);
         ak_games_free(&srv);

@@ -5,6 +5,8 @@
 
 #include "ak_codec.h"
 #include "ak_frame.h"
+#include "ak_engine.h"
+#include "ak_notation.h"
 #include "ak_patch.h"
 
 static int lines_seen;
@@ -69,4 +71,38 @@ START_TEST(patch_roundtrip)
 }
 END_TEST
 
-AK_CHECK_MAIN("proto", framing, codec, patch_roundtrip)
+/* The struct-level patch akd pushes equals the diff of the two public
+ * states, along a played stretch of game (moves, an end of movement). */
+START_TEST(state_patch_matches_diff)
+{
+    struct ak_state a, b;
+    ak_state_init(&a, 0, 7);
+    static const char *const moves[][2] = {{"21pz5", "W14"}, {"savena", "W8"}, {"bologna", "W9"},
+                                           {"brescia", "X8"}, {"pavia", "X9"}, {"trenta", "W10"}};
+    for (size_t i = 0; i <= sizeof moves / sizeof moves[0]; i++) {
+        struct ak_action act = {.side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+        if (i < sizeof moves / sizeof moves[0]) {
+            act.kind = AK_ACT_MOVE;
+            act.nunits = 1;
+            act.units[0] = (uint8_t)ak_unit_find(ak_data(), moves[i][0]);
+            act.hex = ak_hex_parse(moves[i][1]);
+        } else {
+            act.kind = AK_ACT_END_MOVEMENT;
+        }
+        struct ak_reject rej;
+        b = a;
+        ck_assert_msg(ak_apply(&b, &act, NULL, &rej), "action %zu: %s", i, rej.text);
+        json_t *ja = ak_state_to_json(&a), *jb = ak_state_to_json(&b);
+        json_t *ops = ak_state_patch(&a, &b);
+        ck_assert_int_gt(json_array_size(ops), 0);
+        ck_assert_int_eq(ak_patch_apply(ja, ops), 0);
+        ck_assert(json_equal(ja, jb));
+        json_decref(ja);
+        json_decref(jb);
+        json_decref(ops);
+        a = b;
+    }
+}
+END_TEST
+
+AK_CHECK_MAIN("proto", framing, codec, patch_roundtrip, state_patch_matches_diff)

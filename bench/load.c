@@ -1,0 +1,300 @@
+/* load: a load generator for akd.
+ *
+ * Opens N connections to a running akd on loopback and plays M concurrent
+ * games between two bot accounts with legal actions (each side in turn ends
+ * its movement portion and its player turn, from a small starting position,
+ * so every action is refereed, committed and pushed), while the other
+ * connections watch the games as spectators. Each connection keeps one
+ * request in flight. Prints requests per second and the latency of each
+ * request (send to reply) at p50, p99 and max, the pushes delivered, and
+ * akd's resident memory per game and per connection (from /proc).
+ *
+ * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS
+ * (scripts/load-bench starts akd and runs it.)
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+struct conn {
+    int fd;
+    char buf[1 << 16];
+    size_t len;
+    int game;               /* index into games, -1: none yet */
+    int side;               /* 0 axis, 1 allied, -1 spectator */
+    double sent;            /* when the request in flight was sent, 0: none */
+};
+
+struct game {
+    long id;                /* akd's game number, 0 while being created */
+    int step;               /* actions applied in this round */
+    int conn[2];            /* the two players' connections */
+};
+
+static struct conn *C;
+static struct game *G;
+static int nconn, ngames;
+static double *lat;
+static long nlat, cap_lat, pushes, errors;
+static char *position;
+static char token[2][80];
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int dial(const char *host, int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, host, &a.sin_addr);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        perror("connect");
+        exit(1);
+    }
+    return fd;
+}
+
+static void send_json(struct conn *c, json_t *msg)
+{
+    char *line = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    size_t len = strlen(line);
+    line = realloc(line, len + 2);
+    line[len] = '\n';
+    for (size_t off = 0; off < len + 1;) {
+        ssize_t w = write(c->fd, line + off, len + 1 - off);
+        if (w <= 0 && errno != EINTR) {
+            perror("write");
+            exit(1);
+        }
+        off += w > 0 ? (size_t)w : 0;
+    }
+    free(line);
+    c->sent = now();
+}
+
+/* Block until c has a whole line; returns it parsed. */
+static json_t *read_msg(struct conn *c)
+{
+    for (;;) {
+        char *nl = memchr(c->buf, '\n', c->len);
+        if (nl) {
+            json_error_t e;
+            json_t *m = json_loadb(c->buf, (size_t)(nl - c->buf), 0, &e);
+            c->len -= (size_t)(nl - c->buf) + 1;
+            memmove(c->buf, nl + 1, c->len);
+            return m;
+        }
+        ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+        if (r <= 0) {
+            fprintf(stderr, "load: akd closed a connection\n");
+            exit(1);
+        }
+        c->len += (size_t)r;
+    }
+}
+
+static json_t *call(struct conn *c, json_t *req)
+{
+    json_object_set_new(req, "id", json_integer(1));
+    send_json(c, req);
+    for (;;) {
+        json_t *m = read_msg(c);
+        if (json_object_get(m, "id"))
+            return m;
+        json_decref(m);
+    }
+}
+
+static void record_latency(struct conn *c)
+{
+    if (nlat == cap_lat) {
+        cap_lat = cap_lat ? cap_lat * 2 : 1 << 16;
+        lat = realloc(lat, sizeof *lat * (size_t)cap_lat);
+    }
+    lat[nlat++] = now() - c->sent;
+    c->sent = 0;
+}
+
+static void start_game(int g)
+{
+    struct conn *ax = &C[G[g].conn[0]], *al = &C[G[g].conn[1]];
+    json_error_t e;
+    json_t *pos = json_loads(position, 0, &e);
+    json_t *r = call(ax, json_pack("{s:s,s:s,s:s,s:o}", "cmd", "new", "side", "axis", "opponent",
+                                   "loadbot1", "position", pos));
+    G[g].id = (long)json_integer_value(json_object_get(json_object_get(r, "result"), "game"));
+    json_decref(r);
+    json_decref(call(al, json_pack("{s:s,s:I}", "cmd", "join", "game", (json_int_t)G[g].id)));
+    G[g].step = 0;
+    for (int i = 0; i < nconn; i++)
+        if (C[i].side < 0 && C[i].game == g)
+            send_json(&C[i], json_pack("{s:s,s:i,s:I}", "cmd", "watch", "id", 0, "game", (json_int_t)G[g].id));
+}
+
+/* Send the next action of game g from the side whose turn it is. */
+static void next_action(int g)
+{
+    int step = G[g].step;
+    struct conn *c = &C[G[g].conn[(step / 2) % 2]];
+    send_json(c, json_pack("{s:s,s:i,s:I,s:{s:s}}", "cmd", "act", "id", step, "game", (json_int_t)G[g].id,
+                           "action", "action", step % 2 == 0 ? "end_movement" : "end_turn"));
+}
+
+static void on_reply(struct conn *c, json_t *m)
+{
+    int g = c->game;
+    if (c->side < 0) {
+        c->sent = 0;
+        return;
+    }
+    record_latency(c);
+    if (!json_is_true(json_object_get(m, "ok"))) {
+        /* The game ended (after the last turn): play a new one. */
+        errors += strcmp(json_string_value(json_object_get(json_object_get(m, "error"), "code")), "illegal") != 0;
+        start_game(g);
+    } else {
+        G[g].step++;
+    }
+    next_action(g);
+}
+
+static int compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static long rss_kib(long pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%ld/status", pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static void login_bots(const char *host, int port)
+{
+    for (int b = 0; b < 2; b++) {
+        struct conn c = {.fd = dial(host, port)};
+        char user[16];
+        snprintf(user, sizeof user, "loadbot%d", b);
+        json_t *r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "register", "user", user, "password", "load-pw"));
+        if (!json_is_true(json_object_get(r, "ok"))) {
+            json_decref(r);
+            r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "login", "user", user, "password", "load-pw"));
+        }
+        snprintf(token[b], sizeof token[b], "%s",
+                 json_string_value(json_object_get(json_object_get(r, "result"), "token")));
+        json_decref(r);
+        close(c.fd);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        fprintf(stderr, "usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS\n");
+        return 2;
+    }
+    char host[64];
+    int port = atoi(strrchr(argv[1], ':') + 1);
+    snprintf(host, sizeof host, "%.*s", (int)(strrchr(argv[1], ':') - argv[1]), argv[1]);
+    long pid = atol(argv[2]);
+    json_error_t e;
+    json_t *pos = json_load_file(argv[3], 0, &e);
+    position = json_dumps(pos, JSON_COMPACT);
+    json_decref(pos);
+    nconn = atoi(argv[4]);
+    ngames = atoi(argv[5]);
+    double seconds = atof(argv[6]);
+    if (ngames < 1 || nconn < 2 * ngames) {
+        fprintf(stderr, "load: need at least two connections per game\n");
+        return 2;
+    }
+    login_bots(host, port);
+    long rss0 = rss_kib(pid);
+    C = calloc((size_t)nconn, sizeof *C);
+    G = calloc((size_t)ngames, sizeof *G);
+    for (int i = 0; i < nconn; i++) {
+        C[i].fd = dial(host, port);
+        C[i].side = i < 2 * ngames ? i % 2 : -1;
+        C[i].game = i < 2 * ngames ? i / 2 : i % ngames;
+        if (C[i].side >= 0)
+            G[i / 2].conn[i % 2] = i;
+        int bot = C[i].side >= 0 ? C[i].side : 0;
+        json_decref(call(&C[i], json_pack("{s:s,s:s}", "cmd", "resume", "token", token[bot])));
+    }
+    long rss_conns = rss_kib(pid);
+    for (int g = 0; g < ngames; g++)
+        start_game(g);
+    long rss_games = rss_kib(pid);
+    nlat = 0;
+    for (int g = 0; g < ngames; g++)
+        next_action(g);
+    struct pollfd *p = calloc((size_t)nconn, sizeof *p);
+    double t0 = now(), t1 = t0;
+    while ((t1 = now()) - t0 < seconds) {
+        for (int i = 0; i < nconn; i++)
+            p[i] = (struct pollfd){C[i].fd, POLLIN, 0};
+        if (poll(p, (nfds_t)nconn, 100) <= 0)
+            continue;
+        for (int i = 0; i < nconn; i++) {
+            if (!p[i].revents)
+                continue;
+            struct conn *c = &C[i];
+            ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+            if (r <= 0) {
+                fprintf(stderr, "load: akd closed a connection\n");
+                return 1;
+            }
+            c->len += (size_t)r;
+            char *nl;
+            while ((nl = memchr(c->buf, '\n', c->len))) {
+                json_t *m = json_loadb(c->buf, (size_t)(nl - c->buf), 0, &e);
+                c->len -= (size_t)(nl - c->buf) + 1;
+                memmove(c->buf, nl + 1, c->len);
+                if (json_object_get(m, "push"))
+                    pushes++;
+                else if (json_object_get(m, "id"))
+                    on_reply(c, m);
+                json_decref(m);
+            }
+        }
+    }
+    double elapsed = t1 - t0;
+    qsort(lat, (size_t)nlat, sizeof *lat, compare);
+    printf("akd load: %d connections (%d players, %d spectators), %d games, %.1f s\n", nconn,
+           2 * ngames, nconn - 2 * ngames, ngames, elapsed);
+    printf("  %.0f actions per second, each refereed, committed and pushed before the next\n",
+           (double)nlat / elapsed);
+    if (nlat)
+        printf("  latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%ld requests)\n",
+               lat[nlat / 2] * 1e3, lat[(long)(nlat * 0.99)] * 1e3, lat[nlat - 1] * 1e3, nlat);
+    printf("  %ld pushes delivered (%.0f per second); %ld unexpected errors\n", pushes,
+           (double)pushes / elapsed, errors);
+    printf("  akd memory: %.1f KiB per connection, %.1f KiB per game (resident, /proc)\n",
+           (double)(rss_conns - rss0) / nconn, (double)(rss_games - rss_conns) / ngames);
+    return errors ? 1 : 0;
+}

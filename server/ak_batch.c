@@ -1,0 +1,132 @@
+/* ak_batch: group commit.
+ *
+ * Every action accepted during one turn of the libuv loop joins a batch;
+ * a check handle (which runs after the loop has read every socket that was
+ * ready) writes the whole batch in one SQLite transaction, so one sync to
+ * disk serves every game that moved in that turn. Only after the commit are
+ * the senders answered and the pushes sent, in the order the actions came;
+ * a sender's later requests wait (ak_conn_hold) so its replies stay in
+ * order. If the commit fails, the games go back to their states before the
+ * batch and every sender gets an "internal" error: nothing half-applied.
+ * The loop is blocked only for that one commit per turn.
+ */
+#include <stdlib.h>
+
+#include "ak_engine.h"
+#include "ak_server.h"
+
+static void free_commit(struct ak_commit *k)
+{
+    free(k->action_text);
+    json_decref(k->events);
+    json_decref(k->push);
+    json_decref(k->id);
+    free(k);
+}
+
+static void on_check(uv_check_t *h)
+{
+    ak_batch_flush(h->data);
+}
+
+static void on_idle(uv_idle_t *h)
+{
+    (void)h;    /* only keeps the loop from sleeping while a batch waits */
+}
+
+void ak_batch_start(struct ak_server *srv)
+{
+    srv->batch = NULL;
+    srv->batch_tail = &srv->batch;
+    uv_check_init(srv->loop, &srv->flusher);
+    uv_idle_init(srv->loop, &srv->keep_polling);
+    srv->flusher.data = srv->keep_polling.data = srv;
+    uv_check_start(&srv->flusher, on_check);
+}
+
+void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
+{
+    *srv->batch_tail = k;
+    srv->batch_tail = &k->next;
+    if (k->conn) {
+        k->conn->refs++;
+        ak_conn_hold(k->conn);
+    }
+    if (srv->loop)
+        uv_idle_start(&srv->keep_polling, on_idle);
+}
+
+static int store_all(struct ak_server *srv, struct ak_commit *batch)
+{
+    if (ak_store_begin(srv->store) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    for (struct ak_commit *k = batch; k; k = k->next)
+        if (ak_store_game_append_rows(srv->store, k->g->id, (uint32_t)json_integer_value(json_object_get(k->push, "seq")),
+                                      k->side, k->action_text, k->when, &k->g->state,
+                                      sizeof k->g->state) != AK_STORE_OK) {
+            ak_store_rollback(srv->store);
+            return AK_STORE_ERROR;
+        }
+    return ak_store_commit(srv->store);
+}
+
+/* Undo the batch in memory, newest first. */
+static void roll_back(struct ak_commit *batch)
+{
+    struct ak_commit *order[4096];
+    int n = 0;
+    for (struct ak_commit *k = batch; k && n < 4096; k = k->next)
+        order[n++] = k;
+    while (n-- > 0) {
+        order[n]->g->state = order[n]->prev;
+    }
+}
+
+void ak_batch_flush(struct ak_server *srv)
+{
+    struct ak_commit *batch = srv->batch;
+    if (!batch) {
+        uv_idle_stop(&srv->keep_polling);
+        return;
+    }
+    /* Detach first: replies resume connections, whose queued requests may
+     * start the next batch. */
+    srv->batch = NULL;
+    srv->batch_tail = &srv->batch;
+    /* Each game's snapshot is its state after its last action in the
+     * batch: append in order, with the state current now, is right for
+     * the last row of each game and harmless for the earlier ones. */
+    bool ok = store_all(srv, batch) == AK_STORE_OK;
+    if (!ok) {
+        ak_log(AK_LOG_ERROR, "group commit failed: %s", ak_store_error(srv->store));
+        roll_back(batch);
+    }
+    while (batch) {
+        struct ak_commit *k = batch;
+        batch = k->next;
+        if (ok) {
+            if (k->conn)
+                ak_conn_reply_ok(k->conn, k->id, json_pack("{s:O,s:O}", "seq",
+                                                           json_object_get(k->push, "seq"),
+                                                           "events", k->events));
+            ak_game_push(srv, k->g, k->push);
+            ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
+            ak_game_notify_after(srv, k->g, k->waiting_before);
+        } else if (k->conn) {
+            ak_conn_reply_error(k->conn, k->id, "internal", "the action could not be stored; nothing changed");
+        }
+        if (k->conn) {
+            if (!k->conn->closing)
+                ak_conn_resume(k->conn);
+            ak_conn_unref(k->conn);
+        }
+        free_commit(k);
+    }
+}
+
+void ak_batch_stop(struct ak_server *srv)
+{
+    ak_batch_flush(srv);
+    uv_close((uv_handle_t *)&srv->flusher, NULL);
+    uv_close((uv_handle_t *)&srv->keep_polling, NULL);
+}
