@@ -243,6 +243,11 @@ static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_eve
 static void isolation_end(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t line[AK_HEX_COUNT];
+    bool any = false;
+    for (int u = 0; u < s->units && !any; u++)
+        any = ak_def(u)->side == s->side && s->unit[u].isolated;
+    if (!any)
+        return;
     ak_supply_lines(s, s->side, line);
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
