@@ -208,5 +208,33 @@ expect full3 'too_many_connections.*the server is full'
 exec 7>&-
 wait $hp3 2>/dev/null
 
+# Durability: SIGKILL while two players act as fast as they can; after a
+# restart every acknowledged action is there, and nothing beyond the one
+# that may have been in flight.
+start_akd durable --db "$dir/durable.sqlite3" --allow-positions 1
+for u in erin fred; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+game=$(as erin --json new axis --opponent fred --position "$dir/capture.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as fred join "$game" >/dev/null 2>&1
+(
+    step=0
+    while :; do
+        who=erin; [ $(( (step / 2) % 2 )) = 1 ] && who=fred
+        verb=end-movement; [ $((step % 2)) = 1 ] && verb=end-turn
+        as $who $verb "$game" >/dev/null 2>&1 || exit 0
+        step=$((step + 1))
+        echo $step >"$dir/acked"
+    done
+) &
+player=$!
+sleep 1.5
+kill -9 $pid
+wait $pid 2>/dev/null
+wait $player 2>/dev/null
+acked=$(cat "$dir/acked" 2>/dev/null || echo 0)
+start_akd durable2 --db "$dir/durable.sqlite3" --allow-positions 1
+seq=$(as erin --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
+check "after SIGKILL: $acked acknowledged actions, $seq stored" "[ '$acked' -gt 10 ] && [ '$seq' -ge '$acked' ] && [ '$seq' -le \$(( $acked + 1 )) ]"
+kill -TERM $pid; wait $pid 2>/dev/null
+
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
