@@ -45,7 +45,20 @@ struct ak_draw_opts {
     bool wide;          /* the whole map, whatever the width */
     int width;          /* columns available */
     ak_hex at;          /* centre of the viewport, AK_HEX_NONE: automatic */
+    const uint8_t *mark;    /* per square: a glyph drawn on empty squares, 0 none */
+    const char *legend;     /* what the marks mean, a line under the map */
 };
+/* Highlights, for ak_draw_opts.mark (AK_HEX_COUNT bytes each): where a
+ * stack can end its move ('*', '+' where it must stop); the squares in the
+ * zones of side's enemies ('z'); the squares from which an attack of side
+ * is sustained by one of its supply units ('s'). */
+int ak_draw_mark_dests(const struct ak_state *s, const uint8_t *units, int n, uint8_t *mark);
+void ak_draw_mark_zoc(const struct ak_state *s, int side, uint8_t *mark);
+void ak_draw_mark_supply(const struct ak_state *s, int side, uint8_t *mark);
+/* Set up o to highlight "zoc", "supply", or the destinations of the units
+ * named ("21pz5,21pz3"); -1 with a message for an unknown unit. */
+int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,
+                      struct ak_draw_opts *o);
 void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
 /* The combat portion in words: declared battles and the decision owed. */
 void ak_draw_combat(FILE *out, const struct ak_state *s);

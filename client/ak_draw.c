@@ -4,8 +4,11 @@
  * two columns per square, each row shifted so that squares with the same
  * number lie on one south-west to north-east diagonal. A square shows its
  * terrain, or the side and size of the stack on it (G3: three Axis units,
- * A2: two Allied). The stacks in view are listed under the map with each
- * unit's factors. A viewport keeps the map inside the terminal width.
+ * A2: two Allied), or a highlight (legal destinations, zones of control,
+ * supply range). The stacks in view are listed under the map with each
+ * unit's factors, then the units that must attack and those isolated. A
+ * viewport keeps the map inside the terminal width. Plain ASCII, so it
+ * needs no UTF-8; colour only when asked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,9 @@
 
 #include "ak_client.h"
 #include "ak_battle.h"
+#include "ak_combat.h"
+#include "ak_move.h"
+#include "ak_zoc.h"
 #include "ak_notation.h"
 #include "ak_victory.h"
 
@@ -24,7 +30,7 @@ static int hex_col(ak_hex h) { return 2 * ak_hex_num(h) - ak_hex_row(h) + COL_OF
 
 static const char *RED = "\033[1;37;41m", *BLUE = "\033[1;37;44m", *SEA = "\033[34m",
                   *ROAD = "\033[31m", *ESC = "\033[33m", *QAT = "\033[2;33m", *KEY = "\033[1m",
-                  *RESET = "\033[0m";
+                  *MARK = "\033[1;32m", *RESET = "\033[0m";
 
 static char terrain_glyph(ak_hex h, const char **color)
 {
@@ -54,8 +60,9 @@ static int stack_at(const struct ak_state *s, ak_hex h, int *side)
     return n;
 }
 
-static void draw_cell(FILE *out, const struct ak_state *s, ak_hex h, bool color)
+static void draw_cell(FILE *out, const struct ak_state *s, ak_hex h, const struct ak_draw_opts *o)
 {
+    bool color = o->color;
     int side = 0, n = stack_at(s, h, &side);
     if (n > 0) {
         if (color)
@@ -67,6 +74,10 @@ static void draw_cell(FILE *out, const struct ak_state *s, ak_hex h, bool color)
     }
     const char *c;
     char g = terrain_glyph(h, &c);
+    if (o->mark && o->mark[h]) {
+        g = (char)o->mark[h];
+        c = MARK;
+    }
     if (color && c)
         fprintf(out, "%s%c%s ", c, g, RESET);
     else
@@ -129,6 +140,28 @@ static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, 
     }
 }
 
+/* Units that must attack this turn, and units isolated. */
+static void list_flagged(FILE *out, const struct ak_state *s)
+{
+    uint8_t owed[AK_UNIT_MAX];
+    int n = s->phase == AK_PHASE_COMBAT ? ak_combat_owed(s, owed, AK_UNIT_MAX) : 0;
+    if (n > 0) {
+        fprintf(out, "  Must attack:");
+        for (int i = 0; i < n && i < AK_UNIT_MAX; i++)
+            fprintf(out, " %s", ak_def(owed[i])->shortname);
+        fputc('\n', out);
+    }
+    bool any = false;
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && s->unit[u].isolated) {
+            fprintf(out, "%s %s (%d of 2)", any ? "," : "  Isolated:", ak_def(u)->shortname,
+                    s->unit[u].isolated);
+            any = true;
+        }
+    if (any)
+        fputc('\n', out);
+}
+
 static void list_off_board(FILE *out, const struct ak_state *s)
 {
     for (int side = 0; side < AK_SIDES; side++) {
@@ -179,7 +212,7 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
                 continue;
             for (; col < c; col++)
                 fputc(' ', out);
-            draw_cell(out, s, h, o->color);
+            draw_cell(out, s, h, o);
             col += 2;
         }
         fputc('\n', out);
@@ -189,8 +222,44 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
                  "  F fortress  H home base  , partial Qattara (clear)  Q Qattara Depression\n"
                  "  G3/A2: an Axis stack of 3 units, an Allied stack of 2 units\n"
                  "  Numbers run along the SW-NE diagonals (Agheila W6, Tobruch G25).\n");
+    if (o->legend)
+        fprintf(out, "  %s\n", o->legend);
     list_stacks(out, s, c0, width, o->color);
     list_off_board(out, s);
+    list_flagged(out, s);
+}
+
+int ak_draw_mark_dests(const struct ak_state *s, const uint8_t *units, int n, uint8_t *mark)
+{
+    static struct ak_dest dest[AK_HEX_COUNT];
+    struct ak_reject rej;
+    memset(mark, 0, AK_HEX_COUNT);
+    int k = ak_move_destinations(s, ak_def(units[0])->side, units, n, dest, AK_HEX_COUNT, &rej);
+    for (int i = 0; i < k; i++)
+        mark[dest[i].hex] = dest[i].halts ? '+' : '*';
+    return k;
+}
+
+void ak_draw_mark_zoc(const struct ak_state *s, int side, uint8_t *mark)
+{
+    memset(mark, 0, AK_HEX_COUNT);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        if (ak_enterable(h) && ak_in_enemy_zoc(s, h, side))
+            mark[h] = 'z';
+}
+
+void ak_draw_mark_supply(const struct ak_state *s, int side, uint8_t *mark)
+{
+    memset(mark, 0, AK_HEX_COUNT);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
+        bool near = false;
+        for (int u = 0; u < s->units && !near; u++)
+            near = ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u) &&
+                   ak_hex_distance(s->unit[u].hex, h) <= AK_SUPPLY_RANGE && ak_enterable(h) &&
+                   ak_supply_reaches(s, u, h, NULL, 0);
+        if (near)
+            mark[h] = 's';
+    }
 }
 
 /* One battle: "Battle 1: 7arm7 (P35) against trenta (P36), 3 to 3 at 1-1,
@@ -239,4 +308,37 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
                 decisions[s->pending.kind], s->pending.battle + 1);
     else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)
         fprintf(out, "Declare battles (akc battle), then resolve them (akc resolve); akc options lists them.\n");
+}
+
+int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,
+                      struct ak_draw_opts *o)
+{
+    static char legend[160];
+    if (strcmp(what, "zoc") == 0) {
+        ak_draw_mark_zoc(s, s->side, mark);
+        snprintf(legend, sizeof legend, "z: in a zone of control of the %s player's enemy", ak_side_name(s->side));
+    } else if (strcmp(what, "supply") == 0) {
+        ak_draw_mark_supply(s, s->side, mark);
+        snprintf(legend, sizeof legend, "s: an attack from here is sustained by a %s supply unit", ak_side_name(s->side));
+    } else {
+        uint8_t units[AK_GROUP_MAX];
+        int n = 0;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", what);
+        for (char *t = strtok(buf, ","); t && n < AK_GROUP_MAX; t = strtok(NULL, ",")) {
+            int u = ak_unit_find(ak_data(), t);
+            if (u < 0 || u == AK_UNIT_NONE) {
+                fprintf(stderr, "akc: %s unit name '%s'\n", u == -2 ? "ambiguous" : "unknown", t);
+                return -1;
+            }
+            units[n++] = (uint8_t)u;
+        }
+        int k = ak_draw_mark_dests(s, units, n, mark);
+        snprintf(legend, sizeof legend, "*: %d squares %s can reach (+: it must stop there)", k, what);
+        if (o->at == AK_HEX_NONE && ak_on_board(s, units[0]))
+            o->at = s->unit[units[0]].hex;
+    }
+    o->mark = mark;
+    o->legend = legend;
+    return 0;
 }

@@ -35,6 +35,7 @@ static struct {
     const char *per, *on_expiry;
     const char *file;           /* verify: a record file instead of a game */
     const char *position;       /* new: start from this state file (where akd allows it) */
+    const char *highlight;      /* show: "zoc", "supply" or units for their destinations */
 } opt;
 
 static const char usage_text[] =
@@ -57,7 +58,10 @@ static const char usage_text[] =
         "  abort GAME           call off a game before its first action\n"
         "  resign GAME          concede the game\n"
         "  games                list games: those waiting for you first, with the time left\n"
-        "  show GAME            draw the board (--at HEX centres it, --wide draws it all)\n"
+        "  show GAME            draw the board (--at HEX centres it, --wide draws it all);\n"
+        "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
+        "      --zoc            mark the enemy zones of control of the side to move (z)\n"
+        "      --supply         mark where its supply units sustain attacks (s)\n"
         "  watch GAME           follow a game, printing each change as it happens\n"
         "  play GAME            play interactively: line editing, history, completion\n"
         "Playing (UNITS is one unit or several of one stack joined by commas):\n"
@@ -255,7 +259,11 @@ static int draw_game(const json_t *r)
     const char *al = json_string_value(json_object_get(p, "allied"));
     printf("Game %lld: Axis %s, Allied %s\n", (long long)json_integer_value(json_object_get(r, "game")),
            ax ? ax : "(open)", al ? al : "(open)");
-    ak_draw_board(stdout, &s, &opt.draw);
+    struct ak_draw_opts o = opt.draw;
+    static uint8_t mark[AK_HEX_COUNT];
+    if (opt.highlight && ak_draw_highlight(&s, opt.highlight, mark, &o) != 0)
+        return EXIT_USAGE;
+    ak_draw_board(stdout, &s, &o);
     ak_draw_combat(stdout, &s);
     return 0;
 }
@@ -656,6 +664,8 @@ int main(int argc, char **argv)
         {"rated", no_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
         {"per", required_argument, NULL, 'p'}, {"on-expiry", required_argument, NULL, 'e'},
         {"file", required_argument, NULL, 'f'}, {"position", required_argument, NULL, 'P'},
+        {"dests", required_argument, NULL, 'D'}, {"zoc", no_argument, NULL, 'Z'},
+        {"supply", no_argument, NULL, 'S'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -707,6 +717,9 @@ int main(int argc, char **argv)
             break;
         case 'f': opt.file = optarg; break;
         case 'P': opt.position = optarg; break;
+        case 'D': opt.highlight = optarg; break;
+        case 'Z': opt.highlight = "zoc"; break;
+        case 'S': opt.highlight = "supply"; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
         default: usage(stderr); return EXIT_USAGE;

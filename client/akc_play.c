@@ -56,7 +56,7 @@ static const char *const play_help =
     "  destroy UNITS | resign | undo (take back your last move this portion)\n"
     "  options                      every legal action now, numbered: type N to send it\n"
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
-    "  show [HEX]                   the map (around HEX); log: the events so far\n"
+    "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
     "  help | quit\n";
 
 /* Print above the line being edited, then draw the line again. */
@@ -217,11 +217,19 @@ static void resync(void)
     json_decref(r);
 }
 
-static void show(const char *at)
+/* show [HEX] [dests UNITS | zoc | supply] */
+static void show(char **w, int n)
 {
     struct ak_draw_opts o = *P.draw;
-    if (at)
-        o.at = ak_hex_parse(at);
+    static uint8_t mark[AK_HEX_COUNT];
+    int i = 1;
+    if (i < n && ak_hex_parse(w[i]) != AK_HEX_NONE)
+        o.at = ak_hex_parse(w[i++]);
+    if (i < n) {
+        const char *what = strcmp(w[i], "dests") == 0 && i + 1 < n ? w[i + 1] : w[i];
+        if (ak_draw_highlight(&P.s, what, mark, &o) != 0)
+            return;
+    }
     fputs(P.tty ? "\r\033[K" : "", stdout);
     ak_draw_board(stdout, &P.s, &o);
     ak_draw_combat(stdout, &P.s);
@@ -340,7 +348,7 @@ static void run_command(char *line)
     else if (strcmp(w[0], "help") == 0)
         say("%s", play_help);
     else if (strcmp(w[0], "show") == 0 || strcmp(w[0], "map") == 0)
-        show(n > 1 ? w[1] : NULL);
+        show(w, n);
     else if (strcmp(w[0], "log") == 0)
         for (int i = 0; i < P.nlog; i++)
             say("  %s\n", P.log[i]);
@@ -446,7 +454,7 @@ int ak_play(struct ak_net *n, long game, int me, const json_t *state, const stru
     P.tty = isatty(STDIN_FILENO);
     if (!load_state(state))
         return 1;
-    show(NULL);
+    show(NULL, 0);
     printf("Type help for the commands, quit to leave (the game goes on without you).\n");
     say_whose_turn();
     if (P.tty) {
