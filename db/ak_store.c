@@ -271,6 +271,20 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
     return rc;
 }
 
+/* The game's log now ends at seq, with this snapshot of the state after it. */
+static int set_snapshot(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                        size_t snapshot_len)
+{
+    sqlite3_stmt *q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
+    if (q) {
+        sqlite3_bind_int64(q, 1, seq);
+        sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 3, seq);
+        sqlite3_bind_int64(q, 4, game);
+    }
+    return run(q);
+}
+
 int ak_store_begin(struct ak_store *st)
 {
     return sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? AK_STORE_OK
@@ -305,14 +319,7 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
     int rc = run(q);
     if (rc != AK_STORE_OK)
         return rc;
-    q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
-    if (q) {
-        sqlite3_bind_int64(q, 1, seq);
-        sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(q, 3, seq);
-        sqlite3_bind_int64(q, 4, game);
-    }
-    return run(q);
+    return set_snapshot(st, game, seq, snapshot, snapshot_len);
 }
 
 int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
@@ -339,16 +346,8 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
         sqlite3_bind_int64(q, 2, seq);
     }
     int rc = run(q);
-    if (rc == AK_STORE_OK) {
-        q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
-        if (q) {
-            sqlite3_bind_int64(q, 1, seq);
-            sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(q, 3, seq);
-            sqlite3_bind_int64(q, 4, game);
-        }
-        rc = run(q);
-    }
+    if (rc == AK_STORE_OK)
+        rc = set_snapshot(st, game, seq, snapshot, snapshot_len);
     if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
         return AK_STORE_OK;
     sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);

@@ -70,6 +70,19 @@ bool ak_game_listed(const struct ak_game *g)
     return strcmp(g->meta.status, "aborted") != 0 && strcmp(g->meta.status, "declined") != 0;
 }
 
+struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return NULL;
+    *side = ak_game_side_of(g, c->user);
+    if (*side < 0) {
+        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
+        return NULL;
+    }
+    return g;
+}
+
 int ak_game_side_of(const struct ak_game *g, int64_t user)
 {
     /* A player who holds both seats (a solitaire game) acts for the side
@@ -98,7 +111,10 @@ int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
 }
 
 struct replay_ctx {
-    struct ak_game *g;
+    const struct ak_game *g;
+    struct ak_state *state;
+    uint32_t upto;
+    struct ak_action *after;
     bool failed;
 };
 
@@ -110,14 +126,28 @@ static int replay_one(void *ud, uint32_t seq, int side, const char *json)
     struct ak_action a;
     struct ak_reject rej;
     char err[200];
-    bool ok = j && ak_action_from_json(j, side, &a, err, sizeof err) &&
-              ak_apply(&r->g->state, &a, NULL, &rej);
+    bool ok = j && ak_action_from_json(j, side, &a, err, sizeof err);
     json_decref(j);
-    if (!ok || r->g->state.actions != seq) {
+    if (ok && seq > r->upto) {
+        if (r->after && seq == r->upto + 1)
+            *r->after = a;
+        return 0;
+    }
+    if (!ok || !ak_apply(r->state, &a, NULL, &rej) || r->state->actions != seq) {
         ak_log(AK_LOG_ERROR, "game %lld: action %u does not replay", (long long)r->g->id, seq);
         r->failed = true;
         return 1;
     }
+    return 0;
+}
+
+int ak_game_replay(struct ak_server *srv, const struct ak_game *g, int ruleset, uint32_t upto,
+                   struct ak_state *out, struct ak_action *after)
+{
+    struct replay_ctx r = {g, out, upto, after, false};
+    if (ak_game_start(g, ruleset, out) != 0 ||
+        ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
+        return -1;
     return 0;
 }
 
@@ -136,12 +166,8 @@ static int load_one(void *ud, const struct ak_store_game *sg)
         return 1;
     if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq == sg->seq) {
         memcpy(&g->state, sg->snapshot, sizeof g->state);
-    } else {
-        struct replay_ctx r = {g, false};
-        if (ak_game_start(g, ruleset, &g->state) != 0)
-            return 1;
-        if (ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
-            return 1;
+    } else if (ak_game_replay(srv, g, ruleset, UINT32_MAX, &g->state, NULL) != 0) {
+        return 1;
     }
     return 0;
 }

@@ -217,13 +217,10 @@ void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg)
 
 void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    struct ak_game *g = ak_game_arg(c, id, msg);
+    int side;
+    struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    if (ak_game_side_of(g, c->user) < 0) {
-        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
-        return;
-    }
     if (g->state.actions > 0) {
         ak_conn_reply_error(c, id, "already_started",
                             "game %lld has begun; abort only before the first action (resign instead)",

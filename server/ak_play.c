@@ -32,14 +32,10 @@ static void reply_illegal(struct ak_conn *c, const json_t *id, const struct ak_r
 
 void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    struct ak_game *g = ak_game_arg(c, id, msg);
+    int side;
+    struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    int side = ak_game_side_of(g, c->user);
-    if (side < 0) {
-        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
-        return;
-    }
     if (ak_game_open(g)) {
         ak_conn_reply_error(c, id, "not_started", "game %lld waits for an opponent", (long long)g->id);
         return;

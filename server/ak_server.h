@@ -137,6 +137,12 @@ struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
 /* The state before the first action (the campaign's, or g->position's)
  * into *out. */
 int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out);
+/* The state after the first `upto` actions of the stored log into *out;
+ * the action after them into *after if given. */
+int ak_game_replay(struct ak_server *srv, const struct ak_game *g, int ruleset, uint32_t upto,
+                   struct ak_state *out, struct ak_action *after);
+/* Like ak_game_arg, for a player of the game: *side is his. */
+struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
 bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */

@@ -16,32 +16,6 @@
 #include "ak_patch.h"
 #include "ak_server.h"
 
-struct rebuild {
-    struct ak_game *g;
-    struct ak_state state;      /* after the actions before the last */
-    struct ak_action last;
-    uint32_t upto;              /* actions to apply into state */
-    bool failed;
-};
-
-static int rebuild_one(void *ud, uint32_t seq, int side, const char *json)
-{
-    struct rebuild *r = ud;
-    json_error_t je;
-    json_t *j = json_loads(json, 0, &je);
-    struct ak_action a;
-    struct ak_reject rej;
-    char err[200];
-    bool ok = j && ak_action_from_json(j, side, &a, err, sizeof err);
-    json_decref(j);
-    if (ok && seq <= r->upto)
-        ok = ak_apply(&r->state, &a, NULL, &rej);
-    else if (ok)
-        r->last = a;
-    r->failed = r->failed || !ok;
-    return ok ? 0 : 1;
-}
-
 /* Why the last action cannot be taken back, or NULL if it can. */
 static const char *not_undoable(const struct ak_state *before, const struct ak_action *last,
                                 const struct ak_state *now, int side)
@@ -67,43 +41,37 @@ static const char *not_undoable(const struct ak_state *before, const struct ak_a
 
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    static struct rebuild r;
+    static struct ak_state before;
+    struct ak_action last;
+    int side;
     ak_batch_flush(c->srv);     /* the log must hold every action taken */
-    struct ak_game *g = ak_game_arg(c, id, msg);
+    struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    int side = ak_game_side_of(g, c->user);
-    if (side < 0) {
-        ak_conn_reply_error(c, id, "not_your_game", "you do not play in game %lld", (long long)g->id);
-        return;
-    }
     if (g->state.actions == 0) {
         ak_conn_reply_error(c, id, "cannot_undo", "there is nothing to take back");
         return;
     }
-    memset(&r, 0, sizeof r);
-    r.g = g;
-    r.upto = g->state.actions - 1;
-    if (ak_game_start(g, g->state.ruleset, &r.state) != 0 ||
-        ak_store_actions_each(c->srv->store, g->id, rebuild_one, &r) != AK_STORE_OK || r.failed) {
+    uint32_t upto = g->state.actions - 1;
+    if (ak_game_replay(c->srv, g, g->state.ruleset, upto, &before, &last) != 0) {
         ak_conn_reply_error(c, id, "internal", "the game's log could not be replayed");
         return;
     }
-    const char *why = not_undoable(&r.state, &r.last, &g->state, side);
+    const char *why = not_undoable(&before, &last, &g->state, side);
     if (why) {
         ak_conn_reply_error(c, id, "cannot_undo", "%s", why);
         return;
     }
-    if (ak_store_game_truncate(c->srv->store, g->id, r.upto, &r.state, sizeof r.state) != AK_STORE_OK) {
+    if (ak_store_game_truncate(c->srv->store, g->id, upto, &before, sizeof before) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "internal", "the store failed; nothing changed");
         return;
     }
-    json_t *patch = ak_state_patch(&g->state, &r.state);
-    g->state = r.state;
-    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, r.upto + 1);
-    ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)r.upto));
+    json_t *patch = ak_state_patch(&g->state, &before);
+    g->state = before;
+    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
+    ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)upto));
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,
-                             "seq", (json_int_t)r.upto, "by", side == AK_AXIS ? "axis" : "allied",
+                             "seq", (json_int_t)upto, "by", side == AK_AXIS ? "axis" : "allied",
                              "patch", patch);
     ak_game_push(c->srv, g, push);
     json_decref(push);

@@ -9,34 +9,10 @@ set -u
 AKD=$1
 AKC=$2
 dir=$(mktemp -d)
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
-fails=0; passes=0
-ok() { passes=$((passes + 1)); echo "ok   $*"; }
-bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
 
-start_akd() {
-    for _ in 1 2 3 4 5 6 7 8 9 10; do
-        port=$((20000 + RANDOM % 30000))
-        "$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --max-line 4096 >"$dir/akd.out" 2>>"$dir/akd.log" &
-        pid=$!
-        for _ in $(seq 50); do
-            grep -q listening "$dir/akd.out" 2>/dev/null && return 0
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 $pid 2>/dev/null
-    done
-    echo "cannot start akd"; cat "$dir/akd.log"; exit 1
-}
-
-# raw NAME: feed the lines of stdin to a raw session, output in $dir/NAME.out
-raw() { "$AKC" --server 127.0.0.1:$port raw >"$dir/$1.out" 2>&1; }
-# expect NAME PATTERN: the session's output has a line matching PATTERN
-expect() {
-    if grep -q -- "$2" "$dir/$1.out"; then ok "$1: $2"; else bad "$1: $2"; echo "---"; cat "$dir/$1.out"; echo "---"; fi
-}
-
-start_akd
+start_akd akd --db "$dir/akd.sqlite3" --max-line 4096
 
 # Player one registers and opens a game as the Axis.
 raw alice <<'IN'
@@ -99,8 +75,7 @@ expect long '"code":"line_too_long"'
 # SIGKILL, restart, and the game is as it was.
 before=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
 kill -9 $pid; wait $pid 2>/dev/null
-rm -f "$dir/akd.out"
-start_akd
+start_akd akd --db "$dir/akd.sqlite3" --max-line 4096
 after=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
 if [ -n "$before" ] && [ "$before" = "$after" ]; then ok "game unchanged after SIGKILL and restart"; else bad "game changed after restart"; echo "$before"; echo "$after"; fi
 echo "$after" | grep -q '"21pz5":{"where":"board","hex":"W14"' && ok "the acknowledged move survived" || bad "the move was lost"
@@ -135,5 +110,4 @@ expect show 'Turn 1, 1 April 1941: Allied movement'
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 0 ] && ok "SIGTERM exits 0" || bad "SIGTERM exit status $rc"
 
-echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish

@@ -12,36 +12,8 @@ AKC=$2
 SCENARIO=$3
 CAPTURE=$4
 dir=$(mktemp -d)
-pids=""
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
-fails=0; passes=0
-ok() { passes=$((passes + 1)); echo "ok   $*"; }
-bad() { fails=$((fails + 1)); echo "FAIL $*"; }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
-
-# start_akd NAME ARGS...: akd on a free port; sets $port and $pid
-start_akd() {
-    local name=$1; shift
-    for _ in 1 2 3 4 5 6 7 8 9 10; do
-        port=$((20000 + RANDOM % 30000))
-        "$AKD" --listen 127.0.0.1:$port "$@" >"$dir/$name.out" 2>>"$dir/$name.log" &
-        pid=$!
-        for _ in $(seq 50); do
-            grep -q listening "$dir/$name.out" 2>/dev/null && { pids="$pids $pid"; return 0; }
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 $pid 2>/dev/null
-    done
-    echo "cannot start akd"; cat "$dir/$name.log"; exit 1
-}
-
-raw() { "$AKC" --server 127.0.0.1:$port raw >"$dir/$1.out" 2>&1; }
-expect() {
-    if grep -q -- "$2" "$dir/$1.out"; then ok "$1: $2"; else bad "$1: $2"; echo "---"; cat "$dir/$1.out"; echo "---"; fi
-}
-# as USER ARGS...: run akc with USER's own session directory
-as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
+. "$(dirname "$0")/lib.sh"
 
 cat >"$dir/notify" <<EOF
 #!/bin/sh
@@ -236,5 +208,4 @@ seq=$(as erin --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head 
 check "after SIGKILL: $acked acknowledged actions, $seq stored" "[ '$acked' -gt 10 ] && [ '$seq' -ge '$acked' ] && [ '$seq' -le \$(( $acked + 1 )) ]"
 kill -TERM $pid; wait $pid 2>/dev/null
 
-echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish

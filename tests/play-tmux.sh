@@ -17,21 +17,12 @@ dir=$(mktemp -d)
 sock="$dir/tmux.sock"
 T() { tmux -S "$sock" "$@"; }
 trap 'for s in "$dir"/tmux-*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
-fails=0; passes=0
-ok() { passes=$((passes + 1)); echo "ok   $*"; }
-bad() { fails=$((fails + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v tmux >/dev/null; then echo "tmux is not installed (scripts/setup installs it)"; exit 1; fi
 
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-    port=$((20000 + RANDOM % 30000))
-    "$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 >"$dir/akd.out" 2>"$dir/akd.log" &
-    pid=$!
-    for _ in $(seq 50); do grep -q listening "$dir/akd.out" 2>/dev/null && break 2; sleep 0.1; done
-    kill -9 $pid 2>/dev/null
-done
+start_akd akd --db "$dir/akd.sqlite3" --allow-positions 1
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
-as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
 AKC_PASSWORD=pw-alice as alice register alice >/dev/null
 AKC_PASSWORD=pw-bob as bob register bob >/dev/null
 
@@ -110,5 +101,4 @@ done
 $retreat_seen && ok "a retreat choice was offered and taken" || bad "no retreat came up in ten games"
 kill -TERM $pid; wait $pid 2>/dev/null
 
-echo "$passes passed, $fails failed"
-[ $fails = 0 ]
+finish
