@@ -3,7 +3,9 @@
 # `akc raw` sessions through register, new game, join, a legal move (seen by
 # the other player as a pushed diff), an illegal move (rejected with its
 # rule) and protocol abuse; kill akd with SIGKILL, restart it on the same
-# database and find the game unchanged.
+# database and find the game unchanged; then one-shot akc commands, a
+# spectator who sees every push in order, and a player resuming with his
+# token after losing his connection.
 # usage: integration.sh AKD AKC
 set -u
 AKD=$1
@@ -32,6 +34,7 @@ echo '{"id":1,"cmd":"register","user":"bob","password":"eighth-army"}' >&3
 echo '{"id":2,"cmd":"join","game":1}' >&3
 for _ in $(seq 100); do grep -q '"id":2' "$dir/bob.out" && break; sleep 0.1; done
 expect bob '"id":2,"ok":true.*"you":"allied"'
+
 
 raw alice2 <<IN
 {"id":1,"cmd":"resume","token":"$token"}
@@ -80,6 +83,15 @@ after=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port 
 if [ -n "$before" ] && [ "$before" = "$after" ]; then ok "game unchanged after SIGKILL and restart"; else bad "game changed after restart"; echo "$before"; echo "$after"; fi
 echo "$after" | grep -q '"21pz5":{"where":"board","hex":"W14"' && ok "the acknowledged move survived" || bad "the move was lost"
 
+# A spectator (not logged in) watches the rest of the game.
+mkfifo "$dir/spec.in"
+raw spec <"$dir/spec.in" 3>&- &
+specpid=$!
+exec 4>"$dir/spec.in"
+echo '{"id":1,"cmd":"watch","game":1}' >&4
+for _ in $(seq 50); do grep -q '"id":1' "$dir/spec.out" && break; sleep 0.1; done
+before_spec=$(sed -n 's/.*"seq":\([0-9]*\).*/\1/p' "$dir/spec.out" | head -1)
+
 # One-shot akc commands for the rest of Alice's turn: the legal actions as
 # akc commands, a battle out of sequence, the end of both portions.
 export XDG_CONFIG_HOME="$dir/cfg" AKC_SERVER=127.0.0.1:$port
@@ -105,6 +117,27 @@ expect resolve 'there is no battle 1'
 expect endturn 'the Allied player turn begins'
 "$AKC" --no-color show 1 >"$dir/show.out" 2>&1
 expect show 'Turn 1, 1 April 1941: Allied movement'
+
+# The spectator got every action as a push, in order; it can never act.
+echo '{"id":2,"cmd":"act","game":1,"action":{"action":"end_movement"}}' >&4
+sleep 0.3
+exec 4>&-
+wait $specpid
+final=$("$AKC" --server 127.0.0.1:$port raw <<<'{"id":1,"cmd":"show","game":1}' | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
+grep -o '"push":"game","game":1,"seq":[0-9]*' "$dir/spec.out" | sed 's/.*://' >"$dir/spec.seqs"
+seq $((before_spec + 1)) $final >"$dir/want.seqs"
+check "the spectator saw every push from $((before_spec + 1)) to $final, in order" "cmp -s '$dir/spec.seqs' '$dir/want.seqs'"
+expect spec '"id":2,"ok":false.*not_logged_in'
+
+# A player who lost his connection resumes with his token and gets the
+# whole state at the current sequence number.
+bobtoken=$(sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p' "$dir/bob.out")
+raw bob2 <<IN
+{"id":1,"cmd":"resume","token":"$bobtoken"}
+{"id":2,"cmd":"watch","game":1}
+IN
+expect bob2 '"id":1,"ok":true.*"user":"bob"'
+expect bob2 "\"id\":2,\"ok\":true.*\"seq\":$final,.*\"you\":\"allied\""
 
 # SIGTERM shuts down cleanly with status 0.
 kill -TERM $pid; wait $pid; rc=$?
