@@ -18,6 +18,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,11 +272,17 @@ int main(int argc, char **argv)
             }
             c->len += (size_t)r;
             char *nl;
+            /* Pushes are only counted; replies are parsed. The generator
+             * must stay lighter than akd. Each line leaves the buffer
+             * before it is handled: a reply may start a game, which reads
+             * from this same connection. */
             while ((nl = memchr(c->buf, '\n', c->len))) {
-                json_t *m = json_loadb(c->buf, (size_t)(nl - c->buf), 0, &e);
-                c->len -= (size_t)(nl - c->buf) + 1;
+                size_t n = (size_t)(nl - c->buf);
+                bool push = strncmp(c->buf, "{\"push\"", 7) == 0;
+                json_t *m = push ? NULL : json_loadb(c->buf, n, 0, &e);
+                c->len -= n + 1;
                 memmove(c->buf, nl + 1, c->len);
-                if (json_object_get(m, "push"))
+                if (push)
                     pushes++;
                 else if (json_object_get(m, "id"))
                     on_reply(c, m);

@@ -8,8 +8,13 @@
 
 extern const char *const ak_migrations[];
 
+#define STMT_CACHE 32
+
 struct ak_store {
     sqlite3 *db;
+    /* Prepared statements, kept by their SQL text's address (every query
+     * is a string literal): compiling SQL once, not on every action. */
+    struct { const char *sql; sqlite3_stmt *q; } cache[STMT_CACHE];
 };
 
 const char *ak_store_error(struct ak_store *st) { return sqlite3_errmsg(st->db); }
@@ -72,25 +77,51 @@ void ak_store_close(struct ak_store *st)
 {
     if (!st)
         return;
+    for (int i = 0; i < STMT_CACHE; i++)
+        if (st->cache[i].q)
+            sqlite3_finalize(st->cache[i].q);
     sqlite3_close(st->db);
     free(st);
 }
 
 static sqlite3_stmt *prep(struct ak_store *st, const char *sql)
 {
+    int slot = -1;
+    for (int i = 0; i < STMT_CACHE; i++) {
+        if (st->cache[i].sql == sql)
+            return st->cache[i].q;
+        if (!st->cache[i].sql && slot < 0)
+            slot = i;
+    }
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
         return NULL;
+    if (slot >= 0) {
+        st->cache[slot].sql = sql;
+        st->cache[slot].q = q;
+    }
     return q;
 }
 
+/* Done with a statement from prep: ready it for the next use. */
+static void done(struct ak_store *st, sqlite3_stmt *q)
+{
+    for (int i = 0; i < STMT_CACHE; i++)
+        if (st->cache[i].q == q) {
+            sqlite3_reset(q);
+            sqlite3_clear_bindings(q);
+            return;
+        }
+    sqlite3_finalize(q);
+}
+
 /* Run a statement that returns no rows; maps constraint failures. */
-static int run(sqlite3_stmt *q)
+static int run_in(struct ak_store *st, sqlite3_stmt *q)
 {
     if (!q)
         return AK_STORE_ERROR;
     int rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    done(st, q);
     if (rc == SQLITE_DONE)
         return AK_STORE_OK;
     return rc == SQLITE_CONSTRAINT ? AK_STORE_EXISTS : AK_STORE_ERROR;
@@ -105,7 +136,7 @@ int ak_store_user_create(struct ak_store *st, const char *name, const char *pwha
     sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 2, pwhash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 3, now);
-    int rc = run(q);
+    int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
     return rc;
@@ -123,7 +154,7 @@ int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char 
         snprintf(pwhash, cap, "%s", (const char *)sqlite3_column_text(q, 1));
         rc = AK_STORE_OK;
     }
-    sqlite3_finalize(q);
+    done(st, q);
     return rc;
 }
 
@@ -138,7 +169,7 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
         snprintf(name, cap, "%s", (const char *)sqlite3_column_text(q, 0));
         rc = AK_STORE_OK;
     }
-    sqlite3_finalize(q);
+    done(st, q);
     return rc;
 }
 
@@ -149,7 +180,7 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 2, id);
-    return run(q);
+    return run_in(st, q);
 }
 
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
@@ -161,7 +192,7 @@ int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 2, user);
     sqlite3_bind_int64(q, 3, expires);
-    return run(q);
+    return run_in(st, q);
 }
 
 int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user)
@@ -176,7 +207,7 @@ int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t n
         *user = sqlite3_column_int64(q, 0);
         rc = AK_STORE_OK;
     }
-    sqlite3_finalize(q);
+    done(st, q);
     return rc;
 }
 
@@ -186,7 +217,7 @@ int ak_store_session_delete(struct ak_store *st, const char *token_hash)
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
-    return run(q);
+    return run_in(st, q);
 }
 
 static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *m)
@@ -223,7 +254,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 4, now);
     bind_meta(q, 5, meta ? meta : &none);
     sqlite3_bind_text(q, 14, position ? position : "", -1, SQLITE_TRANSIENT);
-    int rc = run(q);
+    int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
     return rc;
@@ -238,7 +269,7 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
     sqlite3_bind_int64(q, 10, game);
-    return run(q);
+    return run_in(st, q);
 }
 
 int ak_store_backup(struct ak_store *st, const char *path)
@@ -265,7 +296,7 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, user);
     sqlite3_bind_int64(q, 2, game);
-    int rc = run(q);
+    int rc = run_in(st, q);
     if (rc == AK_STORE_OK && sqlite3_changes(st->db) != 1)
         rc = AK_STORE_EXISTS;
     return rc;
@@ -282,7 +313,7 @@ static int set_snapshot(struct ak_store *st, int64_t game, uint32_t seq, const v
         sqlite3_bind_int64(q, 3, seq);
         sqlite3_bind_int64(q, 4, game);
     }
-    return run(q);
+    return run_in(st, q);
 }
 
 int ak_store_begin(struct ak_store *st)
@@ -316,7 +347,7 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
         sqlite3_bind_text(q, 4, action_json, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(q, 5, now);
     }
-    int rc = run(q);
+    int rc = run_in(st, q);
     if (rc != AK_STORE_OK)
         return rc;
     return set_snapshot(st, game, seq, snapshot, snapshot_len);
@@ -345,7 +376,7 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
     }
-    int rc = run(q);
+    int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
         rc = set_snapshot(st, game, seq, snapshot, snapshot_len);
     if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
@@ -388,7 +419,7 @@ int ak_store_games_each(struct ak_store *st,
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }
-    sqlite3_finalize(q);
+    done(st, q);
     return rc;
 }
 
@@ -406,6 +437,6 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
                (const char *)sqlite3_column_text(q, 2)) != 0)
             rc = AK_STORE_ERROR;
     }
-    sqlite3_finalize(q);
+    done(st, q);
     return rc;
 }
