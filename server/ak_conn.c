@@ -24,24 +24,35 @@ static void on_write(uv_write_t *req, int status)
     free(w);
 }
 
-void ak_conn_send(struct ak_conn *c, const json_t *msg)
+void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len)
 {
-    size_t len;
     if (c->closing)
         return;
-    char *data = ak_msg_encode(msg, &len);
     struct write_req *w = malloc(sizeof *w);
+    char *data = malloc(len);
     if (!data || !w) {
         free(data);
         free(w);
         return;
     }
+    memcpy(data, bytes, len);
     w->data = data;
     uv_buf_t buf = uv_buf_init(data, (unsigned)len);
     if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write) != 0) {
         free(data);
         free(w);
     }
+}
+
+void ak_conn_send(struct ak_conn *c, const json_t *msg)
+{
+    size_t len;
+    if (c->closing)
+        return;
+    char *data = ak_msg_encode(msg, &len);
+    if (data)
+        ak_conn_send_bytes(c, data, len);
+    free(data);
 }
 
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_codec.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_patch.h"
@@ -212,9 +213,16 @@ static bool watching(const struct ak_conn *c, int64_t game)
 
 void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg)
 {
-    for (struct ak_conn *k = srv->conns; k; k = k->next)
-        if (watching(k, g->id))
-            ak_conn_send(k, msg);
+    size_t len;
+    char *data = NULL;     /* encoded once, for the first watcher */
+    for (struct ak_conn *k = srv->conns; k; k = k->next) {
+        if (!watching(k, g->id))
+            continue;
+        if (!data && !(data = ak_msg_encode(msg, &len)))
+            return;
+        ak_conn_send_bytes(k, data, len);
+    }
+    free(data);
 }
 
 static json_t *players_json(const struct ak_game *g)

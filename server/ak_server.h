@@ -104,6 +104,8 @@ struct ak_server {
 /* ak_conn.c */
 int ak_server_listen(struct ak_server *srv, const char *host, int port);
 void ak_conn_send(struct ak_conn *c, const json_t *msg);
+/* An encoded message (a line with its newline), the same for many. */
+void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len);
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result);
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
