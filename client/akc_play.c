@@ -8,8 +8,9 @@
  * names. Commands are the play verbs of ak_verbs.c without the game number,
  * plus show, options (numbered: type the number to send one), odds (worked
  * out locally with the shared rules library), dests, why, log, help, quit.
- * On a terminal it uses libedit's callback interface so that pushes can be
- * printed while a line is being typed; otherwise it reads plain lines.
+ * On a terminal libedit reads each key through getc_or_push, which prints
+ * the server's pushes above the line being typed while it waits; otherwise
+ * it reads plain lines.
  */
 #include <editline/readline.h>
 #include <poll.h>
@@ -42,6 +43,7 @@ static struct {
     int nlog;
     json_t *choices;                /* the last `options` list, numbered from 1 */
     bool tty, quit;
+    bool editing;                   /* inside readline(): a line is being typed */
     char prompt[96];
 } P;
 
@@ -64,13 +66,13 @@ static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
     va_list ap;
-    if (P.tty)
+    if (P.editing)
         fputs("\r\033[K", stdout);
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
     fflush(stdout);
-    if (P.tty && !P.quit)
+    if (P.editing && !P.quit)
         rl_forced_update_display();
 }
 
@@ -88,7 +90,7 @@ static void update_prompt(void)
 {
     snprintf(P.prompt, sizeof P.prompt, "game %ld, turn %d %s %s> ", P.game, P.s.turn,
              ak_side_name(P.s.side), ak_phase_name(P.s.phase));
-    if (P.tty)
+    if (P.editing)
         rl_set_prompt(P.prompt);
 }
 
@@ -230,7 +232,6 @@ static void show(char **w, int n)
         if (ak_draw_highlight(&P.s, what, mark, &o) != 0)
             return;
     }
-    fputs(P.tty ? "\r\033[K" : "", stdout);
     ak_draw_board(stdout, &P.s, &o);
     ak_draw_combat(stdout, &P.s);
     fflush(stdout);
@@ -377,18 +378,6 @@ static void run_command(char *line)
     }
 }
 
-static void on_line(char *line)
-{
-    if (!line) {
-        P.quit = true;
-        return;
-    }
-    if (*line)
-        add_history(line);
-    run_command(line);
-    free(line);
-}
-
 /* Tab completion: commands first, then unit names. */
 static char *complete_word(const char *text, int state)
 {
@@ -444,6 +433,76 @@ static void read_plain_line(void)
     free(line);
 }
 
+/* The server's messages, handled as they come. */
+static void read_pushes(void)
+{
+    json_t *m;
+    while (!P.quit && (m = ak_net_read(P.net, 0))) {
+        on_push(m);
+        json_decref(m);
+    }
+}
+
+/* libedit reads keys through this: while it waits for the next key, the
+ * server's pushes are printed above the line being typed. */
+static int getc_or_push(FILE *in)
+{
+    for (;;) {
+        struct pollfd p[2] = {{fileno(in), POLLIN, 0}, {P.net->fd, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0)
+            continue;
+        if (p[1].revents) {
+            read_pushes();
+            if (p[1].revents & (POLLHUP | POLLERR)) {
+                say("akc: the server closed the connection\n");
+                P.quit = true;
+            }
+        }
+        if (P.quit)
+            return EOF;
+        if (p[0].revents) {
+            unsigned char c;
+            return read(fileno(in), &c, 1) == 1 ? c : EOF;
+        }
+    }
+}
+
+static void play_tty(void)
+{
+    rl_attempted_completion_function = complete;
+    rl_getc_function = getc_or_push;
+    while (!P.quit) {
+        P.editing = true;
+        char *line = readline(P.prompt);
+        P.editing = false;
+        if (!line)
+            break;
+        if (*line)
+            add_history(line);
+        run_command(line);
+        free(line);
+    }
+    putchar('\n');
+}
+
+static void play_plain(void)
+{
+    while (!P.quit) {
+        struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {P.net->fd, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0)
+            continue;
+        if (p[1].revents) {
+            read_pushes();
+            if (p[1].revents & (POLLHUP | POLLERR)) {
+                say("akc: the server closed the connection\n");
+                P.quit = true;
+            }
+        }
+        if (!P.quit && p[0].revents)
+            read_plain_line();
+    }
+}
+
 int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw)
 {
     memset(&P, 0, sizeof P);
@@ -457,36 +516,10 @@ int ak_play(struct ak_net *n, long game, int me, const json_t *state, const stru
     show(NULL, 0);
     printf("Type help for the commands, quit to leave (the game goes on without you).\n");
     say_whose_turn();
-    if (P.tty) {
-        rl_attempted_completion_function = complete;
-        rl_callback_handler_install(P.prompt, on_line);
-    }
-    while (!P.quit) {
-        struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {n->fd, POLLIN, 0}};
-        if (poll(p, 2, -1) < 0)
-            continue;
-        if (p[1].revents) {
-            json_t *m;
-            while (!P.quit && (m = ak_net_read(n, 0))) {
-                on_push(m);
-                json_decref(m);
-            }
-            if (p[1].revents & (POLLHUP | POLLERR)) {
-                say("akc: the server closed the connection\n");
-                P.quit = true;
-            }
-        }
-        if (!P.quit && p[0].revents) {
-            if (P.tty)
-                rl_callback_read_char();
-            else
-                read_plain_line();
-        }
-    }
-    if (P.tty) {
-        rl_callback_handler_remove();
-        putchar('\n');
-    }
+    if (P.tty)
+        play_tty();
+    else
+        play_plain();
     json_decref(P.public_state);
     json_decref(P.choices);
     for (int i = 0; i < P.nlog; i++)
