@@ -1,6 +1,7 @@
 /* ak_capture: captures during movement and Rommel's displacement. */
 #include "ak_capture.h"
 
+#include "ak_battle.h"
 #include "ak_zoc.h"
 
 bool ak_capturable_from(const struct ak_state *s, int u, ak_hex h)
@@ -83,4 +84,21 @@ void ak_capture_sweep(struct ak_state *s, struct ak_events *ev)
     for (int u = 0; u < s->units; u++)
         if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
             ak_capture_around(s, ak_def(u)->side, s->unit[u].hex, ev);
+}
+
+void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev)
+{
+    static uint8_t line[AK_HEX_COUNT];
+    bool lines = false;
+    for (int r = 0; r < s->units; r++) {
+        if (ak_def(r)->side == mover || ak_def(r)->type != AK_TYPE_HEADQUARTERS ||
+            !ak_on_board(s, r) || ak_combat_units_at(s, s->unit[r].hex, ak_def(r)->side) > 0)
+            continue;
+        if (!lines) {
+            ak_supply_lines(s, ak_def(r)->side, line);
+            lines = true;
+        }
+        if (!line[s->unit[r].hex])
+            displace_rommel(s, r, ev);
+    }
 }

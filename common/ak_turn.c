@@ -184,6 +184,7 @@ bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
     }
     if (!supply_on_board_check(s, ev))
         return true;
+    ak_rommel_isolation(s, s->side, ev);
     if (s->supply_due) {
         /* LOGISTICS, MOVEMENT 6: supply not taken cannot be accumulated. */
         ak_event_add(ev, AK_EV_SUPPLY_UNUSED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
