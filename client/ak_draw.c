@@ -117,24 +117,33 @@ static ak_hex auto_centre(const struct ak_state *s)
     return k ? ak_hex_make((int)(sum_r / k), (int)(sum_n / k)) : ak_hex_parse("I33");
 }
 
-static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, bool color)
+static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, int r0, int r1,
+                        bool color)
 {
     for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
         int side = 0, n = stack_at(s, h, &side);
         int col = hex_col(h) - c0;
-        if (n == 0 || col < 0 || col + 2 > width)
+        if (n == 0 || col < 0 || col + 2 > width || ak_hex_row(h) < r0 || ak_hex_row(h) > r1)
             continue;
         char name[8];
         fprintf(out, "  %s%-4s%s %s:", color ? (side == AK_AXIS ? RED : BLUE) : "",
                 ak_hex_format(h, name), color ? RESET : "", side == AK_AXIS ? "Axis  " : "Allied");
+        int used = 15;     /* "  W6   Axis  :" */
         for (int u = 0; u < s->units; u++) {
             const struct ak_unit_def *d = ak_def(u);
             if (s->unit[u].where != AK_AT_BOARD || s->unit[u].hex != h)
                 continue;
-            if (ak_unit_is_combat(d))
-                fprintf(out, " %s %d-%d-%d", d->shortname, d->attack, d->defense, d->movement);
-            else
-                fprintf(out, " %s", d->shortname);
+            char item[48];
+            int len = ak_unit_is_combat(d)
+                          ? snprintf(item, sizeof item, " %s %d-%d-%d", d->shortname, d->attack,
+                                     d->defense, d->movement)
+                          : snprintf(item, sizeof item, " %s", d->shortname);
+            if (used + len > 79) {      /* wrap under the first unit */
+                fputs("\n              ", out);
+                used = 14;
+            }
+            fputs(item, out);
+            used += len;
         }
         fputc('\n', out);
     }
@@ -162,20 +171,26 @@ static void list_flagged(FILE *out, const struct ak_state *s)
         fputc('\n', out);
 }
 
+/* Off the board, by side: reinforcements due now, units at sea (by name),
+ * the dead pile (by name). */
 static void list_off_board(FILE *out, const struct ak_state *s)
 {
     for (int side = 0; side < AK_SIDES; side++) {
-        int sea = 0, due = 0, dead = 0;
+        int due = 0;
+        char sea[400] = "", dead[400] = "";
+        size_t ns = 0, nd = 0;
         for (int u = 0; u < s->units; u++) {
             const struct ak_unit_def *d = ak_def(u);
             if (d->side != side)
                 continue;
-            sea += s->unit[u].where == AK_AT_SEA;
-            dead += s->unit[u].where == AK_AT_DEAD;
+            if (s->unit[u].where == AK_AT_SEA && ns < sizeof sea - 20)
+                ns += (size_t)snprintf(sea + ns, sizeof sea - ns, " %s", d->shortname);
+            if (s->unit[u].where == AK_AT_DEAD && nd < sizeof dead - 20)
+                nd += (size_t)snprintf(dead + nd, sizeof dead - nd, " %s", d->shortname);
             due += s->unit[u].where == AK_AT_POOL && d->arrival_turn && d->arrival_turn <= s->turn;
         }
-        fprintf(out, "  %s: %d reinforcement(s) due, %d at sea, %d in the dead pile\n",
-                ak_side_name(side), due, sea, dead);
+        fprintf(out, "  %s: %d reinforcement(s) due; at sea:%s; dead:%s\n", ak_side_name(side), due,
+                ns ? sea : " none", nd ? dead : " none");
     }
 }
 
@@ -201,8 +216,17 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
     if (s->side == AK_AXIS && s->supply_roll)
         fprintf(out, "; supply roll %d%s", s->supply_roll, s->supply_due ? ", one supply unit due" : "");
     fputc('\n', out);
-    draw_numbers(out, 0, c0, width);
-    for (int r = 0; r < AK_ROWS; r++) {
+    /* A short terminal shows the rows around the centre (and a one-line
+     * legend); at least eight rows. */
+    int r0 = 0, r1 = AK_ROWS - 1;
+    if (o->height > 0 && o->height < AK_ROWS + 16) {
+        int rows = o->height - 14 > 8 ? o->height - 14 : 8;
+        r0 = ak_hex_row(centre) - rows / 2;
+        r0 = r0 < 0 ? 0 : r0 + rows > AK_ROWS ? AK_ROWS - rows : r0;
+        r1 = r0 + rows - 1;
+    }
+    draw_numbers(out, r0, c0, width);
+    for (int r = r0; r <= r1; r++) {
         fprintf(out, "%c  ", 'A' + r);
         int col = 0;
         for (int n = 0; n < AK_NUMS; n++) {
@@ -217,14 +241,17 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
         }
         fputc('\n', out);
     }
-    draw_numbers(out, AK_ROWS - 1, c0, width);
-    fprintf(out, "  . clear  = Coast Road  ^ escarpment  # escarpment on the road  ~ sea\n"
-                 "  F fortress  H home base  , partial Qattara (clear)  Q Qattara Depression\n"
-                 "  G3/A2: an Axis stack of 3 units, an Allied stack of 2 units\n"
-                 "  Numbers run along the SW-NE diagonals (Agheila W6, Tobruch G25).\n");
+    draw_numbers(out, r1, c0, width);
+    if (r1 - r0 + 1 < AK_ROWS)
+        fprintf(out, "  . clear = road ^ escarpment # both ~ sea F fort H base Q Qattara G/A stacks\n");
+    else
+        fprintf(out, "  . clear  = Coast Road  ^ escarpment  # escarpment on the road  ~ sea\n"
+                     "  F fortress  H home base  , partial Qattara (clear)  Q Qattara Depression\n"
+                     "  G3/A2: an Axis stack of 3 units, an Allied stack of 2 units\n"
+                     "  Numbers run along the SW-NE diagonals (Agheila W6, Tobruch G25).\n");
     if (o->legend)
         fprintf(out, "  %s\n", o->legend);
-    list_stacks(out, s, c0, width, o->color);
+    list_stacks(out, s, c0, width, r0, r1, o->color);
     list_off_board(out, s);
     list_flagged(out, s);
 }

@@ -731,7 +731,11 @@ int main(int argc, char **argv)
     }
     struct winsize ws;
     opt.draw.color = opt.color;
-    opt.draw.width = (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) ? ws.ws_col : 80;
+    bool tty_size = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0;
+    opt.draw.width = tty_size ? ws.ws_col : 80;
+    opt.draw.height = tty_size && !opt.draw.wide ? ws.ws_row : 0;
+    if (getenv("LINES") && !opt.draw.wide)
+        opt.draw.height = atoi(getenv("LINES"));
     if (getenv("COLUMNS"))
         opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
     if (strcmp(argv[optind], "units") == 0)

@@ -53,6 +53,11 @@ static void draw_board(FILE *f, void *arg)
     ak_draw_combat(f, c->s);
 }
 
+static void combat_only(FILE *f, void *arg)
+{
+    ak_draw_combat(f, arg);
+}
+
 static void check_board(const char *name, struct ak_state *s, struct ak_draw_opts o)
 {
     struct board_case c = {s, o};
@@ -75,6 +80,8 @@ START_TEST(map_narrow_wide_colour)
     check_board("opening-wide.txt", &s, (struct ak_draw_opts){.wide = true, .width = 80, .at = AK_HEX_NONE});
     check_board("opening-80-colour.txt", &s,
                 (struct ak_draw_opts){.color = true, .width = 80, .at = ak_hex_parse("G25")});
+    check_board("opening-80x24.txt", &s,
+                (struct ak_draw_opts){.width = 80, .height = 24, .at = ak_hex_parse("W6")});
 }
 END_TEST
 
@@ -128,6 +135,17 @@ START_TEST(battle_and_decision)
             break;
     }
     check_board("retreat-decision.txt", &t, (struct ak_draw_opts){.width = 80, .at = ak_hex_parse("P35")});
+    /* The other decisions, as the lines under the map put them. */
+    t.pending.kind = AK_PEND_EXCHANGE;
+    t.pending.side = AK_AXIS;
+    t.pending.need = 3;
+    char *got = render(combat_only, &t);
+    golden("exchange-decision.txt", got);
+    free(got);
+    t.pending.kind = AK_PEND_ADVANCE;
+    got = render(combat_only, &t);
+    golden("advance-decision.txt", got);
+    free(got);
 }
 END_TEST
 
