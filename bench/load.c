@@ -35,10 +35,13 @@ struct conn {
     double sent;            /* when the request in flight was sent, 0: none */
 };
 
+enum { PLAYING, CREATING, JOINING };
+
 struct game {
     long id;                /* akd's game number, 0 while being created */
     int step;               /* actions applied in this round */
     int conn[2];            /* the two players' connections */
+    int phase;              /* PLAYING, or waiting for `new` or `join` */
 };
 
 static struct conn *C;
@@ -132,6 +135,16 @@ static void record_latency(struct conn *c)
     c->sent = 0;
 }
 
+/* Ask for a new game without waiting: the replies move it on (on_reply). */
+static void request_game(int g)
+{
+    json_error_t e;
+    G[g].phase = CREATING;
+    send_json(&C[G[g].conn[0]], json_pack("{s:s,s:i,s:s,s:s,s:o}", "cmd", "new", "id", 0, "side",
+                                          "axis", "opponent", "loadbot1", "position",
+                                          json_loads(position, 0, &e)));
+}
+
 static void start_game(int g)
 {
     struct conn *ax = &C[G[g].conn[0]], *al = &C[G[g].conn[1]];
@@ -164,14 +177,33 @@ static void on_reply(struct conn *c, json_t *m)
         c->sent = 0;
         return;
     }
+    if (G[g].phase == CREATING) {
+        c->sent = 0;
+        G[g].id = (long)json_integer_value(json_object_get(json_object_get(m, "result"), "game"));
+        G[g].phase = JOINING;
+        send_json(&C[G[g].conn[1]], json_pack("{s:s,s:i,s:I}", "cmd", "join", "id", 0, "game",
+                                              (json_int_t)G[g].id));
+        return;
+    }
+    if (G[g].phase == JOINING) {
+        c->sent = 0;
+        G[g].phase = PLAYING;
+        G[g].step = 0;
+        for (int i = 0; i < nconn; i++)
+            if (C[i].side < 0 && C[i].game == g)
+                send_json(&C[i], json_pack("{s:s,s:i,s:I}", "cmd", "watch", "id", 0, "game",
+                                           (json_int_t)G[g].id));
+        next_action(g);
+        return;
+    }
     record_latency(c);
     if (!json_is_true(json_object_get(m, "ok"))) {
         /* The game ended (after the last turn): play a new one. */
         errors += strcmp(json_string_value(json_object_get(json_object_get(m, "error"), "code")), "illegal") != 0;
-        start_game(g);
-    } else {
-        G[g].step++;
+        request_game(g);
+        return;
     }
+    G[g].step++;
     next_action(g);
 }
 

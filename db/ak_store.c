@@ -19,6 +19,24 @@ struct ak_store {
 
 const char *ak_store_error(struct ak_store *st) { return sqlite3_errmsg(st->db); }
 
+void ak_store_manual_checkpoints(struct ak_store *st)
+{
+    sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint=0;", NULL, NULL, NULL);
+}
+
+int ak_store_checkpoint(const char *path)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return AK_STORE_ERROR;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
 int ak_store_schema_version(struct ak_store *st)
 {
     sqlite3_stmt *q;

@@ -48,6 +48,12 @@ struct ak_store_game {
 struct ak_store *ak_store_open(const char *path, char *err, size_t errlen);
 void ak_store_close(struct ak_store *st);
 const char *ak_store_error(struct ak_store *st);
+/* The owner runs checkpoints itself (off its event loop, with
+ * ak_store_checkpoint) instead of SQLite running one inside a commit. */
+void ak_store_manual_checkpoints(struct ak_store *st);
+/* A passive WAL checkpoint on a connection of its own: safe on another
+ * thread, never blocks the writer. */
+int ak_store_checkpoint(const char *path);
 int ak_store_schema_version(struct ak_store *st);
 
 int ak_store_user_create(struct ak_store *st, const char *name, const char *pwhash, int64_t now,

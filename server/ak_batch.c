@@ -8,9 +8,14 @@
  * a sender's later requests wait (ak_conn_hold) so its replies stay in
  * order. If the commit fails, the games go back to their states before the
  * batch and every sender gets an "internal" error: nothing half-applied.
- * The loop is blocked only for that one commit per turn.
+ * The loop is blocked only for that one commit per turn: SQLite's own
+ * checkpoints (which copy the write-ahead log into the database, with
+ * syncs) are turned off and run every CHECKPOINT_EVERY commits on the
+ * libuv work queue, on a connection of their own.
  */
 #include <stdlib.h>
+
+#define CHECKPOINT_EVERY 200
 
 #include "ak_engine.h"
 #include "ak_server.h"
@@ -34,8 +39,47 @@ static void on_idle(uv_idle_t *h)
     (void)h;    /* only keeps the loop from sleeping while a batch waits */
 }
 
+struct checkpoint_work {
+    uv_work_t req;
+    struct ak_server *srv;
+    int rc;
+};
+
+static void checkpoint_run(uv_work_t *req)
+{
+    struct checkpoint_work *w = req->data;
+    w->rc = ak_store_checkpoint(w->srv->cfg.db);
+}
+
+static void checkpoint_done(uv_work_t *req, int status)
+{
+    struct checkpoint_work *w = req->data;
+    if (status != 0 || w->rc != AK_STORE_OK)
+        ak_log(AK_LOG_WARN, "WAL checkpoint did not complete");
+    w->srv->checkpointing = false;
+    free(w);
+}
+
+static void maybe_checkpoint(struct ak_server *srv)
+{
+    if (++srv->commits_since_checkpoint < CHECKPOINT_EVERY || srv->checkpointing)
+        return;
+    struct checkpoint_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return;
+    w->srv = srv;
+    w->req.data = w;
+    if (uv_queue_work(srv->loop, &w->req, checkpoint_run, checkpoint_done) == 0) {
+        srv->checkpointing = true;
+        srv->commits_since_checkpoint = 0;
+    } else {
+        free(w);
+    }
+}
+
 void ak_batch_start(struct ak_server *srv)
 {
+    ak_store_manual_checkpoints(srv->store);
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;
     uv_check_init(srv->loop, &srv->flusher);
@@ -97,6 +141,8 @@ void ak_batch_flush(struct ak_server *srv)
      * batch: append in order, with the state current now, is right for
      * the last row of each game and harmless for the earlier ones. */
     bool ok = store_all(srv, batch) == AK_STORE_OK;
+    if (ok)
+        maybe_checkpoint(srv);
     if (!ok) {
         ak_log(AK_LOG_ERROR, "group commit failed: %s", ak_store_error(srv->store));
         roll_back(batch);

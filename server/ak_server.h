@@ -93,6 +93,8 @@ struct ak_server {
     uv_check_t flusher;         /* commits the actions of each loop turn */
     uv_idle_t keep_polling;     /* while actions wait for their commit */
     struct ak_commit *batch, **batch_tail;
+    int commits_since_checkpoint;
+    bool checkpointing;         /* a WAL checkpoint runs on the work queue */
     struct ak_config cfg;
     struct ak_store *store;
     struct ak_conn *conns;
