@@ -58,6 +58,7 @@ static const char usage_text[] =
         "  abort GAME           call off a game before its first action\n"
         "  resign GAME          concede the game\n"
         "  games                list games: those waiting for you first, with the time left\n"
+        "  ladder               the players of rated games, by rating (Elo, from 1500)\n"
         "  show GAME            draw the board (--at HEX centres it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
         "      --zoc            mark the enemy zones of control of the side to move (z)\n"
@@ -574,6 +575,21 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (strcmp(verb, "games") == 0 && argc == 1)
         return cmd_games(n);
+    if (strcmp(verb, "ladder") == 0 && argc == 1) {
+        json_t *r = call(n, json_pack("{s:s}", "cmd", "ladder"), &status);
+        size_t i;
+        json_t *p;
+        if (r && !opt.json) {
+            printf("%-5s %-20s %6s %6s\n", "rank", "player", "rating", "games");
+            json_array_foreach(json_object_get(r, "ladder"), i, p)
+                printf("%-5lld %-20s %6lld %6lld\n", (long long)json_integer_value(json_object_get(p, "rank")),
+                       json_string_value(json_object_get(p, "user")),
+                       (long long)json_integer_value(json_object_get(p, "rating")),
+                       (long long)json_integer_value(json_object_get(p, "games")));
+        }
+        json_decref(r);
+        return status;
+    }
     if (strcmp(verb, "new") == 0 && argc == 2)
         return cmd_new(n, argv[1]);
     if (strcmp(verb, "passwd") == 0 && argc == 1)

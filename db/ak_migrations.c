@@ -43,5 +43,9 @@ const char *const ak_migrations[] = {
     "ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'active';",  /* active, aborted, declined */
     /* 3: games that start from a given position (public state JSON) */
     "ALTER TABLE games ADD COLUMN position TEXT NOT NULL DEFAULT '';",
+    /* 4: the ladder: an Elo rating per player, and the rated games counted */
+    "ALTER TABLE users ADD COLUMN rating INTEGER NOT NULL DEFAULT 1500;"
+    "ALTER TABLE users ADD COLUMN rated_games INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

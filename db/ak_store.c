@@ -458,3 +458,68 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
     done(st, q);
     return rc;
 }
+
+int ak_store_rating_get(struct ak_store *st, int64_t user, int *rating)
+{
+    sqlite3_stmt *q = prep(st, "SELECT rating FROM users WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    int rc = AK_STORE_NOT_FOUND;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *rating = sqlite3_column_int(q, 0);
+        rc = AK_STORE_OK;
+    }
+    done(st, q);
+    return rc;
+}
+
+static int set_rating(struct ak_store *st, int64_t user, int rating)
+{
+    sqlite3_stmt *q = prep(st, "UPDATE users SET rating = ?, rated_games = rated_games + 1 WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int(q, 1, rating);
+    sqlite3_bind_int64(q, 2, user);
+    return run_in(st, q);
+}
+
+int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
+                           int64_t loser, int loser_rating)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    sqlite3_stmt *q = prep(st, "UPDATE games SET rated_done = 1 WHERE id = ? AND rated_done = 0");
+    if (q)
+        sqlite3_bind_int64(q, 1, game);
+    int rc = run_in(st, q);
+    if (rc == AK_STORE_OK && sqlite3_changes(st->db) != 1)
+        rc = AK_STORE_EXISTS;
+    if (rc == AK_STORE_OK)
+        rc = set_rating(st, winner, winner_rating);
+    if (rc == AK_STORE_OK)
+        rc = set_rating(st, loser, loser_rating);
+    if (rc != AK_STORE_OK) {
+        ak_store_rollback(st);
+        return rc;
+    }
+    return ak_store_commit(st);
+}
+
+int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max)
+{
+    sqlite3_stmt *q = prep(st, "SELECT name, rating, rated_games FROM users WHERE rated_games > 0 "
+                               "ORDER BY rating DESC, name LIMIT ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int(q, 1, max);
+    int n = 0;
+    while (n < max && sqlite3_step(q) == SQLITE_ROW) {
+        snprintf(out[n].name, sizeof out[n].name, "%s", (const char *)sqlite3_column_text(q, 0));
+        out[n].rating = sqlite3_column_int(q, 1);
+        out[n].games = sqlite3_column_int(q, 2);
+        n++;
+    }
+    done(st, q);
+    return n;
+}

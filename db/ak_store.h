@@ -62,6 +62,19 @@ int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char 
 int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
 int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash);
 
+/* The ladder. */
+struct ak_store_rating {
+    char name[64];
+    int rating, games;
+};
+int ak_store_rating_get(struct ak_store *st, int64_t user, int *rating);
+/* A rated game's end: both new ratings and the game marked as counted,
+ * in one transaction; AK_STORE_EXISTS if it was counted before. */
+int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
+                           int64_t loser, int loser_rating);
+/* Players by rating, best first; returns how many were filled. */
+int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max);
+
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires);
 int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user);

@@ -158,6 +158,8 @@ void ak_batch_flush(struct ak_server *srv)
             ak_game_push(srv, k->g, k->push);
             ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
             ak_game_notify_after(srv, k->g, k->waiting_before);
+            if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)
+                ak_ladder_game_over(srv, k->g);
         } else if (k->conn) {
             ak_conn_reply_error(k->conn, k->id, "internal", "the action could not be stored; nothing changed");
         }

@@ -42,6 +42,7 @@ static const struct {
     {"why", ak_cmd_why, false},
     {"options", ak_cmd_options, false},
     {"record", ak_cmd_record, false},
+    {"ladder", ak_cmd_ladder, false},
     {"passwd", ak_cmd_passwd, true},
     {"new", ak_cmd_new, true},
     {"join", ak_cmd_join, true},

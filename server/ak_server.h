@@ -205,6 +205,10 @@ void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 
+/* ak_ladder.c: ratings of rated games */
+void ak_ladder_game_over(struct ak_server *srv, const struct ak_game *g);
+void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
+
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);
 

@@ -89,33 +89,46 @@ as carol verify 3 >"$dir/verify3.out" 2>&1
 expect verify3 'game 3: verified'
 expect verify3 '^2 actions replayed'
 
+# A rated game: the winner gains what the loser loses (Elo, K 32, both at
+# 1500 before); the ladder lists them.
+as alice new axis --opponent carol --rated >"$dir/rated.out" 2>&1
+rated=$(sed -n 's/created game \([0-9]*\).*/\1/p' "$dir/rated.out")
+as carol join "$rated" >/dev/null 2>&1
+as carol resign "$rated" >/dev/null 2>&1
+as alice ladder >"$dir/ladder.out" 2>&1
+expect ladder '^1 *alice *1516 *1$'
+expect ladder '^2 *carol *1484 *1$'
+
 # Abort before the first action only.
 as alice new axis >/dev/null 2>&1
-as alice abort 4 >"$dir/abort.out" 2>&1
-expect abort 'game 4 aborted'
+aborting=$(( rated + 1 ))
+as alice abort $aborting >"$dir/abort.out" 2>&1
+expect abort "game $aborting aborted"
 as bob abort 3 >"$dir/abort2.out" 2>&1
 expect abort2 'not_your_game\|already_started'
 
 # Undo: a move of the current movement portion can be taken back (the
 # opponent sees it), nothing else; a capture revealed something, so no.
-as alice new axis >/dev/null 2>&1
-as bob join 5 >/dev/null 2>&1
-as alice move 5 21pz5 W14 >/dev/null 2>&1
-as alice undo 5 >"$dir/undo.out" 2>&1
-expect undo 'taken back; game 5 is at action 0'
-as bob show 5 --no-color --json >"$dir/undone.out" 2>&1
+# newgame USER ARGS...: akc new, printing the game's number
+newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
+ug=$(newgame alice new axis)
+as bob join $ug >/dev/null 2>&1
+as alice move $ug 21pz5 W14 >/dev/null 2>&1
+as alice undo $ug >"$dir/undo.out" 2>&1
+expect undo "taken back; game $ug is at action 0"
+as bob show $ug --no-color --json >"$dir/undone.out" 2>&1
 expect undone '"21pz5":{"where":"board","hex":"W6"'
-as alice undo 5 >"$dir/undo2.out" 2>&1
+as alice undo $ug >"$dir/undo2.out" 2>&1
 expect undo2 'cannot_undo'
-as alice move 5 21pz5 W14 >/dev/null 2>&1
-as bob undo 5 >"$dir/undo3.out" 2>&1
+as alice move $ug 21pz5 W14 >/dev/null 2>&1
+as bob undo $ug >"$dir/undo3.out" 2>&1
 expect undo3 'the last action is not yours'
 "$SCENARIO" --dump "$CAPTURE" >"$dir/capture.json" 2>/dev/null
-as alice new axis --opponent bob --position "$dir/capture.json" >/dev/null 2>&1
-as bob join 6 >/dev/null 2>&1
-as alice move 6 21pz5 P35 >"$dir/capture.out" 2>&1
+cg=$(newgame alice new axis --opponent bob --position "$dir/capture.json")
+as bob join $cg >/dev/null 2>&1
+as alice move $cg 21pz5 P35 >"$dir/capture.out" 2>&1
 expect capture 'Axis captured asup1'
-as alice undo 6 >"$dir/undo4.out" 2>&1
+as alice undo $cg >"$dir/undo4.out" 2>&1
 expect undo4 'revealed something to the opponent'
 
 # passwd, then login throttling per account.

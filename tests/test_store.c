@@ -43,7 +43,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 3);
+    ck_assert_int_eq(ak_store_schema_version(st), 4);
     int64_t alice, bob, game;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -82,7 +82,7 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
     struct ak_store *copy = ak_store_open(backup, err, sizeof err);
     ck_assert_ptr_nonnull(copy);
-    ck_assert_int_eq(ak_store_schema_version(copy), 3);
+    ck_assert_int_eq(ak_store_schema_version(copy), 4);
     ak_store_close(copy);
     unlink(backup);
     ak_store_close(st);
