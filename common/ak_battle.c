@@ -95,10 +95,12 @@ static bool route_within(ak_hex h, ak_hex target, const uint8_t *zoc)
             return true;
         if (depth[c] == AK_SUPPLY_RANGE)
             continue;
+        unsigned open = ak_map()->open[c];
         for (int d = 0; d < AK_DIRS; d++) {
+            if (!(open & (1u << d)))
+                continue;
             ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || depth[n] != 0xff || !ak_adjacent(c, n) || !ak_enterable(n) ||
-                zoc[n])
+            if (n == AK_HEX_NONE || depth[n] != 0xff || zoc[n])
                 continue;
             depth[n] = (uint8_t)(depth[c] + 1);
             queue[tail++] = n;
@@ -147,10 +149,12 @@ void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
      * own): such squares are reached but not passed through. */
     while (head < tail) {
         ak_hex c = queue[head++];
+        unsigned open = ak_map()->open[c];
         for (int d = 0; d < AK_DIRS; d++) {
+            if (!(open & (1u << d)))
+                continue;
             ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || line[n] || !ak_adjacent(c, n) || !ak_enterable(n) ||
-                (zoc[n] & HELD))
+            if (n == AK_HEX_NONE || line[n] || (zoc[n] & HELD))
                 continue;
             line[n] = 1;
             if (!(zoc[n] & ZONE))

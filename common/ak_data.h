@@ -49,6 +49,8 @@ struct ak_map {
     struct { ak_hex a, b, c; } junction[AK_JUNCTION_MAX];
     int junctions;
     uint8_t is_junction[AK_HEX_COUNT];  /* the middle square of a junction */
+    uint8_t open[AK_HEX_COUNT];         /* bit d: the neighbour in direction d can be
+                                           entered from here (playable, no blocked side) */
     struct { ak_hex hex; char text[40]; } name[16];
     int names;
 };

@@ -92,6 +92,24 @@ static void find_landmarks(struct ak_map *m)
     }
 }
 
+static bool playable(const struct ak_map *m, ak_hex h)
+{
+    return h != AK_HEX_NONE && m->terrain[h] != AK_TERRAIN_OFFBOARD &&
+           m->terrain[h] != AK_TERRAIN_SEA && m->terrain[h] != AK_TERRAIN_QATTARA;
+}
+
+/* open[h] bit d: a unit on h may step to its neighbour d (for the
+ * searches, which ask millions of times). */
+static void find_open_sides(struct ak_map *m)
+{
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
+        m->open[h] = 0;
+        for (int d = 0; d < AK_DIRS; d++)
+            if (playable(m, ak_hex_neighbor(h, d)) && !(m->blocked[h] & (1u << d)))
+                m->open[h] |= (uint8_t)(1u << d);
+    }
+}
+
 const char *ak_map_parse(struct ak_map *m, const char *text, char *err, int errlen)
 {
     struct ak_tokens t;
@@ -116,7 +134,9 @@ const char *ak_map_parse(struct ak_map *m, const char *text, char *err, int errl
             return bad(err, errlen, t.line, "unknown record");
         }
     }
-    if (!e)
+    if (!e) {
         find_landmarks(m);
+        find_open_sides(m);
+    }
     return e;
 }

@@ -313,7 +313,10 @@ static void expand(const struct group *g, int i, int road_cap)
     if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
         return;
     ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
+    unsigned open = g->m->open[cur.hex];
     for (int dir = 0; dir < AK_DIRS; dir++) {
+        if (!(open & (1u << dir)))
+            continue;
         ak_hex to = ak_hex_neighbor(cur.hex, dir);
         if (to == AK_HEX_NONE ||
             (g->target != AK_HEX_NONE && ak_hex_distance(to, g->target) > g->budget - cur.depth - 1))

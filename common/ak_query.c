@@ -81,14 +81,31 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
     return count;
 }
 
+/* Could unit u come on board now at all? A quick sieve before the trial:
+ * the engine decides, this only spares trials that cannot succeed. */
+static bool placeable(const struct ak_state *s, int u)
+{
+    const struct ak_unit_def *d = ak_def(u);
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    int w = s->unit[u].where;
+    if (d->side != s->side || w == AK_AT_BOARD || w == AK_AT_WITHDRAWN)
+        return false;
+    if (w == AK_AT_SEA)
+        return true;
+    if (w == AK_AT_DEAD)
+        return sc->replace_from && s->turn >= sc->replace_from && d->attack <= s->replacement[s->side];
+    if (d->type == AK_TYPE_SUPPLY)
+        return s->supply_due > 0 && !d->captured_counter;
+    return d->arrival_turn > 0 && d->arrival_turn <= s->turn && !d->substitute;
+}
+
 static void list_placements(struct list *l)
 {
     const struct ak_state *s = l->s;
     const struct ak_map *m = ak_map();
     ak_hex ports[2] = {m->homebase[s->side], m->tobruch};
     for (int u = 0; u < s->units; u++) {
-        int w = s->unit[u].where;
-        if (ak_def(u)->side != s->side || w == AK_AT_BOARD || w == AK_AT_WITHDRAWN)
+        if (!placeable(s, u))
             continue;
         for (int p = 0; p < 2; p++) {
             struct ak_action a = blank(s, AK_ACT_PLACE);
