@@ -314,12 +314,16 @@ static void expand(const struct group *g, int i, int road_cap)
         return;
     ak_hex prev = cur.via == VIA_ROAD ? S.node[cur.parent].hex : AK_HEX_NONE;
     unsigned open = g->m->open[cur.hex];
+    /* A route search skips squares too far from the target for what is
+     * left; neighbours are at most one nearer, so only a node near the
+     * limit needs the test per neighbour. */
+    int left = g->budget - cur.depth - 1;
+    bool near_limit = g->target != AK_HEX_NONE && ak_hex_distance(cur.hex, g->target) + 1 > left;
     for (int dir = 0; dir < AK_DIRS; dir++) {
         if (!(open & (1u << dir)))
             continue;
         ak_hex to = ak_hex_neighbor(cur.hex, dir);
-        if (to == AK_HEX_NONE ||
-            (g->target != AK_HEX_NONE && ak_hex_distance(to, g->target) > g->budget - cur.depth - 1))
+        if (to == AK_HEX_NONE || (near_limit && ak_hex_distance(to, g->target) > left))
             continue;
         int f = step_check(g, prev, cur.hex, to, cur.depth, NULL);
         if (f < 0)
