@@ -223,7 +223,11 @@ bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, 
  * entered). Every step adds one to road+clear, so the first visit of a
  * state has the fewest clear steps for its road count. */
 
-enum { VIA_NONE = 0, VIA_ROAD = 1, VIA_HALT = 2, VIAS = 3 };
+enum { VIA_NONE = 0, VIA_ROAD = 1, VIA_HALT = 2 };
+/* How a state is told apart from others on the same square with the same
+ * road steps: its way in, and at a road junction also the side it came
+ * through by road (the next step's road depends on it). */
+#define VIAS (3 + AK_DIRS)
 #define ROAD_MAX 16
 #define STATES (AK_HEX_COUNT * ROAD_MAX * VIAS)
 
@@ -273,12 +277,21 @@ static bool pareto_admit(ak_hex h, int road, int clear, bool halted)
     return true;
 }
 
-static int state_key(ak_hex h, int road, int via) { return (h * ROAD_MAX + road) * VIAS + via; }
+static int state_key(ak_hex h, int road, int via, int parent)
+{
+    if (via == VIA_ROAD && parent >= 0 && ak_map()->is_junction[h])
+        via = 3 + ak_hex_dir(S.node[parent].hex, h);
+    return (h * ROAD_MAX + road) * VIAS + via;
+}
 
 static int visit(ak_hex h, int road, int clear, int via, int depth, int parent)
 {
-    int key = state_key(h, road, via);
-    if (S.stamp[key] == S.generation || S.count >= (int)(sizeof S.node / sizeof S.node[0]))
+    int key = state_key(h, road, via, parent);
+    /* One node per (square, road steps, way in), the one with the fewest
+     * clear steps: the breadth-first search meets that one first, the
+     * route search (A* order) may meet a costlier one first. */
+    if ((S.stamp[key] == S.generation && S.node[S.slot[key]].clear <= clear) ||
+        S.count >= (int)(sizeof S.node / sizeof S.node[0]))
         return -1;
     S.stamp[key] = S.generation;
     S.slot[key] = S.count;
@@ -354,21 +367,37 @@ static void search(const struct group *g)
         expand(g, i, road_cap);
 }
 
-/* The route to g->target only: states in order of (clear, road) steps, a
- * bucket per pair (every step adds to one of them, so a child always goes
- * to a later bucket), stopping at the first bucket that holds the target.
- * It finds the same cost as the full search while visiting only the states
- * cheaper than the answer. */
+/* The route to g->target only: states in A* order of (clear steps with a
+ * lower bound of those still needed, road steps), a bucket per key (a
+ * step never lowers the key), up to the first bucket that holds the
+ * target. It finds the same cost as the full search while visiting only
+ * the states that could still beat the answer. */
 #define KEYS (AK_PATH_MAX * ROAD_MAX)
 static int32_t head[KEYS], tail[KEYS], next[STATES / 4];
 
-/* File the nodes from `from` on in their buckets, first come first out. */
-static int file_new(int from)
+/* A lower bound on the clear steps still needed from h with road steps
+ * taken: each step closes at most one square of distance, and at most
+ * road_cap - road more steps can be paid from the road bonus. */
+static int clear_still_needed(const struct group *g, ak_hex h, int road, int road_cap)
+{
+    int need = ak_hex_distance(h, g->target) - (road_cap - road);
+    return need > 0 ? need : 0;
+}
+
+/* File the nodes from `from` on in their buckets, first come first out;
+ * the key orders by (clear steps + those still needed, road steps), an A*
+ * order whose bound never overestimates, so the first bucket that holds
+ * the target holds its cheapest route. Returns the next node to file;
+ * *target_key gets the lowest key of a node on the target. */
+static int file_new(const struct group *g, int road_cap, int from, int *target_key)
 {
     for (; from < S.count; from++) {
-        int key = S.node[from].clear * ROAD_MAX + S.node[from].road;
+        const struct node *nd = &S.node[from];
+        int key = (nd->clear + clear_still_needed(g, nd->hex, nd->road, road_cap)) * ROAD_MAX + nd->road;
         if (key >= KEYS)
             continue;
+        if (nd->hex == g->target && key < *target_key)
+            *target_key = key;
         next[from] = -1;
         if (tail[key] >= 0)
             next[tail[key]] = from;
@@ -386,17 +415,13 @@ static void search_to(const struct group *g)
     search_begin();
     pareto_admit(g->start, 0, 0, false);
     visit(g->start, 0, 0, VIA_NONE, 0, -1);
-    int road_cap = road_cap_of(g), pushed = 0;
-    for (int k = 0; k < KEYS; k++) {
-        pushed = file_new(pushed);
-        for (int i = head[k]; i >= 0; i = next[i])
-            if (S.node[i].hex == g->target)
-                return;
+    int road_cap = road_cap_of(g), target_key = KEYS;
+    int pushed = file_new(g, road_cap, 0, &target_key);
+    for (int k = 0; k < KEYS && k <= target_key; k++)
         for (int i = head[k]; i >= 0; i = next[i]) {
             expand(g, i, road_cap);
-            pushed = file_new(pushed);
+            pushed = file_new(g, road_cap, pushed, &target_key);
         }
-    }
 }
 
 static void fill_dest(int slot, struct ak_dest *d)
