@@ -75,6 +75,23 @@ wait $bobpid
 { printf '{"id":1,"cmd":"hello","pad":"'; head -c 5000 /dev/zero | tr '\0' x; printf '"}\n'; } | raw long
 expect long '"code":"line_too_long"'
 
+# Junk of every shape gets one error reply per line and the server stays up.
+{
+    cmds=(hello rules register login resume logout games new join decline abort watch show act dests why options record undo ladder passwd nosuch)
+    vals=('1' '"x"' 'null' 'true' '[]' '{}' '-1' '99999999999999999999' '"W6"' '["21pz5"]' '{"action":"battle","attackers":5}' '{"action":"retreat","units":["trenta"],"path":["A1"]}' '{"action":"resolve","battle":41}' '"\u00e9\u4e2d"' '[[[[[[[[]]]]]]]]')
+    keys=(game user password token side action units to unit at battle opponent time_control position)
+    for i in $(seq 300); do
+        line="{\"id\":$i,\"cmd\":\"${cmds[RANDOM % ${#cmds[@]}]}\""
+        for _ in 1 2 3; do line="$line,\"${keys[RANDOM % ${#keys[@]}]}\":${vals[RANDOM % ${#vals[@]}]}"; done
+        echo "$line}"
+        [ $((i % 50)) = 0 ] && printf '%s\n' '{"id":' '{{{{' 'null' '"just a string"'
+    done
+    echo '{"id":"last","cmd":"hello"}'
+} | raw junk
+expect junk '"id":"last","ok":true'
+# 300 requests, 24 broken lines, the last hello: one reply each
+check "every junk line got exactly one reply" "[ \$(grep -c '\"ok\":' '$dir/junk.out') = 325 ]"
+
 # SIGKILL, restart, and the game is as it was.
 before=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
 kill -9 $pid; wait $pid 2>/dev/null
