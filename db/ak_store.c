@@ -324,6 +324,14 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
 static int set_snapshot(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
                         size_t snapshot_len)
 {
+    if (!snapshot) {
+        sqlite3_stmt *q = prep(st, "UPDATE games SET seq = ? WHERE id = ?");
+        if (q) {
+            sqlite3_bind_int64(q, 1, seq);
+            sqlite3_bind_int64(q, 2, game);
+        }
+        return run_in(st, q);
+    }
     sqlite3_stmt *q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_int64(q, 1, seq);

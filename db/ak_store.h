@@ -2,9 +2,8 @@
  *
  * Accounts, sessions, games and each game's action log. A game is stored as
  * its seed and its ordered log of accepted actions, plus a snapshot of the
- * state after the last action so that loading does not need a replay (the
- * snapshot is checked against the log length and rebuilt by replay when it
- * does not fit). Appending an action and its snapshot is one transaction,
+ * state after one of them (akd writes one every few actions), so that
+ * loading replays only the actions after the snapshot. Appending an action and its snapshot is one transaction,
  * committed (WAL, synchronous=FULL) before akd acknowledges the action.
  * Schema changes are numbered migrations (ak_migrations.c) run at open.
  */
@@ -97,7 +96,9 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
 int ak_store_begin(struct ak_store *st);
 int ak_store_commit(struct ak_store *st);
 void ak_store_rollback(struct ak_store *st);
-/* Inside a transaction: append action seq and the snapshot after it. */
+/* Inside a transaction: append action seq and the snapshot after it (or,
+ * with snapshot NULL, keep the last snapshot: loading replays the actions
+ * after it). */
 int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, int side,
                               const char *action_json, int64_t now, const void *snapshot,
                               size_t snapshot_len);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #define CHECKPOINT_EVERY 200
+#define SNAPSHOT_EVERY 16
 
 #include "ak_engine.h"
 #include "ak_server.h"
@@ -104,13 +105,22 @@ static int store_all(struct ak_server *srv, struct ak_commit *batch)
 {
     if (ak_store_begin(srv->store) != AK_STORE_OK)
         return AK_STORE_ERROR;
-    for (struct ak_commit *k = batch; k; k = k->next)
-        if (ak_store_game_append_rows(srv->store, k->g->id, (uint32_t)json_integer_value(json_object_get(k->push, "seq")),
-                                      k->side, k->action_text, k->when, &k->g->state,
-                                      sizeof k->g->state) != AK_STORE_OK) {
+    for (struct ak_commit *k = batch; k; k = k->next) {
+        /* The game's current state is the snapshot; it is written with the
+         * game's last action in the batch, and then only every
+         * SNAPSHOT_EVERY actions or at the end (loading replays the rest). */
+        uint32_t seq = (uint32_t)json_integer_value(json_object_get(k->push, "seq"));
+        bool last_of_game = seq == k->g->state.actions;
+        bool snapshot = last_of_game && (seq % SNAPSHOT_EVERY == 0 || k->g->state.phase == AK_PHASE_OVER ||
+                                         k->g->snapshot_seq + SNAPSHOT_EVERY <= seq);
+        if (snapshot)
+            k->g->snapshot_seq = seq;
+        if (ak_store_game_append_rows(srv->store, k->g->id, seq, k->side, k->action_text, k->when,
+                                      snapshot ? &k->g->state : NULL, sizeof k->g->state) != AK_STORE_OK) {
             ak_store_rollback(srv->store);
             return AK_STORE_ERROR;
         }
+    }
     return ak_store_commit(srv->store);
 }
 

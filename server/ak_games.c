@@ -127,6 +127,10 @@ static int replay_one(void *ud, uint32_t seq, int side, const char *json)
     struct ak_action a;
     struct ak_reject rej;
     char err[200];
+    if (seq <= r->state->actions) {     /* already in the snapshot */
+        json_decref(j);
+        return 0;
+    }
     bool ok = j && ak_action_from_json(j, side, &a, err, sizeof err);
     json_decref(j);
     if (ok && seq > r->upto) {
@@ -145,9 +149,16 @@ static int replay_one(void *ud, uint32_t seq, int side, const char *json)
 int ak_game_replay(struct ak_server *srv, const struct ak_game *g, int ruleset, uint32_t upto,
                    struct ak_state *out, struct ak_action *after)
 {
-    struct replay_ctx r = {g, out, upto, after, false};
-    if (ak_game_start(g, ruleset, out) != 0 ||
-        ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
+    if (ak_game_start(g, ruleset, out) != 0)
+        return -1;
+    return ak_game_replay_from(srv, g, upto, out, after);
+}
+
+int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t upto,
+                        struct ak_state *state, struct ak_action *after)
+{
+    struct replay_ctx r = {g, state, upto, after, false};
+    if (ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
         return -1;
     return 0;
 }
@@ -163,10 +174,14 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     g->player[1] = sg->player[1];
     g->meta = sg->meta;
     g->seed = sg->seed;
+    g->snapshot_seq = sg->snapshot_seq;
     if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
         return 1;
-    if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq == sg->seq) {
+    if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq <= sg->seq) {
         memcpy(&g->state, sg->snapshot, sizeof g->state);
+        if (g->state.actions != sg->snapshot_seq ||
+            (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, &g->state, NULL) != 0))
+            return 1;
     } else if (ak_game_replay(srv, g, ruleset, UINT32_MAX, &g->state, NULL) != 0) {
         return 1;
     }

@@ -80,6 +80,7 @@ struct ak_game {
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
     uint64_t seed;          /* the dice seed (secret until the end: never sent) */
+    uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     struct ak_game *next;
@@ -145,6 +146,9 @@ int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out);
  * the action after them into *after if given. */
 int ak_game_replay(struct ak_server *srv, const struct ak_game *g, int ruleset, uint32_t upto,
                    struct ak_state *out, struct ak_action *after);
+/* The same, from a state already at some action of the log. */
+int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t upto,
+                        struct ak_state *state, struct ak_action *after);
 /* Like ak_game_arg, for a player of the game: *side is his. */
 struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);

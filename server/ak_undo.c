@@ -68,6 +68,7 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     json_t *patch = ak_state_patch(&g->state, &before);
     g->state = before;
+    g->snapshot_seq = upto;
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
     ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)upto));
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,
