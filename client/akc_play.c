@@ -433,13 +433,18 @@ static void read_plain_line(void)
     free(line);
 }
 
-/* The server's messages, handled as they come. */
-static void read_pushes(void)
+/* The server's messages, handled as they come (revents: poll's word for
+ * the socket); a closed connection ends the session. */
+static void serve_socket(short revents)
 {
     json_t *m;
     while (!P.quit && (m = ak_net_read(P.net, 0))) {
         on_push(m);
         json_decref(m);
+    }
+    if (revents & (POLLHUP | POLLERR)) {
+        say("akc: the server closed the connection\n");
+        P.quit = true;
     }
 }
 
@@ -451,13 +456,8 @@ static int getc_or_push(FILE *in)
         struct pollfd p[2] = {{fileno(in), POLLIN, 0}, {P.net->fd, POLLIN, 0}};
         if (poll(p, 2, -1) < 0)
             continue;
-        if (p[1].revents) {
-            read_pushes();
-            if (p[1].revents & (POLLHUP | POLLERR)) {
-                say("akc: the server closed the connection\n");
-                P.quit = true;
-            }
-        }
+        if (p[1].revents)
+            serve_socket(p[1].revents);
         if (P.quit)
             return EOF;
         if (p[0].revents) {
@@ -491,13 +491,8 @@ static void play_plain(void)
         struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {P.net->fd, POLLIN, 0}};
         if (poll(p, 2, -1) < 0)
             continue;
-        if (p[1].revents) {
-            read_pushes();
-            if (p[1].revents & (POLLHUP | POLLERR)) {
-                say("akc: the server closed the connection\n");
-                P.quit = true;
-            }
-        }
+        if (p[1].revents)
+            serve_socket(p[1].revents);
         if (!P.quit && p[0].revents)
             read_plain_line();
     }

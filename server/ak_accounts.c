@@ -133,6 +133,15 @@ static void pw_work(uv_work_t *req)
     sodium_memzero(w->new_password, sizeof w->new_password);
 }
 
+/* The connection acts for user from now on, under the session token_hash. */
+static void sign_in(struct ak_conn *c, int64_t user, const char *name, const char *token_hash)
+{
+    c->user = user;
+    snprintf(c->user_name, sizeof c->user_name, "%s", name);
+    memcpy(c->token_hash, token_hash, sizeof c->token_hash);
+    ak_conn_authenticated(c);
+}
+
 static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
 {
     unsigned char raw[32];
@@ -144,10 +153,7 @@ static void start_session(struct ak_conn *c, const json_t *id, int64_t user, con
         ak_conn_reply_error(c, id, "internal", "could not store the session");
         return;
     }
-    c->user = user;
-    snprintf(c->user_name, sizeof c->user_name, "%s", name);
-    memcpy(c->token_hash, hashed, sizeof c->token_hash);
-    ak_conn_authenticated(c);
+    sign_in(c, user, name, hashed);
     ak_log(AK_LOG_INFO, "%s logged in from %s", name, c->peer);
     ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", name, "token", token));
 }
@@ -333,10 +339,7 @@ void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "auth_failed", "the session is unknown or expired; log in again");
         return;
     }
-    c->user = user;
-    snprintf(c->user_name, sizeof c->user_name, "%s", name);
-    memcpy(c->token_hash, hashed, sizeof c->token_hash);
-    ak_conn_authenticated(c);
+    sign_in(c, user, name, hashed);
     ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
 }
 
