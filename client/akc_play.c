@@ -238,11 +238,13 @@ static void show(char **w, int n)
 }
 
 /* odds ATTACKERS DEFENDERS, from the local copy of the state. */
-static void odds(const char *att, const char *def)
+static void odds(const char *att_text, const char *def_text)
 {
-    int attack = 0, defense = 0;
+    int attack = 0, defense = 0, na = 0, nd = 0;
+    uint8_t att_units[AK_GROUP_MAX], def_units[AK_GROUP_MAX];
+    uint8_t *att = att_units, *def = def_units;
     bool surrounded = true;
-    const char *lists[2] = {att, def};
+    const char *lists[2] = {att_text, def_text};
     for (int k = 0; k < 2; k++) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", lists[k]);
@@ -252,18 +254,41 @@ static void odds(const char *att, const char *def)
                 say("no unit '%s' on the board\n", t);
                 return;
             }
-            if (k == 0)
+            if (!ak_unit_is_combat(ak_def(u))) {
+                say("%s is not a combat unit: it neither attacks nor defends\n", t);
+                return;
+            }
+            if (k == 0 && na < AK_GROUP_MAX) {
+                att[na++] = (uint8_t)u;
                 attack += ak_def(u)->attack;
-            else {
+            } else if (k == 1 && nd < AK_GROUP_MAX) {
+                def[nd++] = (uint8_t)u;
                 defense += ak_defense_now(&P.s, u);
                 surrounded = surrounded && ak_surrounded(&P.s, P.s.unit[u].hex, ak_def(u)->side);
             }
         }
     }
     int col = ak_odds_column(attack, defense, surrounded);
+    /* Which supply unit could sustain it: one within 5 squares of every
+     * attacker by a route free of enemy zones (those of the defenders
+     * excepted), as the engine will check. */
+    char sustain[96] = "; needs no supply";
+    if (col > AK_ODDS_FREE_MAX) {
+        snprintf(sustain, sizeof sustain, "; needs a supply unit within 5 squares, and none of yours reaches");
+        for (int sup = 0; sup < P.s.units; sup++) {
+            if (ak_def(sup)->side != P.s.side || ak_def(sup)->type != AK_TYPE_SUPPLY || !ak_on_board(&P.s, sup))
+                continue;
+            bool all = true;
+            for (int i = 0; i < na && all; i++)
+                all = ak_supply_reaches(&P.s, sup, P.s.unit[att[i]].hex, def, nd);
+            if (all) {
+                snprintf(sustain, sizeof sustain, "; %s can sustain it", ak_def(sup)->shortname);
+                break;
+            }
+        }
+    }
     say("%d to %d: %s%s%s\n", attack, defense, ak_odds_name(col),
-        col == AK_ODDS_TOO_LOW ? " (not allowed: worse than 1-6)" : "",
-        col > AK_ODDS_FREE_MAX ? "; needs a supply unit within 5 squares" : "; needs no supply");
+        col == AK_ODDS_TOO_LOW ? " (not allowed: worse than 1-6)" : "", sustain);
 }
 
 static void options(void)
