@@ -45,6 +45,7 @@ struct ak_draw_opts {
     bool wide;          /* the whole map, whatever the width */
     int width;          /* columns available */
     int height;         /* lines available, 0: draw every row */
+    int radius;         /* squares around the centre to show, 0: as many as fit */
     ak_hex at;          /* centre of the viewport, AK_HEX_NONE: automatic */
     const uint8_t *mark;    /* per square: a glyph drawn on empty squares, 0 none */
     const char *legend;     /* what the marks mean, a line under the map */

@@ -199,6 +199,10 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
     int width = o->wide ? MAP_COLS : o->width - LABEL;
     if (width > MAP_COLS)
         width = MAP_COLS;
+    /* --radius N: N squares each way (two columns per square, and the rows
+     * lean by one column each). */
+    if (o->radius > 0 && width > 6 * o->radius + 4)
+        width = 6 * o->radius + 4;
     if (width < 20)
         width = 20;
     width &= ~1;
@@ -219,8 +223,10 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
     /* A short terminal shows the rows around the centre (and a one-line
      * legend); at least eight rows. */
     int r0 = 0, r1 = AK_ROWS - 1;
-    if (o->height > 0 && o->height < AK_ROWS + 16) {
-        int rows = o->height - 14 > 8 ? o->height - 14 : 8;
+    int rows = o->height > 0 && o->height < AK_ROWS + 16 ? (o->height - 14 > 8 ? o->height - 14 : 8) : AK_ROWS;
+    if (o->radius > 0 && 2 * o->radius + 1 < rows)
+        rows = 2 * o->radius + 1;
+    if (rows < AK_ROWS) {
         r0 = ak_hex_row(centre) - rows / 2;
         r0 = r0 < 0 ? 0 : r0 + rows > AK_ROWS ? AK_ROWS - rows : r0;
         r1 = r0 + rows - 1;

@@ -59,7 +59,8 @@ static const char usage_text[] =
         "  resign GAME          concede the game\n"
         "  games                list games: those waiting for you first, with the time left\n"
         "  ladder               the players of rated games, by rating (Elo, from 1500)\n"
-        "  show GAME            draw the board (--at HEX centres it, --wide draws it all);\n"
+        "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
+        "                       shows N squares around it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
         "      --zoc            mark the enemy zones of control of the side to move (z)\n"
         "      --supply         mark where its supply units sustain attacks (s)\n"
@@ -681,7 +682,7 @@ int main(int argc, char **argv)
         {"per", required_argument, NULL, 'p'}, {"on-expiry", required_argument, NULL, 'e'},
         {"file", required_argument, NULL, 'f'}, {"position", required_argument, NULL, 'P'},
         {"dests", required_argument, NULL, 'D'}, {"zoc", no_argument, NULL, 'Z'},
-        {"supply", no_argument, NULL, 'S'},
+        {"supply", no_argument, NULL, 'S'}, {"radius", required_argument, NULL, 'R'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -735,6 +736,13 @@ int main(int argc, char **argv)
         case 'P': opt.position = optarg; break;
         case 'D': opt.highlight = optarg; break;
         case 'Z': opt.highlight = "zoc"; break;
+        case 'R':
+            opt.draw.radius = atoi(optarg);
+            if (opt.draw.radius < 1 || opt.draw.radius > 40) {
+                fprintf(stderr, "akc: --radius wants a number of squares from 1 to 40\n");
+                return EXIT_USAGE;
+            }
+            break;
         case 'S': opt.highlight = "supply"; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;

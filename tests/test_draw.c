@@ -80,6 +80,8 @@ START_TEST(map_narrow_wide_colour)
     check_board("opening-wide.txt", &s, (struct ak_draw_opts){.wide = true, .width = 80, .at = AK_HEX_NONE});
     check_board("opening-80-colour.txt", &s,
                 (struct ak_draw_opts){.color = true, .width = 80, .at = ak_hex_parse("G25")});
+    check_board("tobruch-radius-4.txt", &s,
+                (struct ak_draw_opts){.width = 80, .radius = 4, .at = ak_hex_parse("G25")});
     check_board("opening-80x24.txt", &s,
                 (struct ak_draw_opts){.width = 80, .height = 24, .at = ak_hex_parse("W6")});
 }
