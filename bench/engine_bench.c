@@ -4,6 +4,7 @@
  * battle resolution, the time to list every legal action in a busy
  * mid-game position, and random games played to the end per second on one
  * core. Run by scripts/bench. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -21,10 +22,18 @@ static double now(void)
 
 /* Microseconds per validated move: the best of five batches (a virtual
  * machine's timings are noisy; the best batch is the engine's own cost). */
-static double validate(const struct ak_state *s, const char *unit, const char *to, int rounds)
+static double validate(const struct ak_state *s, const char *unit, const char *to, int rounds,
+                       bool with_path)
 {
     struct ak_action a = {.kind = AK_ACT_MOVE, .side = AK_AXIS, .nunits = 1, .hex = ak_hex_parse(to)};
     a.units[0] = (uint8_t)ak_unit_find(ak_data(), unit);
+    struct ak_dest route;
+    struct ak_reject r;
+    if (with_path && ak_move_route(s, AK_AXIS, a.units, 1, a.hex, &route, &r)) {
+        a.npath = route.npath;
+        for (int i = 0; i < route.npath; i++)
+            a.path[i] = route.path[i];
+    }
     double best = 1e9;
     int ok = 0;
     for (int batch = 0; batch < 5; batch++) {
@@ -122,10 +131,12 @@ int main(void)
     struct ak_state s;
     ak_state_init(&s, 0, 1);
     const int rounds = 20000;
-    printf("validate+apply 21pz5 W6->W14 (8 squares, 5 by road): %.2f us (best of 5 batches)\n",
-           validate(&s, "21pz5", "W14", rounds));
+    printf("validate+apply 21pz5 W6->W14 (8 squares, 5 by road), destination only: %.2f us (best of 5 batches)\n",
+           validate(&s, "21pz5", "W14", rounds, false));
+    printf("validate+apply the same move with its path (as akc play sends it): %.2f us\n",
+           validate(&s, "21pz5", "W14", rounds, true));
     printf("reject with explanation 21pz3 W6->W18 (beyond reach): %.2f us\n",
-           validate(&s, "21pz3", "W18", rounds));
+           validate(&s, "21pz3", "W18", rounds, false));
     static struct ak_dest d[AK_HEX_COUNT];
     int units = 0, dests = 0;
     double t0 = now();

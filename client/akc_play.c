@@ -24,6 +24,7 @@
 #include "ak_battle.h"
 #include "ak_client.h"
 #include "ak_engine.h"
+#include "ak_move.h"
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_victory.h"
@@ -352,6 +353,26 @@ static void query(const char *cmd, const char *units, const char *to)
     json_decref(r);
 }
 
+/* A move given by its destination: work out the route with the shared
+ * rules library and send it along, so the server checks a path instead
+ * of searching again (it still decides; if no route is found here, the
+ * server's answer explains why). */
+static void add_route(json_t *a)
+{
+    struct ak_action act;
+    char err[200];
+    struct ak_dest d;
+    struct ak_reject rej;
+    if (!ak_action_from_json(a, P.s.side, &act, err, sizeof err) ||
+        !ak_move_route(&P.s, P.s.side, act.units, act.nunits, act.hex, &d, &rej))
+        return;
+    json_t *path = json_array();
+    char h[8];
+    for (int i = 0; i < d.npath; i++)
+        json_array_append_new(path, json_string(ak_hex_format(d.path[i], h)));
+    json_object_set_new(a, "path", path);
+}
+
 static void run_command(char *line)
 {
     char *w[10];
@@ -397,6 +418,8 @@ static void run_command(char *line)
         }
         if (strcmp(w[0], "battle") == 0)
             odds(w[1], w[2]);
+        if (strcmp(w[0], "move") == 0 && n == 3 && !strchr(w[2], ','))
+            add_route(a);
         act(a);
     } else {
         say("unknown command '%s' (help lists them)\n", w[0]);

@@ -53,13 +53,17 @@ static void mark_enemies(struct group *g)
             g->enemy[x->hex] |= ENEMY_OTHER;
         if (d->type == AK_TYPE_SUPPLY)
             g->enemy[x->hex] |= ENEMY_SUPPLY_NEAR;
+        bool supply = d->type == AK_TYPE_SUPPLY, exerts = ak_exerts_zoc(s, u);
+        if (!supply && !exerts)
+            continue;
+        unsigned blocked = g->m->blocked[x->hex];
         for (int dir = 0; dir < AK_DIRS; dir++) {
             ak_hex h = ak_hex_neighbor(x->hex, dir);
-            if (h == AK_HEX_NONE || !ak_adjacent(x->hex, h))
+            if (h == AK_HEX_NONE || (blocked & (1u << dir)))
                 continue;
-            if (d->type == AK_TYPE_SUPPLY)
+            if (supply)
                 g->enemy[h] |= ENEMY_SUPPLY_NEAR;
-            if (ak_exerts_zoc(s, u) && ak_zoc_covers(s, u, h))
+            if (exerts && g->m->terrain[h] != AK_TERRAIN_FORTRESS)    /* ak_zoc_covers */
                 g->zoc[h] = 1;
         }
     }

@@ -65,6 +65,10 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
         a.nunits = 1;
         a.units[0] = u;
         a.hex = dest[i].hex;
+        /* The path the search found goes with the move, so applying it
+         * checks that path step by step instead of searching again. */
+        a.npath = dest[i].npath;
+        memcpy(a.path, dest[i].path, sizeof a.path[0] * dest[i].npath);
         /* The search has checked everything but what depends on the whole
          * position after the move (SUSTAIN ATTACKS 2: a unit going next to
          * the enemy, or a supply unit going away): check those only. */

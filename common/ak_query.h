@@ -18,7 +18,8 @@ enum {
 
 /* Every legal action of the waiting player, up to max; returns the count. */
 int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action *out, int max);
-/* The legal moves of one unit: one action per destination. */
+/* The legal moves of one unit: one action per destination, with the path
+ * the engine would choose for it. */
 int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max);
 /* Battles the attacker could declare now: against each enemy square next
  * to his units, by all his free units next to it and by each alone, with
