@@ -4,12 +4,16 @@
  * games between two bot accounts with legal actions (each side in turn ends
  * its movement portion and its player turn, from a small starting position,
  * so every action is refereed, committed and pushed), while the other
- * connections watch the games as spectators. Each connection keeps one
- * request in flight. Prints requests per second and the latency of each
- * request (send to reply) at p50, p99 and max, the pushes delivered, and
- * akd's resident memory per game and per connection (from /proc).
+ * connections watch the games as spectators. Each game keeps one request
+ * in flight. Without a rate each game sends its next action as soon as the
+ * last is answered (the most akd can referee); with RATE actions per second
+ * in all, each game acts on a fixed schedule (RATE / GAMES per second) and
+ * latency counts from the scheduled time, so a late reply also delays (and
+ * is charged for) the actions behind it. Prints requests per second and
+ * latency at p50, p99 and max, the pushes delivered, and akd's resident
+ * memory per game and per connection (from /proc).
  *
- * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS
+ * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE]
  * (scripts/load-bench starts akd and runs it.)
  */
 #include <arpa/inet.h>
@@ -17,11 +21,11 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,12 +46,15 @@ struct game {
     int step;               /* actions applied in this round */
     int conn[2];            /* the two players' connections */
     int phase;              /* PLAYING, or waiting for `new` or `join` */
+    double due;             /* paced: when its next action is scheduled */
+    bool waiting;           /* paced: answered, the next action not yet sent */
 };
 
 static struct conn *C;
 static struct game *G;
 static int nconn, ngames;
 static double *lat;
+static double interval;     /* paced: seconds between one game's actions; 0: as fast as answered */
 static long nlat, cap_lat, pushes, errors;
 static char *position;
 static char token[2][80];
@@ -161,13 +168,45 @@ static void start_game(int g)
             send_json(&C[i], json_pack("{s:s,s:i,s:I}", "cmd", "watch", "id", 0, "game", (json_int_t)G[g].id));
 }
 
-/* Send the next action of game g from the side whose turn it is. */
-static void next_action(int g)
+static void send_action(int g)
 {
     int step = G[g].step;
     struct conn *c = &C[G[g].conn[(step / 2) % 2]];
     send_json(c, json_pack("{s:s,s:i,s:I,s:{s:s}}", "cmd", "act", "id", step, "game", (json_int_t)G[g].id,
                            "action", "action", step % 2 == 0 ? "end_movement" : "end_turn"));
+    if (interval > 0)
+        c->sent = G[g].due;     /* latency counts from the schedule */
+    G[g].waiting = false;
+}
+
+/* Send the next action of game g from the side whose turn it is: now, or
+ * when it is due if the load is paced. */
+static void next_action(int g)
+{
+    if (interval > 0) {
+        G[g].due += interval;
+        if (G[g].due > now()) {
+            G[g].waiting = true;
+            return;
+        }
+    }
+    send_action(g);
+}
+
+/* Paced: send the actions that have come due; returns the milliseconds
+ * until the next one (at most 100). */
+static int send_due(void)
+{
+    double t = now(), next = t + 0.1;
+    for (int g = 0; g < ngames; g++) {
+        if (!G[g].waiting)
+            continue;
+        if (G[g].due <= t)
+            send_action(g);
+        else if (G[g].due < next)
+            next = G[g].due;
+    }
+    return (int)((next - t) * 1e3);
 }
 
 static void on_reply(struct conn *c, json_t *m)
@@ -247,8 +286,8 @@ static void login_bots(const char *host, int port)
 
 int main(int argc, char **argv)
 {
-    if (argc != 7) {
-        fprintf(stderr, "usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS\n");
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE]\n");
         return 2;
     }
     char host[64];
@@ -262,6 +301,8 @@ int main(int argc, char **argv)
     nconn = atoi(argv[4]);
     ngames = atoi(argv[5]);
     double seconds = atof(argv[6]);
+    double rate = argc == 8 ? atof(argv[7]) : 0;
+    interval = rate > 0 ? ngames / rate : 0;
     if (ngames < 1 || nconn < 2 * ngames) {
         fprintf(stderr, "load: need at least two connections per game\n");
         return 2;
@@ -284,48 +325,59 @@ int main(int argc, char **argv)
         start_game(g);
     long rss_games = rss_kib(pid);
     nlat = 0;
-    for (int g = 0; g < ngames; g++)
+    double start = now();
+    for (int g = 0; g < ngames; g++) {
+        G[g].due = start + interval * g / ngames - interval;   /* spread over one interval */
         next_action(g);
-    struct pollfd *p = calloc((size_t)nconn, sizeof *p);
+    }
+    int ep = epoll_create1(0);
+    for (int i = 0; i < nconn; i++) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        epoll_ctl(ep, EPOLL_CTL_ADD, C[i].fd, &ev);
+    }
+    struct epoll_event ready[256];
     double t0 = now(), t1 = t0;
     while ((t1 = now()) - t0 < seconds) {
-        for (int i = 0; i < nconn; i++)
-            p[i] = (struct pollfd){C[i].fd, POLLIN, 0};
-        if (poll(p, (nfds_t)nconn, 100) <= 0)
-            continue;
-        for (int i = 0; i < nconn; i++) {
-            if (!p[i].revents)
-                continue;
-            struct conn *c = &C[i];
+        int n = epoll_wait(ep, ready, 256, interval > 0 ? send_due() : 100);
+        for (int k = 0; k < n; k++) {
+            struct conn *c = &C[ready[k].data.u32];
             ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
             if (r <= 0) {
                 fprintf(stderr, "load: akd closed a connection\n");
                 return 1;
             }
             c->len += (size_t)r;
-            char *nl;
             /* Pushes are only counted; replies are parsed. The generator
              * must stay lighter than akd. Each line leaves the buffer
              * before it is handled: a reply may start a game, which reads
              * from this same connection. */
-            while ((nl = memchr(c->buf, '\n', c->len))) {
-                size_t n = (size_t)(nl - c->buf);
-                bool push = strncmp(c->buf, "{\"push\"", 7) == 0;
-                json_t *m = push ? NULL : json_loadb(c->buf, n, 0, &e);
-                c->len -= n + 1;
-                memmove(c->buf, nl + 1, c->len);
-                if (push)
+            char *nl, *start = c->buf;
+            while ((nl = memchr(start, '\n', c->len - (size_t)(start - c->buf)))) {
+                size_t len = (size_t)(nl - start);
+                if (strncmp(start, "{\"push\"", 7) == 0) {
                     pushes++;
-                else if (json_object_get(m, "id"))
+                    start = nl + 1;
+                    continue;
+                }
+                json_t *m = json_loadb(start, len, 0, &e);
+                start = nl + 1;
+                c->len -= (size_t)(start - c->buf);
+                memmove(c->buf, start, c->len);
+                start = c->buf;
+                if (json_object_get(m, "id"))
                     on_reply(c, m);
                 json_decref(m);
             }
+            c->len -= (size_t)(start - c->buf);
+            memmove(c->buf, start, c->len);
         }
     }
     double elapsed = t1 - t0;
     qsort(lat, (size_t)nlat, sizeof *lat, compare);
-    printf("akd load: %d connections (%d players, %d spectators), %d games, %.1f s\n", nconn,
-           2 * ngames, nconn - 2 * ngames, ngames, elapsed);
+    printf("akd load: %d connections (%d players, %d spectators), %d games, %.1f s, %s\n", nconn,
+           2 * ngames, nconn - 2 * ngames, ngames, elapsed, interval > 0 ? "paced" : "as fast as answered");
+    if (interval > 0)
+        printf("  offered: %.0f actions per second (each game every %.1f ms)\n", rate, interval * 1e3);
     printf("  %.0f actions per second, each refereed, committed and pushed before the next\n",
            (double)nlat / elapsed);
     if (nlat)

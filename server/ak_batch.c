@@ -17,6 +17,7 @@
 
 #define CHECKPOINT_EVERY 200
 #define SNAPSHOT_EVERY 16
+#define SLOW_COMMIT_NS 10000000
 
 #include "ak_engine.h"
 #include "ak_server.h"
@@ -30,15 +31,28 @@ static void free_commit(struct ak_commit *k)
     free(k);
 }
 
-static void on_check(uv_check_t *h)
-{
-    ak_batch_flush(h->data);
-}
-
 static void on_idle(uv_idle_t *h)
 {
     (void)h;    /* only keeps the loop from sleeping while a batch waits */
 }
+
+/* After the loop has read every ready socket: commit the turn's actions,
+ * then write each connection's replies and pushes at once. */
+static void on_check(uv_check_t *h)
+{
+    struct ak_server *srv = h->data;
+    ak_batch_flush(srv);
+    ak_conn_flush_all(srv);
+    if (!srv->batch && !srv->dirty)
+        uv_idle_stop(&srv->keep_polling);
+}
+
+void ak_batch_wake(struct ak_server *srv)
+{
+    if (srv->loop && srv->keep_polling.data && !uv_is_closing((uv_handle_t *)&srv->keep_polling))
+        uv_idle_start(&srv->keep_polling, on_idle);
+}
+
 
 struct checkpoint_work {
     uv_work_t req;
@@ -97,8 +111,7 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
         k->conn->refs++;
         ak_conn_hold(k->conn);
     }
-    if (srv->loop)
-        uv_idle_start(&srv->keep_polling, on_idle);
+    ak_batch_wake(srv);
 }
 
 static int store_all(struct ak_server *srv, struct ak_commit *batch)
@@ -124,6 +137,18 @@ static int store_all(struct ak_server *srv, struct ak_commit *batch)
     return ak_store_commit(srv->store);
 }
 
+/* A commit that held the loop up (a slow sync to disk) is worth knowing
+ * about when latency is being investigated. */
+static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
+{
+    if (ns < SLOW_COMMIT_NS)
+        return;
+    int n = 0;
+    for (const struct ak_commit *k = batch; k; k = k->next)
+        n++;
+    ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
+}
+
 /* Undo the batch in memory, newest first. */
 static void roll_back(struct ak_commit *batch)
 {
@@ -139,10 +164,8 @@ static void roll_back(struct ak_commit *batch)
 void ak_batch_flush(struct ak_server *srv)
 {
     struct ak_commit *batch = srv->batch;
-    if (!batch) {
-        uv_idle_stop(&srv->keep_polling);
+    if (!batch)
         return;
-    }
     /* Detach first: replies resume connections, whose queued requests may
      * start the next batch. */
     srv->batch = NULL;
@@ -150,7 +173,9 @@ void ak_batch_flush(struct ak_server *srv)
     /* Each game's snapshot is its state after its last action in the
      * batch: append in order, with the state current now, is right for
      * the last row of each game and harmless for the earlier ones. */
+    uint64_t t0 = uv_hrtime();
     bool ok = store_all(srv, batch) == AK_STORE_OK;
+    log_slow_commit(batch, uv_hrtime() - t0);
     if (ok)
         maybe_checkpoint(srv);
     if (!ok) {
@@ -165,7 +190,7 @@ void ak_batch_flush(struct ak_server *srv)
                 ak_conn_reply_ok(k->conn, k->id, json_pack("{s:O,s:O}", "seq",
                                                            json_object_get(k->push, "seq"),
                                                            "events", k->events));
-            ak_game_push(srv, k->g, k->push);
+            ak_game_push(k->g, k->push);
             ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
             ak_game_notify_after(srv, k->g, k->waiting_before);
             if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)

@@ -11,6 +11,13 @@
 #include "ak_codec.h"
 #include "ak_server.h"
 
+/* Output kept between turns up to this size; a connection whose unwritten
+ * output passes the backlog limit is not reading and is closed. */
+#define OUT_KEEP 4096
+#define OUT_BACKLOG_MAX (16u << 20)
+
+static void conn_close(struct ak_conn *c);
+
 struct write_req {
     uv_write_t req;
     char *data;
@@ -24,23 +31,100 @@ static void on_write(uv_write_t *req, int status)
     free(w);
 }
 
+/* Queue bytes for c; they are written with everything else c is sent in
+ * this loop turn, in one system call, by ak_conn_flush_all. */
 void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len)
 {
     if (c->closing)
         return;
-    struct write_req *w = malloc(sizeof *w);
-    char *data = malloc(len);
-    if (!data || !w) {
-        free(data);
-        free(w);
+    if (c->out_len + len > c->out_cap) {
+        size_t cap = c->out_cap ? c->out_cap : 1024;
+        while (cap < c->out_len + len)
+            cap *= 2;
+        char *out = realloc(c->out, cap);
+        if (!out)
+            return;
+        c->out = out;
+        c->out_cap = cap;
+    }
+    memcpy(c->out + c->out_len, bytes, len);
+    c->out_len += len;
+    if (!c->dirty) {
+        c->dirty = true;
+        c->refs++;
+        c->next_dirty = c->srv->dirty;
+        c->srv->dirty = c;
+        ak_batch_wake(c->srv);
+    }
+}
+
+/* Write c's queued output: straight into the socket when nothing is
+ * waiting before it, the rest (what the socket would not take) through a
+ * libuv write request that owns its copy. */
+static void write_out(struct ak_conn *c)
+{
+    uv_stream_t *s = (uv_stream_t *)&c->tcp;
+    size_t done = 0;
+    if (c->out_len == 0)
+        return;
+    if (uv_stream_get_write_queue_size(s) == 0) {
+        uv_buf_t buf = uv_buf_init(c->out, (unsigned)c->out_len);
+        int n = uv_try_write(s, &buf, 1);
+        if (n < 0 && n != UV_EAGAIN) {
+            c->out_len = 0;     /* a broken connection: reading will close it */
+            return;
+        }
+        done = n > 0 ? (size_t)n : 0;
+    }
+    size_t rest = c->out_len - done;
+    c->out_len = 0;
+    if (rest == 0) {
+        if (c->out_cap > OUT_KEEP) {
+            free(c->out);
+            c->out = NULL;
+            c->out_cap = 0;
+        }
         return;
     }
-    memcpy(data, bytes, len);
+    if (uv_stream_get_write_queue_size(s) + rest > OUT_BACKLOG_MAX) {
+        ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
+        conn_close(c);
+        return;
+    }
+    struct write_req *w = malloc(sizeof *w);
+    char *data = done == 0 ? c->out : malloc(rest);
+    if (!w || !data) {
+        free(w);
+        if (data != c->out)
+            free(data);
+        conn_close(c);
+        return;
+    }
+    if (data == c->out) {   /* hand the whole buffer over */
+        c->out = NULL;
+        c->out_cap = 0;
+    } else {
+        memcpy(data, c->out + done, rest);
+    }
     w->data = data;
-    uv_buf_t buf = uv_buf_init(data, (unsigned)len);
-    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write) != 0) {
+    uv_buf_t buf = uv_buf_init(data, (unsigned)rest);
+    if (uv_write(&w->req, s, &buf, 1, on_write) != 0) {
         free(data);
         free(w);
+    }
+}
+
+void ak_conn_flush_all(struct ak_server *srv)
+{
+    struct ak_conn *c = srv->dirty;
+    srv->dirty = NULL;
+    while (c) {
+        struct ak_conn *next = c->next_dirty;
+        c->dirty = false;
+        if (!c->closing)
+            write_out(c);
+        ak_conn_unref(c);
+        c = next;
     }
 }
 
@@ -90,6 +174,7 @@ void ak_conn_unref(struct ak_conn *c)
         return;
     ak_frame_free(&c->frame);
     json_decref(c->queue);
+    free(c->out);
     free(c);
 }
 
@@ -102,7 +187,9 @@ static void conn_close(struct ak_conn *c)
 {
     if (c->closing)
         return;
+    write_out(c);   /* a last error reply goes out before the socket closes */
     c->closing = true;
+    ak_conn_unwatch_all(c);
     unlink_conn(c);
     ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
     uv_close((uv_handle_t *)&c->idle, on_close);
@@ -296,6 +383,7 @@ void ak_server_close_all(struct ak_server *srv)
         ak_batch_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
+    ak_conn_flush_all(srv);     /* drops the references of the output list */
     if (!uv_is_closing((uv_handle_t *)&srv->listener))
         uv_close((uv_handle_t *)&srv->listener, NULL);
     if (srv->clock.data && !uv_is_closing((uv_handle_t *)&srv->clock))

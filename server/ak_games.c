@@ -21,10 +21,31 @@
 
 struct ak_game *ak_game_find(struct ak_server *srv, int64_t id)
 {
-    for (struct ak_game *g = srv->games; g; g = g->next)
-        if (g->id == id && ak_game_listed(g))
-            return g;
-    return NULL;
+    if (id <= 0 || (uint64_t)id >= srv->games_cap)
+        return NULL;
+    struct ak_game *g = srv->game_by_id[id];
+    return g && ak_game_listed(g) ? g : NULL;
+}
+
+/* Game numbers are the store's row ids, dense from 1: an array indexed by
+ * them finds a game in one step however many there are. */
+static bool index_game(struct ak_server *srv, struct ak_game *g)
+{
+    if (g->id <= 0)
+        return false;
+    if ((uint64_t)g->id >= srv->games_cap) {
+        size_t cap = srv->games_cap ? srv->games_cap : 256;
+        while (cap <= (uint64_t)g->id)
+            cap *= 2;
+        struct ak_game **by_id = realloc(srv->game_by_id, cap * sizeof *by_id);
+        if (!by_id)
+            return false;
+        memset(by_id + srv->games_cap, 0, (cap - srv->games_cap) * sizeof *by_id);
+        srv->game_by_id = by_id;
+        srv->games_cap = cap;
+    }
+    srv->game_by_id[g->id] = g;
+    return true;
 }
 
 struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -47,6 +68,10 @@ struct ak_game *ak_game_add(struct ak_server *srv, int64_t id)
     if (!g)
         return NULL;
     g->id = id;
+    if (!index_game(srv, g)) {
+        free(g);
+        return NULL;
+    }
     g->next = srv->games;
     srv->games = g;
     return g;
@@ -205,39 +230,12 @@ void ak_games_free(struct ak_server *srv)
         struct ak_game *g = srv->games;
         srv->games = g->next;
         free(g->position);
+        free(g->watchers);
         free(g);
     }
-}
-
-void ak_game_watch(struct ak_conn *c, int64_t game)
-{
-    for (int i = 0; i < c->nwatch; i++)
-        if (c->watch[i] == game)
-            return;
-    if (c->nwatch < AK_WATCH_MAX)
-        c->watch[c->nwatch++] = game;
-}
-
-static bool watching(const struct ak_conn *c, int64_t game)
-{
-    for (int i = 0; i < c->nwatch; i++)
-        if (c->watch[i] == game)
-            return true;
-    return false;
-}
-
-void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg)
-{
-    size_t len;
-    char *data = NULL;     /* encoded once, for the first watcher */
-    for (struct ak_conn *k = srv->conns; k; k = k->next) {
-        if (!watching(k, g->id))
-            continue;
-        if (!data && !(data = ak_msg_encode(msg, &len)))
-            return;
-        ak_conn_send_bytes(k, data, len);
-    }
-    free(data);
+    free(srv->game_by_id);
+    srv->game_by_id = NULL;
+    srv->games_cap = 0;
 }
 
 static json_t *players_json(const struct ak_game *g)

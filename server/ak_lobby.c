@@ -141,7 +141,7 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);
-    ak_game_watch(c, gid);
+    ak_game_watch(c, g);
     ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", c->user_name, (long long)gid,
            ak_side_name(side), opponent ? ", challenging " : "", opponent ? opponent : "");
     if (m.challenge)
@@ -176,11 +176,11 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     g->player[side] = c->user;
     ak_game_name_players(c->srv, g);
-    ak_game_watch(c, g->id);
+    ak_game_watch(c, g);
     ak_clock_reset(c->srv, g, true);
     json_t *push = json_pack("{s:s,s:I,s:s,s:s}", "push", "joined", "game", (json_int_t)g->id,
                              "side", side == AK_AXIS ? "axis" : "allied", "user", c->user_name);
-    ak_game_push(c->srv, g, push);
+    ak_game_push(g, push);
     json_decref(push);
     int waiting = ak_waiting_for(&g->state);
     if (waiting < AK_SIDES && g->player[waiting] != c->user)
@@ -196,7 +196,7 @@ static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, c
     ak_game_save_meta(c->srv, g);
     json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by",
                              c->user_name);
-    ak_game_push(c->srv, g, push);
+    ak_game_push(g, push);
     json_decref(push);
     ak_log(AK_LOG_INFO, "game %lld %s by %s", (long long)g->id, status, c->user_name);
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", status));
@@ -235,7 +235,7 @@ void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
-    ak_game_watch(c, g->id);
+    ak_game_watch(c, g);
     ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
 }
 

@@ -69,7 +69,11 @@ struct ak_conn {
     double tokens;          /* requests it may still send now (rate limit) */
     uint64_t refilled;      /* loop time (ms) of the last refill */
     int nwatch;
-    int64_t watch[AK_WATCH_MAX];
+    struct ak_game *watch[AK_WATCH_MAX];    /* games whose pushes it gets */
+    char *out;              /* replies and pushes of this loop turn ... */
+    size_t out_len, out_cap;
+    struct ak_conn *next_dirty; /* ... written once, after the turn's commit */
+    bool dirty;
 };
 
 struct ak_game {
@@ -83,6 +87,8 @@ struct ak_game {
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
+    struct ak_conn **watchers;  /* connections that get its pushes */
+    int nwatchers, watchers_cap;
     struct ak_game *next;
 };
 
@@ -101,6 +107,9 @@ struct ak_server {
     struct ak_conn *conns;
     int nconns;
     struct ak_game *games;
+    struct ak_game **game_by_id;    /* indexed by game number */
+    size_t games_cap;
+    struct ak_conn *dirty;      /* connections with output to write */
     bool stopping;
 };
 
@@ -109,6 +118,8 @@ int ak_server_listen(struct ak_server *srv, const char *host, int port);
 void ak_conn_send(struct ak_conn *c, const json_t *msg);
 /* An encoded message (a line with its newline), the same for many. */
 void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len);
+/* Write what every connection was sent this loop turn (one write each). */
+void ak_conn_flush_all(struct ak_server *srv);
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result);
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -157,8 +168,14 @@ bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */
 int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
-void ak_game_watch(struct ak_conn *c, int64_t game);
-void ak_game_push(struct ak_server *srv, const struct ak_game *g, json_t *msg);
+
+/* ak_watch.c: who gets a game's pushes */
+/* c gets g's pushes from now on (players and spectators alike). */
+void ak_game_watch(struct ak_conn *c, struct ak_game *g);
+/* c is closing: it leaves every game it watched. */
+void ak_conn_unwatch_all(struct ak_conn *c);
+/* Encode msg once and queue it to every watcher of g. */
+void ak_game_push(const struct ak_game *g, json_t *msg);
 /* Take a checked action into the game: the state changes in memory at once
  * (so the next action in the same loop turn is judged against it), and the
  * action joins the current group commit (ak_batch.c). Only once that is
@@ -187,6 +204,8 @@ struct ak_commit {
 };
 void ak_batch_start(struct ak_server *srv);
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
+/* Keep the loop from sleeping until the next check (output or a batch waits). */
+void ak_batch_wake(struct ak_server *srv);
 /* Commit what is pending now (also before reading the log: undo, record). */
 void ak_batch_flush(struct ak_server *srv);
 void ak_batch_stop(struct ak_server *srv);

@@ -74,6 +74,6 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,
                              "seq", (json_int_t)upto, "by", side == AK_AXIS ? "axis" : "allied",
                              "patch", patch);
-    ak_game_push(c->srv, g, push);
+    ak_game_push(g, push);
     json_decref(push);
 }
