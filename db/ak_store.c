@@ -24,6 +24,11 @@ void ak_store_manual_checkpoints(struct ak_store *st)
     sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint=0;", NULL, NULL, NULL);
 }
 
+void ak_store_set_sync(struct ak_store *st, bool full)
+{
+    sqlite3_exec(st->db, full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
+}
+
 int ak_store_checkpoint(const char *path)
 {
     sqlite3 *db;

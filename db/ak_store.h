@@ -10,6 +10,7 @@
 #ifndef AK_STORE_H
 #define AK_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,9 @@ const char *ak_store_error(struct ak_store *st);
 /* The owner runs checkpoints itself (off its event loop, with
  * ak_store_checkpoint) instead of SQLite running one inside a commit. */
 void ak_store_manual_checkpoints(struct ak_store *st);
+/* full: each commit is synced to disk before it returns (the default);
+ * otherwise commits reach the operating system and checkpoints sync. */
+void ak_store_set_sync(struct ak_store *st, bool full);
 /* A passive WAL checkpoint on a connection of its own: safe on another
  * thread, never blocks the writer. */
 int ak_store_checkpoint(const char *path);

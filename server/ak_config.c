@@ -7,6 +7,12 @@
  *   listen            HOST:PORT to listen on
  *   db                SQLite database path
  *   log_level         debug, info, warn or error
+ *   sync              full (default): every commit is synced to disk before
+ *                     the reply, so an acknowledged action survives a power
+ *                     cut; normal: commits reach the operating system before
+ *                     the reply (they survive akd being killed, not a power
+ *                     cut) and are synced at each checkpoint, far sooner
+ *                     to answer on a slow disk
  *   log_file          log here instead of standard error (SIGHUP reopens it)
  *   max_line          longest request line in bytes (256 .. 16 MiB)
  *   max_connections   connections in total (0: no limit)
@@ -33,6 +39,7 @@ void ak_config_defaults(struct ak_config *c)
 {
     memset(c, 0, sizeof *c);
     c->log_level = AK_LOG_INFO;
+    c->sync_full = true;
     c->max_line = AK_FRAME_DEFAULT_LIMIT;
     c->max_connections = 2000;
     c->max_per_address = 200;
@@ -81,6 +88,12 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #undef NUM
 #undef STR
     };
+    if (strcmp(key, "sync") == 0) {
+        if (strcmp(value, "full") != 0 && strcmp(value, "normal") != 0)
+            return snprintf(err, cap, "sync is full or normal"), -1;
+        c->sync_full = strcmp(value, "full") == 0;
+        return 0;
+    }
     if (strcmp(key, "log_level") == 0) {
         c->log_level = ak_log_parse_level(value);
         if (c->log_level < 0)

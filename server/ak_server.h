@@ -32,6 +32,7 @@ struct ak_config {
     char db[512];
     char log_file[512];         /* empty: standard error */
     int log_level;
+    bool sync_full;             /* sync each commit to disk (else at checkpoints) */
     size_t max_line;            /* longest request line */
     int max_connections;        /* in total */
     int max_per_address;        /* from one address */

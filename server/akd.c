@@ -30,6 +30,8 @@ static void usage(FILE *f)
             "  --db PATH                SQLite database, created if missing\n"
             "  --log-level LEVEL        debug, info (default), warn or error\n"
             "  --log-file PATH          log there (SIGHUP reopens it) instead of stderr\n"
+            "  --sync full|normal       sync every commit to disk (default) or only at\n"
+            "                           checkpoints (survives akd being killed, not a power cut)\n"
             "  --max-line BYTES         longest request line (default %d)\n"
             "  --max-connections N      connections in total (default 2000, 0: no limit)\n"
             "  --max-per-address N      connections from one address (default 200)\n"
@@ -107,6 +109,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"config", required_argument, NULL, 'c'}, {"listen", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 's'}, {"log-level", required_argument, NULL, 's'},
         {"log-file", required_argument, NULL, 's'}, {"max-line", required_argument, NULL, 's'},
+        {"sync", required_argument, NULL, 's'},
         {"max-connections", required_argument, NULL, 's'},
         {"max-per-address", required_argument, NULL, 's'},
         {"idle-timeout", required_argument, NULL, 's'}, {"rate", required_argument, NULL, 's'},
@@ -205,6 +208,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: cannot open the database: %s\n", err);
         return 1;
     }
+    ak_store_set_sync(srv.store, cfg->sync_full);
     if (ak_games_load(&srv) != 0) {
         fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);
         ak_games_free(&srv);
