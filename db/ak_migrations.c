@@ -47,5 +47,18 @@ const char *const ak_migrations[] = {
     "ALTER TABLE users ADD COLUMN rating INTEGER NOT NULL DEFAULT 1500;"
     "ALTER TABLE users ADD COLUMN rated_games INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rated_done INTEGER NOT NULL DEFAULT 0;",
+    /* 5: snapshots in a table of their own. A row of games carries the
+     * starting position; SQLite rewrites a whole row to change one column,
+     * so keeping the log's length and the snapshot there rewrote kilobytes
+     * for every action. The length of the log is now read off the log. */
+    "CREATE TABLE snapshots ("
+    "  game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+    "  seq INTEGER NOT NULL,"           /* the state after this action */
+    "  state BLOB NOT NULL);"
+    "INSERT INTO snapshots(game_id, seq, state)"
+    "  SELECT id, snapshot_seq, snapshot FROM games WHERE snapshot IS NOT NULL;"
+    "ALTER TABLE games DROP COLUMN snapshot;"
+    "ALTER TABLE games DROP COLUMN snapshot_seq;"
+    "ALTER TABLE games DROP COLUMN seq;",
     NULL,
 };

@@ -325,24 +325,26 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
     return rc;
 }
 
-/* The game's log now ends at seq, with this snapshot of the state after it. */
+/* The game's snapshot is now the state after action seq. */
 static int set_snapshot(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
                         size_t snapshot_len)
 {
-    if (!snapshot) {
-        sqlite3_stmt *q = prep(st, "UPDATE games SET seq = ? WHERE id = ?");
-        if (q) {
-            sqlite3_bind_int64(q, 1, seq);
-            sqlite3_bind_int64(q, 2, game);
-        }
-        return run_in(st, q);
-    }
-    sqlite3_stmt *q = prep(st, "UPDATE games SET seq = ?, snapshot = ?, snapshot_seq = ? WHERE id = ?");
+    sqlite3_stmt *q = prep(st, "INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES (?, ?, ?)");
     if (q) {
-        sqlite3_bind_int64(q, 1, seq);
-        sqlite3_bind_blob(q, 2, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(q, 3, seq);
-        sqlite3_bind_int64(q, 4, game);
+        sqlite3_bind_int64(q, 1, game);
+        sqlite3_bind_int64(q, 2, seq);
+        sqlite3_bind_blob(q, 3, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
+    }
+    return run_in(st, q);
+}
+
+/* Drop a snapshot taken after action seq (the log was cut back before it). */
+static int drop_snapshot_after(struct ak_store *st, int64_t game, uint32_t seq)
+{
+    sqlite3_stmt *q = prep(st, "DELETE FROM snapshots WHERE game_id = ? AND seq > ?");
+    if (q) {
+        sqlite3_bind_int64(q, 1, game);
+        sqlite3_bind_int64(q, 2, seq);
     }
     return run_in(st, q);
 }
@@ -379,7 +381,7 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
         sqlite3_bind_int64(q, 5, now);
     }
     int rc = run_in(st, q);
-    if (rc != AK_STORE_OK)
+    if (rc != AK_STORE_OK || !snapshot)
         return rc;
     return set_snapshot(st, game, seq, snapshot, snapshot_len);
 }
@@ -409,7 +411,7 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
     }
     int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
-        rc = set_snapshot(st, game, seq, snapshot, snapshot_len);
+        rc = snapshot ? set_snapshot(st, game, seq, snapshot, snapshot_len) : drop_snapshot_after(st, game, seq);
     if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
         return AK_STORE_OK;
     sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -419,8 +421,11 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {
-    sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, seq, "
-                               "snapshot, snapshot_seq, " META_COLUMNS ", position FROM games ORDER BY id");
+    sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, "
+                               "(SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = games.id), "
+                               "(SELECT state FROM snapshots WHERE game_id = games.id), "
+                               "(SELECT seq FROM snapshots WHERE game_id = games.id), "
+                               META_COLUMNS ", position FROM games ORDER BY id");
     if (!q)
         return AK_STORE_ERROR;
     int rc = AK_STORE_OK;

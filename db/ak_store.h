@@ -3,7 +3,9 @@
  * Accounts, sessions, games and each game's action log. A game is stored as
  * its seed and its ordered log of accepted actions, plus a snapshot of the
  * state after one of them (akd writes one every few actions), so that
- * loading replays only the actions after the snapshot. Appending an action and its snapshot is one transaction,
+ * loading replays only the actions after the snapshot (snapshots have a table
+ * of their own, so appending an action writes one small row). Appending an
+ * action and its snapshot is one transaction,
  * committed (WAL, synchronous=FULL) before akd acknowledges the action.
  * Schema changes are numbered migrations (ak_migrations.c) run at open.
  */

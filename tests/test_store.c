@@ -5,7 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "ak_store.h"
+
+extern const char *const ak_migrations[];
 
 static char path[64];
 
@@ -43,7 +47,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 4);
+    ck_assert_int_eq(ak_store_schema_version(st), 5);
     int64_t alice, bob, game;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -66,6 +70,10 @@ START_TEST(store)
     /* Undo: the third action goes, the second's snapshot comes back. */
     ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", 2, "dddd", 4), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_truncate(st, game, 2, "bbbb", 4), AK_STORE_OK);
+    /* An action without a snapshot keeps the last one; undoing it leaves
+     * that snapshot alone. */
+    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", 2, NULL, 0), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_truncate(st, game, 2, NULL, 0), AK_STORE_OK);
     /* Lobby and clock data round-trip. */
     struct ak_store_game_meta m = {.challenge = bob, .rated = 1, .tc_seconds = 3600, .deadline = 99};
     snprintf(m.dice_commit, sizeof m.dice_commit, "c0ffee");
@@ -82,7 +90,7 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
     struct ak_store *copy = ak_store_open(backup, err, sizeof err);
     ck_assert_ptr_nonnull(copy);
-    ck_assert_int_eq(ak_store_schema_version(copy), 4);
+    ck_assert_int_eq(ak_store_schema_version(copy), 5);
     ak_store_close(copy);
     unlink(backup);
     ak_store_close(st);
@@ -100,4 +108,45 @@ START_TEST(store)
 }
 END_TEST
 
-AK_CHECK_MAIN("store", store)
+static int check_migrated(void *ud, const struct ak_store_game *g)
+{
+    int *n = ud;
+    ck_assert_int_eq(g->seq, 3);
+    ck_assert_int_eq(g->snapshot_seq, 2);
+    ck_assert_int_eq(g->snapshot_len, 4);
+    ck_assert_int_eq(memcmp(g->snapshot, "snap", 4), 0);
+    (*n)++;
+    return 0;
+}
+
+/* Migration 5 moves a game's snapshot out of its row: a database written by
+ * the schema of version 4 opens with its snapshot and log intact. */
+START_TEST(snapshot_migration)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-mig-%d.sqlite3", (int)getpid());
+    unlink(path);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(sqlite3_exec(db, ak_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db,
+        "PRAGMA user_version = 4;"
+        "INSERT INTO games(id, ruleset, seed, created, seq, snapshot, snapshot_seq) "
+        "  VALUES (1, 'classic', 7, 1, 3, x'736e6170', 2);"
+        "INSERT INTO actions VALUES (1, 1, 'axis', '{\"action\":\"end_turn\"}', 1),"
+        "  (1, 2, 'allied', '{\"action\":\"end_turn\"}', 1), (1, 3, 'axis', '{\"action\":\"end_turn\"}', 1);",
+        NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    ck_assert_int_eq(ak_store_schema_version(st), 5);
+    int n = 0;
+    ck_assert_int_eq(ak_store_games_each(st, check_migrated, &n), AK_STORE_OK);
+    ck_assert_int_eq(n, 1);
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+AK_CHECK_MAIN("store", store, snapshot_migration)
