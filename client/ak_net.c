@@ -57,7 +57,7 @@ void ak_net_close(struct ak_net *n)
 int ak_net_send_line(struct ak_net *n, const char *line, size_t len)
 {
     while (len > 0) {
-        ssize_t w = write(n->fd, line, len);
+        ssize_t w = send(n->fd, line, len, MSG_NOSIGNAL);  /* a closed server is an error, not a signal */
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)

@@ -282,36 +282,102 @@ json_t *ak_state_to_json(const struct ak_state *s)
     return j;
 }
 
+/* The patch is worked out from the two structs, field by field, rather
+ * than by building both states' JSON and diffing it: a push is computed
+ * for every action, and most actions change a few fields of a few units.
+ * The paths and values are those ak_patch_diff would give for
+ * ak_state_to_json of each (tests/test_fuzz.c checks it). */
+#define PATCH_FIELD(ops, path, fmt, arg, changed, value)         \
+    do {                                                         \
+        if (changed) {                                           \
+            snprintf(path, sizeof path, fmt, arg);               \
+            ak_patch_replace(ops, path, value);                  \
+        }                                                        \
+    } while (0)
+
+static void unit_patch(json_t *ops, int u, const struct ak_unit *a, const struct ak_unit *b)
+{
+    const char *n = ak_def(u)->shortname;
+    char p[96];
+    PATCH_FIELD(ops, p, "/units/%s/where", n, a->where != b->where, json_string(ak_where_name(b->where)));
+    PATCH_FIELD(ops, p, "/units/%s/hex", n, a->hex != b->hex, hex_json(b->hex));
+    PATCH_FIELD(ops, p, "/units/%s/start", n, a->start_hex != b->start_hex, hex_json(b->start_hex));
+    PATCH_FIELD(ops, p, "/units/%s/flags", n, a->flags != b->flags, json_integer(b->flags));
+    PATCH_FIELD(ops, p, "/units/%s/mp", n, a->mp_spent != b->mp_spent, json_integer(b->mp_spent));
+    PATCH_FIELD(ops, p, "/units/%s/road", n, a->road_spent != b->road_spent, json_integer(b->road_spent));
+    PATCH_FIELD(ops, p, "/units/%s/rommel", n, a->rommel_spent != b->rommel_spent,
+                json_integer(b->rommel_spent));
+    PATCH_FIELD(ops, p, "/units/%s/sea_turn", n, a->sea_turn != b->sea_turn, json_integer(b->sea_turn));
+    PATCH_FIELD(ops, p, "/units/%s/isolated", n, a->isolated != b->isolated, json_integer(b->isolated));
+    PATCH_FIELD(ops, p, "/units/%s/battle", n, a->battle != b->battle, json_integer(b->battle));
+}
+
+static json_t *battles_json(const struct ak_state *s);
+static json_t *pending_json(const struct ak_state *s);
+
+static void pair_patch(json_t *ops, const char *key, const int a[2], const int b[2])
+{
+    char p[48];
+    for (int i = 0; i < 2; i++)
+        if (a[i] != b[i]) {
+            snprintf(p, sizeof p, "/%s/%d", key, i);
+            ak_patch_replace(ops, p, json_integer(b[i]));
+        }
+}
+
+static void head_patch(json_t *ops, const struct ak_state *a, const struct ak_state *b)
+{
+    static const char *const keys[AK_KEYS] = {"axis_base", "allied_base", "tobruch", "bengasi"};
+    char p[48];
+    PATCH_FIELD(ops, p, "%s", "/ruleset", a->ruleset != b->ruleset,
+                json_string(ak_ruleset_get(b->ruleset)->name));
+    PATCH_FIELD(ops, p, "%s", "/turn", a->turn != b->turn, json_integer(b->turn));
+    PATCH_FIELD(ops, p, "%s", "/date", a->turn != b->turn, json_string(ak_data()->scenario.date[b->turn]));
+    PATCH_FIELD(ops, p, "%s", "/side", a->side != b->side, side_json(b->side));
+    PATCH_FIELD(ops, p, "%s", "/phase", a->phase != b->phase, json_string(ak_phase_name(b->phase)));
+    PATCH_FIELD(ops, p, "%s", "/result", a->result != b->result, json_string(ak_result_name(b->result)));
+    PATCH_FIELD(ops, p, "%s", "/reason", a->result_reason != b->result_reason,
+                json_string(ak_win_reason_name(b->result_reason)));
+    PATCH_FIELD(ops, p, "%s", "/supply_roll", a->supply_roll != b->supply_roll, json_integer(b->supply_roll));
+    PATCH_FIELD(ops, p, "%s", "/supply_due", a->supply_due != b->supply_due, json_integer(b->supply_due));
+    for (int k = 0; k < AK_KEYS; k++)
+        PATCH_FIELD(ops, p, "/control/%s", keys[k], a->control[k] != b->control[k], side_json(b->control[k]));
+    pair_patch(ops, "replacement", (int[]){a->replacement[0], a->replacement[1]},
+               (int[]){b->replacement[0], b->replacement[1]});
+    pair_patch(ops, "no_supply_turns", (int[]){a->no_supply_turns[0], a->no_supply_turns[1]},
+               (int[]){b->no_supply_turns[0], b->no_supply_turns[1]});
+    pair_patch(ops, "hold_turns", (int[]){a->hold_turns[0], a->hold_turns[1]},
+               (int[]){b->hold_turns[0], b->hold_turns[1]});
+    PATCH_FIELD(ops, p, "%s", "/actions", a->actions != b->actions, json_integer((json_int_t)b->actions));
+    if (a->nbattles != b->nbattles ||
+        memcmp(a->battle, b->battle, sizeof a->battle[0] * (size_t)a->nbattles) != 0) {
+        json_t *ba = battles_json(a), *bb = battles_json(b);
+        ak_patch_diff_at(ops, "/battles", ba, bb);
+        json_decref(ba);
+        json_decref(bb);
+    }
+    PATCH_FIELD(ops, p, "%s", "/combat_locked", a->combat_locked != b->combat_locked,
+                json_boolean(b->combat_locked));
+    if (memcmp(&a->pending, &b->pending, sizeof a->pending) != 0) {
+        json_t *pa = pending_json(a), *pb = pending_json(b);
+        ak_patch_diff_at(ops, "/pending", pa, pb);
+        json_decref(pa);
+        json_decref(pb);
+    }
+}
+
 json_t *ak_state_patch(const struct ak_state *a, const struct ak_state *b)
 {
-    json_t *ha = state_head_json(a), *hb = state_head_json(b);
-    json_t *ops = ak_patch_diff(ha, hb);
-    json_decref(ha);
-    json_decref(hb);
-    for (int u = 0; u < b->units; u++) {
-        if (memcmp(&a->unit[u], &b->unit[u], sizeof a->unit[u]) == 0)
-            continue;
-        json_t *ua = unit_json(&a->unit[u]), *ub = unit_json(&b->unit[u]);
-        json_t *unit_ops = ak_patch_diff(ua, ub);
-        size_t i;
-        json_t *op;
-        json_array_foreach(unit_ops, i, op) {
-            char path[96];
-            snprintf(path, sizeof path, "/units/%s%s", ak_def(u)->shortname,
-                     json_string_value(json_object_get(op, "path")));
-            json_object_set_new(op, "path", json_string(path));
-            json_array_append(ops, op);
-        }
-        json_decref(unit_ops);
-        json_decref(ua);
-        json_decref(ub);
-    }
+    json_t *ops = json_array();
+    head_patch(ops, a, b);
+    for (int u = 0; u < b->units; u++)
+        if (memcmp(&a->unit[u], &b->unit[u], sizeof a->unit[u]) != 0)
+            unit_patch(ops, u, &a->unit[u], &b->unit[u]);
     return ops;
 }
 
-static json_t *state_head_json(const struct ak_state *s)
+static json_t *battles_json(const struct ak_state *s)
 {
-    const struct ak_data *d = ak_data();
     json_t *battles = json_array();
     for (int b = 0; b < s->nbattles; b++) {
         const struct ak_battle *t = &s->battle[b];
@@ -324,6 +390,20 @@ static json_t *state_head_json(const struct ak_state *s)
             "roll", t->roll, "result", t->resolved ? crt_names[t->result] : "",
             "attack", t->attack, "defense", t->defense, "hexes", hexes));
     }
+    return battles;
+}
+
+static json_t *pending_json(const struct ak_state *s)
+{
+    return s->pending.kind == AK_PEND_NONE ? json_null() :
+        json_pack("{s:s,s:o,s:i,s:i}", "decision", pending_names[s->pending.kind],
+                  "side", side_json(s->pending.side), "battle", s->pending.battle + 1,
+                  "need", s->pending.need);
+}
+
+static json_t *state_head_json(const struct ak_state *s)
+{
+    const struct ak_data *d = ak_data();
     json_t *control = json_object();
     static const char *const keys[AK_KEYS] = {"axis_base", "allied_base", "tobruch", "bengasi"};
     for (int k = 0; k < AK_KEYS; k++)
@@ -340,12 +420,9 @@ static json_t *state_head_json(const struct ak_state *s)
                      "no_supply_turns", s->no_supply_turns[0], s->no_supply_turns[1],
                      "hold_turns", s->hold_turns[0], s->hold_turns[1],
                      "actions", (int)s->actions);
-    json_object_set_new(j, "battles", battles);
+    json_object_set_new(j, "battles", battles_json(s));
     json_object_set_new(j, "combat_locked", json_boolean(s->combat_locked));
-    json_object_set_new(j, "pending", s->pending.kind == AK_PEND_NONE ? json_null() :
-        json_pack("{s:s,s:o,s:i,s:i}", "decision", pending_names[s->pending.kind],
-                  "side", side_json(s->pending.side), "battle", s->pending.battle + 1,
-                  "need", s->pending.need));
+    json_object_set_new(j, "pending", pending_json(s));
     return j;
 }
 

@@ -72,6 +72,20 @@ json_t *ak_patch_diff(const json_t *from, const json_t *to)
     return ops;
 }
 
+void ak_patch_diff_at(json_t *ops, const char *path, const json_t *from, const json_t *to)
+{
+    diff(ops, path, from, to);
+}
+
+void ak_patch_replace(json_t *ops, const char *path, json_t *value)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "op", json_string("replace"));
+    json_object_set_new(o, "path", json_string(path));
+    json_object_set_new(o, "value", value);
+    json_array_append_new(ops, o);
+}
+
 /* Split "/a/b~1c" into its parent container and the unescaped last key. */
 static json_t *resolve_parent(json_t *doc, const char *path, char *last, size_t cap)
 {

@@ -10,6 +10,11 @@
 #include <jansson.h>
 
 json_t *ak_patch_diff(const json_t *from, const json_t *to);
+/* Append to ops the operations that turn the value at path (a JSON
+ * Pointer, "" for the root) from `from` into `to`. */
+void ak_patch_diff_at(json_t *ops, const char *path, const json_t *from, const json_t *to);
+/* Append one "replace" of the value at path; value is taken over. */
+void ak_patch_replace(json_t *ops, const char *path, json_t *value);
 /* Apply in place; 0 on success, -1 if an operation does not fit the doc. */
 int ak_patch_apply(json_t *doc, const json_t *patch);
 

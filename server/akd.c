@@ -9,6 +9,7 @@
  */
 #include <getopt.h>
 #include <sodium.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,10 @@ int main(int argc, char **argv)
         ak_store_close(srv.store);
         return 1;
     }
+    /* A client that hangs up with replies unread makes the next write to
+     * its socket fail with EPIPE; by default that would be a SIGPIPE and
+     * the end of every game in progress. The write error is handled. */
+    signal(SIGPIPE, SIG_IGN);
     srv.loop = uv_default_loop();
     ak_batch_start(&srv);
     rc = ak_server_listen(&srv, host, port);

@@ -92,6 +92,16 @@ expect junk '"id":"last","ok":true'
 # 300 requests, 24 broken lines, the last hello: one reply each
 check "every junk line got exactly one reply" "[ \$(grep -c '\"ok\":' '$dir/junk.out') = 325 ]"
 
+# Clients that hang up without reading their replies: writing to a socket
+# the peer has reset must not kill akd (SIGPIPE).
+for _ in $(seq 20); do
+    exec 5<>/dev/tcp/127.0.0.1/$port
+    for _ in $(seq 200); do echo '{"id":1,"cmd":"show","game":1}'; done >&5
+    exec 5>&-
+done
+sleep 0.5
+check "akd survives clients that hang up without reading" "kill -0 $pid"
+
 # SIGKILL, restart, and the game is as it was.
 before=$(echo '{"id":1,"cmd":"show","game":1}' | "$AKC" --server 127.0.0.1:$port raw | sed 's/"your_turn":[a-z]*//')
 kill -9 $pid; wait $pid 2>/dev/null

@@ -10,6 +10,7 @@
 
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_patch.h"
 #include "ak_player.h"
 
 static uint64_t next(uint64_t *x)
@@ -36,6 +37,20 @@ static void random_action(struct ak_action *a, const struct ak_state *s, uint64_
     a->battle = (uint8_t)(next(x) % 6);
 }
 
+/* The push after an action is ak_state_patch(before, after): applied to
+ * the public state before, it must give the public state after exactly. */
+static void check_patch(const struct ak_state *before, const struct ak_state *after)
+{
+    json_t *ja = ak_state_to_json(before), *jb = ak_state_to_json(after);
+    json_t *ops = ak_state_patch(before, after);
+    ck_assert_int_eq(ak_patch_apply(ja, ops), 0);
+    ck_assert_msg(json_equal(ja, jb), "the patch after action %u does not give the new state",
+                  (unsigned)after->actions);
+    json_decref(ja);
+    json_decref(jb);
+    json_decref(ops);
+}
+
 START_TEST(random_actions_change_nothing_when_rejected)
 {
     static struct ak_player_game g;
@@ -54,6 +69,7 @@ START_TEST(random_actions_change_nothing_when_rejected)
                     accepted++;
                     json_t *j = ak_action_to_json_in(&a, &g.s);
                     json_decref(j);
+                    check_patch(&g.s, &copy);
                 } else {
                     rejected++;
                     ck_assert_ptr_nonnull(rej.code);
@@ -61,8 +77,10 @@ START_TEST(random_actions_change_nothing_when_rejected)
                 }
             }
             int before = g.n;
+            struct ak_state prev = g.s;
             if (!ak_player_play(&g, g.s.turn + 1) || g.n == before)
                 break;
+            check_patch(&prev, &g.s);
         }
     }
     ck_assert_int_gt(rejected, 1000);
