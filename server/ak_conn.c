@@ -14,6 +14,9 @@
 /* Output kept between turns up to this size; a connection whose unwritten
  * output passes the backlog limit is not reading and is closed. */
 #define OUT_KEEP 4096
+/* Requests that may wait behind a command still running before the
+ * connection is no longer read (pipelining is fine, flooding is not). */
+#define QUEUE_MAX 64
 #define OUT_BACKLOG_MAX (16u << 20)
 
 static void conn_close(struct ak_conn *c);
@@ -231,11 +234,14 @@ static bool within_rate(struct ak_conn *c)
     return true;
 }
 
+/* Every read lands in one buffer: the loop handles each read completely
+ * (ak_frame keeps a partial line) before the next one starts. */
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
+    static char space[64 * 1024];
     (void)h;
-    buf->base = malloc(suggested);
-    buf->len = buf->base ? suggested : 0;
+    (void)suggested;
+    *buf = uv_buf_init(space, sizeof space);
 }
 
 static int on_line(void *ud, char *line, size_t len)
@@ -254,9 +260,13 @@ static int on_line(void *ud, char *line, size_t len)
         json_decref(msg);
         return 0;
     }
-    if (c->busy)
+    if (c->busy) {
         json_array_append(c->queue, msg);   /* keep requests in order */
-    else
+        if (json_array_size(c->queue) >= QUEUE_MAX && !c->paused) {
+            c->paused = true;   /* read on when it has caught up */
+            uv_read_stop((uv_stream_t *)&c->tcp);
+        }
+    } else
         ak_dispatch(c, msg);
     json_decref(msg);
     return c->closing ? 1 : 0;
@@ -279,13 +289,11 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     } else if (n < 0) {
         conn_close(c);
     }
-    free(buf->base);
 }
 
 void ak_conn_hold(struct ak_conn *c)
 {
     c->busy = true;
-    uv_read_stop((uv_stream_t *)&c->tcp);
 }
 
 void ak_conn_resume(struct ak_conn *c)
@@ -297,8 +305,10 @@ void ak_conn_resume(struct ak_conn *c)
         ak_dispatch(c, msg);
         json_decref(msg);
     }
-    if (!c->closing && !c->busy)
+    if (!c->closing && !c->busy && c->paused) {
+        c->paused = false;
         uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    }
 }
 
 static int connections_from(const struct ak_server *srv, const char *peer)

@@ -61,6 +61,7 @@ struct ak_conn {
     int refs;               /* the socket, plus pending work requests */
     bool closing;
     bool busy;              /* a command is still running off the loop */
+    bool paused;            /* not read until its queue of requests drains */
     json_t *queue;          /* requests that arrived meanwhile, in order */
     int64_t user;           /* 0 until login or resume */
     char user_name[64];
