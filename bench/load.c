@@ -13,7 +13,14 @@
  * latency at p50, p99 and max, the pushes delivered, and akd's resident
  * memory per game and per connection (from /proc).
  *
- * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE]
+ * MOVES (0, 2 or 4) is how many moves each player makes in his movement
+ * portion before ending it: one unit steps to the next square and back
+ * (each move is refereed like any other: route, zones, movement points).
+ * With 0 every action is a portion's end, the heaviest action there is
+ * (supply, isolation, arrivals, victory checks); real turns are mostly
+ * moves.
+ *
+ * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE [MOVES]]
  * (scripts/load-bench starts akd and runs it.)
  */
 #include <arpa/inet.h>
@@ -54,8 +61,9 @@ static struct conn *C;
 static struct game *G;
 static int nconn, ngames;
 static double *lat;
+static int moves;           /* per player turn, before its end */
 static double interval;     /* paced: seconds between one game's actions; 0: as fast as answered */
-static long nlat, cap_lat, pushes, errors;
+static long nlat, cap_lat, pushes, errors, finished, finished_actions;
 static char *position;
 static char token[2][80];
 
@@ -168,12 +176,29 @@ static void start_game(int g)
             send_json(&C[i], json_pack("{s:s,s:i,s:I}", "cmd", "watch", "id", 0, "game", (json_int_t)G[g].id));
 }
 
+/* The action at this step of a game: `moves` moves of one unit (to the
+ * next square and back: the starting position has bologna at W6 and
+ * 22gdsinf at L59), then the end of the movement portion and of the turn. */
+static json_t *action_at(int step, int *side)
+{
+    int per_turn = moves + 2, at = step % per_turn;
+    *side = (step / per_turn) % 2;
+    if (at == moves)
+        return json_pack("{s:s}", "action", "end_movement");
+    if (at == moves + 1)
+        return json_pack("{s:s}", "action", "end_turn");
+    static const char *const unit[2] = {"bologna", "22gdsinf"};
+    static const char *const hex[2][2] = {{"W7", "W6"}, {"L58", "L59"}};
+    return json_pack("{s:s,s:[s],s:s}", "action", "move", "units", unit[*side], "to", hex[*side][at % 2]);
+}
+
 static void send_action(int g)
 {
-    int step = G[g].step;
-    struct conn *c = &C[G[g].conn[(step / 2) % 2]];
-    send_json(c, json_pack("{s:s,s:i,s:I,s:{s:s}}", "cmd", "act", "id", step, "game", (json_int_t)G[g].id,
-                           "action", "action", step % 2 == 0 ? "end_movement" : "end_turn"));
+    int step = G[g].step, side;
+    json_t *action = action_at(step, &side);
+    struct conn *c = &C[G[g].conn[side]];
+    send_json(c, json_pack("{s:s,s:i,s:I,s:o}", "cmd", "act", "id", step, "game", (json_int_t)G[g].id,
+                           "action", action));
     if (interval > 0)
         c->sent = G[g].due;     /* latency counts from the schedule */
     G[g].waiting = false;
@@ -239,6 +264,8 @@ static void on_reply(struct conn *c, json_t *m)
     if (!json_is_true(json_object_get(m, "ok"))) {
         /* The game ended (after the last turn): play a new one. */
         errors += strcmp(json_string_value(json_object_get(json_object_get(m, "error"), "code")), "illegal") != 0;
+        finished++;
+        finished_actions += G[g].step;
         request_game(g);
         return;
     }
@@ -286,8 +313,8 @@ static void login_bots(const char *host, int port)
 
 int main(int argc, char **argv)
 {
-    if (argc != 7 && argc != 8) {
-        fprintf(stderr, "usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE]\n");
+    if (argc < 7 || argc > 9) {
+        fprintf(stderr, "usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE [MOVES]]\n");
         return 2;
     }
     char host[64];
@@ -301,7 +328,12 @@ int main(int argc, char **argv)
     nconn = atoi(argv[4]);
     ngames = atoi(argv[5]);
     double seconds = atof(argv[6]);
-    double rate = argc == 8 ? atof(argv[7]) : 0;
+    double rate = argc >= 8 ? atof(argv[7]) : 0;
+    moves = argc >= 9 ? atoi(argv[8]) : 0;
+    if (moves != 0 && moves != 2 && moves != 4) {
+        fprintf(stderr, "load: MOVES is 0, 2 or 4 (a unit steps out and back)\n");
+        return 2;
+    }
     interval = rate > 0 ? ngames / rate : 0;
     if (ngames < 1 || nconn < 2 * ngames) {
         fprintf(stderr, "load: need at least two connections per game\n");
@@ -378,6 +410,7 @@ int main(int argc, char **argv)
            2 * ngames, nconn - 2 * ngames, ngames, elapsed, interval > 0 ? "paced" : "as fast as answered");
     if (interval > 0)
         printf("  offered: %.0f actions per second (each game every %.1f ms)\n", rate, interval * 1e3);
+    printf("  each player turn: %d moves, end of movement, end of turn\n", moves);
     printf("  %.0f actions per second, each refereed, committed and pushed before the next\n",
            (double)nlat / elapsed);
     if (nlat)
@@ -385,6 +418,9 @@ int main(int argc, char **argv)
                lat[nlat / 2] * 1e3, lat[(long)(nlat * 0.99)] * 1e3, lat[nlat - 1] * 1e3, nlat);
     printf("  %ld pushes delivered (%.0f per second); %ld unexpected errors\n", pushes,
            (double)pushes / elapsed, errors);
+    if (finished)
+        printf("  %ld games played to the end, %.0f actions each\n", finished,
+               (double)finished_actions / finished);
     printf("  akd memory: %.1f KiB per connection, %.1f KiB per game (resident, /proc)\n",
            (double)(rss_conns - rss0) / nconn, (double)(rss_games - rss_conns) / ngames);
     return errors ? 1 : 0;

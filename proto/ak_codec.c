@@ -21,6 +21,16 @@ json_t *ak_msg_parse(const char *line, size_t len, char *err, size_t errlen)
     return j;
 }
 
+size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap)
+{
+    size_t n = json_dumpb(msg, buf, cap, JSON_COMPACT);
+    if (n == 0)
+        return 0;
+    if (n < cap)
+        buf[n] = '\n';
+    return n + 1;
+}
+
 char *ak_msg_encode(const json_t *msg, size_t *len)
 {
     char *s = json_dumps(msg, JSON_COMPACT);

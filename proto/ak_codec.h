@@ -14,6 +14,10 @@
 json_t *ak_msg_parse(const char *line, size_t len, char *err, size_t errlen);
 /* Compact JSON plus '\n'; caller frees. */
 char *ak_msg_encode(const json_t *msg, size_t *len);
+/* The same line written into buf if it fits in cap bytes; returns its
+ * length either way (more than cap: call again with that much room), 0 if
+ * msg cannot be encoded. For a server that writes into buffers it keeps. */
+size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap);
 json_t *ak_msg_ok(const json_t *id, json_t *result);
 json_t *ak_msg_error(const json_t *id, const char *code, const char *message);
 

@@ -34,31 +34,43 @@ static void on_write(uv_write_t *req, int status)
     free(w);
 }
 
+/* Room for `more` bytes after c's queued output. */
+static bool reserve(struct ak_conn *c, size_t more)
+{
+    if (c->out_len + more <= c->out_cap)
+        return true;
+    size_t cap = c->out_cap ? c->out_cap : 1024;
+    while (cap < c->out_len + more)
+        cap *= 2;
+    char *out = realloc(c->out, cap);
+    if (!out)
+        return false;
+    c->out = out;
+    c->out_cap = cap;
+    return true;
+}
+
+/* c has output for the end of this loop turn. */
+static void mark_dirty(struct ak_conn *c)
+{
+    if (c->dirty)
+        return;
+    c->dirty = true;
+    c->refs++;
+    c->next_dirty = c->srv->dirty;
+    c->srv->dirty = c;
+    ak_batch_wake(c->srv);
+}
+
 /* Queue bytes for c; they are written with everything else c is sent in
  * this loop turn, in one system call, by ak_conn_flush_all. */
 void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len)
 {
-    if (c->closing)
+    if (c->closing || !reserve(c, len))
         return;
-    if (c->out_len + len > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 1024;
-        while (cap < c->out_len + len)
-            cap *= 2;
-        char *out = realloc(c->out, cap);
-        if (!out)
-            return;
-        c->out = out;
-        c->out_cap = cap;
-    }
     memcpy(c->out + c->out_len, bytes, len);
     c->out_len += len;
-    if (!c->dirty) {
-        c->dirty = true;
-        c->refs++;
-        c->next_dirty = c->srv->dirty;
-        c->srv->dirty = c;
-        ak_batch_wake(c->srv);
-    }
+    mark_dirty(c);
 }
 
 /* Write c's queued output: straight into the socket when nothing is
@@ -131,15 +143,20 @@ void ak_conn_flush_all(struct ak_server *srv)
     }
 }
 
+/* Encoded straight into c's output buffer (grown and encoded again in the
+ * rare case it is too small). */
 void ak_conn_send(struct ak_conn *c, const json_t *msg)
 {
-    size_t len;
     if (c->closing)
         return;
-    char *data = ak_msg_encode(msg, &len);
-    if (data)
-        ak_conn_send_bytes(c, data, len);
-    free(data);
+    size_t room = c->out_cap - c->out_len;
+    size_t n = ak_msg_encode_to(msg, c->out ? c->out + c->out_len : NULL, room);
+    if (n > room && reserve(c, n))
+        n = ak_msg_encode_to(msg, c->out + c->out_len, n);
+    if (n == 0 || n > c->out_cap - c->out_len)
+        return;
+    c->out_len += n;
+    mark_dirty(c);
 }
 
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result)

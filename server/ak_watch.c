@@ -50,15 +50,25 @@ void ak_conn_unwatch_all(struct ak_conn *c)
     c->nwatch = 0;
 }
 
+/* Encoded once into a buffer kept from push to push (the loop is the only
+ * thread that pushes), then copied into each watcher's output. */
 void ak_game_push(const struct ak_game *g, json_t *msg)
 {
+    static char *line;
+    static size_t cap;
     if (g->nwatchers == 0)
         return;
-    size_t len;
-    char *data = ak_msg_encode(msg, &len);
-    if (!data)
+    size_t len = ak_msg_encode_to(msg, line, cap);
+    if (len > cap) {
+        char *bigger = realloc(line, len);
+        if (!bigger)
+            return;
+        line = bigger;
+        cap = len;
+        len = ak_msg_encode_to(msg, line, cap);
+    }
+    if (len == 0 || len > cap)
         return;
     for (int i = 0; i < g->nwatchers; i++)
-        ak_conn_send_bytes(g->watchers[i], data, len);
-    free(data);
+        ak_conn_send_bytes(g->watchers[i], line, len);
 }

@@ -48,6 +48,15 @@ START_TEST(codec)
     char *s = ak_msg_encode(e, &len);
     ck_assert_str_eq(s, "{\"id\":1,\"ok\":false,\"error\":{\"code\":\"unknown_command\",\"message\":\"no such\"}}\n");
     ck_assert_int_eq(len, strlen(s));
+    /* Into a buffer: too small says how much is needed and writes nothing
+     * past it; with that much room, the same line. */
+    char buf[128];
+    memset(buf, '#', sizeof buf);
+    ck_assert_int_eq(ak_msg_encode_to(e, buf, 10), len);
+    ck_assert_int_eq(buf[10], '#');
+    ck_assert_int_eq(ak_msg_encode_to(e, buf, len), len);
+    ck_assert_int_eq(memcmp(buf, s, len), 0);
+    ck_assert_int_eq(buf[len], '#');
     free(s);
     json_decref(e);
     json_decref(m);
