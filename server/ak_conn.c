@@ -366,6 +366,9 @@ static void on_connection(uv_stream_t *server, int status)
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
         uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
     snprintf(c->peer, sizeof c->peer, "%s", host);
+    /* Output is already gathered into one write per loop turn; Nagle's
+     * wait for an acknowledgement would only delay replies and pushes. */
+    uv_tcp_nodelay(&c->tcp, 1);
     int from_peer = connections_from(srv, c->peer);
     c->next = srv->conns;
     srv->conns = c;
