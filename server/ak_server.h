@@ -2,11 +2,13 @@
  *
  * One libuv loop owns everything: the listening socket, the connections,
  * the games in memory and the store. Commands are handled on the loop
- * thread; only password hashing runs on the libuv work queue, so a login
- * never stalls other players. Files: akd.c (start-up, signals),
- * ak_config.c (settings), ak_conn.c (sockets, framing, replies, limits),
- * ak_dispatch.c (command table), ak_accounts.c (register, login, passwd,
- * sessions), ak_games.c (games in memory, committing an action, pushes),
+ * thread; only password hashing and WAL checkpoints run on the libuv work
+ * queue, so a login never stalls other players. Files: akd.c (start-up,
+ * signals), ak_config.c (settings), ak_conn.c (sockets, framing, output
+ * gathered per loop turn, limits), ak_dispatch.c (command table),
+ * ak_accounts.c (register, login, passwd, sessions), ak_games.c (games in
+ * memory, committing an action), ak_batch.c (group commit), ak_watch.c
+ * (who gets a game's pushes),
  * ak_lobby.c (creating, joining, listing games), ak_play.c (refereed
  * actions and move queries), ak_clock.c (deadlines), ak_notify.c (the
  * notification command), ak_log.c.
