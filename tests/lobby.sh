@@ -195,30 +195,46 @@ wait $hp3 2>/dev/null
 
 # Durability: SIGKILL while two players act as fast as they can; after a
 # restart every acknowledged action is there, and nothing beyond the one
-# that may have been in flight.
-start_akd durable --db "$dir/durable.sqlite3" --allow-positions 1
-for u in erin fred; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
-game=$(as erin --json new axis --opponent fred --position "$dir/capture.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
-as fred join "$game" >/dev/null 2>&1
-(
-    step=0
-    while :; do
-        who=erin; [ $(( (step / 2) % 2 )) = 1 ] && who=fred
-        verb=end-movement; [ $((step % 2)) = 1 ] && verb=end-turn
-        as $who $verb "$game" >/dev/null 2>&1 || exit 0
-        step=$((step + 1))
-        echo $step >"$dir/acked"
+# that may have been in flight. With `sync = full` (the default) and with
+# `sync = normal`, which promises the same against akd being killed.
+sigkill_while_playing() {
+    local sync=$1 db="$dir/durable-$1.sqlite3" a=erin-$1 b=fred-$1
+    start_akd durable-$sync --db "$db" --allow-positions 1 --sync $sync
+    for u in $a $b; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+    game=$(as $a --json new axis --opponent $b --position "$dir/capture.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+    as $b join "$game" >/dev/null 2>&1
+    rm -f "$dir/acked"
+    (
+        step=0
+        while :; do
+            who=$a; [ $(( (step / 2) % 2 )) = 1 ] && who=$b
+            verb=end-movement; [ $((step % 2)) = 1 ] && verb=end-turn
+            as $who $verb "$game" >/dev/null 2>&1 || exit 0
+            step=$((step + 1))
+            echo $step >"$dir/acked"
+        done
+    ) &
+    player=$!
+    # mid-game: the game from this position lasts 152 actions
+    for _ in $(seq 200); do
+        [ "$(cat "$dir/acked" 2>/dev/null || echo 0)" -ge 40 ] && break
+        sleep 0.05
     done
-) &
-player=$!
-sleep 1.5
-kill -9 $pid
-wait $pid 2>/dev/null
-wait $player 2>/dev/null
-acked=$(cat "$dir/acked" 2>/dev/null || echo 0)
-start_akd durable2 --db "$dir/durable.sqlite3" --allow-positions 1
-seq=$(as erin --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
-check "after SIGKILL: $acked acknowledged actions, $seq stored" "[ '$acked' -gt 10 ] && [ '$seq' -ge '$acked' ] && [ '$seq' -le \$(( $acked + 1 )) ]"
-kill -TERM $pid; wait $pid 2>/dev/null
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    wait $player 2>/dev/null
+    acked=$(cat "$dir/acked" 2>/dev/null || echo 0)
+    start_akd durable2-$sync --db "$db" --allow-positions 1 --sync $sync
+    seq=$(as $a --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
+    check "sync $sync, after SIGKILL: $acked acknowledged actions, $seq stored" "[ '$acked' -ge 40 ] && [ '$acked' -lt 152 ] && [ '$seq' -ge '$acked' ] && [ '$seq' -le \$(( $acked + 1 )) ]"
+    kill -TERM $pid; wait $pid 2>/dev/null
+}
+sigkill_while_playing full
+sigkill_while_playing normal
+
+# A bad setting is refused at start with the reason.
+"$AKD" --listen 127.0.0.1:1 --db "$dir/x.sqlite3" --sync sometimes >"$dir/badsync.out" 2>&1
+rc=$?
+check "akd --sync sometimes exits 2 naming the setting" "[ $rc = 2 ] && grep -q 'sync is full or normal' '$dir/badsync.out'"
 
 finish
