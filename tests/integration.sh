@@ -175,4 +175,20 @@ expect bob2 "\"id\":2,\"ok\":true.*\"seq\":$final,.*\"you\":\"allied\""
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 0 ] && ok "SIGTERM exits 0" || bad "SIGTERM exit status $rc"
 
+# A client that asks for the whole state thousands of times and never reads
+# an answer: past 16 MiB of unread output akd closes its connection (and
+# only it) instead of holding the output in memory without end.
+start_akd unread --db "$dir/akd.sqlite3" --rate 0
+exec 5<>/dev/tcp/127.0.0.1/$port
+for _ in $(seq 40); do
+    for _ in $(seq 100); do echo '{"id":1,"cmd":"show","game":1}'; done >&5 2>/dev/null || break
+    grep -q "does not read" "$dir/unread.log" && break
+done
+for _ in $(seq 100); do grep -q "does not read" "$dir/unread.log" && break; sleep 0.1; done
+check "a client that never reads is closed after 16 MiB" "grep -q 'does not read what it is sent; closing' '$dir/unread.log'"
+exec 5>&-
+echo '{"id":1,"cmd":"hello"}' | raw afterunread
+expect afterunread '"id":1,"ok":true'
+kill -TERM $pid; wait $pid
+
 finish
