@@ -1,6 +1,7 @@
 /* ak_codec: parse and build protocol messages. */
 #include "ak_codec.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,153 @@ json_t *ak_msg_parse(const char *line, size_t len, char *err, size_t errlen)
     return j;
 }
 
+/* The encoder. jansson's json_dumpb guards against cycles by recording
+ * every container it enters in a hash table keyed by its address printed
+ * as text: a malloc and a snprintf per object, which made encoding the
+ * largest cost of a busy akd. Messages are trees built here, never cyclic,
+ * so this walks them directly. The text is exactly what json_dumps with
+ * JSON_COMPACT gives (tests/test_proto.c compares the two). */
+struct text_out {
+    char *buf;
+    size_t cap, len;
+};
+
+static void put(struct text_out *o, const char *s, size_t n)
+{
+    if (o->len + n <= o->cap)
+        memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+static void put_string(struct text_out *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    put(o, "\"", 1);
+    size_t run = 0;     /* characters that need no escape, written at once */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        put(o, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', (char)ch};
+        size_t len = 2;
+        switch (ch) {
+        case '"': case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[ch >> 4];
+            esc[5] = hex[ch & 15];
+            len = 6;
+        }
+        put(o, esc, len);
+    }
+    put(o, s + run, n - run);
+    put(o, "\"", 1);
+}
+
+static void put_integer(struct text_out *o, json_int_t v)
+{
+    char digits[24], *p = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    put(o, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* Reals are rare in messages: jansson's own text for them (its rules for
+ * precision and exponents). */
+static bool put_real(struct text_out *o, const json_t *j)
+{
+    char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
+    if (!s)
+        return false;
+    put(o, s, strlen(s));
+    free(s);
+    return true;
+}
+
+static bool put_value(struct text_out *o, const json_t *j, int depth)
+{
+    if (depth > 2048)   /* the parser's limit: anything parsed can be echoed */
+        return false;
+    const char *key;
+    json_t *v;
+    size_t i;
+    bool first = true;
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        put(o, "{", 1);
+        json_object_foreach((json_t *)j, key, v) {
+            if (!first)
+                put(o, ",", 1);
+            first = false;
+            put_string(o, key, strlen(key));
+            put(o, ":", 1);
+            if (!put_value(o, v, depth + 1))
+                return false;
+        }
+        put(o, "}", 1);
+        return true;
+    case JSON_ARRAY:
+        put(o, "[", 1);
+        json_array_foreach(j, i, v) {
+            if (i > 0)
+                put(o, ",", 1);
+            if (!put_value(o, v, depth + 1))
+                return false;
+        }
+        put(o, "]", 1);
+        return true;
+    case JSON_STRING:
+        put_string(o, json_string_value(j), json_string_length(j));
+        return true;
+    case JSON_INTEGER:
+        put_integer(o, json_integer_value(j));
+        return true;
+    case JSON_REAL:
+        return put_real(o, j);
+    case JSON_TRUE:
+        put(o, "true", 4);
+        return true;
+    case JSON_FALSE:
+        put(o, "false", 5);
+        return true;
+    case JSON_NULL:
+        put(o, "null", 4);
+        return true;
+    }
+    return false;
+}
+
+size_t ak_json_text_to(const json_t *j, char *buf, size_t cap)
+{
+    struct text_out o = {buf, cap, 0};
+    return j && put_value(&o, j, 0) ? o.len : 0;
+}
+
+char *ak_json_text(const json_t *j)
+{
+    size_t n = ak_json_text_to(j, NULL, 0);
+    char *s = n ? malloc(n + 1) : NULL;
+    if (!s)
+        return NULL;
+    ak_json_text_to(j, s, n);
+    s[n] = '\0';
+    return s;
+}
+
 size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap)
 {
-    size_t n = json_dumpb(msg, buf, cap, JSON_COMPACT);
+    size_t n = ak_json_text_to(msg, buf, cap);
     if (n == 0)
         return 0;
     if (n < cap)
@@ -33,15 +178,11 @@ size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap)
 
 char *ak_msg_encode(const json_t *msg, size_t *len)
 {
-    char *s = json_dumps(msg, JSON_COMPACT);
-    if (!s)
+    size_t n = ak_json_text_to(msg, NULL, 0);
+    char *out = n ? malloc(n + 2) : NULL;
+    if (!out)
         return NULL;
-    size_t n = strlen(s);
-    char *out = realloc(s, n + 2);
-    if (!out) {
-        free(s);
-        return NULL;
-    }
+    ak_json_text_to(msg, out, n);
     out[n] = '\n';
     out[n + 1] = '\0';
     if (len)

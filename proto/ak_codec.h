@@ -18,6 +18,11 @@ char *ak_msg_encode(const json_t *msg, size_t *len);
  * length either way (more than cap: call again with that much room), 0 if
  * msg cannot be encoded. For a server that writes into buffers it keeps. */
 size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap);
+/* Any value as compact JSON text (what json_dumps gives with JSON_COMPACT,
+ * faster); _to writes into buf if it fits and returns the length either
+ * way, 0 if j cannot be encoded. */
+char *ak_json_text(const json_t *j);
+size_t ak_json_text_to(const json_t *j, char *buf, size_t cap);
 json_t *ak_msg_ok(const json_t *id, json_t *result);
 json_t *ak_msg_error(const json_t *id, const char *code, const char *message);
 

@@ -1,34 +1,62 @@
 /* ak_batch: group commit.
  *
- * Every action accepted during one turn of the libuv loop joins a batch;
- * a check handle (which runs after the loop has read every socket that was
- * ready) writes the whole batch in one SQLite transaction, so one sync to
- * disk serves every game that moved in that turn. Only after the commit are
- * the senders answered and the pushes sent, in the order the actions came;
- * a sender's later requests wait (ak_conn_hold) so its replies stay in
- * order. If the commit fails, the games go back to their states before the
- * batch and every sender gets an "internal" error: nothing half-applied.
- * The loop is blocked only for that one commit per turn: SQLite's own
- * checkpoints (which copy the write-ahead log into the database, with
- * syncs) are turned off and run every CHECKPOINT_EVERY commits on the
- * libuv work queue, on a connection of their own.
+ * Every action accepted while a commit is in progress joins the next
+ * batch; a check handle (which runs after the loop has read every socket
+ * that was ready) hands the whole batch to the writer thread (ak_writer.c),
+ * which writes it in one SQLite transaction, so one sync to disk serves
+ * every game that moved meanwhile. The loop goes on refereeing the next
+ * batch while this one is written. Only after the commit are the senders
+ * answered and the pushes sent, in the order the actions came; a sender's
+ * later requests wait (ak_conn_hold) so its replies stay in order. If a
+ * commit fails, the games go back to their states before it (the actions
+ * of the next batch, applied on top, go back too) and every sender gets an
+ * "internal" error: nothing half-applied. The loop itself never waits for
+ * the disk, except where a command must read the log (undo, record: they
+ * flush). SQLite's own checkpoints (which copy the write-ahead log into
+ * the database, with syncs) are turned off and run every CHECKPOINT_EVERY
+ * commits on the libuv work queue, on a connection of their own.
  */
 #include <stdlib.h>
 
 #define CHECKPOINT_EVERY 200
+#define SPARE_COMMITS_MAX 512
 #define SNAPSHOT_EVERY 16
 #define SLOW_COMMIT_NS 10000000
 
 #include "ak_engine.h"
 #include "ak_server.h"
 
-static void free_commit(struct ak_commit *k)
+struct ak_commit *ak_batch_commit_new(struct ak_server *srv)
+{
+    struct ak_commit *k = srv->spare_commits;
+    if (!k)
+        return calloc(1, sizeof *k);
+    srv->spare_commits = k->next;
+    srv->nspare_commits--;
+    k->next = NULL;
+    return k;
+}
+
+static void free_commit(struct ak_server *srv, struct ak_commit *k)
 {
     free(k->action_text);
     json_decref(k->events);
     json_decref(k->push);
     json_decref(k->id);
-    free(k);
+    if (srv->nspare_commits >= SPARE_COMMITS_MAX) {
+        free(k);
+        return;
+    }
+    /* Cleared field by field: the two states need not be. */
+    struct ak_commit *spare = srv->spare_commits;
+    k->g = NULL;
+    k->action_text = NULL;
+    k->has_snapshot = k->new_turn = false;
+    k->events = k->push = k->id = NULL;
+    k->conn = NULL;
+    k->next = spare;
+    srv->spare_commits = k;
+    srv->nspare_commits++;
 }
 
 static void on_idle(uv_idle_t *h)
@@ -36,23 +64,11 @@ static void on_idle(uv_idle_t *h)
     (void)h;    /* only keeps the loop from sleeping while a batch waits */
 }
 
-/* After the loop has read every ready socket: commit the turn's actions,
- * then write each connection's replies and pushes at once. */
-static void on_check(uv_check_t *h)
-{
-    struct ak_server *srv = h->data;
-    ak_batch_flush(srv);
-    ak_conn_flush_all(srv);
-    if (!srv->batch && !srv->dirty)
-        uv_idle_stop(&srv->keep_polling);
-}
-
 void ak_batch_wake(struct ak_server *srv)
 {
     if (srv->loop && srv->keep_polling.data && !uv_is_closing((uv_handle_t *)&srv->keep_polling))
         uv_idle_start(&srv->keep_polling, on_idle);
 }
-
 
 struct checkpoint_work {
     uv_work_t req;
@@ -92,8 +108,150 @@ static void maybe_checkpoint(struct ak_server *srv)
     }
 }
 
-void ak_batch_start(struct ak_server *srv)
+/* What the writer needs, prepared on the loop: the game's number, and for
+ * the game's last action in the batch, now and then (every SNAPSHOT_EVERY
+ * actions, and at the end), a copy of its state as the snapshot (loading
+ * replays the actions after it). */
+static void prepare(struct ak_commit *batch)
 {
+    for (struct ak_commit *k = batch; k; k = k->next) {
+        struct ak_game *g = k->g;
+        k->game_id = g->id;
+        bool last_of_game = k->seq == g->state.actions;
+        k->has_snapshot = last_of_game && (k->seq % SNAPSHOT_EVERY == 0 || g->state.phase == AK_PHASE_OVER ||
+                                           g->snapshot_seq + SNAPSHOT_EVERY <= k->seq);
+        if (k->has_snapshot) {
+            k->snapshot = g->state;
+            g->snapshot_seq = k->seq;
+        }
+    }
+}
+
+/* Hand the pending batch to the writer, if it is free. */
+static void start_commit(struct ak_server *srv)
+{
+    struct ak_commit *batch = srv->batch;
+    if (!batch || ak_writer_busy(srv))
+        return;
+    /* Detached first: the actions accepted from now on make the next one. */
+    srv->batch = NULL;
+    srv->batch_tail = &srv->batch;
+    prepare(batch);
+    ak_writer_submit(srv, batch);
+}
+
+/* A commit that held its actions up (a slow sync to disk) is worth knowing
+ * about when latency is being investigated. */
+static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
+{
+    if (ns < SLOW_COMMIT_NS)
+        return;
+    int n = 0;
+    for (const struct ak_commit *k = batch; k; k = k->next)
+        n++;
+    ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
+}
+
+static struct ak_commit *reversed(struct ak_commit *list)
+{
+    struct ak_commit *rev = NULL;
+    while (list) {
+        struct ak_commit *k = list;
+        list = k->next;
+        k->next = rev;
+        rev = k;
+    }
+    return rev;
+}
+
+/* Undo a batch in memory, newest first (a game's oldest state wins). */
+static void roll_back(struct ak_commit *batch)
+{
+    struct ak_commit *newest_first = reversed(batch);
+    for (struct ak_commit *k = newest_first; k; k = k->next)
+        k->g->state = k->prev;
+    reversed(newest_first);
+}
+
+static void answer_committed(struct ak_server *srv, struct ak_commit *k)
+{
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:O}", "seq", (json_int_t)k->seq, "events", k->events));
+    ak_game_push(k->g, k->push);
+    ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
+    ak_game_notify_after(srv, k->g, k->waiting_before);
+    if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)
+        ak_ladder_game_over(srv, k->g);
+}
+
+/* Answer every sender of a batch (and free it): its actions are stored,
+ * or they were all undone. */
+static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
+{
+    while (batch) {
+        struct ak_commit *k = batch;
+        batch = k->next;
+        if (ok)
+            answer_committed(srv, k);
+        else if (k->conn)
+            ak_conn_reply_error(k->conn, k->id, "internal", "the action could not be stored; nothing changed");
+        if (k->conn) {
+            if (!k->conn->closing)
+                ak_conn_resume(k->conn);
+            ak_conn_unref(k->conn);
+        }
+        free_commit(srv, k);
+    }
+}
+
+/* The writer is done with a batch: answer it. If it failed, the pending
+ * batch was built on states that are not stored: it fails too. */
+static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint64_t ns)
+{
+    log_slow_commit(batch, ns);
+    if (rc == AK_STORE_OK) {
+        maybe_checkpoint(srv);
+        answer(srv, batch, true);
+        return;
+    }
+    ak_log(AK_LOG_ERROR, "group commit failed; %s", srv->batch ? "it and the next batch are undone" : "undone");
+    struct ak_commit *next = srv->batch;
+    srv->batch = NULL;
+    srv->batch_tail = &srv->batch;
+    roll_back(next);
+    roll_back(batch);
+    answer(srv, batch, false);
+    answer(srv, next, false);
+}
+
+/* The writer woke the loop: answer the batch written, start the next. */
+static void on_written(struct ak_server *srv)
+{
+    int rc;
+    uint64_t ns;
+    struct ak_commit *batch = ak_writer_take(srv, false, &rc, &ns);
+    if (batch)
+        finish(srv, batch, rc, ns);
+    start_commit(srv);
+    ak_batch_wake(srv);     /* the check handle writes the answers out */
+}
+
+/* After the loop has read every ready socket: start committing the
+ * actions accepted, and write each connection's replies and pushes at
+ * once. The loop sleeps while the writer works (it wakes the loop). */
+static void on_check(uv_check_t *h)
+{
+    struct ak_server *srv = h->data;
+    start_commit(srv);
+    ak_conn_flush_all(srv);
+    if ((!srv->batch || ak_writer_busy(srv)) && !srv->dirty)
+        uv_idle_stop(&srv->keep_polling);
+}
+
+int ak_batch_start(struct ak_server *srv, char *err, size_t errlen)
+{
+    if (ak_writer_start(srv, on_written, err, errlen) != 0)
+        return -1;
     ak_store_manual_checkpoints(srv->store);
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;
@@ -101,6 +259,7 @@ void ak_batch_start(struct ak_server *srv)
     uv_idle_init(srv->loop, &srv->keep_polling);
     srv->flusher.data = srv->keep_polling.data = srv;
     uv_check_start(&srv->flusher, on_check);
+    return 0;
 }
 
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
@@ -114,102 +273,33 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
     ak_batch_wake(srv);
 }
 
-static int store_all(struct ak_server *srv, struct ak_commit *batch)
-{
-    if (ak_store_begin(srv->store) != AK_STORE_OK)
-        return AK_STORE_ERROR;
-    for (struct ak_commit *k = batch; k; k = k->next) {
-        /* The game's current state is the snapshot; it is written with the
-         * game's last action in the batch, and then only every
-         * SNAPSHOT_EVERY actions or at the end (loading replays the rest). */
-        uint32_t seq = (uint32_t)json_integer_value(json_object_get(k->push, "seq"));
-        bool last_of_game = seq == k->g->state.actions;
-        bool snapshot = last_of_game && (seq % SNAPSHOT_EVERY == 0 || k->g->state.phase == AK_PHASE_OVER ||
-                                         k->g->snapshot_seq + SNAPSHOT_EVERY <= seq);
-        if (snapshot)
-            k->g->snapshot_seq = seq;
-        if (ak_store_game_append_rows(srv->store, k->g->id, seq, k->side, k->action_text, k->when,
-                                      snapshot ? &k->g->state : NULL, sizeof k->g->state) != AK_STORE_OK) {
-            ak_store_rollback(srv->store);
-            return AK_STORE_ERROR;
-        }
-    }
-    return ak_store_commit(srv->store);
-}
-
-/* A commit that held the loop up (a slow sync to disk) is worth knowing
- * about when latency is being investigated. */
-static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
-{
-    if (ns < SLOW_COMMIT_NS)
-        return;
-    int n = 0;
-    for (const struct ak_commit *k = batch; k; k = k->next)
-        n++;
-    ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
-}
-
-/* Undo the batch in memory, newest first. */
-static void roll_back(struct ak_commit *batch)
-{
-    struct ak_commit *order[4096];
-    int n = 0;
-    for (struct ak_commit *k = batch; k && n < 4096; k = k->next)
-        order[n++] = k;
-    while (n-- > 0) {
-        order[n]->g->state = order[n]->prev;
-    }
-}
-
+/* Wait for the batch in flight, answer it; then the same for what was
+ * pending. Answers may start new actions (queued requests resume): those
+ * wait for the next check. */
 void ak_batch_flush(struct ak_server *srv)
 {
-    struct ak_commit *batch = srv->batch;
-    if (!batch)
-        return;
-    /* Detach first: replies resume connections, whose queued requests may
-     * start the next batch. */
-    srv->batch = NULL;
-    srv->batch_tail = &srv->batch;
-    /* Each game's snapshot is its state after its last action in the
-     * batch: append in order, with the state current now, is right for
-     * the last row of each game and harmless for the earlier ones. */
-    uint64_t t0 = uv_hrtime();
-    bool ok = store_all(srv, batch) == AK_STORE_OK;
-    log_slow_commit(batch, uv_hrtime() - t0);
-    if (ok)
-        maybe_checkpoint(srv);
-    if (!ok) {
-        ak_log(AK_LOG_ERROR, "group commit failed: %s", ak_store_error(srv->store));
-        roll_back(batch);
-    }
-    while (batch) {
-        struct ak_commit *k = batch;
-        batch = k->next;
-        if (ok) {
-            if (k->conn)
-                ak_conn_reply_ok(k->conn, k->id, json_pack("{s:O,s:O}", "seq",
-                                                           json_object_get(k->push, "seq"),
-                                                           "events", k->events));
-            ak_game_push(k->g, k->push);
-            ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
-            ak_game_notify_after(srv, k->g, k->waiting_before);
-            if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)
-                ak_ladder_game_over(srv, k->g);
-        } else if (k->conn) {
-            ak_conn_reply_error(k->conn, k->id, "internal", "the action could not be stored; nothing changed");
-        }
-        if (k->conn) {
-            if (!k->conn->closing)
-                ak_conn_resume(k->conn);
-            ak_conn_unref(k->conn);
-        }
-        free_commit(k);
-    }
+    int rc;
+    uint64_t ns;
+    struct ak_commit *batch = ak_writer_take(srv, true, &rc, &ns);
+    if (batch)
+        finish(srv, batch, rc, ns);
+    start_commit(srv);
+    batch = ak_writer_take(srv, true, &rc, &ns);
+    if (batch)
+        finish(srv, batch, rc, ns);
 }
 
 void ak_batch_stop(struct ak_server *srv)
 {
-    ak_batch_flush(srv);
+    while (srv->batch || ak_writer_busy(srv))
+        ak_batch_flush(srv);
+    ak_writer_stop(srv);
     uv_close((uv_handle_t *)&srv->flusher, NULL);
     uv_close((uv_handle_t *)&srv->keep_polling, NULL);
+    while (srv->spare_commits) {
+        struct ak_commit *k = srv->spare_commits;
+        srv->spare_commits = k->next;
+        free(k);
+    }
+    srv->nspare_commits = 0;
 }

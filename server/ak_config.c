@@ -94,6 +94,10 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         c->sync_full = strcmp(value, "full") == 0;
         return 0;
     }
+    /* Actions are written on a second connection to the same file
+     * (ak_writer.c): an in-memory database would be a different one there. */
+    if (strcmp(key, "db") == 0 && (strcmp(value, ":memory:") == 0 || strncmp(value, "file:", 5) == 0))
+        return snprintf(err, cap, "db must be the path of a database file"), -1;
     if (strcmp(key, "log_level") == 0) {
         c->log_level = ak_log_parse_level(value);
         if (c->log_level < 0)

@@ -324,15 +324,18 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
                     const struct ak_state *next, const struct ak_events *ev, const char *by,
                     struct ak_conn *c, const json_t *id)
 {
-    struct ak_commit *k = calloc(1, sizeof *k);
+    struct ak_commit *k = ak_batch_commit_new(srv);
+    if (!k)
+        return false;
     json_t *action = ak_action_to_json_in(a, &g->state);
-    k->action_text = json_dumps(action, JSON_COMPACT);
+    k->action_text = ak_json_text(action);
     json_decref(action);
     if (!k->action_text) {
         free(k);
         return false;
     }
     k->g = g;
+    k->seq = next->actions;
     k->side = a->side;
     k->when = ak_now();
     k->prev = g->state;

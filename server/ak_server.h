@@ -2,8 +2,9 @@
  *
  * One libuv loop owns everything: the listening socket, the connections,
  * the games in memory and the store. Commands are handled on the loop
- * thread; only password hashing and WAL checkpoints run on the libuv work
- * queue, so a login never stalls other players. Files: akd.c (start-up,
+ * thread; password hashing and WAL checkpoints run on the libuv work
+ * queue, so a login never stalls other players, and actions are written to
+ * the database on a thread of their own (ak_writer.c). Files: akd.c (start-up,
  * signals), ak_config.c (settings), ak_conn.c (sockets, framing, output
  * gathered per loop turn, limits), ak_dispatch.c (command table),
  * ak_accounts.c (register, login, passwd, sessions), ak_games.c (games in
@@ -103,7 +104,10 @@ struct ak_server {
     uv_timer_t clock;
     uv_check_t flusher;         /* commits the actions of each loop turn */
     uv_idle_t keep_polling;     /* while actions wait for their commit */
-    struct ak_commit *batch, **batch_tail;
+    struct ak_commit *batch, **batch_tail;     /* actions waiting for a commit */
+    struct ak_writer *writer;   /* the thread committing the batch before */
+    struct ak_commit *spare_commits;
+    int nspare_commits;
     int commits_since_checkpoint;
     bool checkpointing;         /* a WAL checkpoint runs on the work queue */
     struct ak_config cfg;
@@ -195,10 +199,14 @@ void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int wa
 /* ak_batch.c: group commit of the actions of one loop turn */
 struct ak_commit {
     struct ak_game *g;
+    int64_t game_id;
+    uint32_t seq;               /* the action's number in its game */
     char *action_text;
     int side;
     int64_t when;
     struct ak_state prev;       /* to roll back if the commit fails */
+    bool has_snapshot;          /* store this copy of the game's state with it */
+    struct ak_state snapshot;
     int waiting_before;
     bool new_turn;
     json_t *events, *push;
@@ -206,13 +214,27 @@ struct ak_commit {
     json_t *id;
     struct ak_commit *next;
 };
-void ak_batch_start(struct ak_server *srv);
+int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
+/* A cleared commit record (recycled: they are large and made per action). */
+struct ak_commit *ak_batch_commit_new(struct ak_server *srv);
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
 /* Keep the loop from sleeping until the next check (output or a batch waits). */
 void ak_batch_wake(struct ak_server *srv);
-/* Commit what is pending now (also before reading the log: undo, record). */
+/* Commit what is pending now and wait for it (also before reading the
+ * log: undo, record). */
 void ak_batch_flush(struct ak_server *srv);
 void ak_batch_stop(struct ak_server *srv);
+
+/* ak_writer.c: the thread that writes batches, on a connection of its own */
+int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv), char *err,
+                    size_t errlen);
+bool ak_writer_busy(const struct ak_server *srv);
+/* Hand a batch to the thread (it must be idle). */
+void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
+/* The batch once written, with its result and duration; NULL if none is
+ * done (or, waiting, none was in flight). */
+struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns);
+void ak_writer_stop(struct ak_server *srv);
 /* Write the lobby and clock columns. */
 void ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 

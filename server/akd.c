@@ -221,7 +221,13 @@ int main(int argc, char **argv)
      * the end of every game in progress. The write error is handled. */
     signal(SIGPIPE, SIG_IGN);
     srv.loop = uv_default_loop();
-    ak_batch_start(&srv);
+    if (ak_batch_start(&srv, err, sizeof err) != 0) {
+        fprintf(stderr, "akd: cannot open the database for writing: %s\n", err);
+        uv_loop_close(srv.loop);
+        ak_games_free(&srv);
+        ak_store_close(srv.store);
+        return 1;
+    }
     rc = ak_server_listen(&srv, host, port);
     if (rc != 0) {
         fprintf(stderr, "akd: cannot listen on %s: %s\n", cfg->listen, uv_strerror(rc));

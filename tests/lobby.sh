@@ -236,5 +236,8 @@ sigkill_while_playing normal
 "$AKD" --listen 127.0.0.1:1 --db "$dir/x.sqlite3" --sync sometimes >"$dir/badsync.out" 2>&1
 rc=$?
 check "akd --sync sometimes exits 2 naming the setting" "[ $rc = 2 ] && grep -q 'sync is full or normal' '$dir/badsync.out'"
+"$AKD" --listen 127.0.0.1:1 --db :memory: >"$dir/memdb.out" 2>&1
+rc=$?
+check "akd --db :memory: exits 2 (actions are written on a connection of their own)" "[ $rc = 2 ] && grep -q 'path of a database file' '$dir/memdb.out'"
 
 finish

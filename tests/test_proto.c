@@ -1,5 +1,6 @@
 /* The wire protocol: framing limits, the message codec, JSON Patch. */
 #include "ak_check.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,45 @@ START_TEST(patch_roundtrip)
 }
 END_TEST
 
+/* The encoder writes what jansson writes, for every kind of value:
+ * escapes, control characters, UTF-8, extreme integers, reals, nesting,
+ * empty containers. */
+START_TEST(encoder_matches_jansson)
+{
+    json_t *v = json_pack("{s:s,s:s,s:s,s:I,s:I,s:i,s:f,s:f,s:f,s:b,s:b,s:n,s:[],s:{},s:[i,[s,{s:[]}],f]}",
+                          "plain", "bologna moved W6 to W7", "escapes", "quote \" back \\ slash / tab \t nl \n cr \r bs \b ff \f",
+                          "utf8 \xc3\xa9", "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80 \x7f",
+                          "max", (json_int_t)INT64_MAX, "min", (json_int_t)INT64_MIN, "zero", 0,
+                          "real", 3.25, "tiny", 1e-300, "big", 1e300, "t", 1, "f", 0, "null",
+                          "empty", "obj", "nest", -7, "x", "k", 0.1);
+    json_object_set_new(v, "control", json_stringn("\x01\x1f\0end", 6));
+    json_t *top = json_pack("[o,s,i]", v, "", 42);
+    const json_t *cases[] = {top, v, json_object_get(v, "escapes"), json_object_get(v, "max")};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *want = json_dumps(cases[i], JSON_COMPACT | JSON_ENCODE_ANY), *got = ak_json_text(cases[i]);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_str_eq(got, want);
+        char small[8];
+        ck_assert_uint_eq(ak_json_text_to(cases[i], small, sizeof small), strlen(want));
+        free(want);
+        free(got);
+    }
+    /* As deep as the parser allows: still encoded (a request id is echoed). */
+    char deep[2 * 2000 + 1];
+    memset(deep, '[', 2000);
+    memset(deep + 2000, ']', 2000);
+    deep[4000] = '\0';
+    json_error_t e;
+    json_t *d = json_loads(deep, 0, &e);
+    ck_assert_ptr_nonnull(d);
+    char *text = ak_json_text(d);
+    ck_assert_str_eq(text, deep);
+    free(text);
+    json_decref(d);
+    json_decref(top);
+}
+END_TEST
+
 /* The struct-level patch akd pushes equals the diff of the two public
  * states, along a played stretch of game (moves, an end of movement). */
 START_TEST(state_patch_matches_diff)
@@ -114,4 +154,4 @@ START_TEST(state_patch_matches_diff)
 }
 END_TEST
 
-AK_CHECK_MAIN("proto", framing, codec, patch_roundtrip, state_patch_matches_diff)
+AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, patch_roundtrip, state_patch_matches_diff)

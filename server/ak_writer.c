@@ -1,0 +1,166 @@
+/* ak_writer: the thread that writes group commits to SQLite.
+ *
+ * The loop hands a batch of actions (ak_batch.c) to this thread and goes
+ * on reading and refereeing the next requests while the batch is written
+ * and synced to disk on a database connection of its own; when it is done
+ * the thread wakes the loop (an async handle) and the loop answers the
+ * batch's senders. One batch is in flight at a time, so commits stay in
+ * order. Everything the thread reads was prepared on the loop before the
+ * hand-off (the action's text, its number, a copy of the state for a
+ * snapshot): it never touches a game the loop may be changing.
+ *
+ * The loop's own connection keeps the other writes (accounts, lobby,
+ * ratings); SQLite's write lock orders the two, and a loop write waits at
+ * most for the one commit in progress.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ak_server.h"
+
+struct ak_writer {
+    uv_thread_t thread;
+    uv_mutex_t lock;
+    uv_cond_t changed;
+    uv_async_t wake_loop;
+    struct ak_store *store;
+    struct ak_commit *job;      /* the batch in flight, NULL: idle */
+    bool done;                  /* the job is written (or failed) */
+    int rc;                     /* its AK_STORE_ result */
+    uint64_t ns;                /* how long it took */
+    bool quit;
+    void (*on_done)(struct ak_server *srv);
+};
+
+static int write_batch(struct ak_store *st, const struct ak_commit *batch)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    for (const struct ak_commit *k = batch; k; k = k->next)
+        if (ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->when,
+                                      k->has_snapshot ? &k->snapshot : NULL,
+                                      sizeof k->snapshot) != AK_STORE_OK) {
+            ak_store_rollback(st);
+            return AK_STORE_ERROR;
+        }
+    return ak_store_commit(st);
+}
+
+static void writer_main(void *arg)
+{
+    struct ak_writer *w = arg;
+    uv_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->quit && (!w->job || w->done))
+            uv_cond_wait(&w->changed, &w->lock);
+        if (w->quit)
+            break;
+        const struct ak_commit *batch = w->job;
+        uv_mutex_unlock(&w->lock);
+        uint64_t t0 = uv_hrtime();
+        int rc = write_batch(w->store, batch);
+        uint64_t ns = uv_hrtime() - t0;
+        uv_mutex_lock(&w->lock);
+        w->rc = rc;
+        w->ns = ns;
+        w->done = true;
+        uv_cond_broadcast(&w->changed);
+        uv_async_send(&w->wake_loop);
+    }
+    uv_mutex_unlock(&w->lock);
+}
+
+static void on_wake_loop(uv_async_t *h)
+{
+    struct ak_server *srv = h->data;
+    srv->writer->on_done(srv);
+}
+
+int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv), char *err,
+                    size_t errlen)
+{
+    struct ak_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    w->store = ak_store_open(srv->cfg.db, err, errlen);
+    if (!w->store) {
+        free(w);
+        return -1;
+    }
+    ak_store_manual_checkpoints(w->store);
+    ak_store_set_sync(w->store, srv->cfg.sync_full);
+    w->on_done = on_done;
+    uv_mutex_init(&w->lock);
+    uv_cond_init(&w->changed);
+    uv_async_init(srv->loop, &w->wake_loop, on_wake_loop);
+    w->wake_loop.data = srv;
+    if (uv_thread_create(&w->thread, writer_main, w) != 0) {
+        snprintf(err, errlen, "cannot start the writer thread");
+        uv_close((uv_handle_t *)&w->wake_loop, NULL);
+        ak_store_close(w->store);
+        free(w);
+        return -1;
+    }
+    srv->writer = w;
+    return 0;
+}
+
+bool ak_writer_busy(const struct ak_server *srv)
+{
+    return srv->writer && srv->writer->job;     /* only the loop sets and clears it */
+}
+
+void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch)
+{
+    struct ak_writer *w = srv->writer;
+    uv_mutex_lock(&w->lock);
+    w->job = batch;
+    w->done = false;
+    uv_cond_broadcast(&w->changed);
+    uv_mutex_unlock(&w->lock);
+}
+
+struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns)
+{
+    struct ak_writer *w = srv->writer;
+    struct ak_commit *batch = NULL;
+    if (!w)
+        return NULL;
+    uv_mutex_lock(&w->lock);
+    while (wait && w->job && !w->done)
+        uv_cond_wait(&w->changed, &w->lock);
+    if (w->job && w->done) {
+        batch = w->job;
+        *rc = w->rc;
+        *ns = w->ns;
+        w->job = NULL;
+        w->done = false;
+    }
+    uv_mutex_unlock(&w->lock);
+    return batch;
+}
+
+static void free_writer(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+void ak_writer_stop(struct ak_server *srv)
+{
+    struct ak_writer *w = srv->writer;
+    if (!w)
+        return;
+    uv_mutex_lock(&w->lock);
+    w->quit = true;
+    uv_cond_broadcast(&w->changed);
+    uv_mutex_unlock(&w->lock);
+    uv_thread_join(&w->thread);
+    ak_store_close(w->store);
+    uv_mutex_destroy(&w->lock);
+    uv_cond_destroy(&w->changed);
+    srv->writer = NULL;
+    w->wake_loop.data = w;
+    uv_close((uv_handle_t *)&w->wake_loop, free_writer);
+}
