@@ -291,6 +291,33 @@ static void on_reply(struct conn *c, json_t *m)
 }
 
 
+/* CPU seconds a process (or one of its threads) has used, from /proc. */
+static double cpu_seconds(const char *stat_path)
+{
+    FILE *f = fopen(stat_path, "r");
+    char line[1024];
+    double s = 0;
+    if (f && fgets(line, sizeof line, f)) {
+        const char *p = strrchr(line, ')');     /* the name may hold spaces */
+        unsigned long utime = 0, stime = 0;
+        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) == 2)
+            s = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+    }
+    if (f)
+        fclose(f);
+    return s;
+}
+
+/* The process's CPU time and its busiest thread's (the event loop). */
+static void akd_cpu(long pid, double *total, double *loop)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    *total = cpu_seconds(path);
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/stat", pid, pid);
+    *loop = cpu_seconds(path);
+}
+
 static long rss_kib(long pid)
 {
     char path[64], line[256];
@@ -380,6 +407,8 @@ int main(int argc, char **argv)
         epoll_ctl(ep, EPOLL_CTL_ADD, C[i].fd, &ev);
     }
     struct epoll_event ready[256];
+    double cpu0, loop0, cpu1, loop1;
+    akd_cpu(pid, &cpu0, &loop0);
     double t0 = now(), t1 = t0;
     while ((t1 = now()) - t0 < seconds) {
         int n = epoll_wait(ep, ready, 256, interval > 0 ? send_due() : 100);
@@ -416,6 +445,7 @@ int main(int argc, char **argv)
             memmove(c->buf, start, c->len);
         }
     }
+    akd_cpu(pid, &cpu1, &loop1);
     double elapsed = t1 - t0;
     printf("akd load: %d connections (%d players, %d spectators), %d games, %.1f s, %s\n", nconn,
            2 * ngames, nconn - 2 * ngames, ngames, elapsed, interval > 0 ? "paced" : "as fast as answered");
@@ -432,6 +462,10 @@ int main(int argc, char **argv)
     } else if (nlat) {
         print_latency("(send to reply)", lat);
     }
+    if (nlat)
+        printf("  akd CPU per action: %.1f us in all, %.1f us on the event loop (%.0f%% of a core)\n",
+               (cpu1 - cpu0) / (double)nlat * 1e6, (loop1 - loop0) / (double)nlat * 1e6,
+               (loop1 - loop0) / elapsed * 100);
     printf("  %ld pushes delivered (%.0f per second); %ld unexpected errors\n", pushes,
            (double)pushes / elapsed, errors);
     if (finished)

@@ -88,11 +88,11 @@ static void put_integer(struct text_out *o, json_int_t v)
  * precision and exponents). */
 static bool put_real(struct text_out *o, const json_t *j)
 {
-    char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
-    if (!s)
+    char text[64];
+    size_t n = json_dumpb(j, text, sizeof text, JSON_ENCODE_ANY | JSON_COMPACT);
+    if (n == 0 || n > sizeof text)
         return false;
-    put(o, s, strlen(s));
-    free(s);
+    put(o, text, n);
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_codec.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_record.h"
@@ -71,7 +72,7 @@ static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos,
         ak_conn_reply_error(c, id, "bad_request", "the position cannot be used: %s", err);
         return false;
     }
-    *out = json_dumps(pos, JSON_COMPACT);
+    *out = ak_json_text(pos);
     if (!*out)
         ak_conn_reply_error(c, id, "internal", "out of memory");
     return *out != NULL;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_json_pool.h"
 #include "ak_server.h"
 #include "ak_version.h"
 
@@ -179,6 +180,7 @@ static void start_signals(struct ak_server *srv)
 int main(int argc, char **argv)
 {
     static struct ak_server srv;
+    ak_json_pool_install();     /* before any JSON value: every message is made on this thread */
     int rc = read_settings(&srv.cfg, argc, argv);
     if (rc >= 0)
         return rc;
@@ -248,6 +250,7 @@ int main(int argc, char **argv)
     uv_loop_close(srv.loop);
     ak_games_free(&srv);
     ak_store_close(srv.store);
+    ak_json_pool_release();
     ak_log(AK_LOG_INFO, "stopped");
     return 0;
 }

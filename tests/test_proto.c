@@ -1,11 +1,14 @@
 /* The wire protocol: framing limits, the message codec, JSON Patch. */
 #include "ak_check.h"
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ak_codec.h"
 #include "ak_frame.h"
+#include "ak_json_pool.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_patch.h"
@@ -120,6 +123,63 @@ START_TEST(encoder_matches_jansson)
 }
 END_TEST
 
+static json_t *sample_message(int i)
+{
+    char big[700];
+    memset(big, 'a' + i % 26, sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    return json_pack("{s:s,s:i,s:[s,s,{s:i}],s:s}", "push", "game", "seq", i, "patch", "x", "yz",
+                     "n", i * 7, "big", big);
+}
+
+static void *build_off_thread(void *arg)
+{
+    json_t *m = sample_message(3);
+    *(bool *)arg = json_integer_value(json_object_get(m, "seq")) == 3;
+    json_decref(m);
+    return NULL;
+}
+
+/* The allocator akd gives jansson: values come out whole, freed blocks are
+ * reused (a second round of the same messages takes no new slab), values
+ * larger than its classes and values made on another thread come from
+ * malloc, and release hands jansson back to malloc. */
+START_TEST(json_pool_reuses_blocks)
+{
+    ak_json_pool_install();
+    json_t *batch[300];
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 300; i++)
+            batch[i] = sample_message(i);
+        for (int i = 0; i < 300; i++) {
+            json_t *want = sample_message(i);
+            ck_assert(json_equal(batch[i], want));
+            json_decref(want);
+        }
+        size_t held = ak_json_pool_slab_bytes();
+        ck_assert_uint_gt(held, 0);
+        for (int i = 0; i < 300; i++)
+            json_decref(batch[i]);
+        static size_t after_first;
+        if (round == 0)
+            after_first = held;
+        else
+            ck_assert_uint_eq(held, after_first);
+    }
+    size_t held = ak_json_pool_slab_bytes();
+    pthread_t t;
+    bool ok = false;
+    ck_assert_int_eq(pthread_create(&t, NULL, build_off_thread, &ok), 0);
+    pthread_join(t, NULL);
+    ck_assert(ok);
+    ck_assert_uint_eq(ak_json_pool_slab_bytes(), held);
+    ak_json_pool_release();
+    ck_assert_uint_eq(ak_json_pool_slab_bytes(), 0);
+    json_t *after = sample_message(1);     /* plain malloc again */
+    json_decref(after);
+}
+END_TEST
+
 /* The struct-level patch akd pushes equals the diff of the two public
  * states, along a played stretch of game (moves, an end of movement). */
 START_TEST(state_patch_matches_diff)
@@ -154,4 +214,4 @@ START_TEST(state_patch_matches_diff)
 }
 END_TEST
 
-AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, patch_roundtrip, state_patch_matches_diff)
+AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, json_pool_reuses_blocks, patch_roundtrip, state_patch_matches_diff)
