@@ -190,6 +190,21 @@ char *ak_msg_encode(const json_t *msg, size_t *len)
     return out;
 }
 
+size_t ak_msg_ok_text_to(const json_t *id, const char *result, size_t result_len, char *buf, size_t cap)
+{
+    static const char ok[] = ",\"ok\":true,\"result\":";
+    struct text_out o = {buf, cap, 0};
+    put(&o, "{\"id\":", 6);
+    if (!id)
+        put(&o, "null", 4);
+    else if (!put_value(&o, id, 0))
+        return 0;
+    put(&o, ok, sizeof ok - 1);
+    put(&o, result, result_len);
+    put(&o, "}\n", 2);
+    return o.len;
+}
+
 static json_t *id_copy(const json_t *id)
 {
     return id ? json_deep_copy(id) : json_null();

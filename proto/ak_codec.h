@@ -23,6 +23,9 @@ size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap);
  * way, 0 if j cannot be encoded. */
 char *ak_json_text(const json_t *j);
 size_t ak_json_text_to(const json_t *j, char *buf, size_t cap);
+/* The line of ak_msg_ok(id, result) when the result is already JSON text
+ * (written into buf as ak_msg_encode_to does). */
+size_t ak_msg_ok_text_to(const json_t *id, const char *result, size_t result_len, char *buf, size_t cap);
 json_t *ak_msg_ok(const json_t *id, json_t *result);
 json_t *ak_msg_error(const json_t *id, const char *code, const char *message);
 

@@ -40,8 +40,8 @@ struct ak_commit *ak_batch_commit_new(struct ak_server *srv)
 static void free_commit(struct ak_server *srv, struct ak_commit *k)
 {
     free(k->action_text);
-    json_decref(k->events);
-    json_decref(k->push);
+    free(k->result_text);
+    free(k->push_line);
     json_decref(k->id);
     if (srv->nspare_commits >= SPARE_COMMITS_MAX) {
         free(k);
@@ -52,7 +52,8 @@ static void free_commit(struct ak_server *srv, struct ak_commit *k)
     k->g = NULL;
     k->action_text = NULL;
     k->has_snapshot = k->new_turn = false;
-    k->events = k->push = k->id = NULL;
+    k->result_text = k->push_line = NULL;
+    k->id = NULL;
     k->conn = NULL;
     k->next = spare;
     srv->spare_commits = k;
@@ -176,8 +177,8 @@ static void roll_back(struct ak_commit *batch)
 static void answer_committed(struct ak_server *srv, struct ak_commit *k)
 {
     if (k->conn)
-        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:O}", "seq", (json_int_t)k->seq, "events", k->events));
-    ak_game_push(k->g, k->push);
+        ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
+    ak_game_push_line(k->g, k->push_line, k->push_len);
     ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
     ak_game_notify_after(srv, k->g, k->waiting_before);
     if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)

@@ -159,6 +159,20 @@ void ak_conn_send(struct ak_conn *c, const json_t *msg)
     mark_dirty(c);
 }
 
+void ak_conn_reply_ok_text(struct ak_conn *c, const json_t *id, const char *result, size_t len)
+{
+    if (c->closing)
+        return;
+    size_t room = c->out_cap - c->out_len;
+    size_t n = ak_msg_ok_text_to(id, result, len, c->out ? c->out + c->out_len : NULL, room);
+    if (n > room && reserve(c, n))
+        n = ak_msg_ok_text_to(id, result, len, c->out + c->out_len, n);
+    if (n == 0 || n > c->out_cap - c->out_len)
+        return;
+    c->out_len += n;
+    mark_dirty(c);
+}
+
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result)
 {
     json_t *m = ak_msg_ok(id, result);

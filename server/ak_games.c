@@ -342,13 +342,26 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->waiting_before = ak_waiting_for(&g->state);
     k->new_turn = next->side != g->state.side || next->turn != g->state.turn;
     g->state = *next;
-    json_t *patch = ak_state_patch(&k->prev, &g->state);
-    k->events = events_json(ev);
-    k->push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:O}", "push", "game", "game", (json_int_t)g->id,
-                        "seq", (json_int_t)g->state.actions, "by", by, "patch", patch,
-                        "events", k->events);
+    json_t *events = events_json(ev);
+    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:O}", "push", "game", "game", (json_int_t)g->id,
+                             "seq", (json_int_t)k->seq, "by", by, "patch",
+                             ak_state_patch(&k->prev, &g->state), "events", events);
     if (g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0])
-        json_object_set_new(k->push, "dice_secret", json_string(g->meta.dice_secret));
+        json_object_set_new(push, "dice_secret", json_string(g->meta.dice_secret));
+    json_t *result = json_pack("{s:I,s:o}", "seq", (json_int_t)k->seq, "events", events);
+    k->push_line = ak_msg_encode(push, &k->push_len);
+    k->result_text = ak_json_text(result);
+    k->result_len = k->result_text ? strlen(k->result_text) : 0;
+    json_decref(push);
+    json_decref(result);
+    if (!k->push_line || !k->result_text) {
+        free(k->push_line);
+        free(k->result_text);
+        free(k->action_text);
+        g->state = k->prev;
+        free(k);
+        return false;
+    }
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);

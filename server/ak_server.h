@@ -129,6 +129,8 @@ void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len);
 /* Write what every connection was sent this loop turn (one write each). */
 void ak_conn_flush_all(struct ak_server *srv);
 void ak_conn_reply_ok(struct ak_conn *c, const json_t *id, json_t *result);
+/* The same with the result already encoded (len bytes of JSON text). */
+void ak_conn_reply_ok_text(struct ak_conn *c, const json_t *id, const char *result, size_t len);
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ak_conn_unref(struct ak_conn *c);
@@ -184,6 +186,8 @@ void ak_game_watch(struct ak_conn *c, struct ak_game *g);
 void ak_conn_unwatch_all(struct ak_conn *c);
 /* Encode msg once and queue it to every watcher of g. */
 void ak_game_push(const struct ak_game *g, json_t *msg);
+/* The same, already encoded (a line with its newline). */
+void ak_game_push_line(const struct ak_game *g, const char *line, size_t len);
 /* Take a checked action into the game: the state changes in memory at once
  * (so the next action in the same loop turn is judged against it), and the
  * action joins the current group commit (ak_batch.c). Only once that is
@@ -209,7 +213,10 @@ struct ak_commit {
     struct ak_state snapshot;
     int waiting_before;
     bool new_turn;
-    json_t *events, *push;
+    /* The reply's result and the push, encoded at once (the values they
+     * were built from are freed while still in the cache). */
+    char *result_text, *push_line;
+    size_t result_len, push_len;
     struct ak_conn *conn;       /* who waits for the reply, or NULL */
     json_t *id;
     struct ak_commit *next;

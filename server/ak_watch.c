@@ -69,6 +69,11 @@ void ak_game_push(const struct ak_game *g, json_t *msg)
     }
     if (len == 0 || len > cap)
         return;
+    ak_game_push_line(g, line, len);
+}
+
+void ak_game_push_line(const struct ak_game *g, const char *line, size_t len)
+{
     for (int i = 0; i < g->nwatchers; i++)
         ak_conn_send_bytes(g->watchers[i], line, len);
 }

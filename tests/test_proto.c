@@ -63,6 +63,22 @@ START_TEST(codec)
     ck_assert_int_eq(buf[len], '#');
     free(s);
     json_decref(e);
+    /* A reply whose result is already text: the line ak_msg_ok gives,
+     * for a request id of any shape and for none. */
+    const char *result = "{\"seq\":3,\"events\":[{\"event\":\"moved\",\"text\":\"a \\\"b\\\"\"}]}";
+    json_error_t je;
+    json_t *ids[] = {json_object_get(m, "id"), json_pack("{s:[i,s]}", "k", 1, "x\ty"), NULL};
+    for (int i = 0; i < 3; i++) {
+        json_t *ok = ak_msg_ok(ids[i], json_loads(result, 0, &je));
+        char *want = ak_msg_encode(ok, &len);
+        ck_assert_uint_eq(ak_msg_ok_text_to(ids[i], result, strlen(result), NULL, 0), len);
+        char line[256];
+        ck_assert_uint_eq(ak_msg_ok_text_to(ids[i], result, strlen(result), line, sizeof line), len);
+        ck_assert_int_eq(memcmp(line, want, len), 0);
+        free(want);
+        json_decref(ok);
+    }
+    json_decref(ids[1]);
     json_decref(m);
 }
 END_TEST
