@@ -155,14 +155,41 @@ size_t ak_json_text_to(const json_t *j, char *buf, size_t cap)
     return j && put_value(&o, j, 0) ? o.len : 0;
 }
 
+#define SCRATCH_KEEP (256 * 1024)
+
+/* Encode into a scratch buffer kept between calls (one pass, not one to
+ * measure and one to write), then copy out with extra bytes at the end. */
+static char *encode_copy(const json_t *j, size_t extra, size_t *len)
+{
+    static _Thread_local char *scratch;
+    static _Thread_local size_t cap;
+    size_t n = ak_json_text_to(j, scratch, cap);
+    if (n > cap) {
+        char *bigger = realloc(scratch, n);
+        if (!bigger)
+            return NULL;
+        scratch = bigger;
+        cap = n;
+        n = ak_json_text_to(j, scratch, cap);
+    }
+    char *s = n ? malloc(n + extra + 1) : NULL;
+    if (s)
+        memcpy(s, scratch, n);
+    if (cap > SCRATCH_KEEP) {     /* a rare large message: not kept */
+        free(scratch);
+        scratch = NULL;
+        cap = 0;
+    }
+    *len = n;
+    return s;
+}
+
 char *ak_json_text(const json_t *j)
 {
-    size_t n = ak_json_text_to(j, NULL, 0);
-    char *s = n ? malloc(n + 1) : NULL;
-    if (!s)
-        return NULL;
-    ak_json_text_to(j, s, n);
-    s[n] = '\0';
+    size_t n;
+    char *s = encode_copy(j, 0, &n);
+    if (s)
+        s[n] = '\0';
     return s;
 }
 
@@ -178,11 +205,10 @@ size_t ak_msg_encode_to(const json_t *msg, char *buf, size_t cap)
 
 char *ak_msg_encode(const json_t *msg, size_t *len)
 {
-    size_t n = ak_json_text_to(msg, NULL, 0);
-    char *out = n ? malloc(n + 2) : NULL;
+    size_t n;
+    char *out = encode_copy(msg, 1, &n);
     if (!out)
         return NULL;
-    ak_json_text_to(msg, out, n);
     out[n] = '\n';
     out[n + 1] = '\0';
     if (len)
