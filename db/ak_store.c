@@ -9,19 +9,35 @@
 extern const char *const ak_migrations[];
 
 #define STMT_CACHE 32
+#define CHUNK_BYTES (4 * 1024 * 1024)
 
 struct ak_store {
     sqlite3 *db;
     /* Prepared statements, kept by their SQL text's address (every query
      * is a string literal): compiling SQL once, not on every action. */
     struct { const char *sql; sqlite3_stmt *q; } cache[STMT_CACHE];
+    int wal_frames;             /* the log's length after the last commit */
 };
 
 const char *ak_store_error(struct ak_store *st) { return sqlite3_errmsg(st->db); }
 
+static int on_wal_commit(void *ud, sqlite3 *db, const char *name, int frames)
+{
+    (void)db;
+    (void)name;
+    ((struct ak_store *)ud)->wal_frames = frames;
+    return SQLITE_OK;
+}
+
 void ak_store_manual_checkpoints(struct ak_store *st)
 {
-    sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint=0;", NULL, NULL, NULL);
+    /* The hook replaces SQLite's automatic checkpoints (which use it). */
+    sqlite3_wal_hook(st->db, on_wal_commit, st);
+}
+
+int ak_store_wal_frames(struct ak_store *st)
+{
+    return st->wal_frames;
 }
 
 void ak_store_set_sync(struct ak_store *st, bool full)
@@ -29,16 +45,14 @@ void ak_store_set_sync(struct ak_store *st, bool full)
     sqlite3_exec(st->db, full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
 }
 
-int ak_store_checkpoint(const char *path)
+int ak_store_checkpoint(struct ak_store *st, int *wal_frames, int *frames_left)
 {
-    sqlite3 *db;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-        sqlite3_close(db);
-        return AK_STORE_ERROR;
-    }
-    sqlite3_busy_timeout(db, 5000);
-    int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    sqlite3_close(db);
+    int log = 0, done = 0;
+    int rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+    if (wal_frames)
+        *wal_frames = log;
+    if (frames_left)
+        *frames_left = log - done;
     return rc == SQLITE_OK ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
@@ -93,6 +107,12 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
         ak_store_close(st);
         return NULL;
     }
+    /* Grow the file CHUNK_BYTES at a time: a sync that also records a new
+     * file size (every checkpoint, as the log of actions grows) costs the
+     * file system a journal commit, and a checkpoint that waits for one
+     * holds up the commits behind it. */
+    int chunk = CHUNK_BYTES;
+    sqlite3_file_control(st->db, "main", SQLITE_FCNTL_CHUNK_SIZE, &chunk);
     return st;
 }
 

@@ -53,12 +53,19 @@ const char *ak_store_error(struct ak_store *st);
 /* The owner runs checkpoints itself (off its event loop, with
  * ak_store_checkpoint) instead of SQLite running one inside a commit. */
 void ak_store_manual_checkpoints(struct ak_store *st);
+/* With manual checkpoints: the write-ahead log's length (pages) after
+ * this connection's last commit. */
+int ak_store_wal_frames(struct ak_store *st);
 /* full: each commit is synced to disk before it returns (the default);
  * otherwise commits reach the operating system and checkpoints sync. */
 void ak_store_set_sync(struct ak_store *st, bool full);
-/* A passive WAL checkpoint on a connection of its own: safe on another
- * thread, never blocks the writer. */
-int ak_store_checkpoint(const char *path);
+/* A passive WAL checkpoint: copies the write-ahead log into the database
+ * as far as no reader still needs it. Run by the connection that writes,
+ * between its transactions, it copies all of it, and the next transaction
+ * starts the log over from its beginning (rewriting a file in place syncs
+ * faster than growing one). wal_frames (may be NULL): the log's length
+ * before it, in pages; frames_left: those it could not copy. */
+int ak_store_checkpoint(struct ak_store *st, int *wal_frames, int *frames_left);
 int ak_store_schema_version(struct ak_store *st);
 
 int ak_store_user_create(struct ak_store *st, const char *name, const char *pwhash, int64_t now,

@@ -12,13 +12,10 @@
  * of the next batch, applied on top, go back too) and every sender gets an
  * "internal" error: nothing half-applied. The loop itself never waits for
  * the disk, except where a command must read the log (undo, record: they
- * flush). SQLite's own checkpoints (which copy the write-ahead log into
- * the database, with syncs) are turned off and run every CHECKPOINT_EVERY
- * commits on the libuv work queue, on a connection of their own.
+ * flush).
  */
 #include <stdlib.h>
 
-#define CHECKPOINT_EVERY 200
 #define SPARE_COMMITS_MAX 512
 #define SNAPSHOT_EVERY 16
 #define SLOW_COMMIT_NS 10000000
@@ -69,44 +66,6 @@ void ak_batch_wake(struct ak_server *srv)
 {
     if (srv->loop && srv->keep_polling.data && !uv_is_closing((uv_handle_t *)&srv->keep_polling))
         uv_idle_start(&srv->keep_polling, on_idle);
-}
-
-struct checkpoint_work {
-    uv_work_t req;
-    struct ak_server *srv;
-    int rc;
-};
-
-static void checkpoint_run(uv_work_t *req)
-{
-    struct checkpoint_work *w = req->data;
-    w->rc = ak_store_checkpoint(w->srv->cfg.db);
-}
-
-static void checkpoint_done(uv_work_t *req, int status)
-{
-    struct checkpoint_work *w = req->data;
-    if (status != 0 || w->rc != AK_STORE_OK)
-        ak_log(AK_LOG_WARN, "WAL checkpoint did not complete");
-    w->srv->checkpointing = false;
-    free(w);
-}
-
-static void maybe_checkpoint(struct ak_server *srv)
-{
-    if (++srv->commits_since_checkpoint < CHECKPOINT_EVERY || srv->checkpointing)
-        return;
-    struct checkpoint_work *w = calloc(1, sizeof *w);
-    if (!w)
-        return;
-    w->srv = srv;
-    w->req.data = w;
-    if (uv_queue_work(srv->loop, &w->req, checkpoint_run, checkpoint_done) == 0) {
-        srv->checkpointing = true;
-        srv->commits_since_checkpoint = 0;
-    } else {
-        free(w);
-    }
 }
 
 /* What the writer needs, prepared on the loop: the game's number, and for
@@ -211,7 +170,6 @@ static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint6
 {
     log_slow_commit(batch, ns);
     if (rc == AK_STORE_OK) {
-        maybe_checkpoint(srv);
         answer(srv, batch, true);
         return;
     }
@@ -253,7 +211,7 @@ int ak_batch_start(struct ak_server *srv, char *err, size_t errlen)
 {
     if (ak_writer_start(srv, on_written, err, errlen) != 0)
         return -1;
-    ak_store_manual_checkpoints(srv->store);
+    ak_store_manual_checkpoints(srv->store);    /* the writer runs them */
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;
     uv_check_init(srv->loop, &srv->flusher);

@@ -2,9 +2,9 @@
  *
  * One libuv loop owns everything: the listening socket, the connections,
  * the games in memory and the store. Commands are handled on the loop
- * thread; password hashing and WAL checkpoints run on the libuv work
- * queue, so a login never stalls other players, and actions are written to
- * the database on a thread of their own (ak_writer.c). Files: akd.c (start-up,
+ * thread; password hashing runs on the libuv work queue, so a login never
+ * stalls other players, and actions are written to the database (and WAL
+ * checkpoints run) on a thread of their own (ak_writer.c). Files: akd.c (start-up,
  * signals), ak_config.c (settings), ak_conn.c (sockets, framing, output
  * gathered per loop turn, limits), ak_dispatch.c (command table),
  * ak_accounts.c (register, login, passwd, sessions), ak_games.c (games in
@@ -108,8 +108,6 @@ struct ak_server {
     struct ak_writer *writer;   /* the thread committing the batch before */
     struct ak_commit *spare_commits;
     int nspare_commits;
-    int commits_since_checkpoint;
-    bool checkpointing;         /* a WAL checkpoint runs on the work queue */
     struct ak_config cfg;
     struct ak_store *store;
     struct ak_conn *conns;

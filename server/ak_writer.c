@@ -12,24 +12,39 @@
  * The loop's own connection keeps the other writes (accounts, lobby,
  * ratings); SQLite's write lock orders the two, and a loop write waits at
  * most for the one commit in progress.
+ *
+ * Checkpoints copy the write-ahead log into the database, so that the log
+ * can start over (a log rewritten in place syncs faster than one that
+ * grows, and does not fill the disk). The writer runs one when the log
+ * holds CHECKPOINT_FRAMES pages, after answering a batch and before
+ * writing the next: between two of its own transactions it copies the whole log,
+ * and its next commit starts the log over. (A checkpoint on another
+ * connection, racing the commits, never caught up: the log grew without
+ * end and its syncs grew slower.)
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "ak_server.h"
 
+#define CHECKPOINT_FRAMES 1000     /* SQLite's own default: about 4 MiB of log */
+
 struct ak_writer {
-    uv_thread_t thread;
+    uv_thread_t thread, checkpoint_thread;
     uv_mutex_t lock;
-    uv_cond_t changed;
+    uv_cond_t changed;          /* the writer's work, or the checkpointer's, changed */
     uv_async_t wake_loop;
     struct ak_store *store;
     struct ak_commit *job;      /* the batch in flight, NULL: idle */
     bool done;                  /* the job is written (or failed) */
     int rc;                     /* its AK_STORE_ result */
-    uint64_t ns;                /* how long it took */
+    uint64_t submitted, ns;     /* when it was handed over, how long it took */
     bool quit;
     void (*on_done)(struct ak_server *srv);
+    struct ak_store *checkpointer;
+    bool checkpointer_started;
+    bool copy_log;              /* the checkpointer's turn */
+    bool catch_up;              /* then the writer's */
 };
 
 static int write_batch(struct ak_store *st, const struct ak_commit *batch)
@@ -46,26 +61,65 @@ static int write_batch(struct ak_store *st, const struct ak_commit *batch)
     return ak_store_commit(st);
 }
 
+/* Called with the lock held, after a commit. */
+static void maybe_start_checkpoint(struct ak_writer *w)
+{
+    if (ak_store_wal_frames(w->store) >= CHECKPOINT_FRAMES && !w->copy_log && !w->catch_up) {
+        w->copy_log = true;
+        uv_cond_broadcast(&w->changed);
+    }
+}
+
+/* Run a step of a checkpoint on st, unlocked. */
+static void checkpoint_unlocked(struct ak_writer *w, struct ak_store *st)
+{
+    uv_mutex_unlock(&w->lock);
+    ak_store_checkpoint(st, NULL, NULL);
+    uv_mutex_lock(&w->lock);
+}
+
+static void checkpointer_main(void *arg)
+{
+    struct ak_writer *w = arg;
+    uv_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->quit && !w->copy_log)
+            uv_cond_wait(&w->changed, &w->lock);
+        if (w->quit)
+            break;
+        checkpoint_unlocked(w, w->checkpointer);
+        w->copy_log = false;
+        w->catch_up = true;
+        uv_cond_broadcast(&w->changed);
+    }
+    uv_mutex_unlock(&w->lock);
+}
+
 static void writer_main(void *arg)
 {
     struct ak_writer *w = arg;
     uv_mutex_lock(&w->lock);
     for (;;) {
-        while (!w->quit && (!w->job || w->done))
+        while (!w->quit && !w->catch_up && (!w->job || w->done))
             uv_cond_wait(&w->changed, &w->lock);
         if (w->quit)
             break;
+        if (w->catch_up) {
+            checkpoint_unlocked(w, w->store);
+            w->catch_up = false;
+            continue;
+        }
         const struct ak_commit *batch = w->job;
         uv_mutex_unlock(&w->lock);
-        uint64_t t0 = uv_hrtime();
         int rc = write_batch(w->store, batch);
-        uint64_t ns = uv_hrtime() - t0;
         uv_mutex_lock(&w->lock);
         w->rc = rc;
-        w->ns = ns;
+        w->ns = uv_hrtime() - w->submitted;
         w->done = true;
         uv_cond_broadcast(&w->changed);
         uv_async_send(&w->wake_loop);
+        if (rc == AK_STORE_OK)
+            maybe_start_checkpoint(w);
     }
     uv_mutex_unlock(&w->lock);
 }
@@ -74,6 +128,14 @@ static void on_wake_loop(uv_async_t *h)
 {
     struct ak_server *srv = h->data;
     srv->writer->on_done(srv);
+}
+
+static void on_closed(uv_handle_t *h)
+{
+    struct ak_writer *w = h->data;
+    uv_mutex_destroy(&w->lock);
+    uv_cond_destroy(&w->changed);
+    free(w);
 }
 
 int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv), char *err,
@@ -89,8 +151,16 @@ int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv
         free(w);
         return -1;
     }
+    w->checkpointer = ak_store_open(srv->cfg.db, err, errlen);
+    if (!w->checkpointer) {
+        ak_store_close(w->store);
+        free(w);
+        return -1;
+    }
     ak_store_manual_checkpoints(w->store);
+    ak_store_manual_checkpoints(w->checkpointer);
     ak_store_set_sync(w->store, srv->cfg.sync_full);
+    ak_store_set_sync(w->checkpointer, srv->cfg.sync_full);
     w->on_done = on_done;
     uv_mutex_init(&w->lock);
     uv_cond_init(&w->changed);
@@ -98,9 +168,17 @@ int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv
     w->wake_loop.data = srv;
     if (uv_thread_create(&w->thread, writer_main, w) != 0) {
         snprintf(err, errlen, "cannot start the writer thread");
-        uv_close((uv_handle_t *)&w->wake_loop, NULL);
         ak_store_close(w->store);
-        free(w);
+        ak_store_close(w->checkpointer);
+        w->wake_loop.data = w;
+        uv_close((uv_handle_t *)&w->wake_loop, on_closed);
+        return -1;
+    }
+    w->checkpointer_started = uv_thread_create(&w->checkpoint_thread, checkpointer_main, w) == 0;
+    if (!w->checkpointer_started) {
+        snprintf(err, errlen, "cannot start the checkpoint thread");
+        srv->writer = w;
+        ak_writer_stop(srv);
         return -1;
     }
     srv->writer = w;
@@ -118,6 +196,7 @@ void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch)
     uv_mutex_lock(&w->lock);
     w->job = batch;
     w->done = false;
+    w->submitted = uv_hrtime();
     uv_cond_broadcast(&w->changed);
     uv_mutex_unlock(&w->lock);
 }
@@ -142,11 +221,6 @@ struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint
     return batch;
 }
 
-static void free_writer(uv_handle_t *h)
-{
-    free(h->data);
-}
-
 void ak_writer_stop(struct ak_server *srv)
 {
     struct ak_writer *w = srv->writer;
@@ -157,10 +231,11 @@ void ak_writer_stop(struct ak_server *srv)
     uv_cond_broadcast(&w->changed);
     uv_mutex_unlock(&w->lock);
     uv_thread_join(&w->thread);
+    if (w->checkpointer_started)
+        uv_thread_join(&w->checkpoint_thread);
     ak_store_close(w->store);
-    uv_mutex_destroy(&w->lock);
-    uv_cond_destroy(&w->changed);
+    ak_store_close(w->checkpointer);
     srv->writer = NULL;
     w->wake_loop.data = w;
-    uv_close((uv_handle_t *)&w->wake_loop, free_writer);
+    uv_close((uv_handle_t *)&w->wake_loop, on_closed);
 }

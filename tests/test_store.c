@@ -149,4 +149,67 @@ START_TEST(snapshot_migration)
 }
 END_TEST
 
-AK_CHECK_MAIN("store", store, snapshot_migration)
+static long file_size(const char *name)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* Checkpoints as akd runs them (ak_writer.c): the writing connection
+ * counts the log's pages after each commit; a checkpoint copies the log
+ * into the database, by another connection or by the writer itself between
+ * its transactions, and the writer's next commit starts the log over, so
+ * the log file stops growing. */
+START_TEST(checkpoints_restart_the_log)
+{
+    char err[256], wal[80];
+    snprintf(path, sizeof path, "/tmp/ak-store-wal-%d.sqlite3", (int)getpid());
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    unlink(path);
+    struct ak_store *writer = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(writer);
+    ak_store_manual_checkpoints(writer);
+    int64_t user, game;
+    ck_assert_int_eq(ak_store_user_create(writer, "carol", "$argon2id$x", 1, &user), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_create(writer, "classic", 1, 0, user, 1, NULL, NULL, &game), AK_STORE_OK);
+    char snapshot[2400] = {0};
+    uint32_t seq = 0;
+    for (int i = 0; i < 50; i++)
+        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot),
+                         AK_STORE_OK);
+    int frames = ak_store_wal_frames(writer), before = 0, left = -1;
+    ck_assert_int_ge(frames, 50);
+    long grown = file_size(wal);
+    /* Another connection, opened now, copies all of it. */
+    struct ak_store *other = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(other);
+    ak_store_manual_checkpoints(other);
+    ck_assert_int_eq(ak_store_checkpoint(other, &before, &left), AK_STORE_OK);
+    ck_assert_int_eq(before, frames);
+    ck_assert_int_eq(left, 0);
+    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot), AK_STORE_OK);
+    ck_assert_int_lt(ak_store_wal_frames(writer), frames / 4);
+    /* The writer's own, after more commits: the same. */
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot),
+                         AK_STORE_OK);
+    int again = ak_store_wal_frames(writer);
+    ck_assert_int_eq(ak_store_checkpoint(writer, &before, &left), AK_STORE_OK);
+    ck_assert_int_eq(before, again);
+    ck_assert_int_eq(left, 0);
+    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot), AK_STORE_OK);
+    ck_assert_int_lt(ak_store_wal_frames(writer), again / 4);
+    ck_assert_int_eq(file_size(wal), grown);     /* rewritten in place, not grown */
+    ak_store_close(other);
+    ak_store_close(writer);
+    unlink(path);
+    unlink(wal);
+}
+END_TEST
+
+AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log)
