@@ -183,14 +183,20 @@ static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint6
     answer(srv, next, false);
 }
 
-/* The writer woke the loop: answer the batch written, start the next. */
-static void on_written(struct ak_server *srv)
+/* Answer the batch the writer is done with (waiting for it, or not). */
+static void finish_written(struct ak_server *srv, bool wait)
 {
     int rc;
     uint64_t ns;
-    struct ak_commit *batch = ak_writer_take(srv, false, &rc, &ns);
+    struct ak_commit *batch = ak_writer_take(srv, wait, &rc, &ns);
     if (batch)
         finish(srv, batch, rc, ns);
+}
+
+/* The writer woke the loop: answer the batch written, start the next. */
+static void on_written(struct ak_server *srv)
+{
+    finish_written(srv, false);
     start_commit(srv);
     ak_batch_wake(srv);     /* the check handle writes the answers out */
 }
@@ -237,15 +243,9 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
  * wait for the next check. */
 void ak_batch_flush(struct ak_server *srv)
 {
-    int rc;
-    uint64_t ns;
-    struct ak_commit *batch = ak_writer_take(srv, true, &rc, &ns);
-    if (batch)
-        finish(srv, batch, rc, ns);
+    finish_written(srv, true);
     start_commit(srv);
-    batch = ak_writer_take(srv, true, &rc, &ns);
-    if (batch)
-        finish(srv, batch, rc, ns);
+    finish_written(srv, true);
 }
 
 void ak_batch_stop(struct ak_server *srv)
