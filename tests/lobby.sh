@@ -232,6 +232,31 @@ sigkill_while_playing() {
 sigkill_while_playing full
 sigkill_while_playing normal
 
+# A commit that fails (a trigger makes the store refuse the third action):
+# its sender gets "internal", the game stays as it was, and the same action
+# goes through once the store takes it again.
+db="$dir/failing.sqlite3"
+start_akd failing --db "$db" --allow-positions 1
+for u in gina hank; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+game=$(newgame gina new axis --opponent hank --position "$dir/capture.json")
+as hank join "$game" >/dev/null 2>&1
+as gina end-movement "$game" >/dev/null 2>&1
+as gina end-turn "$game" >/dev/null 2>&1
+sqlite3 -cmd ".timeout 5000" "$db" \
+    "CREATE TRIGGER injected BEFORE INSERT ON actions WHEN NEW.seq = 3 BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+as hank --json end-movement "$game" >"$dir/failed.out" 2>&1
+rc=$?
+check "a commit that fails answers internal (exit $rc)" "[ $rc != 0 ] && grep -q 'internal' '$dir/failed.out' && grep -q 'nothing changed' '$dir/failed.out'"
+seq=$(as gina --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
+check "after the failed commit the game is still at action 2 (seq $seq)" "[ '$seq' = 2 ]"
+check "akd logs the failed commit" "grep -q 'group commit failed' '$dir/failing.log'"
+sqlite3 -cmd ".timeout 5000" "$db" "DROP TRIGGER injected"
+as hank end-movement "$game" >/dev/null 2>&1
+rc=$?
+seq=$(as gina --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
+check "the same action then goes through (exit $rc, seq $seq)" "[ $rc = 0 ] && [ '$seq' = 3 ]"
+kill -TERM $pid; wait $pid 2>/dev/null
+
 # A bad setting is refused at start with the reason.
 "$AKD" --listen 127.0.0.1:1 --db "$dir/x.sqlite3" --sync sometimes >"$dir/badsync.out" 2>&1
 rc=$?
