@@ -8,6 +8,7 @@
  * pushed to players and spectators, and the players notified. A rejected
  * action changes nothing anywhere.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,55 @@ void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int wa
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
 }
 
+/* printf into a new string; its length in len. */
+static char *text_printf(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *text_printf(size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    *len = (size_t)n;
+    return s;
+}
+
+/* The sender's result ({"seq","events"}) and the watchers' push line
+ * (PROTOCOL.md, "push":"game"), written around the events and the patch
+ * encoded once each: the same events are in both. */
+static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const char *by,
+                           const struct ak_events *ev)
+{
+    json_t *events = events_json(ev), *patch = ak_state_patch(&k->prev, &g->state);
+    char *events_text = ak_json_text(events), *patch_text = ak_json_text(patch);
+    json_decref(events);
+    json_decref(patch);
+    bool over = g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0];
+    k->result_text = k->push_line = NULL;
+    if (events_text && patch_text) {
+        k->result_text = text_printf(&k->result_len, "{\"seq\":%u,\"events\":%s}", k->seq, events_text);
+        /* by is "axis", "allied" or "server", the secret hex: no escapes. */
+        k->push_line = text_printf(&k->push_len,
+                                   "{\"push\":\"game\",\"game\":%lld,\"seq\":%u,\"by\":\"%s\","
+                                   "\"patch\":%s,\"events\":%s%s%s%s}\n",
+                                   (long long)g->id, k->seq, by, patch_text, events_text,
+                                   over ? ",\"dice_secret\":\"" : "", over ? g->meta.dice_secret : "",
+                                   over ? "\"" : "");
+    }
+    free(events_text);
+    free(patch_text);
+    if (k->result_text && k->push_line)
+        return true;
+    free(k->result_text);
+    free(k->push_line);
+    return false;
+}
+
 bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
                     const struct ak_state *next, const struct ak_events *ev, const char *by,
                     struct ak_conn *c, const json_t *id)
@@ -342,21 +392,7 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->waiting_before = ak_waiting_for(&g->state);
     k->new_turn = next->side != g->state.side || next->turn != g->state.turn;
     g->state = *next;
-    json_t *events = events_json(ev);
-    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:O}", "push", "game", "game", (json_int_t)g->id,
-                             "seq", (json_int_t)k->seq, "by", by, "patch",
-                             ak_state_patch(&k->prev, &g->state), "events", events);
-    if (g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0])
-        json_object_set_new(push, "dice_secret", json_string(g->meta.dice_secret));
-    json_t *result = json_pack("{s:I,s:o}", "seq", (json_int_t)k->seq, "events", events);
-    k->push_line = ak_msg_encode(push, &k->push_len);
-    k->result_text = ak_json_text(result);
-    k->result_len = k->result_text ? strlen(k->result_text) : 0;
-    json_decref(push);
-    json_decref(result);
-    if (!k->push_line || !k->result_text) {
-        free(k->push_line);
-        free(k->result_text);
+    if (!encode_answers(k, g, by, ev)) {
         free(k->action_text);
         g->state = k->prev;
         free(k);
