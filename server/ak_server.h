@@ -2,8 +2,8 @@
  *
  * One libuv loop owns everything: the listening socket, the connections,
  * the games in memory and the store. Commands are handled on the loop
- * thread; password hashing runs on the libuv work queue, so a login never
- * stalls other players, and actions are written to the database (and WAL
+ * thread; password hashing and backups run on the libuv work queue, so a
+ * login never stalls other players, and actions are written to the database (and WAL
  * checkpoints run) on a thread of their own (ak_writer.c). Files: akd.c (start-up,
  * signals), ak_config.c (settings), ak_conn.c (sockets, framing, output
  * gathered per loop turn, limits), ak_dispatch.c (command table),
@@ -116,6 +116,7 @@ struct ak_server {
     struct ak_game **game_by_id;    /* indexed by game number */
     size_t games_cap;
     struct ak_conn *dirty;      /* connections with output to write */
+    bool backing_up;            /* SIGUSR1's backup runs on the work queue */
     bool stopping;
 };
 

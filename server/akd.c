@@ -90,6 +90,35 @@ static void on_hup(uv_signal_t *sig, int signum)
         ak_log(AK_LOG_INFO, "log reopened");
 }
 
+/* The backup copies the whole database: on the libuv work queue, on a
+ * connection of its own (a consistent snapshot: it copies in one step),
+ * so the loop goes on answering players meanwhile. */
+struct backup_work {
+    uv_work_t req;
+    struct ak_server *srv;
+    char db[512], file[512], err[256];
+    int rc;
+};
+
+static void backup_run(uv_work_t *req)
+{
+    struct backup_work *w = req->data;
+    struct ak_store *st = ak_store_open(w->db, w->err, sizeof w->err);
+    w->rc = st ? ak_store_backup(st, w->file) : AK_STORE_ERROR;
+    ak_store_close(st);
+}
+
+static void backup_done(uv_work_t *req, int status)
+{
+    struct backup_work *w = req->data;
+    if (status == 0 && w->rc == AK_STORE_OK)
+        ak_log(AK_LOG_INFO, "database backed up to %s", w->file);
+    else
+        ak_log(AK_LOG_ERROR, "backup to %s failed%s%s", w->file, w->err[0] ? ": " : "", w->err);
+    w->srv->backing_up = false;
+    free(w);
+}
+
 static void on_usr1(uv_signal_t *sig, int signum)
 {
     struct ak_server *srv = sig->data;
@@ -98,10 +127,23 @@ static void on_usr1(uv_signal_t *sig, int signum)
         ak_log(AK_LOG_WARN, "SIGUSR1: no backup_file is configured");
         return;
     }
-    if (ak_store_backup(srv->store, srv->cfg.backup_file) == AK_STORE_OK)
-        ak_log(AK_LOG_INFO, "database backed up to %s", srv->cfg.backup_file);
-    else
-        ak_log(AK_LOG_ERROR, "backup to %s failed", srv->cfg.backup_file);
+    if (srv->backing_up) {
+        ak_log(AK_LOG_WARN, "SIGUSR1: a backup is already running");
+        return;
+    }
+    struct backup_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return;
+    w->srv = srv;
+    w->req.data = w;
+    snprintf(w->db, sizeof w->db, "%s", srv->cfg.db);
+    snprintf(w->file, sizeof w->file, "%s", srv->cfg.backup_file);
+    if (uv_queue_work(srv->loop, &w->req, backup_run, backup_done) != 0) {
+        ak_log(AK_LOG_ERROR, "backup to %s could not start", w->file);
+        free(w);
+        return;
+    }
+    srv->backing_up = true;
 }
 
 /* Settings from --config first, then every other flag over them. */

@@ -148,8 +148,11 @@ kill -HUP $pid
 for _ in $(seq 30); do [ -s "$dir/akd-file.log" ] && break; sleep 0.1; done
 check "SIGHUP reopens the log" "grep -q 'log reopened' '$dir/akd-file.log'"
 kill -USR1 $pid
-for _ in $(seq 30); do [ -s "$dir/backup.sqlite3" ] && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q 'backed up' "$dir/akd-file.log" && break; sleep 0.1; done
 check "SIGUSR1 writes a backup" "head -c 15 '$dir/backup.sqlite3' | grep -q 'SQLite format 3'"
+users=$(sqlite3 "$dir/backup.sqlite3" "SELECT count(*) FROM users" 2>&1)
+actions=$(sqlite3 "$dir/backup.sqlite3" "SELECT count(*) FROM actions" 2>&1)
+check "the backup holds the accounts ($users) and the games' actions ($actions)" "[ '$users' -ge 2 ] && [ '$actions' -ge 1 ]"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 # Tight limits on a second server.
