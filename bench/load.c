@@ -173,23 +173,32 @@ static void print_latency(const char *what, double *l)
            l[(long)(nlat * 0.99)] * 1e3, l[nlat - 1] * 1e3);
 }
 
+/* The `new` request: a challenge to the other bot from the position,
+ * with a time control of a day per action or per player turn if
+ * LOAD_TIME_CONTROL says so (every action then moves a deadline). */
+static json_t *new_game_request(void)
+{
+    json_error_t e;
+    json_t *req = json_pack("{s:s,s:i,s:s,s:s,s:o}", "cmd", "new", "id", 0, "side", "axis", "opponent",
+                            "loadbot1", "position", json_loads(position, 0, &e));
+    const char *per = getenv("LOAD_TIME_CONTROL");
+    if (per && *per)
+        json_object_set_new(req, "time_control", json_pack("{s:i,s:s,s:s}", "seconds", 86400, "per", per,
+                                                           "on_expiry", "wait"));
+    return req;
+}
+
 /* Ask for a new game without waiting: the replies move it on (on_reply). */
 static void request_game(int g)
 {
-    json_error_t e;
     G[g].phase = CREATING;
-    send_json(&C[G[g].conn[0]], json_pack("{s:s,s:i,s:s,s:s,s:o}", "cmd", "new", "id", 0, "side",
-                                          "axis", "opponent", "loadbot1", "position",
-                                          json_loads(position, 0, &e)));
+    send_json(&C[G[g].conn[0]], new_game_request());
 }
 
 static void start_game(int g)
 {
     struct conn *ax = &C[G[g].conn[0]], *al = &C[G[g].conn[1]];
-    json_error_t e;
-    json_t *pos = json_loads(position, 0, &e);
-    json_t *r = call(ax, json_pack("{s:s,s:s,s:s,s:o}", "cmd", "new", "side", "axis", "opponent",
-                                   "loadbot1", "position", pos));
+    json_t *r = call(ax, new_game_request());
     G[g].id = (long)json_integer_value(json_object_get(json_object_get(r, "result"), "game"));
     json_decref(r);
     json_decref(call(al, json_pack("{s:s,s:I}", "cmd", "join", "game", (json_int_t)G[g].id)));

@@ -48,7 +48,7 @@ static void free_commit(struct ak_server *srv, struct ak_commit *k)
     struct ak_commit *spare = srv->spare_commits;
     k->g = NULL;
     k->action_text = NULL;
-    k->has_snapshot = k->new_turn = false;
+    k->has_snapshot = k->has_meta = k->new_turn = false;
     k->result_text = k->push_line = NULL;
     k->id = NULL;
     k->conn = NULL;
@@ -128,8 +128,12 @@ static struct ak_commit *reversed(struct ak_commit *list)
 static void roll_back(struct ak_commit *batch)
 {
     struct ak_commit *newest_first = reversed(batch);
-    for (struct ak_commit *k = newest_first; k; k = k->next)
+    for (struct ak_commit *k = newest_first; k; k = k->next) {
         k->g->state = k->prev;
+        k->g->meta.deadline = k->deadline_before;
+        k->g->warned = k->warned_before;
+        k->g->overdue = k->overdue_before;
+    }
     reversed(newest_first);
 }
 
@@ -138,7 +142,6 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
     if (k->conn)
         ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
     ak_game_push_line(k->g, k->push_line, k->push_len);
-    ak_clock_reset(srv, k->g, k->new_turn || ak_waiting_for(&k->g->state) != k->waiting_before);
     ak_game_notify_after(srv, k->g, k->waiting_before);
     if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)
         ak_ladder_game_over(srv, k->g);

@@ -14,7 +14,7 @@
 #include "ak_engine.h"
 #include "ak_server.h"
 
-void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
+bool ak_clock_next(struct ak_game *g, bool new_turn)
 {
     int64_t before = g->meta.deadline;
     if (!g->meta.tc_seconds || g->state.phase == AK_PHASE_OVER || ak_game_open(g)) {
@@ -24,7 +24,12 @@ void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
         g->warned = false;
         g->overdue = false;
     }
-    if (g->meta.deadline != before)
+    return g->meta.deadline != before;
+}
+
+void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
+{
+    if (ak_clock_next(g, new_turn))
         ak_game_save_meta(srv, g);
 }
 

@@ -210,6 +210,10 @@ struct ak_commit {
     struct ak_state prev;       /* to roll back if the commit fails */
     bool has_snapshot;          /* store this copy of the game's state with it */
     struct ak_state snapshot;
+    bool has_meta;              /* store the game's deadline, moved by the action */
+    struct ak_store_game_meta meta;
+    int64_t deadline_before;    /* to roll back */
+    bool warned_before, overdue_before;
     int waiting_before;
     bool new_turn;
     /* The reply's result and the push, encoded at once (the values they
@@ -271,6 +275,8 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_clock_start(struct ak_server *srv);
 /* After an action (or at the start): the deadline for the awaited side. */
 void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn);
+/* The same in memory only: true if the deadline moved (and must be stored). */
+bool ak_clock_next(struct ak_game *g, bool new_turn);
 
 /* ak_notify.c: run the operator's notification command (never a shell) */
 void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,

@@ -7,7 +7,8 @@
  * batch's senders. One batch is in flight at a time, so commits stay in
  * order. Everything the thread reads was prepared on the loop before the
  * hand-off (the action's text, its number, a copy of the state for a
- * snapshot): it never touches a game the loop may be changing.
+ * snapshot, the game's new deadline): it never touches a game the loop
+ * may be changing.
  *
  * The loop's own connection keeps the other writes (accounts, lobby,
  * ratings); SQLite's write lock orders the two, and a loop write waits at
@@ -54,7 +55,8 @@ static int write_batch(struct ak_store *st, const struct ak_commit *batch)
     for (const struct ak_commit *k = batch; k; k = k->next)
         if (ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->when,
                                       k->has_snapshot ? &k->snapshot : NULL,
-                                      sizeof k->snapshot) != AK_STORE_OK) {
+                                      sizeof k->snapshot) != AK_STORE_OK ||
+            (k->has_meta && ak_store_game_set_meta(st, k->game_id, &k->meta) != AK_STORE_OK)) {
             ak_store_rollback(st);
             return AK_STORE_ERROR;
         }

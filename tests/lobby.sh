@@ -260,6 +260,24 @@ seq=$(as gina --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head 
 check "the same action then goes through (exit $rc, seq $seq)" "[ $rc = 0 ] && [ '$seq' = 3 ]"
 kill -TERM $pid; wait $pid 2>/dev/null
 
+# An action that moves the deadline stores the new one with it (in the same
+# commit): after SIGKILL and a restart the game has it.
+deadline_of() { as ivy --json show "$1" | sed -n 's/.*"deadline":\([0-9]*\).*/\1/p' | head -1; }
+db="$dir/deadline.sqlite3"
+start_akd deadline --db "$db" --allow-positions 1
+for u in ivy jack; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+game=$(newgame ivy new axis --opponent jack --time 1d --position "$dir/capture.json")
+as jack join "$game" >/dev/null 2>&1
+d0=$(deadline_of "$game")
+sleep 1.2
+as ivy end-movement "$game" >/dev/null 2>&1
+d1=$(deadline_of "$game")
+kill -9 $pid; wait $pid 2>/dev/null
+start_akd deadline2 --db "$db" --allow-positions 1
+d2=$(deadline_of "$game")
+check "the deadline an action moves is stored with it ($d0, then $d1; after SIGKILL $d2)" "[ -n '$d0' ] && [ '$d1' -gt '$d0' ] && [ '$d2' = '$d1' ]"
+kill -TERM $pid; wait $pid 2>/dev/null
+
 # A bad setting is refused at start with the reason.
 "$AKD" --listen 127.0.0.1:1 --db "$dir/x.sqlite3" --sync sometimes >"$dir/badsync.out" 2>&1
 rc=$?
