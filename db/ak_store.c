@@ -10,6 +10,7 @@ extern const char *const ak_migrations[];
 
 #define STMT_CACHE 32
 #define CHUNK_BYTES (4 * 1024 * 1024)
+#define BUSY_TIMEOUT_MS 5000
 
 struct ak_store {
     sqlite3 *db;
@@ -33,6 +34,14 @@ void ak_store_manual_checkpoints(struct ak_store *st)
 {
     /* The hook replaces SQLite's automatic checkpoints (which use it). */
     sqlite3_wal_hook(st->db, on_wal_commit, st);
+}
+
+void ak_store_set_busy_wait(struct ak_store *st, int (*wait)(void *ud, int tries), void *ud)
+{
+    if (wait)
+        sqlite3_busy_handler(st->db, wait, ud);
+    else
+        sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 }
 
 int ak_store_wal_frames(struct ak_store *st)

@@ -53,6 +53,10 @@ const char *ak_store_error(struct ak_store *st);
 /* The owner runs checkpoints itself (off its event loop, with
  * ak_store_checkpoint) instead of SQLite running one inside a commit. */
 void ak_store_manual_checkpoints(struct ak_store *st);
+/* When another connection holds the write lock, call wait (with the
+ * number of tries so far) instead of sleeping in steps: it returns nonzero
+ * to try again, 0 to give up (SQLITE_BUSY). NULL: wait up to 5 seconds. */
+void ak_store_set_busy_wait(struct ak_store *st, int (*wait)(void *ud, int tries), void *ud);
 /* With manual checkpoints: the write-ahead log's length (pages) after
  * this connection's last commit. */
 int ak_store_wal_frames(struct ak_store *st);

@@ -55,11 +55,11 @@ static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *
     return true;
 }
 
-/* "position": a public state to start from, where the server allows it. */
+/* "position": a public state to start from, where the server allows it;
+ * its text in out (NULL without one) and the state in start. */
 static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos, uint64_t seed,
-                         char **out)
+                         char **out, struct ak_state *start)
 {
-    static struct ak_state check;
     char err[200];
     *out = NULL;
     if (!pos)
@@ -68,7 +68,7 @@ static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos,
         ak_conn_reply_error(c, id, "bad_request", "this server starts every game from the campaign's opening");
         return false;
     }
-    if (!ak_state_from_position(pos, seed, &check, err, sizeof err)) {
+    if (!ak_state_from_position(pos, seed, start, err, sizeof err)) {
         ak_conn_reply_error(c, id, "bad_request", "the position cannot be used: %s", err);
         return false;
     }
@@ -121,7 +121,8 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     uint64_t seed;
     ak_dice_new(m.dice_secret, m.dice_commit, &seed);
     char *position = NULL;
-    if (!position_arg(c, id, json_object_get(msg, "position"), seed, &position))
+    static struct ak_state start;
+    if (!position_arg(c, id, json_object_get(msg, "position"), seed, &position, &start))
         return;
     int64_t gid;
     if (ak_store_game_create(srv->store, ak_ruleset_get(r)->name, seed, side, c->user, ak_now(), &m,
@@ -138,7 +139,10 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     g->position = position;
     g->seed = seed;
-    ak_game_start(g, r, &g->state);
+    if (position)
+        g->state = start;       /* read from the request: not parsed again */
+    else
+        ak_game_start(g, r, &g->state);
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);

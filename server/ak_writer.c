@@ -11,8 +11,9 @@
  * may be changing.
  *
  * The loop's own connection keeps the other writes (accounts, lobby,
- * ratings); SQLite's write lock orders the two, and a loop write waits at
- * most for the one commit in progress.
+ * ratings); SQLite's write lock orders the two, and a loop write waits for
+ * the one commit in progress to end (wait_for_writer: woken when it does,
+ * where SQLite's own busy handler would sleep a millisecond or more).
  *
  * Checkpoints copy the write-ahead log into the database, so that the log
  * can start over (a log rewritten in place syncs faster than one that
@@ -126,6 +127,23 @@ static void writer_main(void *arg)
     uv_mutex_unlock(&w->lock);
 }
 
+/* The loop's connection found the write lock taken: by the writer (wait
+ * for its commit to end), or by something else (a tool: poll). */
+static int wait_for_writer(void *ud, int tries)
+{
+    struct ak_writer *w = ud;
+    if (tries >= 5000)
+        return 0;
+    uv_mutex_lock(&w->lock);
+    bool writing = w->job && !w->done;
+    if (writing)
+        uv_cond_timedwait(&w->changed, &w->lock, 100 * 1000 * 1000);
+    uv_mutex_unlock(&w->lock);
+    if (!writing)
+        uv_sleep(1);
+    return 1;
+}
+
 static void on_wake_loop(uv_async_t *h)
 {
     struct ak_server *srv = h->data;
@@ -184,6 +202,7 @@ int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv
         return -1;
     }
     srv->writer = w;
+    ak_store_set_busy_wait(srv->store, wait_for_writer, w);
     return 0;
 }
 
@@ -228,6 +247,7 @@ void ak_writer_stop(struct ak_server *srv)
     struct ak_writer *w = srv->writer;
     if (!w)
         return;
+    ak_store_set_busy_wait(srv->store, NULL, NULL);
     uv_mutex_lock(&w->lock);
     w->quit = true;
     uv_cond_broadcast(&w->changed);
