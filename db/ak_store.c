@@ -293,19 +293,23 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
                          const char *position, int64_t *id)
 {
     sqlite3_stmt *q = prep(st, side == 0
-        ? "INSERT INTO games(ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        : "INSERT INTO games(ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
-    sqlite3_bind_text(q, 1, ruleset, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 2, (int64_t)seed);
-    sqlite3_bind_int64(q, 3, user);
-    sqlite3_bind_int64(q, 4, now);
-    bind_meta(q, 5, meta ? meta : &none);
-    sqlite3_bind_text(q, 14, position ? position : "", -1, SQLITE_TRANSIENT);
+    if (*id > 0)
+        sqlite3_bind_int64(q, 1, *id);
+    else
+        sqlite3_bind_null(q, 1);    /* SQLite numbers it */
+    sqlite3_bind_text(q, 2, ruleset, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 3, (int64_t)seed);
+    sqlite3_bind_int64(q, 4, user);
+    sqlite3_bind_int64(q, 5, now);
+    bind_meta(q, 6, meta ? meta : &none);
+    sqlite3_bind_text(q, 15, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);

@@ -96,6 +96,8 @@ int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t
 int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user);
 int ak_store_session_delete(struct ak_store *st, const char *token_hash);
 
+/* A new game, numbered *id if that is above 0 (the server numbers its
+ * games itself), else by SQLite; *id is its number. */
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
                          const char *position, int64_t *id);

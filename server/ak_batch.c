@@ -46,6 +46,7 @@ static void free_commit(struct ak_server *srv, struct ak_commit *k)
     }
     /* Cleared field by field: the two states need not be. */
     struct ak_commit *spare = srv->spare_commits;
+    k->job = NULL;
     k->g = NULL;
     k->action_text = NULL;
     k->has_snapshot = k->has_meta = k->new_turn = false;
@@ -77,6 +78,8 @@ static void prepare(struct ak_commit *batch)
     for (struct ak_commit *k = batch; k; k = k->next) {
         struct ak_game *g = k->g;
         k->game_id = g->id;
+        if (k->job)
+            continue;
         bool last_of_game = k->seq == g->state.actions;
         k->has_snapshot = last_of_game && (k->seq % SNAPSHOT_EVERY == 0 || g->state.phase == AK_PHASE_OVER ||
                                            g->snapshot_seq + SNAPSHOT_EVERY <= k->seq);
@@ -125,10 +128,14 @@ static struct ak_commit *reversed(struct ak_commit *list)
 }
 
 /* Undo a batch in memory, newest first (a game's oldest state wins). */
-static void roll_back(struct ak_commit *batch)
+static void roll_back(struct ak_server *srv, struct ak_commit *batch)
 {
     struct ak_commit *newest_first = reversed(batch);
     for (struct ak_commit *k = newest_first; k; k = k->next) {
+        if (k->job) {
+            k->job->undo(srv, k);
+            continue;
+        }
         k->g->state = k->prev;
         k->g->meta.deadline = k->deadline_before;
         k->g->warned = k->warned_before;
@@ -154,10 +161,12 @@ static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
     while (batch) {
         struct ak_commit *k = batch;
         batch = k->next;
-        if (ok)
+        if (ok && k->job)
+            k->job->answer(srv, k);
+        else if (ok)
             answer_committed(srv, k);
         else if (k->conn)
-            ak_conn_reply_error(k->conn, k->id, "internal", "the action could not be stored; nothing changed");
+            ak_conn_reply_error(k->conn, k->id, "internal", "the database could not store it; nothing changed");
         if (k->conn) {
             if (!k->conn->closing)
                 ak_conn_resume(k->conn);
@@ -180,8 +189,8 @@ static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint6
     struct ak_commit *next = srv->batch;
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;
-    roll_back(next);
-    roll_back(batch);
+    roll_back(srv, next);
+    roll_back(srv, batch);
     answer(srv, batch, false);
     answer(srv, next, false);
 }

@@ -75,7 +75,23 @@ struct ak_game *ak_game_add(struct ak_server *srv, int64_t id)
     }
     g->next = srv->games;
     srv->games = g;
+    if (id >= srv->next_game_id)
+        srv->next_game_id = id + 1;
     return g;
+}
+
+void ak_game_remove(struct ak_server *srv, struct ak_game *g)
+{
+    ak_game_unwatch_all(g);
+    for (struct ak_game **p = &srv->games; *p; p = &(*p)->next)
+        if (*p == g) {
+            *p = g->next;
+            break;
+        }
+    srv->game_by_id[g->id] = NULL;
+    free(g->position);
+    free(g->watchers);
+    free(g);
 }
 
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g)
@@ -94,7 +110,7 @@ bool ak_game_open(const struct ak_game *g)
 
 bool ak_game_listed(const struct ak_game *g)
 {
-    return strcmp(g->meta.status, "aborted") != 0 && strcmp(g->meta.status, "declined") != 0;
+    return !g->creating && strcmp(g->meta.status, "aborted") != 0 && strcmp(g->meta.status, "declined") != 0;
 }
 
 struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side)

@@ -22,7 +22,7 @@ static int unfinished_games(struct ak_server *srv, int64_t user)
 {
     int n = 0;
     for (struct ak_game *g = srv->games; g; g = g->next)
-        n += ak_game_listed(g) && g->state.phase != AK_PHASE_OVER &&
+        n += (ak_game_listed(g) || g->creating) && g->state.phase != AK_PHASE_OVER &&
              (g->player[0] == user || g->player[1] == user);
     return n;
 }
@@ -85,6 +85,71 @@ static int side_arg(const char *name)
     return name ? ak_side_parse(name) : -1;
 }
 
+/* `new`: the game's row, under the number akd gave it. */
+static int create_write(struct ak_store *st, const struct ak_commit *k)
+{
+    int64_t gid = k->game_id;
+    return ak_store_game_create(st, ak_ruleset_get(k->ruleset)->name, k->seed, k->side, k->user, k->when,
+                                &k->meta, k->g->position, &gid);
+}
+
+static void create_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    struct ak_game *g = k->g;
+    char opponent[64] = "";
+    g->creating = false;
+    if (g->meta.challenge)
+        ak_store_user_name(srv->store, g->meta.challenge, opponent, sizeof opponent);
+    ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
+           ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
+    if (g->meta.challenge)
+        ak_notify(srv, "challenge", g, g->meta.challenge, !k->side);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, ak_game_full(g, k->user));
+}
+
+static void create_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    ak_game_remove(srv, k->g);
+}
+
+static const struct ak_job create_job = {create_write, create_answer, create_undo};
+
+/* `join`: the seat, and the deadline the game now has. */
+static int seat_write(struct ak_store *st, const struct ak_commit *k)
+{
+    int rc = ak_store_game_seat(st, k->game_id, k->side, k->user);
+    if (rc == AK_STORE_OK && k->has_meta)
+        rc = ak_store_game_set_meta(st, k->game_id, &k->meta);
+    return rc;
+}
+
+static void seat_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    struct ak_game *g = k->g;
+    json_t *push = json_pack("{s:s,s:I,s:s,s:s}", "push", "joined", "game", (json_int_t)g->id,
+                             "side", k->side == AK_AXIS ? "axis" : "allied", "user", g->player_name[k->side]);
+    ak_game_push(g, push);
+    json_decref(push);
+    int waiting = ak_waiting_for(&g->state);
+    if (waiting < AK_SIDES && g->player[waiting] != k->user)
+        ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, ak_game_full(g, k->user));
+}
+
+static void seat_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    struct ak_game *g = k->g;
+    g->player[k->side] = 0;
+    g->meta.deadline = k->deadline_before;
+    g->warned = k->warned_before;
+    g->overdue = k->overdue_before;
+    ak_game_name_players(srv, g);
+}
+
+static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo};
+
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct ak_server *srv = c->srv;
@@ -124,19 +189,18 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     static struct ak_state start;
     if (!position_arg(c, id, json_object_get(msg, "position"), seed, &position, &start))
         return;
-    int64_t gid;
-    if (ak_store_game_create(srv->store, ak_ruleset_get(r)->name, seed, side, c->user, ak_now(), &m,
-                             position, &gid) != AK_STORE_OK) {
-        free(position);
-        ak_conn_reply_error(c, id, "internal", "could not store the game");
-        return;
-    }
-    struct ak_game *g = ak_game_add(srv, gid);
+    /* The game is numbered and set up now, and stored with the next batch
+     * (create_job); its creator is answered once it is committed. */
+    int64_t gid = srv->next_game_id > 0 ? srv->next_game_id : 1;
+    struct ak_commit *k = ak_batch_commit_new(srv);
+    struct ak_game *g = k ? ak_game_add(srv, gid) : NULL;
     if (!g) {
         free(position);
+        free(k);
         ak_conn_reply_error(c, id, "internal", "out of memory");
         return;
     }
+    g->creating = true;
     g->position = position;
     g->seed = seed;
     if (position)
@@ -147,11 +211,17 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->player[side] = c->user;
     ak_game_name_players(srv, g);
     ak_game_watch(c, g);
-    ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", c->user_name, (long long)gid,
-           ak_side_name(side), opponent ? ", challenging " : "", opponent ? opponent : "");
-    if (m.challenge)
-        ak_notify(srv, "challenge", g, m.challenge, !side);
-    ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+    k->job = &create_job;
+    k->g = g;
+    k->side = side;
+    k->user = c->user;
+    k->ruleset = r;
+    k->seed = seed;
+    k->when = ak_now();
+    k->meta = m;
+    k->conn = c;
+    k->id = id ? json_deep_copy(id) : NULL;
+    ak_batch_add(srv, k);
 }
 
 void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -175,22 +245,32 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
                             c->srv->cfg.games_per_user);
         return;
     }
-    if (side < 0 || ak_store_game_seat(c->srv->store, g->id, side, c->user) != AK_STORE_OK) {
+    if (side < 0) {
         ak_conn_reply_error(c, id, "seat_taken", "game %lld has no open seat", (long long)g->id);
         return;
     }
+    struct ak_commit *k = ak_batch_commit_new(c->srv);
+    if (!k) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    /* Seated now (no one else can take the seat meanwhile), stored with
+     * the next batch (seat_job), answered once committed. */
     g->player[side] = c->user;
     ak_game_name_players(c->srv, g);
     ak_game_watch(c, g);
-    ak_clock_reset(c->srv, g, true);
-    json_t *push = json_pack("{s:s,s:I,s:s,s:s}", "push", "joined", "game", (json_int_t)g->id,
-                             "side", side == AK_AXIS ? "axis" : "allied", "user", c->user_name);
-    ak_game_push(g, push);
-    json_decref(push);
-    int waiting = ak_waiting_for(&g->state);
-    if (waiting < AK_SIDES && g->player[waiting] != c->user)
-        ak_notify(c->srv, "your_turn", g, g->player[waiting], waiting);
-    ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
+    k->job = &seat_job;
+    k->g = g;
+    k->side = side;
+    k->user = c->user;
+    k->deadline_before = g->meta.deadline;
+    k->warned_before = g->warned;
+    k->overdue_before = g->overdue;
+    k->has_meta = ak_clock_next(g, true);
+    k->meta = g->meta;
+    k->conn = c;
+    k->id = id ? json_deep_copy(id) : NULL;
+    ak_batch_add(c->srv, k);
 }
 
 /* Take a game out of the lists: declined challenge or aborted game. */

@@ -85,6 +85,7 @@ struct ak_game {
     int64_t id;
     struct ak_state state;
     struct ak_store_game_meta meta;     /* dice, challenge, time control, status */
+    bool creating;          /* not stored yet: no one else sees it */
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
@@ -114,6 +115,7 @@ struct ak_server {
     int nconns;
     struct ak_game *games;
     struct ak_game **game_by_id;    /* indexed by game number */
+    int64_t next_game_id;
     size_t games_cap;
     struct ak_conn *dirty;      /* connections with output to write */
     bool backing_up;            /* SIGUSR1's backup runs on the work queue */
@@ -159,6 +161,8 @@ struct ak_game *ak_game_find(struct ak_server *srv, int64_t id);
 /* The game named by the request's "game", or NULL after an error reply. */
 struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg);
 struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
+/* Forget a game that was never stored (its creation failed). */
+void ak_game_remove(struct ak_server *srv, struct ak_game *g);
 /* The state before the first action (the campaign's, or g->position's)
  * into *out. */
 int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out);
@@ -173,7 +177,7 @@ int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t
 struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
-bool ak_game_listed(const struct ak_game *g);   /* not aborted or declined */
+bool ak_game_listed(const struct ak_game *g);   /* stored, not aborted or declined */
 int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
@@ -183,6 +187,8 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user);
 void ak_game_watch(struct ak_conn *c, struct ak_game *g);
 /* c is closing: it leaves every game it watched. */
 void ak_conn_unwatch_all(struct ak_conn *c);
+/* Every watcher of g stops watching it (g is going away). */
+void ak_game_unwatch_all(struct ak_game *g);
 /* Encode msg once and queue it to every watcher of g. */
 void ak_game_push(const struct ak_game *g, json_t *msg);
 /* The same, already encoded (a line with its newline). */
@@ -200,7 +206,17 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before);
 
 /* ak_batch.c: group commit of the actions of one loop turn */
+struct ak_commit;
+/* A lobby write that goes through the batch like an action: written by
+ * the writer (from the commit's copies only), then answered on the loop,
+ * or undone there if the commit failed. */
+struct ak_job {
+    int (*write)(struct ak_store *st, const struct ak_commit *k);
+    void (*answer)(struct ak_server *srv, struct ak_commit *k);
+    void (*undo)(struct ak_server *srv, struct ak_commit *k);
+};
 struct ak_commit {
+    const struct ak_job *job;   /* NULL: an action */
     struct ak_game *g;
     int64_t game_id;
     uint32_t seq;               /* the action's number in its game */
@@ -222,6 +238,9 @@ struct ak_commit {
     size_t result_len, push_len;
     struct ak_conn *conn;       /* who waits for the reply, or NULL */
     json_t *id;
+    int64_t user;               /* a job's: who creates or joins the game */
+    int ruleset;
+    uint64_t seed;
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);

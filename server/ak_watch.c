@@ -50,6 +50,19 @@ void ak_conn_unwatch_all(struct ak_conn *c)
     c->nwatch = 0;
 }
 
+void ak_game_unwatch_all(struct ak_game *g)
+{
+    for (int i = 0; i < g->nwatchers; i++) {
+        struct ak_conn *c = g->watchers[i];
+        for (int j = 0; j < c->nwatch; j++)
+            if (c->watch[j] == g) {
+                c->watch[j] = c->watch[--c->nwatch];
+                break;
+            }
+    }
+    g->nwatchers = 0;
+}
+
 /* Encoded once into a buffer kept from push to push (the loop is the only
  * thread that pushes), then copied into each watcher's output. */
 void ak_game_push(const struct ak_game *g, json_t *msg)

@@ -49,15 +49,21 @@ struct ak_writer {
     bool catch_up;              /* then the writer's */
 };
 
+static int write_action(struct ak_store *st, const struct ak_commit *k)
+{
+    int rc = ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->when,
+                                       k->has_snapshot ? &k->snapshot : NULL, sizeof k->snapshot);
+    if (rc == AK_STORE_OK && k->has_meta)
+        rc = ak_store_game_set_meta(st, k->game_id, &k->meta);
+    return rc;
+}
+
 static int write_batch(struct ak_store *st, const struct ak_commit *batch)
 {
     if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
     for (const struct ak_commit *k = batch; k; k = k->next)
-        if (ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->when,
-                                      k->has_snapshot ? &k->snapshot : NULL,
-                                      sizeof k->snapshot) != AK_STORE_OK ||
-            (k->has_meta && ak_store_game_set_meta(st, k->game_id, &k->meta) != AK_STORE_OK)) {
+        if ((k->job ? k->job->write(st, k) : write_action(st, k)) != AK_STORE_OK) {
             ak_store_rollback(st);
             return AK_STORE_ERROR;
         }

@@ -258,6 +258,23 @@ as hank end-movement "$game" >/dev/null 2>&1
 rc=$?
 seq=$(as gina --json show "$game" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p' | head -1)
 check "the same action then goes through (exit $rc, seq $seq)" "[ $rc = 0 ] && [ '$seq' = 3 ]"
+# New games and seats are committed the same way: refused by the store,
+# the game is not there and the seat stays open.
+sqlite3 -cmd ".timeout 5000" "$db" \
+    "CREATE TRIGGER no_games BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+as gina --json new axis --opponent hank >"$dir/failednew.out" 2>&1
+rc=$?
+as hank --json games >"$dir/failedlist.out" 2>&1
+check "a new game the store refuses answers internal and is listed nowhere (exit $rc)" "[ $rc != 0 ] && grep -q 'internal' '$dir/failednew.out' && [ \$(grep -o '\"game\":' '$dir/failedlist.out' | wc -l) = 1 ]"
+sqlite3 -cmd ".timeout 5000" "$db" "DROP TRIGGER no_games; CREATE TRIGGER no_seats BEFORE UPDATE OF allied_user ON games BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+game2=$(newgame gina new axis --opponent hank)
+as hank --json join "$game2" >"$dir/failedjoin.out" 2>&1
+rc=$?
+check "a seat the store refuses answers internal (exit $rc)" "[ $rc != 0 ] && grep -q 'internal' '$dir/failedjoin.out'"
+sqlite3 -cmd ".timeout 5000" "$db" "DROP TRIGGER no_seats"
+as hank join "$game2" >/dev/null 2>&1
+rc=$?
+check "the seat was still open: hank joins game $game2 (exit $rc)" "[ $rc = 0 ] && as hank games | grep -q '^ *$game2 '"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 # An action that moves the deadline stores the new one with it (in the same

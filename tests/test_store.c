@@ -48,7 +48,7 @@ START_TEST(store)
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
     ck_assert_int_eq(ak_store_schema_version(st), 5);
-    int64_t alice, bob, game;
+    int64_t alice, bob, game = 0;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
     ck_assert_int_eq(ak_store_user_create(st, "ALICE", "$argon2id$y", 1, &bob), AK_STORE_EXISTS);
@@ -174,7 +174,7 @@ START_TEST(checkpoints_restart_the_log)
     struct ak_store *writer = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(writer);
     ak_store_manual_checkpoints(writer);
-    int64_t user, game;
+    int64_t user, game = 0;
     ck_assert_int_eq(ak_store_user_create(writer, "carol", "$argon2id$x", 1, &user), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_create(writer, "classic", 1, 0, user, 1, NULL, NULL, &game), AK_STORE_OK);
     char snapshot[2400] = {0};
@@ -212,4 +212,27 @@ START_TEST(checkpoints_restart_the_log)
 }
 END_TEST
 
-AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log)
+/* akd numbers its games itself (it answers `new` only once the game is
+ * committed, with other writes in the same transaction); a number it
+ * gives is kept, SQLite numbers the rest after it, and a number taken is
+ * refused. */
+START_TEST(numbered_games)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-ids-%d.sqlite3", (int)getpid());
+    unlink(path);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    int64_t user, game = 10, next = 0, again = 10;
+    ck_assert_int_eq(ak_store_user_create(st, "dora", "$argon2id$x", 1, &user), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 1, 0, user, 1, NULL, NULL, &game), AK_STORE_OK);
+    ck_assert_int_eq(game, 10);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 2, 1, user, 1, NULL, "{}", &next), AK_STORE_OK);
+    ck_assert_int_eq(next, 11);
+    ck_assert_int_ne(ak_store_game_create(st, "classic", 3, 0, user, 1, NULL, NULL, &again), AK_STORE_OK);
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log, numbered_games)
