@@ -4,7 +4,9 @@
  * a named player (only they may join, or decline), with a side or a random
  * side, a ruleset, a time control and a rated flag. Either player may abort
  * it before the first action. At creation akd draws the dice secret and
- * tells everyone only its commitment (ak_record.h).
+ * tells everyone only its commitment (ak_record.h). A new game and a seat
+ * are stored like actions, in the writer's next batch (create_job,
+ * seat_job): set up in memory at once, answered once committed.
  */
 #include <sodium.h>
 #include <stdio.h>
