@@ -115,6 +115,23 @@ static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
     ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
 }
 
+void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn)
+{
+    k->deadline_before = g->meta.deadline;
+    k->warned_before = g->warned;
+    k->overdue_before = g->overdue;
+    k->has_meta = ak_clock_next(g, new_turn);
+    if (k->has_meta)
+        k->meta = g->meta;
+}
+
+void ak_batch_restore_clock(struct ak_commit *k)
+{
+    k->g->meta.deadline = k->deadline_before;
+    k->g->warned = k->warned_before;
+    k->g->overdue = k->overdue_before;
+}
+
 static struct ak_commit *reversed(struct ak_commit *list)
 {
     struct ak_commit *rev = NULL;
@@ -137,9 +154,7 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
             continue;
         }
         k->g->state = k->prev;
-        k->g->meta.deadline = k->deadline_before;
-        k->g->warned = k->warned_before;
-        k->g->overdue = k->overdue_before;
+        ak_batch_restore_clock(k);
     }
     reversed(newest_first);
 }

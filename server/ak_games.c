@@ -414,13 +414,7 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
         free(k);
         return false;
     }
-    /* The deadline moves now, and is stored in the same transaction. */
-    k->deadline_before = g->meta.deadline;
-    k->warned_before = g->warned;
-    k->overdue_before = g->overdue;
-    k->has_meta = ak_clock_next(g, k->new_turn || ak_waiting_for(&g->state) != k->waiting_before);
-    if (k->has_meta)
-        k->meta = g->meta;
+    ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(&g->state) != k->waiting_before);
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);

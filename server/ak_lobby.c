@@ -144,9 +144,7 @@ static void seat_undo(struct ak_server *srv, struct ak_commit *k)
 {
     struct ak_game *g = k->g;
     g->player[k->side] = 0;
-    g->meta.deadline = k->deadline_before;
-    g->warned = k->warned_before;
-    g->overdue = k->overdue_before;
+    ak_batch_restore_clock(k);
     ak_game_name_players(srv, g);
 }
 
@@ -265,11 +263,7 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
     k->g = g;
     k->side = side;
     k->user = c->user;
-    k->deadline_before = g->meta.deadline;
-    k->warned_before = g->warned;
-    k->overdue_before = g->overdue;
-    k->has_meta = ak_clock_next(g, true);
-    k->meta = g->meta;
+    ak_batch_move_clock(k, g, true);
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(c->srv, k);

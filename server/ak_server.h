@@ -247,6 +247,10 @@ int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
 /* A cleared commit record (recycled: they are large and made per action). */
 struct ak_commit *ak_batch_commit_new(struct ak_server *srv);
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
+/* The game's deadline moves now (ak_clock_next) and is stored with k;
+ * restore puts it back if the commit fails. */
+void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn);
+void ak_batch_restore_clock(struct ak_commit *k);
 /* Keep the loop from sleeping until the next check (output or a batch waits). */
 void ak_batch_wake(struct ak_server *srv);
 /* Commit what is pending now and wait for it (also before reading the
