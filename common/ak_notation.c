@@ -439,6 +439,27 @@ static ak_hex hex_or_none(const json_t *j)
     return json_is_string(j) ? ak_hex_parse(json_string_value(j)) : AK_HEX_NONE;
 }
 
+/* A small count or number from a state: absent is 0; anything but an
+ * integer 0..255 clears *in_range (a cast would wrap 257 to 1). */
+static uint8_t u8_value(const json_t *j, bool *in_range)
+{
+    if (!j)
+        return 0;
+    json_int_t v = json_integer_value(j);
+    if (!json_is_integer(j) || v < 0 || v > 255) {
+        *in_range = false;
+        return 0;
+    }
+    return (uint8_t)v;
+}
+
+/* A square field is absent, null, or a square of the grid: a misspelt
+ * square must not pass as "no square". */
+static bool hex_field_ok(const json_t *j)
+{
+    return !j || json_is_null(j) || (json_is_string(j) && ak_hex_parse(json_string_value(j)) != AK_HEX_NONE);
+}
+
 static int list_index(const char *v, const char *const *names, int count)
 {
     for (int i = 0; i < count; i++)
@@ -453,6 +474,7 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
         return true;
     if (!json_is_array(list) || json_array_size(list) > AK_BATTLE_MAX)
         return false;
+    bool in_range = true;
     s->nbattles = (uint8_t)json_array_size(list);
     for (int b = 0; b < s->nbattles; b++) {
         const json_t *x = json_array_get(list, (size_t)b);
@@ -461,14 +483,14 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
         int u = sup ? ak_unit_find(ak_data(), sup) : AK_UNIT_NONE;
         t->supply = (uint8_t)(u < 0 ? AK_UNIT_NONE : u);
         t->resolved = json_is_true(json_object_get(x, "resolved"));
-        t->column = (uint8_t)json_integer_value(json_object_get(x, "column"));
-        t->roll = (uint8_t)json_integer_value(json_object_get(x, "roll"));
+        t->column = u8_value(json_object_get(x, "column"), &in_range);
+        t->roll = u8_value(json_object_get(x, "roll"), &in_range);
         int result = list_index(json_string_value(json_object_get(x, "result")), crt_names, 5);
         t->result = (uint8_t)(result < 0 ? 0 : result);
-        t->attack = (uint8_t)json_integer_value(json_object_get(x, "attack"));
-        t->defense = (uint8_t)json_integer_value(json_object_get(x, "defense"));
+        t->attack = u8_value(json_object_get(x, "attack"), &in_range);
+        t->defense = u8_value(json_object_get(x, "defense"), &in_range);
         const json_t *hexes = json_object_get(x, "hexes");
-        if (json_array_size(hexes) > AK_BATTLE_HEXES || t->column > AK_ODDS_AUTO)
+        if (!in_range || json_array_size(hexes) > AK_BATTLE_HEXES || t->column > AK_ODDS_AUTO)
             return false;
         t->ndef_hex = (uint8_t)json_array_size(hexes);
         for (int i = 0; i < t->ndef_hex; i++)
@@ -484,13 +506,14 @@ static bool pending_from_json(const json_t *p, struct ak_state *s)
     int kind = list_index(json_string_value(json_object_get(p, "decision")), pending_names, 4);
     const char *side = json_string_value(json_object_get(p, "side"));
     json_int_t b = json_integer_value(json_object_get(p, "battle"));
+    bool in_range = true;
     if (kind <= 0 || !side || b < 1 || b > s->nbattles)
         return false;
     s->pending.kind = (uint8_t)kind;
     s->pending.side = (uint8_t)ak_side_parse(side);
     s->pending.battle = (uint8_t)(b - 1);
-    s->pending.need = (uint8_t)json_integer_value(json_object_get(p, "need"));
-    return true;
+    s->pending.need = u8_value(json_object_get(p, "need"), &in_range);
+    return in_range;
 }
 
 bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errlen)
@@ -503,13 +526,14 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     if (r < 0 || !json_is_object(units))
         return fail(err, errlen, "%s", "state lacks a known ruleset or units");
     s->ruleset = (uint8_t)r;
-    s->turn = (uint8_t)json_integer_value(json_object_get(j, "turn"));
+    bool in_range = true;
+    s->turn = u8_value(json_object_get(j, "turn"), &in_range);
     const char *side = json_string_value(json_object_get(j, "side"));
     s->side = (uint8_t)(side ? ak_side_parse(side) : AK_NOBODY);
     s->phase = (uint8_t)name_index(json_string_value(json_object_get(j, "phase")), ak_phase_name, 3);
     s->result = (uint8_t)name_index(json_string_value(json_object_get(j, "result")), ak_result_name, 4);
-    s->supply_roll = (uint8_t)json_integer_value(json_object_get(j, "supply_roll"));
-    s->supply_due = (uint8_t)json_integer_value(json_object_get(j, "supply_due"));
+    s->supply_roll = u8_value(json_object_get(j, "supply_roll"), &in_range);
+    s->supply_due = u8_value(json_object_get(j, "supply_due"), &in_range);
     s->actions = (uint32_t)json_integer_value(json_object_get(j, "actions"));
     static const char *const keys[AK_KEYS] = {"axis_base", "allied_base", "tobruch", "bengasi"};
     json_t *control = json_object_get(j, "control");
@@ -518,11 +542,11 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         s->control[k] = (uint8_t)(c ? ak_side_parse(c) : AK_NOBODY);
     }
     for (int i = 0; i < AK_SIDES; i++) {
-        s->replacement[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "replacement"), (size_t)i));
-        s->no_supply_turns[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "no_supply_turns"), (size_t)i));
+        s->replacement[i] = u8_value(json_array_get(json_object_get(j, "replacement"), (size_t)i), &in_range);
+        s->no_supply_turns[i] = u8_value(json_array_get(json_object_get(j, "no_supply_turns"), (size_t)i), &in_range);
     }
     for (int i = 0; i < AK_SIDES; i++)
-        s->hold_turns[i] = (uint8_t)json_integer_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i));
+        s->hold_turns[i] = u8_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i), &in_range);
     int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_TIME + 1);
     s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
     s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
@@ -539,17 +563,19 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         y->where = (uint8_t)where;
         y->hex = hex_or_none(json_object_get(x, "hex"));
         y->start_hex = hex_or_none(json_object_get(x, "start"));
-        y->flags = (uint8_t)json_integer_value(json_object_get(x, "flags"));
-        y->mp_spent = (uint8_t)json_integer_value(json_object_get(x, "mp"));
-        y->road_spent = (uint8_t)json_integer_value(json_object_get(x, "road"));
-        y->rommel_spent = (uint8_t)json_integer_value(json_object_get(x, "rommel"));
-        y->sea_turn = (uint8_t)json_integer_value(json_object_get(x, "sea_turn"));
-        y->isolated = (uint8_t)json_integer_value(json_object_get(x, "isolated"));
-        y->battle = (uint8_t)json_integer_value(json_object_get(x, "battle"));
-        if (y->where == AK_AT_BOARD && !ak_hex_parse(json_string_value(json_object_get(x, "hex"))))
-            return fail(err, errlen, "unit %s is on board without a square", d->unit[u].shortname);
+        y->flags = u8_value(json_object_get(x, "flags"), &in_range);
+        y->mp_spent = u8_value(json_object_get(x, "mp"), &in_range);
+        y->road_spent = u8_value(json_object_get(x, "road"), &in_range);
+        y->rommel_spent = u8_value(json_object_get(x, "rommel"), &in_range);
+        y->sea_turn = u8_value(json_object_get(x, "sea_turn"), &in_range);
+        y->isolated = u8_value(json_object_get(x, "isolated"), &in_range);
+        y->battle = u8_value(json_object_get(x, "battle"), &in_range);
+        if (!hex_field_ok(json_object_get(x, "hex")) || !hex_field_ok(json_object_get(x, "start")))
+            return fail(err, errlen, "unit %s names a square that is not on the map", d->unit[u].shortname);
     }
-    return true;
+    if (!in_range)
+        return fail(err, errlen, "%s", "state has a number out of range");
+    return ak_state_check(s, err, errlen);
 }
 
 bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, char *err,
@@ -557,16 +583,9 @@ bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, 
 {
     if (!ak_state_from_json(j, s, err, errlen))
         return false;
-    if (s->phase > AK_PHASE_COMBAT || s->side >= AK_SIDES || s->turn < 1 ||
-        s->turn > ak_data()->scenario.turns || s->nbattles || s->pending.kind)
+    /* ak_state_from_json checked every square and range. */
+    if (s->phase > AK_PHASE_COMBAT || s->side >= AK_SIDES || s->nbattles || s->pending.kind)
         return fail(err, errlen, "%s", "a position must be in play: a turn, a side, a portion, no battles");
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        int t = x->where == AK_AT_BOARD && x->hex >= 0 ? ak_map()->terrain[x->hex] : AK_TERRAIN_CLEAR;
-        if (x->where == AK_AT_BOARD &&
-            (t == AK_TERRAIN_OFFBOARD || t == AK_TERRAIN_SEA || t == AK_TERRAIN_QATTARA))
-            return fail(err, errlen, "%s stands on a square no unit may occupy", ak_def(u)->shortname);
-    }
     s->result = AK_RESULT_NONE;
     s->actions = 0;
     ak_rng_seed(&s->rng, seed);

@@ -124,6 +124,16 @@ void ak_state_init(struct ak_state *s, int ruleset, uint64_t seed);
  * replay checks and the record format. */
 uint64_t ak_state_hash(const struct ak_state *s);
 
+/* Is s safe for the engine: every hex, unit, battle and enumeration in
+ * range, every unit on board on a square a unit may occupy? False with a
+ * sentence in err. Every loader of outside states calls it
+ * (ak_state_check.c). */
+bool ak_state_check(const struct ak_state *s, char *err, int errlen);
+/* h is a printed square of the map (sea and the Qattara Depression too). */
+bool ak_hex_on_map(ak_hex h);
+/* h is a square of the map a unit may stand on. */
+bool ak_hex_playable(ak_hex h);
+
 /* Queries on positions. */
 static inline bool ak_on_board(const struct ak_state *s, int u)
 {

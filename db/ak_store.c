@@ -1,10 +1,14 @@
 /* ak_store: SQLite implementation of the store. */
 #include "ak_store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const char *const ak_migrations[];
 
@@ -18,9 +22,47 @@ struct ak_store {
      * is a string literal): compiling SQL once, not on every action. */
     struct { const char *sql; sqlite3_stmt *q; } cache[STMT_CACHE];
     int wal_frames;             /* the log's length after the last commit */
+    bool lost;                  /* the file was unlinked or replaced: no more commits */
 };
 
-const char *ak_store_error(struct ak_store *st) { return sqlite3_errmsg(st->db); }
+#define LOST_MESSAGE "the database file was deleted or replaced while akd ran; nothing more is " \
+                     "stored until the operator restores it and restarts akd"
+
+const char *ak_store_error(struct ak_store *st)
+{
+    return st->lost ? LOST_MESSAGE : sqlite3_errmsg(st->db);
+}
+
+bool ak_store_lost(const struct ak_store *st) { return st->lost; }
+
+/* SQLite calls this just before every commit, on every connection and for
+ * every statement that commits by itself. An open SQLite file that was
+ * unlinked or replaced keeps accepting commits into an inode that no
+ * restart will ever read again: every acknowledged change after that would
+ * be lost. Refusing the commit (non-zero turns it into a rollback) is what
+ * keeps "acknowledged means stored" true. The check is one stat() per
+ * commit, small beside the commit's sync. */
+static int refuse_commit_if_moved(void *ud)
+{
+    struct ak_store *st = ud;
+    int moved = 0;
+    if (!st->lost && sqlite3_file_control(st->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK &&
+        moved)
+        st->lost = true;
+    return st->lost;
+}
+
+/* Create path with mode 0600 if it does not exist, so that SQLite (which
+ * gives its log and shared-memory files the database's mode) never makes
+ * a world-readable database: it holds password hashes, and the dice
+ * secrets of running games. */
+static int create_private(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return close(fd);
+    return errno == EEXIST ? 0 : -1;
+}
 
 static int on_wal_commit(void *ud, sqlite3 *db, const char *name, int frames)
 {
@@ -78,7 +120,20 @@ int ak_store_schema_version(struct ak_store *st)
 
 static int migrate(struct ak_store *st, char *err, size_t errlen)
 {
-    int have = ak_store_schema_version(st);
+    int have = ak_store_schema_version(st), known = 0;
+    while (ak_migrations[known])
+        known++;
+    /* A newer akd wrote this database: its tables may mean something this
+     * one does not know. Never touch it. */
+    if (have > known) {
+        snprintf(err, errlen, "the database has schema version %d; this akd knows versions up to %d "
+                 "(a newer akd wrote it)", have, known);
+        return -1;
+    }
+    if (have < 0) {
+        snprintf(err, errlen, "the database has a negative schema version %d", have);
+        return -1;
+    }
     for (int i = have; i >= 0 && ak_migrations[i]; i++) {
         char pragma[64], *msg = NULL;
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", i + 1);
@@ -103,6 +158,11 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     char *msg = NULL;
+    if (create_private(path) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        free(st);
+        return NULL;
+    }
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
         sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
                              "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
@@ -112,10 +172,18 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
         ak_store_close(st);
         return NULL;
     }
+    /* SQLite opens a file it may not write read-only without a word, and
+     * every write would then fail: refuse at once instead. */
+    if (sqlite3_db_readonly(st->db, "main") == 1) {
+        snprintf(err, errlen, "%s is read-only for this user: akd must be able to write its database", path);
+        ak_store_close(st);
+        return NULL;
+    }
     if (migrate(st, err, errlen) != 0) {
         ak_store_close(st);
         return NULL;
     }
+    sqlite3_commit_hook(st->db, refuse_commit_if_moved, st);
     /* Grow the file CHUNK_BYTES at a time: a sync that also records a new
      * file size (every checkpoint, as the log of actions grows) costs the
      * file system a journal commit, and a checkpoint that waits for one
@@ -123,6 +191,18 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
     int chunk = CHUNK_BYTES;
     sqlite3_file_control(st->db, "main", SQLITE_FCNTL_CHUNK_SIZE, &chunk);
     return st;
+}
+
+int ak_store_verify(struct ak_store *st, char *err, size_t errlen)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "PRAGMA quick_check", -1, &q, NULL);
+    const char *first = rc == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+    bool ok = first && strcmp(first, "ok") == 0;
+    if (!ok)
+        snprintf(err, errlen, "the database is damaged (quick_check: %s)", first ? first : sqlite3_errmsg(st->db));
+    sqlite3_finalize(q);
+    return ok ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
 void ak_store_close(struct ak_store *st)
@@ -176,6 +256,8 @@ static int run_in(struct ak_store *st, sqlite3_stmt *q)
     done(st, q);
     if (rc == SQLITE_DONE)
         return AK_STORE_OK;
+    if (st->lost)
+        return AK_STORE_ERROR;   /* the commit hook refused it: not a constraint */
     return rc == SQLITE_CONSTRAINT ? AK_STORE_EXISTS : AK_STORE_ERROR;
 }
 
@@ -331,6 +413,10 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
 int ak_store_backup(struct ak_store *st, const char *path)
 {
     sqlite3 *to;
+    /* A backup holds what the database holds: private, like it. An older
+     * backup left readable by others is made private too. */
+    if (create_private(path) != 0 || chmod(path, 0600) != 0)
+        return AK_STORE_ERROR;
     if (sqlite3_open(path, &to) != SQLITE_OK) {
         sqlite3_close(to);
         return AK_STORE_ERROR;

@@ -50,6 +50,12 @@ struct ak_store_game {
 struct ak_store *ak_store_open(const char *path, char *err, size_t errlen);
 void ak_store_close(struct ak_store *st);
 const char *ak_store_error(struct ak_store *st);
+/* The database file was unlinked or replaced under the open connection:
+ * every commit since is refused (and ak_store_error says so). */
+bool ak_store_lost(const struct ak_store *st);
+/* PRAGMA quick_check: AK_STORE_ERROR with SQLite's first complaint in err
+ * if the file is damaged. */
+int ak_store_verify(struct ak_store *st, char *err, size_t errlen);
 /* The owner runs checkpoints itself (off its event loop, with
  * ak_store_checkpoint) instead of SQLite running one inside a commit. */
 void ak_store_manual_checkpoints(struct ak_store *st);

@@ -91,8 +91,10 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     char err[200];
     if (!position)
         ak_state_init(&s, ruleset, seed);
-    else if (!ak_state_from_position(position, seed, &s, err, sizeof err))
-        return fail(r, "the record's starting position cannot be read");
+    else if (!ak_state_from_position(position, seed, &s, err, sizeof err)) {
+        snprintf(r->error, sizeof r->error, "the record's starting position cannot be read: %.180s", err);
+        return false;
+    }
     struct ak_events ev = {0};
     /* The rolls of the start of the first player turn. */
     r->rolls = s.supply_roll ? 1 : 0;

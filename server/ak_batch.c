@@ -173,6 +173,7 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
  * or they were all undone. */
 static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
 {
+    const char *why = ak_writer_store_lost(srv) ? ak_writer_error(srv) : "the database could not store it";
     while (batch) {
         struct ak_commit *k = batch;
         batch = k->next;
@@ -181,7 +182,7 @@ static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
         else if (ok)
             answer_committed(srv, k);
         else if (k->conn)
-            ak_conn_reply_error(k->conn, k->id, "internal", "the database could not store it; nothing changed");
+            ak_conn_reply_error(k->conn, k->id, "internal", "%s; nothing changed", why);
         if (k->conn) {
             if (!k->conn->closing)
                 ak_conn_resume(k->conn);
@@ -200,7 +201,10 @@ static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint6
         answer(srv, batch, true);
         return;
     }
-    ak_log(AK_LOG_ERROR, "group commit failed; %s", srv->batch ? "it and the next batch are undone" : "undone");
+    ak_log(AK_LOG_ERROR, "group commit failed (%s); %s",
+           ak_writer_store_lost(srv) ? "the database file was deleted or replaced: restore it and restart akd"
+                                     : "see the database's state",
+           srv->batch ? "it and the next batch are undone" : "undone");
     struct ak_commit *next = srv->batch;
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;

@@ -205,13 +205,35 @@ int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t
     return 0;
 }
 
+/* The game's state from its snapshot and the actions after it, or from
+ * its start; -1 (logged) if the stored game cannot be read. */
+static int load_state(struct ak_server *srv, struct ak_game *g, int ruleset,
+                      const struct ak_store_game *sg)
+{
+    char err[200];
+    if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq <= sg->seq) {
+        /* A snapshot is a copy of the struct: checked like any position
+         * read from outside before the engine indexes with it. */
+        memcpy(&g->state, sg->snapshot, sizeof g->state);
+        if (!ak_state_check(&g->state, err, sizeof err)) {
+            ak_log(AK_LOG_ERROR, "game %lld: its stored snapshot is damaged: %s", (long long)g->id, err);
+            return -1;
+        }
+        if (g->state.actions != sg->snapshot_seq || g->state.ruleset != ruleset ||
+            (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, &g->state, NULL) != 0))
+            return -1;
+        return 0;
+    }
+    return ak_game_replay(srv, g, ruleset, UINT32_MAX, &g->state, NULL);
+}
+
 static int load_one(void *ud, const struct ak_store_game *sg)
 {
     struct ak_server *srv = ud;
     struct ak_game *g = ak_game_add(srv, sg->id);
-    int ruleset = ak_ruleset_find(sg->ruleset);
-    if (!g || ruleset < 0)
+    if (!g)
         return 1;
+    int ruleset = ak_ruleset_find(sg->ruleset);
     g->player[0] = sg->player[0];
     g->player[1] = sg->player[1];
     g->meta = sg->meta;
@@ -219,13 +241,13 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     g->snapshot_seq = sg->snapshot_seq;
     if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
         return 1;
-    if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq <= sg->seq) {
-        memcpy(&g->state, sg->snapshot, sizeof g->state);
-        if (g->state.actions != sg->snapshot_seq ||
-            (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, &g->state, NULL) != 0))
-            return 1;
-    } else if (ak_game_replay(srv, g, ruleset, UINT32_MAX, &g->state, NULL) != 0) {
-        return 1;
+    /* One game that cannot be read is left out (its rows stay in the
+     * database for the operator), not a reason to refuse every other game. */
+    if (ruleset < 0 || load_state(srv, g, ruleset, sg) != 0) {
+        ak_log(AK_LOG_ERROR, "game %lld cannot be read and is left out (ruleset %s, %u actions)",
+               (long long)sg->id, sg->ruleset, sg->seq);
+        ak_game_remove(srv, g);
+        srv->skipped_games++;
     }
     return 0;
 }
@@ -237,7 +259,10 @@ int ak_games_load(struct ak_server *srv)
     int n = 0;
     for (struct ak_game *g = srv->games; g; g = g->next, n++)
         ak_game_name_players(srv, g);
-    ak_log(AK_LOG_INFO, "loaded %d games", n);
+    if (srv->skipped_games)
+        ak_log(AK_LOG_ERROR, "loaded %d games; %d could not be read and are left out", n, srv->skipped_games);
+    else
+        ak_log(AK_LOG_INFO, "loaded %d games", n);
     return 0;
 }
 

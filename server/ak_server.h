@@ -116,6 +116,7 @@ struct ak_server {
     struct ak_game *games;
     struct ak_game **game_by_id;    /* indexed by game number */
     int64_t next_game_id;
+    int skipped_games;          /* stored games that could not be read at start */
     size_t games_cap;
     struct ak_conn *dirty;      /* connections with output to write */
     bool backing_up;            /* SIGUSR1's backup runs on the work queue */
@@ -262,6 +263,10 @@ void ak_batch_stop(struct ak_server *srv);
 int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv), char *err,
                     size_t errlen);
 bool ak_writer_busy(const struct ak_server *srv);
+/* The writer's database file was deleted or replaced (every commit since
+ * failed), and the writer's last error in words. */
+bool ak_writer_store_lost(const struct ak_server *srv);
+const char *ak_writer_error(const struct ak_server *srv);
 /* Hand a batch to the thread (it must be idle). */
 void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
 /* The batch once written, with its result and duration; NULL if none is

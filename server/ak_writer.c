@@ -133,6 +133,16 @@ static void writer_main(void *arg)
     uv_mutex_unlock(&w->lock);
 }
 
+bool ak_writer_store_lost(const struct ak_server *srv)
+{
+    return srv->writer && ak_store_lost(srv->writer->store);
+}
+
+const char *ak_writer_error(const struct ak_server *srv)
+{
+    return ak_store_error(srv->writer->store);
+}
+
 /* The loop's connection found the write lock taken: by the writer (wait
  * for its commit to end), or by something else (a tool: poll). */
 static int wait_for_writer(void *ud, int tries)

@@ -11,6 +11,7 @@
 #include <sodium.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,21 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
     return -1;
 }
 
+/* The database and its log hold password hashes and the dice secrets of
+ * running games: say so if other users can read them. */
+static void warn_if_readable(const char *db)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char path[600];
+        struct stat st;
+        snprintf(path, sizeof path, "%s%s", db, suffix[i]);
+        if (stat(path, &st) == 0 && (st.st_mode & 077))
+            ak_log(AK_LOG_WARN, "%s is readable by other users (mode %03o): it holds password hashes "
+                   "and dice secrets; chmod 600 it", path, (unsigned)(st.st_mode & 0777));
+    }
+}
+
 static void start_signals(struct ak_server *srv)
 {
     uv_signal_t *sigs[] = {&srv->sigint, &srv->sigterm, &srv->sighup, &srv->sigusr1};
@@ -248,11 +264,16 @@ int main(int argc, char **argv)
         return 1;
     }
     char err[512];
+    /* Everything akd creates (database, log, shared memory, backups) is
+     * its own: password hashes and dice secrets are not for other users. */
+    umask(077);
     srv.store = ak_store_open(cfg->db, err, sizeof err);
-    if (!srv.store) {
+    if (!srv.store || ak_store_verify(srv.store, err, sizeof err) != AK_STORE_OK) {
         fprintf(stderr, "akd: cannot open the database: %s\n", err);
+        ak_store_close(srv.store);
         return 1;
     }
+    warn_if_readable(cfg->db);
     ak_store_set_sync(srv.store, cfg->sync_full);
     if (ak_games_load(&srv) != 0) {
         fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);

@@ -31,6 +31,9 @@ static bool invariants(const struct ak_player_game *g)
     const struct ak_scenario *sc = &ak_data()->scenario;
     static uint8_t count[AK_SIDES][AK_HEX_COUNT];
     memset(count, 0, sizeof count);
+    char why[200];
+    if (!ak_state_check(s, why, sizeof why))      /* what every loader asks of a state */
+        return fail(g, why);
     int supply[AK_SIDES] = {0, 0};
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];

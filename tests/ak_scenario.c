@@ -175,6 +175,10 @@ static bool fix_dice(struct run *r, char **w, int n)
 
 static void put(struct run *r, int u, const char *where)
 {
+    if (strcmp(where, "pool") != 0 && strcmp(where, "dead") != 0 && !ak_hex_playable(ak_hex_parse(where))) {
+        result(false, "put %s %s: not a square of the map a unit may stand on", ak_def(u)->shortname, where);
+        return;
+    }
     struct ak_unit *x = &r->s.unit[u];
     *x = (struct ak_unit){0};
     x->hex = x->start_hex = AK_HEX_NONE;
@@ -433,8 +437,18 @@ static int run_file(const char *path)
         int n = 0;
         for (char *t = strtok(buf, " \t\r\n"); t && n < 32; t = strtok(NULL, " \t\r\n"))
             w[n++] = t;
-        if (n > 0)
-            run_line(&r, w, n);
+        if (n == 0)
+            continue;
+        /* A line that sets the position up must leave a state the engine
+         * can work on (ak_state_check), like every other loader's: a
+         * `set turn 200` is refused here, not read out of bounds later. */
+        struct ak_state before = r.s;
+        char why[200];
+        run_line(&r, w, n);
+        if (!ak_state_check(&r.s, why, sizeof why)) {
+            result(false, "%s: the position is not valid: %s", w[0], why);
+            r.s = before;
+        }
     }
     fclose(f);
     return 0;

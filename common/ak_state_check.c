@@ -1,0 +1,126 @@
+/* ak_state_check: is a state one the engine can safely work on?
+ *
+ * The engine indexes arrays with the hexes, unit numbers, battle numbers
+ * and enumerations held in a state, and trusts them: it never re-checks a
+ * hex on every neighbour lookup. A state made by the engine itself always
+ * holds good values; a state read from outside (a training position, a
+ * game record, a snapshot stored in the database, a scenario file) may
+ * not. Every loader calls ak_state_check before the engine sees the state,
+ * so a bad file is refused with a sentence instead of writing outside an
+ * array. The check is about values the engine relies on, not about whether
+ * the position could arise in play (an overstacked square is legal input
+ * for a training position; a unit on square Z99 is not).
+ */
+#include "ak_rules.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ak_battle.h"
+
+static bool bad(char *err, int errlen, const char *fmt, ...)
+{
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, (size_t)errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+bool ak_hex_on_map(ak_hex h)
+{
+    return h >= 0 && h < AK_HEX_COUNT && ak_map()->terrain[h] != AK_TERRAIN_OFFBOARD;
+}
+
+bool ak_hex_playable(ak_hex h)
+{
+    if (!ak_hex_on_map(h))
+        return false;
+    int t = ak_map()->terrain[h];
+    return t != AK_TERRAIN_SEA && t != AK_TERRAIN_QATTARA;
+}
+
+static bool side_or_nobody(int v)
+{
+    return v == AK_AXIS || v == AK_ALLIED || v == AK_NOBODY;
+}
+
+static bool check_unit(const struct ak_state *s, int u, char *err, int errlen)
+{
+    const struct ak_unit *x = &s->unit[u];
+    const char *name = ak_def(u)->shortname;
+    if (x->where > AK_AT_WITHDRAWN)
+        return bad(err, errlen, "unit %s is in no known place", name);
+    if (x->where == AK_AT_BOARD && !ak_hex_playable(x->hex))
+        return bad(err, errlen, "unit %s is on the board but not on a square a unit may occupy", name);
+    if (x->where == AK_AT_SEA && !ak_hex_on_map(x->hex))
+        return bad(err, errlen, "unit %s is at sea without a port it sailed from", name);
+    if (x->where != AK_AT_BOARD && x->where != AK_AT_SEA && x->hex != AK_HEX_NONE &&
+        !ak_hex_on_map(x->hex))
+        return bad(err, errlen, "unit %s names a square not on the map", name);
+    if (x->start_hex != AK_HEX_NONE && !ak_hex_on_map(x->start_hex))
+        return bad(err, errlen, "unit %s started the turn on a square not on the map", name);
+    if (x->battle > s->nbattles)
+        return bad(err, errlen, "unit %s is in battle %d of %d", name, x->battle, s->nbattles);
+    if (x->isolated > 2)
+        return bad(err, errlen, "unit %s has been isolated %d turns (at most 2 are counted)", name,
+                   x->isolated);
+    if (x->sea_turn > s->turn)
+        return bad(err, errlen, "unit %s put to sea on a later turn", name);
+    return true;
+}
+
+static bool check_battle(const struct ak_state *s, int b, char *err, int errlen)
+{
+    const struct ak_battle *t = &s->battle[b];
+    if (t->supply != AK_UNIT_NONE && t->supply >= s->units)
+        return bad(err, errlen, "battle %d names an unknown supply unit", b + 1);
+    if (t->column > AK_ODDS_AUTO || t->roll > 6 || t->result > AK_CRT_DE || t->resolved > 1)
+        return bad(err, errlen, "battle %d has odds, a die or a result out of range", b + 1);
+    if (t->ndef_hex > AK_BATTLE_HEXES)
+        return bad(err, errlen, "battle %d has too many defending squares", b + 1);
+    for (int i = 0; i < t->ndef_hex; i++)
+        if (!ak_hex_on_map(t->def_hex[i]))
+            return bad(err, errlen, "battle %d has a defending square not on the map", b + 1);
+    return true;
+}
+
+bool ak_state_check(const struct ak_state *s, char *err, int errlen)
+{
+    const struct ak_data *d = ak_data();
+    if (s->ruleset >= ak_ruleset_count())
+        return bad(err, errlen, "unknown ruleset %d", s->ruleset);
+    if (s->units != d->units)
+        return bad(err, errlen, "the state has %d units, the game %d", s->units, d->units);
+    if (s->turn < 1 || s->turn > d->scenario.turns)
+        return bad(err, errlen, "turn %d is not between 1 and %d", s->turn, d->scenario.turns);
+    if (s->phase > AK_PHASE_OVER)
+        return bad(err, errlen, "unknown portion of the turn");
+    if (s->side >= AK_SIDES && !(s->phase == AK_PHASE_OVER && s->side == AK_NOBODY))
+        return bad(err, errlen, "no side is moving");
+    if (s->result > AK_RESULT_DRAW || s->result_reason > AK_WIN_TIME)
+        return bad(err, errlen, "unknown result");
+    if ((s->result != AK_RESULT_NONE) != (s->phase == AK_PHASE_OVER))
+        return bad(err, errlen, "a result is given exactly when the game is over");
+    if (s->supply_roll > 6)
+        return bad(err, errlen, "supply table roll %d is not a die", s->supply_roll);
+    for (int k = 0; k < AK_KEYS; k++)
+        if (!side_or_nobody(s->control[k]))
+            return bad(err, errlen, "a key square is controlled by an unknown side");
+    if (s->nbattles > AK_BATTLE_MAX)
+        return bad(err, errlen, "%d battles declared (at most %d)", s->nbattles, AK_BATTLE_MAX);
+    if (s->combat_locked > 1)
+        return bad(err, errlen, "malformed combat lock");
+    if (s->pending.kind > AK_PEND_ADVANCE ||
+        (s->pending.kind && (s->pending.side >= AK_SIDES || s->pending.battle >= s->nbattles)))
+        return bad(err, errlen, "a decision is owed for no battle or by no side");
+    for (int b = 0; b < s->nbattles; b++)
+        if (!check_battle(s, b, err, errlen))
+            return false;
+    for (int u = 0; u < s->units; u++)
+        if (!check_unit(s, u, err, errlen))
+            return false;
+    return true;
+}
