@@ -77,6 +77,9 @@ int ak_verify_file(const char *path, FILE *out);
  * starts at the verb, the game number taken off), NULL with err if the
  * words do not fit; and a listed action back to the akc command line. */
 json_t *ak_verb_action(int argc, char **argv, char *err, int errlen);
+/* The `act` request for an action (stolen) in game, with a fresh random
+ * nonce: the player's share of the dice (proto/ak_dice.h). */
+json_t *ak_act_request(long long game, json_t *action);
 bool ak_verb_is_action(const char *verb);
 /* "a,b,c" -> ["a","b","c"] */
 json_t *ak_verb_names(const char *list);

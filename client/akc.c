@@ -238,7 +238,7 @@ static void print_events(const json_t *events)
 static int act(struct ak_net *n, long game, json_t *action)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:I,s:o}", "cmd", "act", "game", (json_int_t)game, "action", action),
+    json_t *r = call(n, ak_act_request(game, action),
                      &status);
     if (!r)
         return status;

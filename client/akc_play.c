@@ -317,7 +317,7 @@ static void options(void)
 
 static void act(json_t *action)
 {
-    json_t *r = request(json_pack("{s:s,s:I,s:o}", "cmd", "act", "game", (json_int_t)P.game, "action", action));
+    json_t *r = request(ak_act_request(P.game, action));
     if (!r)
         return;
     size_t i;

@@ -7,6 +7,13 @@
 
 void ak_state_init(struct ak_state *s, int ruleset, uint64_t seed)
 {
+    struct ak_rng rng;
+    ak_rng_seed(&rng, seed);
+    ak_state_init_rng(s, ruleset, &rng);
+}
+
+void ak_state_init_rng(struct ak_state *s, int ruleset, const struct ak_rng *rng)
+{
     const struct ak_data *d = ak_data();
     memset(s, 0, sizeof *s);
     s->ruleset = (uint8_t)ruleset;
@@ -14,7 +21,7 @@ void ak_state_init(struct ak_state *s, int ruleset, uint64_t seed)
     s->side = AK_AXIS;
     s->phase = AK_PHASE_MOVEMENT;
     s->units = (uint16_t)d->units;
-    ak_rng_seed(&s->rng, seed);
+    s->rng = *rng;
     for (int u = 0; u < d->units; u++) {
         s->unit[u].where = AK_AT_POOL;
         s->unit[u].hex = s->unit[u].start_hex = AK_HEX_NONE;

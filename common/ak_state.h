@@ -119,6 +119,8 @@ struct ak_state {
  * the Axis to move, dice from seed. Runs the start of the first player turn
  * (the supply roll) as every later turn does. */
 void ak_state_init(struct ak_state *s, int ruleset, uint64_t seed);
+/* The same with the dice generator's state given whole (ak_dice.h). */
+void ak_state_init_rng(struct ak_state *s, int ruleset, const struct ak_rng *rng);
 
 /* A 64-bit hash of everything in the state (FNV-1a over its fields), for
  * replay checks and the record format. */

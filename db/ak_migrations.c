@@ -60,5 +60,10 @@ const char *const ak_migrations[] = {
     "ALTER TABLE games DROP COLUMN snapshot;"
     "ALTER TABLE games DROP COLUMN snapshot_seq;"
     "ALTER TABLE games DROP COLUMN seq;",
+    /* 6: dice nobody can know in advance (proto/ak_dice.h): the scheme a
+     * game's dice follow (1 for every game before this step), and the
+     * nonce each action was sent with. */
+    "ALTER TABLE games ADD COLUMN dice_scheme INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE actions ADD COLUMN nonce TEXT NOT NULL DEFAULT '';",
     NULL,
 };

@@ -365,10 +365,11 @@ static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *
     sqlite3_bind_text(q, at + 6, m->tc_expiry[0] ? m->tc_expiry : "lose", -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, at + 7, m->deadline);
     sqlite3_bind_text(q, at + 8, m->status[0] ? m->status : "active", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, at + 9, m->dice_scheme ? m->dice_scheme : 1);
 }
 
 #define META_COLUMNS "dice_commit, dice_secret, challenge_user, rated, tc_seconds, tc_per, " \
-                     "tc_expiry, deadline, status"
+                     "tc_expiry, deadline, status, dice_scheme"
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
@@ -376,9 +377,9 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
 {
     sqlite3_stmt *q = prep(st, side == 0
         ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
@@ -391,7 +392,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 4, user);
     sqlite3_bind_int64(q, 5, now);
     bind_meta(q, 6, meta ? meta : &none);
-    sqlite3_bind_text(q, 15, position ? position : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 16, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = run_in(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
@@ -402,11 +403,11 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
 {
     sqlite3_stmt *q = prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
                                "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
-                               "tc_expiry = ?, deadline = ?, status = ? WHERE id = ?");
+                               "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ? WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
-    sqlite3_bind_int64(q, 10, game);
+    sqlite3_bind_int64(q, 11, game);
     return run_in(st, q);
 }
 
@@ -488,16 +489,17 @@ void ak_store_rollback(struct ak_store *st)
 }
 
 int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, int side,
-                              const char *action_json, int64_t now, const void *snapshot,
-                              size_t snapshot_len)
+                              const char *action_json, const char *nonce, int64_t now,
+                              const void *snapshot, size_t snapshot_len)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO actions(game_id, seq, side, action, created) VALUES (?, ?, ?, ?, ?)");
+    sqlite3_stmt *q = prep(st, "INSERT INTO actions(game_id, seq, side, action, created, nonce) VALUES (?, ?, ?, ?, ?, ?)");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
         sqlite3_bind_text(q, 3, side == 0 ? "axis" : "allied", -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 4, action_json, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(q, 5, now);
+        sqlite3_bind_text(q, 6, nonce ? nonce : "", -1, SQLITE_TRANSIENT);
     }
     int rc = run_in(st, q);
     if (rc != AK_STORE_OK || !snapshot)
@@ -506,12 +508,12 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
 }
 
 int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
-                         const char *action_json, int64_t now, const void *snapshot,
-                         size_t snapshot_len)
+                         const char *action_json, const char *nonce, int64_t now,
+                         const void *snapshot, size_t snapshot_len)
 {
     if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
-    if (ak_store_game_append_rows(st, game, seq, side, action_json, now, snapshot, snapshot_len) != AK_STORE_OK) {
+    if (ak_store_game_append_rows(st, game, seq, side, action_json, nonce, now, snapshot, snapshot_len) != AK_STORE_OK) {
         ak_store_rollback(st);
         return AK_STORE_ERROR;
     }
@@ -570,7 +572,8 @@ int ak_store_games_each(struct ak_store *st,
         snprintf(m->tc_expiry, sizeof m->tc_expiry, "%s", (const char *)sqlite3_column_text(q, 15));
         m->deadline = sqlite3_column_int64(q, 16);
         snprintf(m->status, sizeof m->status, "%s", (const char *)sqlite3_column_text(q, 17));
-        g.position = (const char *)sqlite3_column_text(q, 18);
+        m->dice_scheme = sqlite3_column_int(q, 18);
+        g.position = (const char *)sqlite3_column_text(q, 19);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }
@@ -579,9 +582,11 @@ int ak_store_games_each(struct ak_store *st,
 }
 
 int ak_store_actions_each(struct ak_store *st, int64_t game,
-                          int (*cb)(void *ud, uint32_t seq, int side, const char *json), void *ud)
+                          int (*cb)(void *ud, uint32_t seq, int side, const char *json,
+                                    const char *nonce),
+                          void *ud)
 {
-    sqlite3_stmt *q = prep(st, "SELECT seq, side, action FROM actions WHERE game_id = ? ORDER BY seq");
+    sqlite3_stmt *q = prep(st, "SELECT seq, side, action, nonce FROM actions WHERE game_id = ? ORDER BY seq");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
@@ -589,7 +594,7 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
     while (rc == AK_STORE_OK && sqlite3_step(q) == SQLITE_ROW) {
         const char *side = (const char *)sqlite3_column_text(q, 1);
         if (cb(ud, (uint32_t)sqlite3_column_int64(q, 0), strcmp(side, "axis") == 0 ? 0 : 1,
-               (const char *)sqlite3_column_text(q, 2)) != 0)
+               (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3)) != 0)
             rc = AK_STORE_ERROR;
     }
     done(st, q);

@@ -23,7 +23,8 @@ enum { AK_STORE_OK = 0, AK_STORE_ERROR = -1, AK_STORE_EXISTS = -2, AK_STORE_NOT_
 /* What the lobby and the clock keep about a game besides its log. */
 struct ak_store_game_meta {
     char dice_commit[65];       /* hex BLAKE2b-256 of the dice secret, told at the start */
-    char dice_secret[65];       /* hex secret the seed comes from; public once it is over */
+    char dice_secret[65];       /* hex secret the dice come from; public once it is over */
+    int dice_scheme;            /* proto/ak_dice.h: 1 legacy, 2 keyed with per-action nonces */
     int64_t challenge;          /* the user challenged, 0 for an open seek */
     int rated;
     int tc_seconds;             /* time per action or per player turn, 0 for none */
@@ -125,16 +126,19 @@ void ak_store_rollback(struct ak_store *st);
  * with snapshot NULL, keep the last snapshot: loading replays the actions
  * after it). */
 int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, int side,
-                              const char *action_json, int64_t now, const void *snapshot,
-                              size_t snapshot_len);
-/* Append action number seq (1-based) and the snapshot after it, committed. */
+                              const char *action_json, const char *nonce, int64_t now,
+                              const void *snapshot, size_t snapshot_len);
+/* Append action number seq (1-based) and the snapshot after it, committed.
+ * nonce: the one the player sent with it (NULL: none). */
 int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int side,
-                         const char *action_json, int64_t now, const void *snapshot,
-                         size_t snapshot_len);
+                         const char *action_json, const char *nonce, int64_t now,
+                         const void *snapshot, size_t snapshot_len);
 
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud);
 int ak_store_actions_each(struct ak_store *st, int64_t game,
-                          int (*cb)(void *ud, uint32_t seq, int side, const char *json), void *ud);
+                          int (*cb)(void *ud, uint32_t seq, int side, const char *json,
+                                    const char *nonce),
+                          void *ud);
 
 #endif

@@ -1,52 +1,13 @@
 /* ak_record: dice commitments and replaying a game record. */
 #include "ak_record.h"
 
-#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ak_dice.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_victory.h"
-
-static void to_hex(const unsigned char *b, size_t n, char *out)
-{
-    sodium_bin2hex(out, n * 2 + 1, b, n);
-}
-
-static uint64_t seed_of(const unsigned char *secret)
-{
-    uint64_t seed = 0;
-    for (int i = 7; i >= 0; i--)
-        seed = seed << 8 | secret[i];
-    return seed & INT64_MAX;    /* SQLite integers are signed */
-}
-
-void ak_dice_new(char secret[65], char commit[65], uint64_t *seed)
-{
-    unsigned char s[32], h[32];
-    randombytes_buf(s, sizeof s);
-    crypto_generichash(h, sizeof h, s, sizeof s, NULL, 0);
-    to_hex(s, sizeof s, secret);
-    to_hex(h, sizeof h, commit);
-    *seed = seed_of(s);
-}
-
-bool ak_dice_open(const char *secret, const char *commit, uint64_t *seed)
-{
-    unsigned char s[32], h[32];
-    size_t len;
-    char hex[65];
-    if (!secret || !commit || strlen(secret) != 64 ||
-        sodium_hex2bin(s, sizeof s, secret, 64, NULL, &len, NULL) != 0 || len != 32)
-        return false;
-    crypto_generichash(h, sizeof h, s, sizeof s, NULL, 0);
-    to_hex(h, sizeof h, hex);
-    if (strcmp(hex, commit) != 0)
-        return false;
-    *seed = seed_of(s);
-    return true;
-}
 
 static bool fail(struct ak_verify_report *r, const char *why)
 {
@@ -78,11 +39,15 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
         return fail(r, "not a game record (format akd-record-1)");
     const char *secret = json_string_value(json_object_get(record, "dice_secret"));
     const char *commit = json_string_value(json_object_get(record, "dice_commit"));
-    uint64_t seed;
+    /* Records made before the scheme was named carry none: scheme 1. */
+    const json_t *scheme = json_object_get(record, "dice_scheme");
+    struct ak_dice dice;
     if (!secret)
         return fail(r, "the game is not over: its dice secret is revealed only at the end");
-    if (!ak_dice_open(secret, commit, &seed))
-        return fail(r, "the dice secret does not match the commitment made at the start");
+    if (scheme && !json_is_integer(scheme))
+        return fail(r, "dice_scheme is not a number");
+    if (!ak_dice_open(secret, commit, scheme ? (int)json_integer_value(scheme) : AK_DICE_LEGACY, &dice))
+        return fail(r, "the dice secret does not match the commitment made at the start (or the dice scheme is unknown)");
     const char *rules = json_string_value(json_object_get(record, "ruleset"));
     int ruleset = ak_ruleset_find(rules ? rules : "");
     if (ruleset < 0)
@@ -90,10 +55,12 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     const json_t *position = json_object_get(record, "position");
     char err[200];
     if (!position)
-        ak_state_init(&s, ruleset, seed);
-    else if (!ak_state_from_position(position, seed, &s, err, sizeof err)) {
+        ak_dice_start(&dice, ruleset, &s);
+    else if (!ak_state_from_position(position, dice.seed, &s, err, sizeof err)) {
         snprintf(r->error, sizeof r->error, "the record's starting position cannot be read: %.180s", err);
         return false;
+    } else {
+        ak_dice_position(&dice, &s);
     }
     struct ak_events ev = {0};
     /* The rolls of the start of the first player turn. */
@@ -105,11 +72,15 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
         struct ak_reject rej;
         char err[200];
         const char *side = json_string_value(json_object_get(x, "side"));
+        const json_t *nonce = json_object_get(x, "nonce");
         int sd = side ? ak_side_parse(side) : -1;
         ev.n = 0;
         if (sd < 0 || sd >= AK_SIDES ||
             !ak_action_from_json(json_object_get(x, "action"), sd, &a, err, sizeof err))
             return fail_at(r, (int)i + 1, "cannot be read");
+        if ((nonce && !json_is_string(nonce)) || !ak_nonce_valid(json_string_value(nonce)))
+            return fail_at(r, (int)i + 1, "has a nonce that is not 0 to 64 hex digits");
+        ak_dice_before_action(&dice, s.actions + 1, json_string_value(nonce), &s);
         if (!ak_apply(&s, &a, &ev, &rej))
             return fail_at(r, (int)i + 1, "is refused by the rules");
         if (json_integer_value(json_object_get(x, "seq")) != (json_int_t)s.actions)

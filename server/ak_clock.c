@@ -46,13 +46,13 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
     }
     struct ak_action a = {.kind = AK_ACT_TIMEOUT, .side = (uint8_t)late, .hex = AK_HEX_NONE,
                           .supply = AK_UNIT_NONE};
-    struct ak_state next = g->state;
+    static struct ak_state next;
     struct ak_events ev = {0};
     struct ak_reject rej;
-    if (!ak_apply(&next, &a, &ev, &rej))
+    if (!ak_game_try(g, &a, NULL, &next, &ev, &rej))
         return;
     ak_log(AK_LOG_INFO, "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
-    ak_game_commit(srv, g, &a, &next, &ev, "server", NULL, NULL);
+    ak_game_commit(srv, g, &a, NULL, &next, &ev, "server", NULL, NULL);
 }
 
 static void on_tick(uv_timer_t *t)

@@ -140,13 +140,15 @@ int ak_game_side_of(const struct ak_game *g, int64_t user)
 int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
 {
     if (!g->position) {
-        ak_state_init(out, ruleset, g->seed);
+        ak_dice_start(&g->dice, ruleset, out);
         return 0;
     }
     char err[200];
     json_error_t je;
     json_t *j = json_loads(g->position, 0, &je);
-    bool ok = j && ak_state_from_position(j, g->seed, out, err, sizeof err);
+    bool ok = j && ak_state_from_position(j, g->dice.seed, out, err, sizeof err);
+    if (ok)
+        ak_dice_position(&g->dice, out);
     json_decref(j);
     if (!ok)
         ak_log(AK_LOG_ERROR, "game %lld: its starting position cannot be read", (long long)g->id);
@@ -161,7 +163,7 @@ struct replay_ctx {
     bool failed;
 };
 
-static int replay_one(void *ud, uint32_t seq, int side, const char *json)
+static int replay_one(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
 {
     struct replay_ctx *r = ud;
     json_error_t je;
@@ -180,6 +182,8 @@ static int replay_one(void *ud, uint32_t seq, int side, const char *json)
             *r->after = a;
         return 0;
     }
+    if (ok)
+        ak_dice_before_action(&r->g->dice, seq, nonce, r->state);
     if (!ok || !ak_apply(r->state, &a, NULL, &rej) || r->state->actions != seq) {
         ak_log(AK_LOG_ERROR, "game %lld: action %u does not replay", (long long)r->g->id, seq);
         r->failed = true;
@@ -237,7 +241,11 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     g->player[0] = sg->player[0];
     g->player[1] = sg->player[1];
     g->meta = sg->meta;
-    g->seed = sg->seed;
+    /* Games from before dice commitments have only their seed. */
+    if (!sg->meta.dice_secret[0] && sg->meta.dice_scheme <= AK_DICE_LEGACY)
+        g->dice = (struct ak_dice){.scheme = AK_DICE_LEGACY, .seed = sg->seed};
+    else if (!ak_dice_open(sg->meta.dice_secret, sg->meta.dice_commit, sg->meta.dice_scheme, &g->dice))
+        ruleset = -1;   /* left out below: its dice cannot be known */
     g->snapshot_seq = sg->snapshot_seq;
     if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
         return 1;
@@ -411,13 +419,22 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
     return false;
 }
 
+bool ak_game_try(const struct ak_game *g, const struct ak_action *a, const char *nonce,
+                 struct ak_state *next, struct ak_events *ev, struct ak_reject *rej)
+{
+    *next = g->state;
+    ak_dice_before_action(&g->dice, g->state.actions + 1, nonce, next);
+    return ak_apply(next, a, ev, rej);
+}
+
 bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
-                    const struct ak_state *next, const struct ak_events *ev, const char *by,
-                    struct ak_conn *c, const json_t *id)
+                    const char *nonce, const struct ak_state *next, const struct ak_events *ev,
+                    const char *by, struct ak_conn *c, const json_t *id)
 {
     struct ak_commit *k = ak_batch_commit_new(srv);
     if (!k)
         return false;
+    snprintf(k->nonce, sizeof k->nonce, "%s", nonce ? nonce : "");
     json_t *action = ak_action_to_json_in(a, &g->state);
     k->action_text = ak_json_text(action);
     json_decref(action);

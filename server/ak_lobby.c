@@ -59,8 +59,8 @@ static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *
 
 /* "position": a public state to start from, where the server allows it;
  * its text in out (NULL without one) and the state in start. */
-static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos, uint64_t seed,
-                         char **out, struct ak_state *start)
+static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos,
+                         const struct ak_dice *dice, char **out, struct ak_state *start)
 {
     char err[200];
     *out = NULL;
@@ -70,10 +70,11 @@ static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos,
         ak_conn_reply_error(c, id, "bad_request", "this server starts every game from the campaign's opening");
         return false;
     }
-    if (!ak_state_from_position(pos, seed, start, err, sizeof err)) {
+    if (!ak_state_from_position(pos, dice->seed, start, err, sizeof err)) {
         ak_conn_reply_error(c, id, "bad_request", "the position cannot be used: %s", err);
         return false;
     }
+    ak_dice_position(dice, start);
     *out = ak_json_text(pos);
     if (!*out)
         ak_conn_reply_error(c, id, "internal", "out of memory");
@@ -183,11 +184,12 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     m.rated = json_is_true(json_object_get(msg, "rated"));
     snprintf(m.status, sizeof m.status, "active");
-    uint64_t seed;
-    ak_dice_new(m.dice_secret, m.dice_commit, &seed);
+    struct ak_dice dice;
+    ak_dice_new(&dice, m.dice_secret, m.dice_commit);
+    m.dice_scheme = dice.scheme;
     char *position = NULL;
     static struct ak_state start;
-    if (!position_arg(c, id, json_object_get(msg, "position"), seed, &position, &start))
+    if (!position_arg(c, id, json_object_get(msg, "position"), &dice, &position, &start))
         return;
     /* The game is numbered and set up now, and stored with the next batch
      * (create_job); its creator is answered once it is committed. */
@@ -202,7 +204,7 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     g->creating = true;
     g->position = position;
-    g->seed = seed;
+    g->dice = dice;
     if (position)
         g->state = start;       /* read from the request: not parsed again */
     else
@@ -216,7 +218,7 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     k->side = side;
     k->user = c->user;
     k->ruleset = r;
-    k->seed = seed;
+    k->seed = dice.scheme == AK_DICE_LEGACY ? dice.seed : 0;    /* scheme 2 has no seed */
     k->when = ak_now();
     k->meta = m;
     k->conn = c;
@@ -350,13 +352,14 @@ struct record_ctx {
     json_t *actions;
 };
 
-static int record_one(void *ud, uint32_t seq, int side, const char *json)
+static int record_one(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
 {
     struct record_ctx *r = ud;
     json_error_t je;
     json_t *a = json_loads(json, 0, &je);
-    json_array_append_new(r->actions, json_pack("{s:I,s:s,s:o*}", "seq", (json_int_t)seq, "side",
-                                                side == AK_AXIS ? "axis" : "allied", "action", a));
+    json_array_append_new(r->actions, json_pack("{s:I,s:s,s:o*,s:s}", "seq", (json_int_t)seq, "side",
+                                                side == AK_AXIS ? "axis" : "allied", "action", a,
+                                                "nonce", nonce ? nonce : ""));
     return 0;
 }
 
@@ -379,10 +382,10 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:s?,s:s,s:s,s:o,s:s,s:o*}",
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state.ruleset)->name, "players", players,
-        "dice_commit", g->meta.dice_commit,
+        "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state.result), "reason", ak_win_reason_name(g->state.result_reason),
         "actions", r.actions, "final_hash", hash, "position", position));

@@ -52,15 +52,23 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     if (a.kind == AK_ACT_RESIGN && g->player[0] == g->player[1])
         a.side = (uint8_t)g->state.side;
-    struct ak_state next = g->state;
+    /* The player's own randomness for the dice of this action (ak_dice.h):
+     * optional, so that old clients still play, recorded as sent. */
+    const json_t *nonce = json_object_get(msg, "nonce");
+    if ((nonce && !json_is_string(nonce)) || !ak_nonce_valid(json_string_value(nonce))) {
+        ak_conn_reply_error(c, id, "bad_request", "\"nonce\" must be 0 to %d hex digits", AK_NONCE_MAX);
+        return;
+    }
+    static struct ak_state next;
     struct ak_events ev = {0};
     struct ak_reject rej;
-    if (!ak_apply(&next, &a, &ev, &rej)) {
+    if (!ak_game_try(g, &a, json_string_value(nonce), &next, &ev, &rej)) {
         reply_illegal(c, id, &rej);
         return;
     }
     /* The reply follows the commit (ak_batch.c). */
-    if (!ak_game_commit(c->srv, g, &a, &next, &ev, a.side == AK_AXIS ? "axis" : "allied", c, id))
+    if (!ak_game_commit(c->srv, g, &a, json_string_value(nonce), &next, &ev,
+                        a.side == AK_AXIS ? "axis" : "allied", c, id))
         ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
 }
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "ak_dice.h"
 #include "ak_frame.h"
 #include "ak_rules.h"
 #include "ak_store.h"
@@ -89,7 +90,7 @@ struct ak_game {
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
-    uint64_t seed;          /* the dice seed (secret until the end: never sent) */
+    struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
@@ -202,8 +203,13 @@ void ak_game_push_line(const struct ak_game *g, const char *line, size_t len);
  * sent it ("axis", "allied" or "server"; c NULL for the server). False if
  * out of memory (nothing changed). */
 bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
-                    const struct ak_state *next, const struct ak_events *ev, const char *by,
-                    struct ak_conn *c, const json_t *id);
+                    const char *nonce, const struct ak_state *next, const struct ak_events *ev,
+                    const char *by, struct ak_conn *c, const json_t *id);
+/* Judge action a, sent with nonce (NULL: none), on a copy of g's state:
+ * the dice of the action are set up from the nonce first (ak_dice.h).
+ * True with the state after it in *next; false with the rule broken. */
+bool ak_game_try(const struct ak_game *g, const struct ak_action *a, const char *nonce,
+                 struct ak_state *next, struct ak_events *ev, struct ak_reject *rej);
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before);
 
 /* ak_batch.c: group commit of the actions of one loop turn */
@@ -242,6 +248,7 @@ struct ak_commit {
     int64_t user;               /* a job's: who creates or joins the game */
     int ruleset;
     uint64_t seed;
+    char nonce[AK_NONCE_MAX + 1];   /* the action's, as the player sent it */
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);

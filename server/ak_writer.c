@@ -51,7 +51,7 @@ struct ak_writer {
 
 static int write_action(struct ak_store *st, const struct ak_commit *k)
 {
-    int rc = ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->when,
+    int rc = ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->nonce, k->when,
                                        k->has_snapshot ? &k->snapshot : NULL, sizeof k->snapshot);
     if (rc == AK_STORE_OK && k->has_meta)
         rc = ak_store_game_set_meta(st, k->game_id, &k->meta);

@@ -73,6 +73,8 @@ static bool invariants(const struct ak_player_game *g)
 static bool apply(struct ak_player_game *g, const struct ak_action *a)
 {
     struct ak_reject rej;
+    if (g->before_apply)
+        g->before_apply(g, a);
     if (!ak_apply(&g->s, a, NULL, &rej)) {
         fprintf(stderr, "an offered %s was rejected: %s %s\n", ak_action_kind_name(a->kind),
                 rej.code, rej.text);

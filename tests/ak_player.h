@@ -23,6 +23,10 @@ struct ak_player_game {
     int portion_steps;
     bool give_up;                   /* combat: cancel everything, remove the owed */
     bool check;                     /* check invariants after every action */
+    /* Called before each chosen action is applied to s (NULL: none): a
+     * server's dice scheme sets the action's dice here (ak_dice.h). */
+    void (*before_apply)(struct ak_player_game *g, const struct ak_action *a);
+    void *ud;
 };
 
 /* A new game from seed, with the log buffers allocated. */

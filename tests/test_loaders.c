@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ak_check.h"
+#include "ak_dice.h"
 #include "ak_notation.h"
 #include "ak_player.h"
 #include "ak_record.h"
@@ -202,8 +203,8 @@ END_TEST
 START_TEST(record_with_bad_position_refused)
 {
     char secret[65], commit[65];
-    uint64_t seed;
-    ak_dice_new(secret, commit, &seed);
+    struct ak_dice dice;
+    ak_dice_new(&dice, secret, commit);
     json_t *pos = start_json();
     json_object_set_new(unit_of(pos, "21pz5"), "hex", json_string("A0"));
     json_t *rec = json_pack("{s:s,s:s,s:s,s:s,s:o,s:[],s:s}", "format", AK_RECORD_FORMAT, "ruleset", "classic",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -13,12 +14,13 @@ extern const char *const ak_migrations[];
 
 static char path[64];
 
-static int count_actions(void *ud, uint32_t seq, int side, const char *json)
+static int count_actions(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
 {
     int *n = ud;
     ck_assert_int_eq(seq, (uint32_t)(*n + 1));
     ck_assert_int_eq(side, seq % 2 ? 0 : 1);
     ck_assert(strstr(json, "end_turn") != NULL);
+    (void)nonce;
     (*n)++;
     return 0;
 }
@@ -47,7 +49,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 5);
+    ck_assert_int_eq(ak_store_schema_version(st), 6);
     int64_t alice, bob, game = 0;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -63,16 +65,16 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, NULL, NULL, &game), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, bob), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, alice), AK_STORE_EXISTS);
-    ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{\"action\":\"end_turn\"}", 2, "aaaa", 4), AK_STORE_OK);
-    ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "bbbb", 4), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{\"action\":\"end_turn\"}", NULL, 2, "aaaa", 4), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", NULL, 2, "bbbb", 4), AK_STORE_OK);
     /* The same sequence number twice is refused and changes nothing. */
-    ck_assert_int_ne(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", 2, "cccc", 4), AK_STORE_OK);
+    ck_assert_int_ne(ak_store_game_append(st, game, 2, 1, "{\"action\":\"end_turn\"}", NULL, 2, "cccc", 4), AK_STORE_OK);
     /* Undo: the third action goes, the second's snapshot comes back. */
-    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", 2, "dddd", 4), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", NULL, 2, "dddd", 4), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_truncate(st, game, 2, "bbbb", 4), AK_STORE_OK);
     /* An action without a snapshot keeps the last one; undoing it leaves
      * that snapshot alone. */
-    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", 2, NULL, 0), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 3, 0, "{\"action\":\"end_turn\"}", NULL, 2, NULL, 0), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_truncate(st, game, 2, NULL, 0), AK_STORE_OK);
     /* Lobby and clock data round-trip. */
     struct ak_store_game_meta m = {.challenge = bob, .rated = 1, .tc_seconds = 3600, .deadline = 99};
@@ -90,8 +92,11 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
     struct ak_store *copy = ak_store_open(backup, err, sizeof err);
     ck_assert_ptr_nonnull(copy);
-    ck_assert_int_eq(ak_store_schema_version(copy), 5);
+    ck_assert_int_eq(ak_store_schema_version(copy), 6);
     ak_store_close(copy);
+    struct stat sb;
+    ck_assert_int_eq(stat(backup, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);      /* private, like the database */
     unlink(backup);
     ak_store_close(st);
 
@@ -140,7 +145,7 @@ START_TEST(snapshot_migration)
     sqlite3_close(db);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 5);
+    ck_assert_int_eq(ak_store_schema_version(st), 6);
     int n = 0;
     ck_assert_int_eq(ak_store_games_each(st, check_migrated, &n), AK_STORE_OK);
     ck_assert_int_eq(n, 1);
@@ -180,7 +185,7 @@ START_TEST(checkpoints_restart_the_log)
     char snapshot[2400] = {0};
     uint32_t seq = 0;
     for (int i = 0; i < 50; i++)
-        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot),
+        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", NULL, 2, snapshot, sizeof snapshot),
                          AK_STORE_OK);
     int frames = ak_store_wal_frames(writer), before = 0, left = -1;
     ck_assert_int_ge(frames, 50);
@@ -192,17 +197,17 @@ START_TEST(checkpoints_restart_the_log)
     ck_assert_int_eq(ak_store_checkpoint(other, &before, &left), AK_STORE_OK);
     ck_assert_int_eq(before, frames);
     ck_assert_int_eq(left, 0);
-    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", NULL, 2, snapshot, sizeof snapshot), AK_STORE_OK);
     ck_assert_int_lt(ak_store_wal_frames(writer), frames / 4);
     /* The writer's own, after more commits: the same. */
     for (int i = 0; i < 20; i++)
-        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot),
+        ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", NULL, 2, snapshot, sizeof snapshot),
                          AK_STORE_OK);
     int again = ak_store_wal_frames(writer);
     ck_assert_int_eq(ak_store_checkpoint(writer, &before, &left), AK_STORE_OK);
     ck_assert_int_eq(before, again);
     ck_assert_int_eq(left, 0);
-    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", 2, snapshot, sizeof snapshot), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(writer, game, ++seq, 0, "{}", NULL, 2, snapshot, sizeof snapshot), AK_STORE_OK);
     ck_assert_int_lt(ak_store_wal_frames(writer), again / 4);
     ck_assert_int_eq(file_size(wal), grown);     /* rewritten in place, not grown */
     ak_store_close(other);
@@ -235,4 +240,162 @@ START_TEST(numbered_games)
 }
 END_TEST
 
-AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log, numbered_games)
+/* Files: the database and its log are created 0600 whatever the umask
+ * (they hold password hashes and dice secrets). */
+START_TEST(files_are_private)
+{
+    char err[256], wal[80];
+    snprintf(path, sizeof path, "/tmp/ak-store-mode-%d.sqlite3", (int)getpid());
+    unlink(path);
+    mode_t old = umask(022);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    umask(old);
+    ck_assert_ptr_nonnull(st);
+    int64_t id;
+    ck_assert_int_eq(ak_store_user_create(st, "carol", "$argon2id$x", 1, &id), AK_STORE_OK);
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    ck_assert_int_eq(stat(wal, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+/* A database written by a newer akd is refused, naming both versions,
+ * and left untouched. */
+START_TEST(newer_schema_refused)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-new-%d.sqlite3", (int)getpid());
+    unlink(path);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE future(x); PRAGMA user_version = 99;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert_ptr_null(ak_store_open(path, err, sizeof err));
+    ck_assert_msg(strstr(err, "99") && strstr(err, "6"), "%s", err);
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(q, 0), 99);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    unlink(path);
+}
+END_TEST
+
+/* Not a database, or a damaged one: refused with SQLite's words. */
+START_TEST(damaged_file_refused)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-bad-%d.sqlite3", (int)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 200; i++)
+        fputs("this is not a database at all\n", f);
+    fclose(f);
+    ck_assert_ptr_null(ak_store_open(path, err, sizeof err));
+    ck_assert_msg(strstr(err, "not a database"), "%s", err);
+    unlink(path);
+    /* A real database with a page overwritten: quick_check says so. */
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    int64_t id;
+    char name[32];
+    for (int i = 0; i < 400; i++) {
+        snprintf(name, sizeof name, "user%d", i);
+        ck_assert_int_eq(ak_store_user_create(st, name, "$argon2id$xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 1, &id),
+                         AK_STORE_OK);
+    }
+    ck_assert_int_eq(ak_store_checkpoint(st, NULL, NULL), AK_STORE_OK);
+    ak_store_close(st);
+    char wal[80];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    unlink(wal);
+    f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 4096 * 2, SEEK_SET);        /* a b-tree page's header */
+    for (int i = 0; i < 64; i++)
+        fputc(0x5a, f);
+    fclose(f);
+    st = ak_store_open(path, err, sizeof err);
+    if (st) {
+        ck_assert_int_eq(ak_store_verify(st, err, sizeof err), AK_STORE_ERROR);
+        ak_store_close(st);
+    }
+    ck_assert_msg(strstr(err, "damaged") || strstr(err, "malformed"), "%s", err);
+    unlink(path);
+}
+END_TEST
+
+/* The file deleted or replaced under akd: every commit is refused from
+ * then on (nothing acknowledged into a file no restart will read), and
+ * the error says what happened. */
+START_TEST(deleted_file_refuses_commits)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-gone-%d.sqlite3", (int)getpid());
+    unlink(path);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    int64_t id, game = 0;
+    ck_assert_int_eq(ak_store_user_create(st, "dave", "$argon2id$x", 1, &id), AK_STORE_OK);
+    ck_assert(!ak_store_lost(st));
+    unlink(path);
+    ck_assert_int_eq(ak_store_user_create(st, "erin", "$argon2id$x", 1, &id), AK_STORE_ERROR);
+    ck_assert(ak_store_lost(st));
+    ck_assert_msg(strstr(ak_store_error(st), "deleted or replaced"), "%s", ak_store_error(st));
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 1, 0, 1, 1, NULL, NULL, &game), AK_STORE_ERROR);
+    ak_store_close(st);
+    /* Replaced by another file: the same. */
+    st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    char other[80];
+    snprintf(other, sizeof other, "%s.other", path);
+    FILE *f = fopen(other, "w");
+    fclose(f);
+    ck_assert_int_eq(rename(other, path), 0);
+    ck_assert_int_eq(ak_store_user_create(st, "frank", "$argon2id$x", 1, &id), AK_STORE_ERROR);
+    ck_assert(ak_store_lost(st));
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+static int nonce_of_2(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
+{
+    (void)side;
+    (void)json;
+    if (seq == 2)
+        snprintf(ud, 80, "%s", nonce);
+    return 0;
+}
+
+/* Each action's nonce is stored with it and read back (the dice replay
+ * needs it); none is stored as empty. */
+START_TEST(nonces_stored)
+{
+    char err[256], got[80] = "?";
+    snprintf(path, sizeof path, "/tmp/ak-store-nonce-%d.sqlite3", (int)getpid());
+    unlink(path);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    int64_t game = 0, user;
+    ck_assert_int_eq(ak_store_user_create(st, "gina", "$argon2id$x", 1, &user), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_create(st, "classic", 1, 0, user, 1, NULL, NULL, &game), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{}", NULL, 2, NULL, 0), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{}", "00ff", 2, NULL, 0), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_actions_each(st, game, nonce_of_2, got), AK_STORE_OK);
+    ck_assert_str_eq(got, "00ff");
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log, numbered_games,
+              files_are_private, newer_schema_refused, damaged_file_refused, deleted_file_refuses_commits,
+              nonces_stored)
