@@ -27,6 +27,10 @@
  *   clock_tick_ms     how often deadlines are checked (milliseconds)
  *   allow_positions   1: `new` may start a game from a given position (training
  *                     situations, tests); 0 (default): every game is the campaign
+ *   tls_cert          PEM certificate chain (leaf first): akd speaks TLS 1.2+
+ *   tls_key           ... with this PEM private key; SIGHUP reloads both
+ *   allow_plaintext   1: listen on an address other than loopback without
+ *                     TLS (akd refuses to otherwise, and warns when allowed)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +84,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
         STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file),
+        STR(tls_cert), STR(tls_key), NUM(allow_plaintext, 0, 1),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(games_per_user, 0, 1000000),

@@ -2,7 +2,11 @@
  * connection limits: in total and per address (refused with an error at
  * once), time allowed before logging in (closed with an error), requests
  * per second (a token bucket: over the rate a request gets "rate_limited"
- * and is not run), and the longest line (closed with an error). */
+ * and is not run), and the longest line (closed with an error).
+ *
+ * With TLS (ak_tls.c) the bytes read go through the connection's TLS state
+ * before framing, and what a loop turn gathered for a connection is sealed
+ * in one piece before the same single write. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,9 @@
  * connection is no longer read (pipelining is fine, flooding is not). */
 #define QUEUE_MAX 64
 #define OUT_BACKLOG_MAX (16u << 20)
+/* A TLS handshake not finished in this many seconds is dropped (a client
+ * that connects and says nothing holds a connection slot meanwhile). */
+#define HANDSHAKE_SECONDS 10
 
 static void conn_close(struct ak_conn *c);
 
@@ -73,31 +80,32 @@ void ak_conn_send_bytes(struct ak_conn *c, const char *bytes, size_t len)
     mark_dirty(c);
 }
 
-/* Write c's queued output: straight into the socket when nothing is
- * waiting before it, the rest (what the socket would not take) through a
- * libuv write request that owns its copy. */
-static void write_out(struct ak_conn *c)
+/* Write the bytes in *buf (its length *len, capacity *cap: c's output
+ * buffer, or its sealed TLS bytes): straight into the socket when nothing
+ * is waiting before them, the rest (what the socket would not take)
+ * through a libuv write request that owns its copy. */
+static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *out_cap)
 {
     uv_stream_t *s = (uv_stream_t *)&c->tcp;
     size_t done = 0;
-    if (c->out_len == 0)
+    if (*out_len == 0)
         return;
     if (uv_stream_get_write_queue_size(s) == 0) {
-        uv_buf_t buf = uv_buf_init(c->out, (unsigned)c->out_len);
+        uv_buf_t buf = uv_buf_init(*out, (unsigned)*out_len);
         int n = uv_try_write(s, &buf, 1);
         if (n < 0 && n != UV_EAGAIN) {
-            c->out_len = 0;     /* a broken connection: reading will close it */
+            *out_len = 0;       /* a broken connection: reading will close it */
             return;
         }
         done = n > 0 ? (size_t)n : 0;
     }
-    size_t rest = c->out_len - done;
-    c->out_len = 0;
+    size_t rest = *out_len - done;
+    *out_len = 0;
     if (rest == 0) {
-        if (c->out_cap > OUT_KEEP) {
-            free(c->out);
-            c->out = NULL;
-            c->out_cap = 0;
+        if (*out_cap > OUT_KEEP) {
+            free(*out);
+            *out = NULL;
+            *out_cap = 0;
         }
         return;
     }
@@ -107,19 +115,19 @@ static void write_out(struct ak_conn *c)
         return;
     }
     struct write_req *w = malloc(sizeof *w);
-    char *data = done == 0 ? c->out : malloc(rest);
+    char *data = done == 0 ? *out : malloc(rest);
     if (!w || !data) {
         free(w);
-        if (data != c->out)
+        if (data != *out)
             free(data);
         conn_close(c);
         return;
     }
-    if (data == c->out) {   /* hand the whole buffer over */
-        c->out = NULL;
-        c->out_cap = 0;
+    if (data == *out) {     /* hand the whole buffer over */
+        *out = NULL;
+        *out_cap = 0;
     } else {
-        memcpy(data, c->out + done, rest);
+        memcpy(data, *out + done, rest);
     }
     w->data = data;
     uv_buf_t buf = uv_buf_init(data, (unsigned)rest);
@@ -127,6 +135,43 @@ static void write_out(struct ak_conn *c)
         free(data);
         free(w);
     }
+}
+
+/* TLS: seal the turn's output (once the handshake is done; until then it
+ * waits), then send every sealed byte, handshake records included. */
+static void write_sealed(struct ak_conn *c)
+{
+    if (c->out_len && ak_tls_ready(c->tls)) {
+        if (!ak_tls_seal(c->tls, c->out, c->out_len)) {
+            ak_log(AK_LOG_WARN, "%s: %s", c->peer, ak_tls_error(c->tls));
+            c->out_len = 0;
+            conn_close(c);
+            return;
+        }
+        c->out_len = 0;
+    }
+    size_t n = ak_tls_pending(c->tls);
+    if (n == 0)
+        return;
+    if (c->cipher_cap < n) {
+        char *b = realloc(c->cipher, n);
+        if (!b) {
+            conn_close(c);
+            return;
+        }
+        c->cipher = b;
+        c->cipher_cap = n;
+    }
+    c->cipher_len = ak_tls_take(c->tls, c->cipher, n);
+    send_buffer(c, &c->cipher, &c->cipher_len, &c->cipher_cap);
+}
+
+static void write_out(struct ak_conn *c)
+{
+    if (c->tls)
+        write_sealed(c);
+    else
+        send_buffer(c, &c->out, &c->out_len, &c->out_cap);
 }
 
 void ak_conn_flush_all(struct ak_server *srv)
@@ -208,6 +253,8 @@ void ak_conn_unref(struct ak_conn *c)
         return;
     ak_frame_free(&c->frame);
     json_decref(c->queue);
+    ak_tls_free(c->tls);
+    free(c->cipher);
     free(c->out);
     free(c);
 }
@@ -244,6 +291,19 @@ void ak_conn_authenticated(struct ak_conn *c)
 static void on_idle(uv_timer_t *t)
 {
     struct ak_conn *c = t->data;
+    if (c->tls && !ak_tls_ready(c->tls)) {
+        ak_log(AK_LOG_INFO, "%s did not finish its TLS handshake within %d s; closing", c->peer,
+               HANDSHAKE_SECONDS);
+        conn_close(c);
+        return;
+    }
+    uint64_t waited = uv_now(c->srv->loop) - c->accepted, limit = (uint64_t)c->srv->cfg.idle_timeout * 1000;
+    if (!limit)
+        return;                 /* no limit on logging in */
+    if (waited < limit) {       /* the handshake's own deadline passed: now the login's */
+        uv_timer_start(&c->idle, on_idle, limit - waited, 0);
+        return;
+    }
     ak_log(AK_LOG_INFO, "%s did not log in within %d s; closing", c->peer, c->srv->cfg.idle_timeout);
     ak_conn_refuse(c, NULL, "idle_timeout", "no login in time; closing the connection");
 }
@@ -303,13 +363,45 @@ static int on_line(void *ud, char *line, size_t len)
     return c->closing ? 1 : 0;
 }
 
+/* Decrypted bytes go to the framing as plain ones do (2: a line too long). */
+static int on_plain(void *ud, char *data, size_t len)
+{
+    struct ak_conn *c = ud;
+    int rc = ak_frame_feed(&c->frame, data, len, on_line, c);
+    return rc == -1 ? 2 : rc;
+}
+
+/* A TLS client on the plaintext port: its first byte is a handshake
+ * record's (22). Say so in plain words (akc shows them) and close. */
+static bool tls_on_plain_port(struct ak_conn *c, const char *data, ssize_t n)
+{
+    bool first = !c->spoke;
+    c->spoke = true;
+    if (c->tls || !first || n < 1 || (unsigned char)data[0] != 0x16)
+        return false;
+    ak_log(AK_LOG_INFO, "%s speaks TLS to a plaintext port; closing", c->peer);
+    ak_conn_refuse(c, NULL, "tls_not_enabled", "this akd does not speak TLS on this port; connect without TLS");
+    return true;
+}
+
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     struct ak_conn *c = s->data;
-    if (n > 0 && !c->closing) {
+    if (n > 0 && !c->closing && !tls_on_plain_port(c, buf->base, n)) {
         c->refs++;  /* a command may close the connection under us */
-        int rc = ak_frame_feed(&c->frame, buf->base, (size_t)n, on_line, c);
-        if (rc == -1) {
+        int rc;
+        if (c->tls) {
+            rc = ak_tls_feed(c->tls, buf->base, (size_t)n, on_plain, c);
+            rc = rc == 2 ? -1 : rc == -1 ? -2 : rc;
+            if (!c->closing && ak_tls_pending(c->tls))
+                mark_dirty(c);      /* handshake records to send */
+        } else {
+            rc = ak_frame_feed(&c->frame, buf->base, (size_t)n, on_line, c);
+        }
+        if (rc == -2) {
+            ak_log(AK_LOG_INFO, "%s: %s; closing", c->peer, ak_tls_error(c->tls));
+            conn_close(c);
+        } else if (rc == -1) {
             ak_conn_reply_error(c, NULL, "line_too_long",
                                 "a message is longer than %zu bytes; closing the connection",
                                 c->frame.limit);
@@ -362,6 +454,12 @@ static void on_connection(uv_stream_t *server, int status)
     }
     c->srv = srv;
     c->refs = 2;    /* the socket and the idle timer */
+    c->accepted = uv_now(srv->loop);
+    if (srv->tls && !(c->tls = ak_tls_new(srv->tls))) {
+        ak_frame_free(&c->frame);
+        free(c);
+        return;
+    }
     c->queue = json_array();
     c->tokens = 2.0 * srv->cfg.rate;
     c->refilled = uv_now(srv->loop);
@@ -399,8 +497,11 @@ static void on_connection(uv_stream_t *server, int status)
         ak_conn_refuse(c, NULL, "too_many_connections", "too many connections from your address");
         return;
     }
-    if (srv->cfg.idle_timeout > 0)
-        uv_timer_start(&c->idle, on_idle, (uint64_t)srv->cfg.idle_timeout * 1000, 0);
+    uint64_t wait = srv->cfg.idle_timeout > 0 ? (uint64_t)srv->cfg.idle_timeout * 1000 : 0;
+    if (c->tls && (!wait || wait > HANDSHAKE_SECONDS * 1000))
+        wait = HANDSHAKE_SECONDS * 1000;
+    if (wait)
+        uv_timer_start(&c->idle, on_idle, wait, 0);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 

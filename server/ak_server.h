@@ -26,6 +26,7 @@
 #include "ak_frame.h"
 #include "ak_rules.h"
 #include "ak_store.h"
+#include "ak_tls.h"
 
 #define AK_WATCH_MAX 64
 
@@ -49,6 +50,9 @@ struct ak_config {
     char backup_file[512];      /* SIGUSR1 backs the database up here */
     int clock_tick_ms;          /* how often deadlines are checked */
     int allow_positions;        /* `new` may start from a given position */
+    char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
+    char tls_key[512];
+    int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
 };
 
 void ak_config_defaults(struct ak_config *c);
@@ -76,6 +80,11 @@ struct ak_conn {
     uint64_t refilled;      /* loop time (ms) of the last refill */
     int nwatch;
     struct ak_game *watch[AK_WATCH_MAX];    /* games whose pushes it gets */
+    struct ak_tls *tls;     /* NULL on a plaintext port */
+    char *cipher;           /* sealed bytes taken from tls, to be written */
+    size_t cipher_len, cipher_cap;
+    uint64_t accepted;      /* loop time (ms) it was accepted */
+    bool spoke;             /* it has sent some bytes */
     char *out;              /* replies and pushes of this loop turn ... */
     size_t out_len, out_cap;
     struct ak_conn *next_dirty; /* ... written once, after the turn's commit */
@@ -111,6 +120,7 @@ struct ak_server {
     struct ak_commit *spare_commits;
     int nspare_commits;
     struct ak_config cfg;
+    struct ak_tls_ctx *tls;     /* NULL: plaintext */
     struct ak_store *store;
     struct ak_conn *conns;
     int nconns;

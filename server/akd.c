@@ -46,7 +46,10 @@ static void usage(FILE *f)
             "  --notify-command PATH    program run for notifications (see akd(8))\n"
             "  --backup-file PATH       where SIGUSR1 writes an online backup\n"
             "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n"
-            "  --allow-positions 0|1    let `new` start from a given position (default 0)\n",
+            "  --allow-positions 0|1    let `new` start from a given position (default 0)\n"
+            "  --tls-cert FILE          PEM certificate chain: speak TLS 1.2+ (SIGHUP reloads)\n"
+            "  --tls-key FILE           its PEM private key\n"
+            "  --allow-plaintext 0|1    1: listen on a non-loopback address without TLS\n",
             AK_FRAME_DEFAULT_LIMIT);
 }
 
@@ -81,6 +84,19 @@ static void on_stop(uv_signal_t *sig, int signum)
     uv_close((uv_handle_t *)&srv->sigusr1, NULL);
 }
 
+/* Load the certificate and key; NULL (with a message in err) if they
+ * cannot be used. */
+static struct ak_tls_ctx *load_tls(const struct ak_config *cfg, char *err, size_t errlen)
+{
+    struct ak_tls_ctx *ctx = ak_tls_ctx_new(cfg->tls_cert, cfg->tls_key, err, errlen);
+    if (ctx) {
+        char what[400];
+        ak_tls_ctx_describe(ctx, what, sizeof what);
+        ak_log(AK_LOG_INFO, "TLS certificate %s: %s", cfg->tls_cert, what);
+    }
+    return ctx;
+}
+
 static void on_hup(uv_signal_t *sig, int signum)
 {
     struct ak_server *srv = sig->data;
@@ -89,6 +105,24 @@ static void on_hup(uv_signal_t *sig, int signum)
         ak_log(AK_LOG_ERROR, "cannot reopen the log file %s", srv->cfg.log_file);
     else
         ak_log(AK_LOG_INFO, "log reopened");
+    /* A renewed certificate: new connections get it; open ones keep the
+     * one they started with. A bad new one leaves the old one in use. */
+    if (srv->tls) {
+        char err[700];
+        struct ak_tls_ctx *ctx = load_tls(&srv->cfg, err, sizeof err);
+        if (!ctx) {
+            ak_log(AK_LOG_ERROR, "SIGHUP: keeping the old certificate: %s", err);
+            return;
+        }
+        ak_tls_ctx_free(srv->tls);
+        srv->tls = ctx;
+    }
+}
+
+/* Loopback addresses: 127.0.0.0/8, ::1 and the name localhost. */
+static bool is_loopback(const char *host)
+{
+    return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 || strcmp(host, "localhost") == 0;
 }
 
 /* The backup copies the whole database: on the libuv work queue, on a
@@ -165,6 +199,8 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"backup-file", required_argument, NULL, 's'},
         {"clock-tick-ms", required_argument, NULL, 's'},
         {"allow-positions", required_argument, NULL, 's'},
+        {"tls-cert", required_argument, NULL, 's'}, {"tls-key", required_argument, NULL, 's'},
+        {"allow-plaintext", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
@@ -254,16 +290,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: listen wants HOST:PORT, e.g. 127.0.0.1:7140\n");
         return 2;
     }
+    if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
+        fprintf(stderr, "akd: tls_cert and tls_key go together: give both, or neither\n");
+        return 2;
+    }
+    if (!cfg->tls_cert[0] && !is_loopback(host) && !cfg->allow_plaintext) {
+        fprintf(stderr, "akd: %s is not a loopback address: players' passwords and sessions would cross "
+                        "the network in the clear. Give --tls-cert and --tls-key (see man akd), or set "
+                        "allow_plaintext = 1 if something else encrypts the traffic\n", host);
+        return 2;
+    }
     ak_log_set_level(cfg->log_level);
     if (ak_log_open(cfg->log_file) != 0) {
         fprintf(stderr, "akd: cannot open the log file %s\n", cfg->log_file);
         return 1;
     }
+    if (!cfg->tls_cert[0] && !is_loopback(host))
+        ak_log(AK_LOG_WARN, "listening on %s without TLS (allow_plaintext = 1): passwords and session "
+               "tokens cross the network in the clear", host);
     if (sodium_init() < 0) {
         fprintf(stderr, "akd: libsodium failed to initialise\n");
         return 1;
     }
-    char err[512];
+    char err[700];
+    if (cfg->tls_cert[0] && !(srv.tls = load_tls(cfg, err, sizeof err))) {
+        fprintf(stderr, "akd: %s\n", err);
+        return 1;
+    }
     /* Everything akd creates (database, log, shared memory, backups) is
      * its own: password hashes and dice secrets are not for other users. */
     umask(077);
@@ -306,13 +359,15 @@ int main(int argc, char **argv)
     }
     start_signals(&srv);
     ak_clock_start(&srv);
-    ak_log(AK_LOG_INFO, "akd %s listening on %s, database %s", AK_VERSION, cfg->listen, cfg->db);
+    ak_log(AK_LOG_INFO, "akd %s listening on %s%s, database %s", AK_VERSION, cfg->listen,
+           srv.tls ? " (TLS)" : "", cfg->db);
     printf("akd listening on %s\n", cfg->listen);
     fflush(stdout);
     uv_run(srv.loop, UV_RUN_DEFAULT);
     uv_loop_close(srv.loop);
     ak_games_free(&srv);
     ak_store_close(srv.store);
+    ak_tls_ctx_free(srv.tls);
     ak_json_pool_release();
     ak_log(AK_LOG_INFO, "stopped");
     return 0;
