@@ -14,14 +14,43 @@
 
 #include "ak_state.h"
 
+struct ssl_st;
+struct ssl_ctx_st;
+
 struct ak_net {
     int fd;
+    struct ssl_st *ssl;         /* NULL: plaintext */
+    struct ssl_ctx_st *ctx;
     char buf[1 << 16];
     size_t len;
     int next_id;
+    bool heard;                 /* a message has arrived */
 };
 
-int ak_net_connect(struct ak_net *n, const char *hostport, char *err, size_t errlen);
+/* How to reach the server. */
+enum { AK_TLS_AUTO = -1, AK_TLS_OFF = 0, AK_TLS_ON = 1 };
+struct ak_net_opts {
+    int tls;                    /* AUTO: TLS unless the host is loopback */
+    const char *ca_file;        /* trust this CA file instead of the system's */
+    bool accept_new;            /* pin an unverified certificate without asking */
+};
+
+/* Connect to HOST:PORT, [IPv6]:PORT or HOST (port 7140), in TLS where
+ * opts says; the certificate is checked (ak_trust.c). -1 with a message. */
+int ak_net_connect(struct ak_net *n, const char *hostport, const struct ak_net_opts *opts, char *err,
+                   size_t errlen);
+/* HOST:PORT into host (brackets of an IPv6 address removed) and port. */
+int ak_net_split(const char *hostport, char *host, size_t cap, char *port, size_t pcap);
+bool ak_net_is_loopback(const char *host);
+
+/* ak_trust.c: is the server's certificate to be trusted? It is when it
+ * verifies against the trust store (or --ca) for host; otherwise when its
+ * SHA-256 fingerprint is the one pinned for host:port in
+ * $XDG_STATE_HOME/akc/known_servers, or when the user pins it now
+ * (asked on a terminal, or accept_new). A pinned certificate that changed
+ * is refused, loudly. 0 to go on, -1 with a message in err. */
+int ak_trust_check(struct ssl_st *ssl, const char *host, const char *port, bool accept_new, char *err,
+                   size_t errlen);
 void ak_net_close(struct ak_net *n);
 int ak_net_send_line(struct ak_net *n, const char *line, size_t len);
 /* Send {cmd,...} with a fresh id and wait for its reply (pushes that

@@ -8,6 +8,7 @@
  * usage, 3 no connection.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NET = 3 };
 
 static struct {
     const char *server;
+    struct ak_net_opts net;     /* TLS or not, trusted authorities, pinning */
     bool color;
     bool json;
     struct ak_draw_opts draw;
@@ -39,7 +41,8 @@ static struct {
 } opt;
 
 static const char usage_text[] =
-        "usage: akc [--server HOST:PORT] [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
+        "usage: akc [--server HOST[:PORT]] [--tls|--no-tls] [--ca FILE] [--accept-new-cert]\n"
+        "           [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
         "\n"
         "Accounts:\n"
         "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n"
@@ -96,7 +99,12 @@ static const char usage_text[] =
         "  units                list every unit's short name, side and factors\n"
         "  help [COMMAND]       this text, or the lines about one command (also man akc)\n"
         "\n"
-        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140.\n";
+        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140\n"
+        "(HOST alone means port 7140; IPv6 as [::1]:7140). Every server that is not on this\n"
+        "machine is reached over TLS (--no-tls to refuse it, --tls to use it on loopback too);\n"
+        "its certificate must verify against the system's authorities (or --ca FILE), or\n"
+        "match the fingerprint pinned the first time (asked on a terminal, or\n"
+        "--accept-new-cert), kept in $XDG_STATE_HOME/akc/known_servers.\n";
 
 static void usage(FILE *f)
 {
@@ -146,7 +154,9 @@ static json_t *call(struct ak_net *n, json_t *req, int *status)
 {
     json_t *reply = ak_net_call(n, req, NULL);
     if (!reply) {
-        fprintf(stderr, "akc: the connection to the server was lost\n");
+        /* A TLS port closes at once on a plaintext request. */
+        fprintf(stderr, "akc: the connection to the server was lost%s\n",
+                !n->ssl && !n->heard ? " before any answer (if the server speaks TLS, connect with --tls)" : "");
         *status = EXIT_NET;
         return NULL;
     }
@@ -683,6 +693,8 @@ int main(int argc, char **argv)
         {"file", required_argument, NULL, 'f'}, {"position", required_argument, NULL, 'P'},
         {"dests", required_argument, NULL, 'D'}, {"zoc", no_argument, NULL, 'Z'},
         {"supply", no_argument, NULL, 'S'}, {"radius", required_argument, NULL, 'R'},
+        {"tls", no_argument, NULL, 'T'}, {"no-tls", no_argument, NULL, 'N'},
+        {"ca", required_argument, NULL, 'C'}, {"accept-new-cert", no_argument, NULL, 'A'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -696,6 +708,10 @@ int main(int argc, char **argv)
         opt.server = have_session && s.server[0] ? s.server : "127.0.0.1:7140";
     opt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     opt.draw.at = AK_HEX_NONE;
+    opt.net.tls = AK_TLS_AUTO;
+    /* TLS writes to the socket with write(): a server that hangs up must
+     * be an error to handle, not a signal that kills akc. */
+    signal(SIGPIPE, SIG_IGN);
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -744,6 +760,10 @@ int main(int argc, char **argv)
             }
             break;
         case 'S': opt.highlight = "supply"; break;
+        case 'T': opt.net.tls = AK_TLS_ON; break;
+        case 'N': opt.net.tls = AK_TLS_OFF; break;
+        case 'C': opt.net.ca_file = optarg; break;
+        case 'A': opt.net.accept_new = true; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
         default: usage(stderr); return EXIT_USAGE;
@@ -774,7 +794,7 @@ int main(int argc, char **argv)
         return ak_verify_file(opt.file, stdout);
     struct ak_net n;
     char err[512];
-    if (ak_net_connect(&n, opt.server, err, sizeof err) != 0) {
+    if (ak_net_connect(&n, opt.server, &opt.net, err, sizeof err) != 0) {
         fprintf(stderr, "akc: %s\n", err);
         return EXIT_NET;
     }

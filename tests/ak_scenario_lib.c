@@ -1,0 +1,502 @@
+/* ak_scenario_lib: the interpreter of rules scenarios (format in
+ * tests/scenarios/README.md), apart from ak-scenario's main so that the
+ * same code runs a file for ak-scenario and a buffer for
+ * fuzz/fuzz_scenario.c. Every action goes through ak_apply, the door akd
+ * uses; every line that changes the position is checked with
+ * ak_state_check like any other loader's input.
+ */
+#include "ak_scenario_lib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_battle.h"
+#include "ak_engine.h"
+#include "ak_notation.h"
+#include "ak_victory.h"
+
+int ak_scenario_passed, ak_scenario_failed;
+FILE *ak_scenario_out;
+unsigned long ak_scenario_dice_seeds = 10000000;
+static const char *file;
+static int line;
+
+static void result(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    FILE *out = ak_scenario_out;
+    if (out) {
+        fprintf(out, "%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
+        vfprintf(out, fmt, ap);
+        fputc('\n', out);
+    }
+    va_end(ap);
+    ok ? ak_scenario_passed++ : ak_scenario_failed++;
+}
+
+struct run {
+    struct ak_state s;
+    struct ak_events ev;        /* events of the last accepted action */
+    struct ak_reject rej;
+    uint64_t hash_mark;
+    int actor;                  /* who acts: a side, or -1 for the mover */
+};
+
+static int unit_arg(const char *w)
+{
+    int u = ak_unit_find(ak_data(), w);
+    if (u < 0 || u == AK_UNIT_NONE) {
+        result(false, "unknown or ambiguous unit '%s'", w);
+        return -1;
+    }
+    return u;
+}
+
+static bool units_append(const char *w, struct ak_action *a)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", w);
+    for (char *t = strtok(buf, ","); t && a->nunits < AK_GROUP_MAX; t = strtok(NULL, ",")) {
+        int u = unit_arg(t);
+        if (u < 0)
+            return false;
+        a->units[a->nunits++] = (uint8_t)u;
+    }
+    return a->nunits > 0;
+}
+
+static bool units_list(const char *w, struct ak_action *a)
+{
+    a->nunits = 0;
+    return units_append(w, a);
+}
+
+static bool path_list(const char *w, struct ak_action *a)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", w);
+    for (char *t = strtok(buf, ","); t && a->npath < AK_PATH_MAX; t = strtok(NULL, ","))
+        if ((a->path[a->npath++] = ak_hex_parse(t)) == AK_HEX_NONE)
+            return false;
+    return a->npath > 0;
+}
+
+/* The combat verbs: battle, cancel, resolve, abandon, exchange, retreat,
+ * advance, substitute. */
+static bool parse_combat_action(char **w, int n, struct ak_action *a)
+{
+    if ((n == 3 || n == 4) && strcmp(w[0], "battle") == 0) {
+        a->kind = AK_ACT_BATTLE;
+        int sup = n == 4 ? ak_unit_find(ak_data(), w[3]) : AK_UNIT_NONE;
+        a->supply = (uint8_t)(sup < 0 ? AK_UNIT_NONE : sup);
+        return units_list(w[1], a) && units_append(w[2], a);
+    }
+    if (n == 2 && (strcmp(w[0], "cancel") == 0 || strcmp(w[0], "resolve") == 0)) {
+        a->kind = w[0][0] == 'c' ? AK_ACT_CANCEL : AK_ACT_RESOLVE;
+        a->battle = (uint8_t)(atoi(w[1]) - 1);
+        return atoi(w[1]) >= 1;
+    }
+    if (n == 2 && (strcmp(w[0], "abandon") == 0 || strcmp(w[0], "exchange") == 0)) {
+        a->kind = w[0][0] == 'a' ? AK_ACT_ABANDON : AK_ACT_EXCHANGE;
+        return units_list(w[1], a);
+    }
+    if (n == 3 && strcmp(w[0], "retreat") == 0) {
+        a->kind = AK_ACT_RETREAT;
+        return units_list(w[1], a) && path_list(w[2], a);
+    }
+    if ((n == 1 || n == 3) && strcmp(w[0], "advance") == 0) {
+        a->kind = AK_ACT_ADVANCE;
+        if (n == 1)
+            return true;
+        a->hex = ak_hex_parse(w[2]);
+        return units_list(w[1], a) && a->hex != AK_HEX_NONE;
+    }
+    if (n == 3 && strcmp(w[0], "substitute") == 0) {
+        a->kind = AK_ACT_SUBSTITUTE;
+        return units_list(w[1], a) && units_append(w[2], a);
+    }
+    return false;
+}
+
+/* Build an action from words: the akc verbs. */
+static bool parse_action(char **w, int n, int side, struct ak_action *a)
+{
+    memset(a, 0, sizeof *a);
+    a->side = (uint8_t)side;
+    a->hex = AK_HEX_NONE;
+    a->supply = AK_UNIT_NONE;
+    if (n >= 3 && strcmp(w[0], "move") == 0) {
+        a->kind = AK_ACT_MOVE;
+        if (!units_list(w[1], a))
+            return false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", w[2]);
+        if (!strchr(buf, ',')) {
+            a->hex = ak_hex_parse(buf);
+            return a->hex != AK_HEX_NONE;
+        }
+        for (char *t = strtok(buf, ","); t && a->npath < AK_PATH_MAX; t = strtok(NULL, ","))
+            a->path[a->npath++] = ak_hex_parse(t);
+        return true;
+    }
+    if (n == 3 && strcmp(w[0], "place") == 0) {
+        a->kind = AK_ACT_PLACE;
+        a->hex = ak_hex_parse(w[2]);
+        return units_list(w[1], a) && a->hex != AK_HEX_NONE;
+    }
+    if (n == 2 && (strcmp(w[0], "embark") == 0 || strcmp(w[0], "destroy") == 0)) {
+        a->kind = w[0][0] == 'e' ? AK_ACT_EMBARK : AK_ACT_DESTROY_SUPPLY;
+        return units_list(w[1], a);
+    }
+    if (n == 1 && strcmp(w[0], "end-movement") == 0)
+        return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 1 && strcmp(w[0], "end-turn") == 0)
+        return (a->kind = AK_ACT_END_TURN), true;
+    if (n == 1 && strcmp(w[0], "resign") == 0)
+        return (a->kind = AK_ACT_RESIGN), true;
+    return parse_combat_action(w, n, a);
+}
+
+/* dice R1 R2...: find generator state whose next rolls are these. */
+static bool fix_dice(struct run *r, char **w, int n)
+{
+    for (uint64_t seed = 1; seed < ak_scenario_dice_seeds; seed++) {
+        struct ak_rng g;
+        ak_rng_seed(&g, seed);
+        struct ak_rng keep = g;
+        int i = 0;
+        while (i < n && ak_rng_die(&g) == atoi(w[i]))
+            i++;
+        if (i == n) {
+            r->s.rng = keep;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void put(struct run *r, int u, const char *where)
+{
+    if (strcmp(where, "pool") != 0 && strcmp(where, "dead") != 0 && !ak_hex_playable(ak_hex_parse(where))) {
+        result(false, "put %s %s: not a square of the map a unit may stand on", ak_def(u)->shortname, where);
+        return;
+    }
+    struct ak_unit *x = &r->s.unit[u];
+    *x = (struct ak_unit){0};
+    x->hex = x->start_hex = AK_HEX_NONE;
+    if (strcmp(where, "pool") == 0)
+        x->where = AK_AT_POOL;
+    else if (strcmp(where, "dead") == 0)
+        x->where = AK_AT_DEAD;
+    else {
+        x->where = AK_AT_BOARD;
+        x->hex = x->start_hex = ak_hex_parse(where);
+    }
+}
+
+static bool has_event(const struct run *r, const char *name)
+{
+    for (int i = 0; i < r->ev.n; i++) {
+        json_t *j = ak_event_to_json(&r->ev.ev[i]);
+        bool match = strcmp(json_string_value(json_object_get(j, "event")), name) == 0;
+        json_decref(j);
+        if (match)
+            return true;
+    }
+    return false;
+}
+
+static int side_arg(const char *w)
+{
+    int s = ak_side_parse(w);
+    if (s < 0)
+        result(false, "'%s' is not a side", w);
+    return s;
+}
+
+static void do_action(struct run *r, char **w, int n, const char *expect_code)
+{
+    struct ak_action a;
+    if (!parse_action(w, n, r->actor >= 0 ? r->actor : r->s.side, &a)) {
+        result(false, "cannot read the action");
+        return;
+    }
+    struct ak_events ev = {0};
+    bool ok = ak_apply(&r->s, &a, &ev, &r->rej);
+    if (ok)
+        r->ev = ev;
+    /* AK_SCENARIO_VERBOSE=1 prints the events of every accepted action. */
+    for (int i = 0; ok && getenv("AK_SCENARIO_VERBOSE") && i < ev.n; i++) {
+        char text[200];
+        ak_event_text(&ev.ev[i], text, sizeof text);
+        printf("     %s\n", text);
+    }
+    if (!expect_code)
+        result(ok, "%s accepted%s%s", w[0], ok ? "" : ": rejected ", ok ? "" : r->rej.code);
+    else if (ok)
+        result(false, "%s should be rejected with %s but was accepted", w[0], expect_code);
+    else
+        result(strcmp(r->rej.code, expect_code) == 0, "%s rejected with %s (%s: %s)", w[0],
+               r->rej.code, r->rej.section, r->rej.text);
+}
+
+static const char *pending_name(int kind)
+{
+    static const char *const n[] = {"none", "retreat", "exchange", "advance"};
+    return n[kind];
+}
+
+static bool expect_battle(struct run *r, char **w, int n)
+{
+    int b = n >= 3 ? atoi(w[1]) - 1 : -1;
+    if (b < 0 || b >= r->s.nbattles) {
+        result(false, "there is no battle %s", n >= 2 ? w[1] : "?");
+        return true;
+    }
+    const struct ak_battle *t = &r->s.battle[b];
+    static const char *const res[] = {"AE", "AB2", "EX", "DB2", "DE"};
+    if (strcmp(w[0], "odds") == 0)
+        result(strcmp(ak_odds_name(t->column), w[2]) == 0, "battle %s at %s (is %s, %d to %d)", w[1],
+               w[2], ak_odds_name(t->column), t->attack, t->defense);
+    else if (strcmp(w[0], "result") == 0)
+        result(t->resolved && strcmp(res[t->result], w[2]) == 0, "battle %s result %s (is %s, roll %d)",
+               w[1], w[2], t->resolved ? res[t->result] : "unresolved", t->roll);
+    else
+        result(t->supply != AK_UNIT_NONE && strcmp(ak_def(t->supply)->shortname, w[2]) == 0,
+               "battle %s sustained by %s", w[1], w[2]);
+    return true;
+}
+
+/* expect odds|result|supply N X, pending KIND [SIDE], waiting SIDE,
+ * winner SIDE REASON, replacement SIDE N, isolated UNIT N, zoc-off UNIT */
+static bool expect_combat(struct run *r, char **w, int n)
+{
+    if (n == 3 && (strcmp(w[0], "odds") == 0 || strcmp(w[0], "result") == 0 ||
+                   strcmp(w[0], "supply") == 0))
+        return expect_battle(r, w, n);
+    if ((n == 2 || n == 3) && strcmp(w[0], "pending") == 0) {
+        bool ok = strcmp(pending_name(r->s.pending.kind), w[1]) == 0 &&
+                  (n == 2 || r->s.pending.side == ak_side_parse(w[2]));
+        result(ok, "decision owed: %s (is %s by %s)", w[1], pending_name(r->s.pending.kind),
+               ak_side_name(r->s.pending.side));
+    } else if (n == 2 && strcmp(w[0], "waiting") == 0) {
+        result(ak_waiting_for(&r->s) == ak_side_parse(w[1]), "the game waits for %s", w[1]);
+    } else if (n == 3 && strcmp(w[0], "winner") == 0) {
+        int want = ak_side_parse(w[1]) == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS;
+        result(r->s.phase == AK_PHASE_OVER && r->s.result == want &&
+                   strcmp(ak_win_reason_name(r->s.result_reason), w[2]) == 0,
+               "%s wins by %s (result %s, %s)", w[1], w[2], ak_result_name(r->s.result),
+               ak_win_reason_name(r->s.result_reason));
+    } else if (n == 3 && strcmp(w[0], "replacement") == 0) {
+        int side = ak_side_parse(w[1]);
+        result(side >= 0 && side < AK_SIDES && r->s.replacement[side] == atoi(w[2]),
+               "%s holds %s replacement factors (%d)", w[1], w[2],
+               side >= 0 && side < AK_SIDES ? r->s.replacement[side] : -1);
+    } else if (n == 3 && strcmp(w[0], "isolated") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].isolated == atoi(w[2]), "%s isolated %s turns (%d)", w[1], w[2],
+                   r->s.unit[u].isolated);
+    } else if (n == 2 && strcmp(w[0], "zoc-off") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].flags & AK_U_ZOC_OFF, "%s's zone of control is ignored", w[1]);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static void expect(struct run *r, char **w, int n)
+{
+    char b[8];
+    if (n == 3 && strcmp(w[0], "at") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(ak_on_board(&r->s, u) && r->s.unit[u].hex == ak_hex_parse(w[2]),
+                   "%s at %s (is %s %s)", w[1], w[2], ak_where_name(r->s.unit[u].where),
+                   ak_hex_format(r->s.unit[u].hex, b));
+    } else if (n == 3 && strcmp(w[0], "where") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(strcmp(ak_where_name(r->s.unit[u].where), w[2]) == 0, "%s is %s (is %s)", w[1], w[2],
+                   ak_where_name(r->s.unit[u].where));
+    } else if (n == 2 && strcmp(w[0], "event") == 0) {
+        result(has_event(r, w[1]), "event %s", w[1]);
+    } else if (n == 2 && strcmp(w[0], "no-event") == 0) {
+        result(!has_event(r, w[1]), "no event %s", w[1]);
+    } else if (n == 2 && strcmp(w[0], "side") == 0) {
+        result(r->s.side == ak_side_parse(w[1]), "%s to act", w[1]);
+    } else if (n == 2 && strcmp(w[0], "phase") == 0) {
+        result(strcmp(ak_phase_name(r->s.phase), w[1]) == 0, "phase %s (is %s)", w[1], ak_phase_name(r->s.phase));
+    } else if (n == 2 && strcmp(w[0], "turn") == 0) {
+        result(r->s.turn == atoi(w[1]), "turn %s (is %d)", w[1], r->s.turn);
+    } else if (n == 2 && strcmp(w[0], "halted") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].flags & AK_U_HALTED, "%s has stopped for the turn", w[1]);
+    } else if (n == 3 && strcmp(w[0], "reach") == 0) {
+        struct ak_action a;
+        struct ak_dest d;
+        if (units_list(w[1], &a))
+            result(ak_move_route(&r->s, ak_def(a.units[0])->side, a.units, a.nunits, ak_hex_parse(w[2]), &d, &r->rej),
+                   "%s can reach %s", w[1], w[2]);
+    } else if (n == 4 && strcmp(w[0], "no-reach") == 0) {
+        struct ak_action a;
+        struct ak_dest d;
+        if (units_list(w[1], &a)) {
+            bool ok = !ak_move_route(&r->s, ak_def(a.units[0])->side, a.units, a.nunits, ak_hex_parse(w[2]), &d, &r->rej);
+            result(ok && strcmp(r->rej.code, w[3]) == 0, "%s cannot reach %s: %s (%s)", w[1], w[2],
+                   ok ? r->rej.code : "reachable", ok ? r->rej.text : "");
+        }
+    } else if (n == 4 && strcmp(w[0], "spent") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].mp_spent == atoi(w[2]) && r->s.unit[u].road_spent == atoi(w[3]),
+                   "%s spent %s of its movement and %s of the road bonus (spent %d and %d)", w[1], w[2],
+                   w[3], r->s.unit[u].mp_spent, r->s.unit[u].road_spent);
+    } else if (n == 2 && strcmp(w[0], "supply-due") == 0) {
+        result(r->s.supply_due == atoi(w[1]), "supply due %s (is %d)", w[1], r->s.supply_due);
+    } else if (!expect_combat(r, w, n)) {
+        result(false, "unknown expectation '%s'", w[0]);
+    }
+}
+
+static void run_line(struct run *r, char **w, int n)
+{
+    if (strcmp(w[0], "scenario") == 0 || strcmp(w[0], "cites") == 0)
+        return;
+    if (strcmp(w[0], "setup") == 0 && n >= 2) {
+        ak_state_init(&r->s, 0, n >= 3 ? strtoull(w[2], NULL, 10) : 1);
+        r->actor = -1;
+        if (strcmp(w[1], "empty") == 0)
+            for (int u = 0; u < r->s.units; u++)
+                put(r, u, "pool");
+        r->ev.n = 0;
+    } else if (strcmp(w[0], "put") == 0 && n == 3) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            put(r, u, w[2]);
+    } else if (strcmp(w[0], "set") == 0 && n == 4 && strcmp(w[1], "replacement") == 0) {
+        int side = side_arg(w[2]);
+        if (side >= 0 && side < AK_SIDES)
+            r->s.replacement[side] = (uint8_t)atoi(w[3]);
+    } else if (strcmp(w[0], "set") == 0 && (n == 3 || n == 4)) {
+        if (strcmp(w[1], "turn") == 0)
+            r->s.turn = (uint8_t)atoi(w[2]);
+        else if (strcmp(w[1], "side") == 0)
+            r->s.side = (uint8_t)side_arg(w[2]);
+        else if (strcmp(w[1], "phase") == 0)
+            r->s.phase = strcmp(w[2], "combat") == 0 ? AK_PHASE_COMBAT : AK_PHASE_MOVEMENT;
+        else if (strcmp(w[1], "isolated") == 0 && n == 4 && unit_arg(w[2]) >= 0)
+            r->s.unit[unit_arg(w[2])].isolated = (uint8_t)atoi(w[3]);
+        else
+            result(false, "unknown setting '%s'", w[1]);
+    } else if (strcmp(w[0], "actor") == 0 && n == 2) {
+        r->actor = strcmp(w[1], "mover") == 0 ? -1 : side_arg(w[1]);
+    } else if (strcmp(w[0], "start-turn") == 0) {
+        r->ev.n = 0;
+        ak_ruleset_get(r->s.ruleset)->start_player_turn(&r->s, &r->ev);
+    } else if (strcmp(w[0], "dice") == 0 && n >= 2) {
+        if (!fix_dice(r, w + 1, n - 1))
+            result(false, "cannot fix the dice");
+    } else if (strcmp(w[0], "ok") == 0 && n >= 2) {
+        do_action(r, w + 1, n - 1, NULL);
+    } else if (strcmp(w[0], "reject") == 0 && n >= 3) {
+        do_action(r, w + 2, n - 2, w[1]);
+    } else if (strcmp(w[0], "expect") == 0 && n >= 2) {
+        expect(r, w + 1, n - 1);
+    } else if (strcmp(w[0], "mark-hash") == 0) {
+        r->hash_mark = ak_state_hash(&r->s);
+    } else {
+        result(false, "unknown directive '%s'", w[0]);
+    }
+}
+
+static struct run last;
+
+const struct ak_state *ak_scenario_state(void)
+{
+    return &last.s;
+}
+
+/* One line as fgets reads it into a 1,024-byte buffer: a longer line is
+ * read as several. */
+static void run_chunk(struct run *r, char *buf)
+{
+    line++;
+    char *hash = strchr(buf, '#');
+    if (hash)
+        *hash = '\0';
+    char *w[32];
+    int n = 0;
+    for (char *t = strtok(buf, " \t\r\n"); t && n < 32; t = strtok(NULL, " \t\r\n"))
+        w[n++] = t;
+    if (n == 0)
+        return;
+    /* A line that sets the position up must leave a state the engine
+     * can work on (ak_state_check), like every other loader's: a
+     * `set turn 200` is refused here, not read out of bounds later. */
+    struct ak_state before = r->s;
+    char why[200];
+    run_line(r, w, n);
+    if (!ak_state_check(&r->s, why, sizeof why)) {
+        result(false, "%s: the position is not valid: %s", w[0], why);
+        r->s = before;
+    }
+}
+
+void ak_scenario_run_text(const char *name, const char *text, size_t len)
+{
+    struct run *r = &last;
+    memset(r, 0, sizeof *r);
+    ak_state_init(&r->s, 0, 1);
+    r->actor = -1;
+    file = name;
+    line = 0;
+    char buf[1024];
+    size_t at = 0;
+    while (at < len) {
+        size_t n = 0;
+        while (n < sizeof buf - 1 && at < len) {
+            char ch = text[at++];
+            buf[n++] = ch;
+            if (ch == '\n')
+                break;
+        }
+        buf[n] = '\0';
+        run_chunk(r, buf);
+    }
+}
+
+int ak_scenario_run_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len == cap) {
+            char *more = realloc(text, cap = cap ? 2 * cap : 65536);
+            if (!more) {
+                fprintf(stderr, "%s: out of memory\n", path);
+                free(text);
+                fclose(f);
+                return -1;
+            }
+            text = more;
+        }
+        got = fread(text + len, 1, cap - len, f);
+        len += got;
+    } while (got > 0);
+    fclose(f);
+    ak_scenario_run_text(path, text, len);
+    free(text);
+    return 0;
+}
