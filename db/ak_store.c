@@ -163,19 +163,20 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
         free(st);
         return NULL;
     }
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    /* SQLite opens a file it may not write read-only without a word, and
+     * every write would then fail: refuse at once instead. */
+    if (rc == SQLITE_OK && sqlite3_db_readonly(st->db, "main") == 1) {
+        snprintf(err, errlen, "%s is read-only for this user: akd must be able to write its database", path);
+        ak_store_close(st);
+        return NULL;
+    }
+    if (rc != SQLITE_OK ||
         sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
                              "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
         sqlite3_free(msg);
-        ak_store_close(st);
-        return NULL;
-    }
-    /* SQLite opens a file it may not write read-only without a word, and
-     * every write would then fail: refuse at once instead. */
-    if (sqlite3_db_readonly(st->db, "main") == 1) {
-        snprintf(err, errlen, "%s is read-only for this user: akd must be able to write its database", path);
         ak_store_close(st);
         return NULL;
     }

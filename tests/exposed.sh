@@ -1,0 +1,166 @@
+#!/bin/bash
+# Integration: akd on a public address and a careless operator's mistakes.
+# TLS (a certificate of a test authority, a self-signed one pinned on first
+# use, a changed one refused, SIGHUP reloading, plaintext and TLS clients on
+# the wrong port, no plaintext on a public address), dice nonces sent and
+# recorded, and the database's file: created private, a newer schema, a
+# damaged or read-only file, a game that cannot be read, the file deleted
+# while akd runs.
+# usage: exposed.sh AKD AKC AK-SCENARIO CAPTURE-POSITION.scn
+set -u
+AKD=$1
+AKC=$2
+SCENARIO=$3
+CAPTURE=$4
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+export XDG_STATE_HOME="$dir/state"
+
+# --- certificates: a test authority and a server certificate it signed
+# for localhost and 127.0.0.1, and a self-signed one.
+cert() {  # NAME SUBJECT [CA]: NAME.pem and NAME.key
+    local name=$1 subject=$2 ca=${3:-}
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$name.key" \
+        -subj "$subject" -out "$dir/$name.csr" 2>/dev/null
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:%s\n' \
+        "$([ -z "$ca" ] && [ "$name" = ca ] && echo TRUE || echo FALSE)" >"$dir/$name.ext"
+    if [ -n "$ca" ]; then
+        openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$ca.pem" -CAkey "$dir/$ca.key" \
+            -CAcreateserial -days 30 -extfile "$dir/$name.ext" -out "$dir/$name.pem" 2>/dev/null
+    else
+        openssl x509 -req -in "$dir/$name.csr" -signkey "$dir/$name.key" -days 30 \
+            -extfile "$dir/$name.ext" -out "$dir/$name.pem" 2>/dev/null
+    fi
+}
+cert ca "/CN=Test Authority"
+cert server "/CN=localhost" ca
+cert self "/CN=localhost"
+cert other "/CN=localhost"
+
+tls_as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" "$AKC" --server 127.0.0.1:$port --tls "$@"; }
+
+# --- TLS with a certificate from an authority the client is told of
+start_akd tls --db "$dir/tls.sqlite3" --tls-cert "$dir/server.pem" --tls-key "$dir/server.key" --allow-positions 1
+check "akd logs the certificate it serves" "grep -q 'TLS certificate.*CN.*localhost' '$dir/tls.log'"
+AKC_PASSWORD=password-1 tls_as alice --ca "$dir/ca.pem" register alice >"$dir/reg.out" 2>&1
+expect reg "registered and logged in as alice"
+tls_as alice --ca "$dir/ca.pem" games >"$dir/games.out" 2>&1
+check "a TLS session works (games over TLS)" "grep -q '^game' '$dir/games.out'"
+tls_as alice games </dev/null >"$dir/unknown-ca.out" 2>&1
+check "a certificate from an unknown authority is refused without --ca" "[ \$? != 0 ] && grep -q 'cannot be verified' '$dir/unknown-ca.out'"
+check "... and nothing was pinned for it" "[ ! -s '$XDG_STATE_HOME/akc/known_servers' ]"
+kill $pid; wait $pid 2>/dev/null
+
+# --- a self-signed certificate: pinned on first use, a changed one refused
+cp "$dir/self.pem" "$dir/live.pem"; cp "$dir/self.key" "$dir/live.key"
+start_akd self --db "$dir/tls.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
+tls_as alice games </dev/null >"$dir/self1.out" 2>&1
+check "self-signed: refused without a pin, with its fingerprint shown" "[ \$? = 3 ] && grep -q 'SHA-256 fingerprint is [0-9A-F:]\{95\}' '$dir/self1.out'"
+tls_as alice --accept-new-cert games </dev/null >"$dir/self2.out" 2>&1
+check "--accept-new-cert pins it and goes on" "grep -q 'trusting this certificate' '$dir/self2.out' && grep -q '^game' '$dir/self2.out'"
+check "the pin is kept as host:port and fingerprint" "grep -q '^127.0.0.1:$port [0-9A-F:]\{95\}\$' '$XDG_STATE_HOME/akc/known_servers'"
+tls_as alice games </dev/null >"$dir/self3.out" 2>&1
+check "the pinned certificate is trusted from then on" "grep -q '^game' '$dir/self3.out'"
+cp "$dir/other.pem" "$dir/live.pem"; cp "$dir/other.key" "$dir/live.key"
+kill -HUP $pid; sleep 0.3
+check "SIGHUP reloads the certificate" "[ \$(grep -c 'TLS certificate' '$dir/self.log') = 2 ]"
+tls_as alice --accept-new-cert games </dev/null >"$dir/changed.out" 2>&1
+check "a changed certificate is refused loudly, even with --accept-new-cert" "[ \$? = 3 ] && grep -q 'HAS CHANGED' '$dir/changed.out'"
+echo garbage >"$dir/live.pem"
+kill -HUP $pid; sleep 0.3
+check "SIGHUP with a broken certificate keeps the old one (logged)" "grep -q 'keeping the old certificate' '$dir/self.log'"
+"$AKC" --server 127.0.0.1:$port --no-tls games </dev/null >"$dir/plain-to-tls.out" 2>&1
+check "a plaintext akc on a TLS port: lost at once, with a hint" "grep -q 'connect with --tls' '$dir/plain-to-tls.out'"
+start=$(date +%s%N)
+exec 3<>/dev/tcp/127.0.0.1/$port
+printf '{"id":1,"cmd":"games"}\n' >&3
+timeout 5 cat <&3 >"$dir/raw-plain.out"; rc=$?
+exec 3<&-
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "a plaintext client on a TLS port is closed quickly (${ms} ms), with no JSON answer" "[ $rc = 0 ] && [ $ms -lt 2000 ] && ! grep -q '{' '$dir/raw-plain.out'"
+kill $pid; wait $pid 2>/dev/null
+
+# --- a TLS client on a plaintext port
+start_akd plain --db "$dir/plain.sqlite3" --allow-positions 1
+tls_as alice --ca "$dir/ca.pem" games </dev/null >"$dir/tls-to-plain.out" 2>&1
+check "akc --tls on a plaintext port: a clear error" "[ \$? = 3 ] && grep -q 'did not complete a TLS handshake.*--no-tls' '$dir/tls-to-plain.out'"
+check "akd logs it" "grep -q 'speaks TLS to a plaintext port' '$dir/plain.log'"
+
+# --- dice nonces: sent by akc, checked by akd, in the record
+for u in bob carol; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
+"$SCENARIO" --dump "$CAPTURE" >"$dir/pos.json" 2>/dev/null
+game=$(as bob --position "$dir/pos.json" new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
+as carol join "$game" >/dev/null 2>&1
+as bob end-movement "$game" >/dev/null 2>&1
+printf '{"id":1,"cmd":"login","user":"carol","password":"password-carol"}\n{"id":2,"cmd":"act","game":%s,"action":{"action":"end_turn"},"nonce":"not hex"}\n{"id":3,"cmd":"act","game":%s,"action":{"action":"end_turn"},"nonce":%s}\n' \
+    "$game" "$game" "\"$(printf 'a%.0s' $(seq 65))\"" | "$AKC" --server 127.0.0.1:$port raw >"$dir/nonce.out" 2>&1
+check "a nonce that is not hex is refused" "grep '\"id\":2' '$dir/nonce.out' | grep -q 'bad_request'"
+check "a nonce over 64 digits is refused" "grep '\"id\":3' '$dir/nonce.out' | grep -q 'bad_request'"
+as bob record "$game" >"$dir/record.json" 2>&1
+check "the record names dice scheme 2" "grep -q '\"dice_scheme\": *2' '$dir/record.json'"
+check "akc sent a 32-digit nonce with its action, recorded" "grep -q '\"nonce\": *\"[0-9a-f]\{32\}\"' '$dir/record.json'"
+as bob resign "$game" >/dev/null 2>&1
+as bob verify "$game" >"$dir/verify.out" 2>&1
+expect verify "verified"
+kill $pid; wait $pid 2>/dev/null
+
+# --- no plaintext on a public address unless the operator says so
+"$AKD" --listen 0.0.0.0:0 --db "$dir/public.sqlite3" >"$dir/public.out" 2>&1
+check "akd refuses 0.0.0.0 without TLS" "[ \$? = 2 ] && grep -q 'not a loopback address' '$dir/public.out'"
+port=$((20000 + RANDOM % 30000))
+"$AKD" --listen 0.0.0.0:$port --db "$dir/public.sqlite3" --allow-plaintext 1 >"$dir/public2.out" 2>"$dir/public2.log" &
+p=$!; pids="$pids $p"; sleep 0.5
+check "with allow_plaintext = 1 it starts, and warns" "grep -q 'without TLS' '$dir/public2.log'"
+kill $p; wait $p 2>/dev/null
+"$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --tls-cert "$dir/server.pem" >"$dir/half.out" 2>&1
+check "a certificate without its key is refused" "[ \$? = 2 ] && grep -q 'go together' '$dir/half.out'"
+
+# --- the database file
+check "the database is created private (0600)" "[ \$(stat -c %a '$dir/plain.sqlite3') = 600 ]"
+check "... its log too" "[ ! -e '$dir/plain.sqlite3-wal' ] || [ \$(stat -c %a '$dir/plain.sqlite3-wal') = 600 ]"
+chmod 644 "$dir/plain.sqlite3"
+start_akd readable --db "$dir/plain.sqlite3"
+check "akd warns when others can read the database" "grep -q 'readable by other users' '$dir/readable.log'"
+kill $pid; wait $pid 2>/dev/null
+chmod 600 "$dir/plain.sqlite3"
+
+sqlite3 "$dir/future.sqlite3" "CREATE TABLE t(x); PRAGMA user_version = 42;"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/future.sqlite3" >"$dir/future.out" 2>&1
+check "a newer schema is refused, naming both versions" "[ \$? = 1 ] && grep -q 'schema version 42.*up to 6' '$dir/future.out'"
+head -c 20000 /dev/urandom >"$dir/junk.sqlite3"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/junk.sqlite3" >"$dir/junk.out" 2>&1
+check "a file that is not a database is refused" "[ \$? = 1 ] && grep -q 'cannot open the database' '$dir/junk.out'"
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+    mkdir "$dir/ro" && cp "$dir/plain.sqlite3" "$dir/ro/"
+    chmod 755 "$dir" "$dir/ro"; chmod 644 "$dir/ro/plain.sqlite3"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$AKD" --listen 127.0.0.1:0 --db "$dir/ro/plain.sqlite3" >"$dir/ro.out" 2>&1
+    check "a database akd may not write is refused at start" "[ \$? = 1 ] && grep -q 'read-only' '$dir/ro.out'"
+    chmod 700 "$dir"
+fi
+
+# One game that cannot be read (an action damaged in the file) is left out
+# and reported; the other games and the accounts are there.
+cp "$dir/plain.sqlite3" "$dir/damaged.sqlite3"
+sqlite3 "$dir/damaged.sqlite3" "UPDATE actions SET action = '{\"action\":\"fly\"}' WHERE game_id = $game AND seq = 1; DELETE FROM snapshots WHERE game_id = $game;"
+g2=$(sqlite3 "$dir/damaged.sqlite3" "SELECT max(id) FROM games")
+start_akd damaged --db "$dir/damaged.sqlite3"
+check "an unreadable game is reported and left out" "grep -q 'game $game cannot be read and is left out' '$dir/damaged.log'"
+as bob games >"$dir/damaged-games.out" 2>&1
+check "... akd runs, the accounts are there" "grep -q '^game' '$dir/damaged-games.out'"
+kill $pid; wait $pid 2>/dev/null
+
+# The database deleted under a running akd: no more acknowledgements.
+start_akd deleted --db "$dir/deleted.sqlite3"
+AKC_PASSWORD=password-dora as dora register dora >/dev/null 2>&1
+game=$(as dora new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
+AKC_PASSWORD=password-ed as ed register ed >/dev/null 2>&1
+as ed join "$game" >/dev/null 2>&1
+rm "$dir/deleted.sqlite3" "$dir/deleted.sqlite3-wal" "$dir/deleted.sqlite3-shm" 2>/dev/null
+as dora move "$game" 21pz5 W14 >"$dir/after-rm.out" 2>&1
+check "after the file is deleted an action is answered internal, with the reason" "[ \$? != 0 ] && grep -q 'deleted or replaced' '$dir/after-rm.out'"
+check "... and akd logs an error" "grep -q 'error.*deleted or replaced' '$dir/deleted.log'"
+as dora move "$game" 21pz5 W14 >"$dir/after-rm2.out" 2>&1
+check "... and keeps refusing" "grep -q 'deleted or replaced' '$dir/after-rm2.out'"
+
+finish
