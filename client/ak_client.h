@@ -25,6 +25,7 @@ struct ak_net {
     size_t len;
     int next_id;
     bool heard;                 /* a message has arrived */
+    bool closed;                /* the connection ended */
 };
 
 /* How to reach the server. */
@@ -59,6 +60,12 @@ json_t *ak_net_call(struct ak_net *n, json_t *req, void (*on_push)(json_t *push)
 /* Read one whole line (blocking, or up to timeout_ms; -1 forever). Returns
  * the message, or NULL on EOF, error or time-out. */
 json_t *ak_net_read(struct ak_net *n, int timeout_ms);
+/* Tell the server this connection is alive (akd closes logged-in
+ * connections silent for its session_idle_timeout, 600 s by default); the
+ * reply (id "ping") is not waited for. Sent when nothing happened for
+ * AK_PING_MS. */
+#define AK_PING_MS (120 * 1000)
+void ak_net_ping(struct ak_net *n);
 
 struct ak_session {
     char server[256];

@@ -219,10 +219,18 @@ json_t *ak_net_read(struct ak_net *n, int timeout_ms)
         if (n->len == sizeof n->buf)
             return NULL;
         ssize_t r = receive(n, timeout_ms);
+        if (r < 0)
+            n->closed = true;
         if (r <= 0)
             return NULL;
         n->len += (size_t)r;
     }
+}
+
+void ak_net_ping(struct ak_net *n)
+{
+    static const char line[] = "{\"id\":\"ping\",\"cmd\":\"ping\"}\n";
+    ak_net_send_line(n, line, sizeof line - 1);
 }
 
 json_t *ak_net_call(struct ak_net *n, json_t *req, void (*on_push)(json_t *push))

@@ -395,8 +395,34 @@ static int cmd_options(struct ak_net *n, long game)
 static int cmd_games(struct ak_net *n)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s}", "cmd", "games"), &status);
-    if (!r || opt.json)
+    /* akd answers in pages; akc shows them all, as one list (and with
+     * --json as one document, printed here rather than page by page). */
+    bool json = opt.json;
+    opt.json = false;
+    json_t *r = call(n, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), &status);
+    while (r && json_is_true(json_object_get(r, "more"))) {
+        json_int_t next = json_integer_value(json_object_get(r, "offset")) +
+                          (json_int_t)json_array_size(json_object_get(r, "games"));
+        json_t *more = call(n, json_pack("{s:s,s:I,s:i}", "cmd", "games", "offset", next, "limit", 500), &status);
+        if (!more) {
+            json_decref(r);
+            return status;
+        }
+        json_array_extend(json_object_get(r, "games"), json_object_get(more, "games"));
+        json_object_set(r, "more", json_object_get(more, "more"));
+        json_decref(more);
+    }
+    opt.json = json;
+    if (r) {
+        json_object_del(r, "offset");
+        json_object_del(r, "more");
+    }
+    if (r && json) {
+        char *text = json_dumps(r, JSON_COMPACT);
+        puts(text);
+        free(text);
+    }
+    if (!r || json)
         return (json_decref(r), status);
     size_t i;
     json_t *g;
@@ -457,7 +483,17 @@ static int cmd_watch(struct ak_net *n, long game)
     printf("watching game %ld (interrupt to stop)\n", game);
     fflush(stdout);
     json_t *m;
-    while ((m = ak_net_read(n, -1))) {
+    for (;;) {
+        if (!(m = ak_net_read(n, AK_PING_MS))) {
+            if (n->closed)
+                break;
+            ak_net_ping(n);     /* nothing happened: say we are still here */
+            continue;
+        }
+        if (!json_object_get(m, "push")) {
+            json_decref(m);     /* the answer to a ping */
+            continue;
+        }
         if (opt.json) {
             char *s = json_dumps(m, JSON_COMPACT);
             puts(s);
@@ -573,12 +609,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_account(n, verb, argv[1]);
     if (strcmp(verb, "raw") == 0 && argc == 1)
         return cmd_raw(n);
-    if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
-        return cmd_record(n, game, verb[0] == 'v');
     if ((status = resume(n, s)) != 0) {
         fprintf(stderr, "akc: log in again with 'akc login USER'\n");
         return status;
     }
+    if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
+        return cmd_record(n, game, verb[0] == 'v');
     if (strcmp(verb, "logout") == 0 && argc == 1) {
         json_decref(call(n, json_pack("{s:s}", "cmd", "logout"), &status));
         ak_session_clear();

@@ -502,7 +502,10 @@ static int getc_or_push(FILE *in)
 {
     for (;;) {
         struct pollfd p[2] = {{fileno(in), POLLIN, 0}, {P.net->fd, POLLIN, 0}};
-        if (poll(p, 2, -1) < 0)
+        int rc = poll(p, 2, AK_PING_MS);
+        if (rc == 0)
+            ak_net_ping(P.net);     /* still here: akd closes silent connections */
+        if (rc <= 0)
             continue;
         if (p[1].revents)
             serve_socket(p[1].revents);
@@ -537,7 +540,10 @@ static void play_plain(void)
 {
     while (!P.quit) {
         struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {P.net->fd, POLLIN, 0}};
-        if (poll(p, 2, -1) < 0)
+        int rc = poll(p, 2, AK_PING_MS);
+        if (rc == 0)
+            ak_net_ping(P.net);     /* still here: akd closes silent connections */
+        if (rc <= 0)
             continue;
         if (p[1].revents)
             serve_socket(p[1].revents);

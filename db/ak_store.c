@@ -308,14 +308,29 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
     return rc;
 }
 
-int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash)
+int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session)
 {
-    sqlite3_stmt *q = prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
-    if (!q)
+    if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
-    sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 2, id);
-    return run_in(st, q);
+    sqlite3_stmt *q = prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
+    if (q) {
+        sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 2, id);
+    }
+    int rc = run_in(st, q);
+    /* A new password is often a reaction to a leaked one: every other
+     * session of the account ends with the old password. */
+    q = rc == AK_STORE_OK ? prep(st, "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?") : NULL;
+    if (q) {
+        sqlite3_bind_int64(q, 1, id);
+        sqlite3_bind_text(q, 2, keep_session ? keep_session : "", -1, SQLITE_TRANSIENT);
+        rc = run_in(st, q);
+    }
+    if (rc != AK_STORE_OK || !q) {
+        ak_store_rollback(st);
+        return AK_STORE_ERROR;
+    }
+    return ak_store_commit(st);
 }
 
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
@@ -330,9 +345,10 @@ int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t
     return run_in(st, q);
 }
 
-int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user)
+int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user,
+                          int64_t *expires)
 {
-    sqlite3_stmt *q = prep(st, "SELECT user_id FROM sessions WHERE token_hash = ? AND expires > ?");
+    sqlite3_stmt *q = prep(st, "SELECT user_id, expires FROM sessions WHERE token_hash = ? AND expires > ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
@@ -340,6 +356,8 @@ int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t n
     int rc = AK_STORE_NOT_FOUND;
     if (sqlite3_step(q) == SQLITE_ROW) {
         *user = sqlite3_column_int64(q, 0);
+        if (expires)
+            *expires = sqlite3_column_int64(q, 1);
         rc = AK_STORE_OK;
     }
     done(st, q);

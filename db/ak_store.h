@@ -83,7 +83,9 @@ int ak_store_user_create(struct ak_store *st, const char *name, const char *pwha
                          int64_t *id);
 int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char *pwhash, size_t cap);
 int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
-int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash);
+/* Set the account's password and, in the same transaction, revoke every
+ * session of it except keep_session (a token hash; NULL: all). */
+int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session);
 
 /* The ladder. */
 struct ak_store_rating {
@@ -100,7 +102,10 @@ int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max);
 
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires);
-int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user);
+/* The user of a session still valid at now, and when it expires (expires
+ * may be NULL). */
+int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user,
+                          int64_t *expires);
 int ak_store_session_delete(struct ak_store *st, const char *token_hash);
 
 /* A new game, numbered *id if that is above 0 (the server numbers its

@@ -3,10 +3,11 @@
  * What it fuzzes: the action reader (ak_action_from_json, the `action`
  * object of `act` and of the game record) and the rules behind ak_apply,
  * from 256 states met in self-play. At start-up random players
- * (tests/ak_player.c) play four campaigns from fixed seeds; states are kept
- * every few actions and wherever a decision is owed (retreat, exchange,
- * advance) or battles are declared, plus each game's start and end, so
- * the same states come back on every run.
+ * (tests/ak_player.c) play four campaigns from fixed seeds (about 1,200
+ * actions); of the states before each action and at each game's end, the
+ * 256 are those that owe a decision (retreat, exchange, advance; up to 64)
+ * and the rest spread evenly over the games, starts and ends included.
+ * The same states come back on every run.
  *
  * Input: byte 0 picks the state (of 256), byte 1's low bit the acting side
  * (0: the side the game waits for, 1: the other one), the rest is the
@@ -64,11 +65,8 @@ static void keep(const struct ak_state *s)
  * it will be applied to. */
 static void sample(struct ak_player_game *g, const struct ak_action *a)
 {
-    const struct ak_state *s = &g->s;
     (void)a;
-    if (g->n % 29 == 0 || s->pending.kind != AK_PEND_NONE ||
-        (s->phase == AK_PHASE_COMBAT && s->nbattles > 0 && g->n % 5 == 0))
-        keep(s);
+    keep(&g->s);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -91,9 +89,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     ak_player_free(&g);
     if (ncandidates < NSTATES)
         fail("only %d states met in self-play", ncandidates);
-    /* 256 spread evenly over what was met, starts and ends included. */
-    for (int i = 0; i < NSTATES; i++)
-        states[i] = candidates[(long)i * (ncandidates - 1) / (NSTATES - 1)];
+    /* Every state that owes a decision (up to a quarter of them), the rest
+     * spread evenly over what was met, starts and ends included. */
+    int n = 0;
+    for (int i = 0; i < ncandidates && n < NSTATES / 4; i++)
+        if (candidates[i].pending.kind != AK_PEND_NONE)
+            states[n++] = candidates[i];
+    for (int i = 0, rest = NSTATES - n; i < rest; i++)
+        states[n++] = candidates[(long)i * (ncandidates - 1) / (rest - 1)];
     free(candidates);
     return 0;
 }

@@ -22,6 +22,39 @@ json_t *ak_msg_parse(const char *line, size_t len, char *err, size_t errlen)
     return j;
 }
 
+json_t *ak_msg_peek_id(const char *line, size_t len)
+{
+    static const char key[] = "\"id\"";
+    const char *end = line + len, *p = line;
+    while (p + sizeof key - 1 <= end && memcmp(p, key, sizeof key - 1) != 0)
+        p++;
+    if (p + sizeof key - 1 > end)
+        return NULL;
+    p += sizeof key - 1;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end || *p++ != ':')
+        return NULL;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < end && *p == '"') {
+        const char *q = ++p;
+        while (q < end && *q != '"' && *q != '\\' && q - p < 64)
+            q++;
+        if (q >= end || *q != '"')
+            return NULL;
+        return json_stringn(p, (size_t)(q - p));   /* NULL if not UTF-8 */
+    }
+    const char *q = p + (p < end && *p == '-');
+    long long v = 0;
+    int digits = 0;
+    for (; q < end && *q >= '0' && *q <= '9' && digits < 18; q++, digits++)
+        v = v * 10 + (*q - '0');
+    if (!digits || (q < end && *q >= '0' && *q <= '9'))
+        return NULL;
+    return json_integer(*p == '-' ? -v : v);
+}
+
 /* The encoder. jansson's json_dumpb guards against cycles by recording
  * every container it enters in a hash table keyed by its address printed
  * as text: a malloc and a snprintf per object, which made encoding the
@@ -242,8 +275,41 @@ json_t *ak_msg_ok(const json_t *id, json_t *result)
                      result ? result : json_object());
 }
 
+/* Length of the valid UTF-8 sequence at s (1 to 4), 0 if none starts
+ * there (a stray continuation byte, an overlong or cut-off sequence). */
+static int utf8_seq(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;   /* overlong, surrogate, beyond U+10FFFF */
+    return n;
+}
+
+void ak_utf8_clean(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; *p;) {
+        int n = utf8_seq(p);
+        if (n == 0)
+            *p++ = '?';
+        else
+            p += n;
+    }
+}
+
 json_t *ak_msg_error(const json_t *id, const char *code, const char *message)
 {
-    return json_pack("{s:o,s:b,s:{s:s,s:s}}", "id", id_copy(id), "ok", 0, "error",
-                     "code", code, "message", message);
+    /* Error texts quote what the client sent, cut to a buffer's size: a cut
+     * through a character, or bytes that were never UTF-8, would make
+     * jansson refuse the string and the request go unanswered. */
+    char text[1024];
+    snprintf(text, sizeof text, "%s", message ? message : "");
+    ak_utf8_clean(text);
+    json_t *m = json_pack("{s:o,s:b,s:{s:s,s:s}}", "id", id_copy(id), "ok", 0, "error",
+                          "code", code, "message", text);
+    return m ? m : json_pack("{s:n,s:b,s:{s:s,s:s}}", "id", "ok", 0, "error", "code", code, "message", "");
 }

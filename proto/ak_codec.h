@@ -27,6 +27,12 @@ size_t ak_json_text_to(const json_t *j, char *buf, size_t cap);
  * (written into buf as ak_msg_encode_to does). */
 size_t ak_msg_ok_text_to(const json_t *id, const char *result, size_t result_len, char *buf, size_t cap);
 json_t *ak_msg_ok(const json_t *id, json_t *result);
+/* The "id" of a request line, picked out of the text without parsing it
+ * (an integer or a plain string), for answering a request that will not
+ * be parsed; NULL if none is found. */
+json_t *ak_msg_peek_id(const char *line, size_t len);
+/* Replace every byte of s that is not part of valid UTF-8 with '?'. */
+void ak_utf8_clean(char *s);
 json_t *ak_msg_error(const json_t *id, const char *code, const char *message);
 
 #endif

@@ -5,9 +5,14 @@
  * work queue; the connection is kept alive by a reference and its later
  * requests wait, in order, until the result comes back. Session tokens are
  * 32 random bytes, given to the client in hex and stored only as their
- * BLAKE2b hash; they expire after 30 days and logout revokes them. Failed
- * logins are counted per account and per address: past login_failures in
- * login_window seconds, further logins are refused until the window ends.
+ * BLAKE2b hash; they expire after 30 days and logout revokes them (the
+ * connections that used one end with it; a new password ends every other
+ * session of the account). Login guesses are counted per account (its
+ * name case-folded, as the store compares names) and per address when
+ * they are made, before the hash runs, so parallel guesses cannot
+ * outnumber the limit: past login_failures in login_window seconds,
+ * further logins are refused until the window ends; a good password takes
+ * its own guess back. Registrations are counted per address the same way.
  */
 #include <sodium.h>
 #include <stdio.h>
@@ -61,22 +66,39 @@ static int failure_slot(const char *key, bool create)
     return i;
 }
 
-static bool too_many_failures(const struct ak_config *cfg, const char *key)
+static bool too_many(const char *key, int limit, int window)
 {
     int i = failure_slot(key, false);
     if (i < 0)
         return false;
-    if (ak_now() - failures[i].since >= cfg->login_window) {
+    if (ak_now() - failures[i].since >= window) {
         failures[i].key[0] = '\0';
         return false;
     }
-    return failures[i].count >= cfg->login_failures;
+    return failures[i].count >= limit;
 }
 
 static void count_failure(const char *key)
 {
     int i = failure_slot(key, true);
     failures[i].count++;
+}
+
+static void uncount_failure(const char *key)
+{
+    int i = failure_slot(key, false);
+    if (i >= 0 && failures[i].count > 0)
+        failures[i].count--;
+}
+
+/* "user:name" with the name in lower case: VICTIM and victim are one
+ * account (the store's names are COLLATE NOCASE), so one count. */
+static void user_key(char *out, size_t cap, const char *name)
+{
+    int n = snprintf(out, cap, "user:");
+    for (const char *p = name; *p && (size_t)n + 1 < cap; p++)
+        out[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    out[n] = '\0';
 }
 
 static void forget_failures(const char *key)
@@ -86,10 +108,12 @@ static void forget_failures(const char *key)
         failures[i].key[0] = '\0';
 }
 
+/* Names are passed to the notification command as arguments: one that
+ * begins with '-' could pass for an option there. */
 static bool valid_name(const char *name)
 {
     size_t n = strlen(name);
-    if (n < 2 || n > 32)
+    if (n < 2 || n > 32 || name[0] == '-')
         return false;
     for (size_t i = 0; i < n; i++)
         if (!(name[i] == '_' || name[i] == '-' || (name[i] >= '0' && name[i] <= '9') ||
@@ -100,7 +124,7 @@ static bool valid_name(const char *name)
 
 static bool valid_password(const char *password)
 {
-    return password && strlen(password) >= 4 && strlen(password) < 256;
+    return password && strlen(password) >= AK_PASSWORD_MIN && strlen(password) < 256;
 }
 
 static void hash_token(const char *token, char out[65])
@@ -133,13 +157,26 @@ static void pw_work(uv_work_t *req)
     sodium_memzero(w->new_password, sizeof w->new_password);
 }
 
-/* The connection acts for user from now on, under the session token_hash. */
-static void sign_in(struct ak_conn *c, int64_t user, const char *name, const char *token_hash)
+/* The connection acts for user from now on, under the session token_hash
+ * valid until expires; false (after an error reply) if the account already
+ * has as many connections as allowed. */
+static bool sign_in(struct ak_conn *c, const json_t *id, int64_t user, const char *name,
+                    const char *token_hash, int64_t expires)
 {
+    int max = c->srv->cfg.max_per_user, n = 0;
+    for (const struct ak_conn *k = c->srv->conns; k; k = k->next)
+        n += k != c && k->user == user;
+    if (max && n >= max) {
+        ak_conn_reply_error(c, id, "too_many_connections",
+                            "%s already has %d connections (the limit); close one first", name, n);
+        return false;
+    }
     c->user = user;
     snprintf(c->user_name, sizeof c->user_name, "%s", name);
     memcpy(c->token_hash, token_hash, sizeof c->token_hash);
+    c->session_expires = expires;
     ak_conn_authenticated(c);
+    return true;
 }
 
 static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
@@ -149,11 +186,15 @@ static void start_session(struct ak_conn *c, const json_t *id, int64_t user, con
     randombytes_buf(raw, sizeof raw);
     sodium_bin2hex(token, sizeof token, raw, sizeof raw);
     hash_token(token, hashed);
-    if (ak_store_session_create(c->srv->store, hashed, user, ak_now() + SESSION_SECONDS) != AK_STORE_OK) {
+    int64_t expires = ak_now() + SESSION_SECONDS;
+    if (ak_store_session_create(c->srv->store, hashed, user, expires) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "internal", "could not store the session");
         return;
     }
-    sign_in(c, user, name, hashed);
+    if (!sign_in(c, id, user, name, hashed, expires)) {
+        ak_store_session_delete(c->srv->store, hashed);
+        return;
+    }
     ak_log(AK_LOG_INFO, "%s logged in from %s", name, c->peer);
     ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", name, "token", token));
 }
@@ -170,30 +211,32 @@ static void finish_register(struct ak_conn *c, struct pw_work *w)
         start_session(c, w->id, user, w->name);
 }
 
+/* The guess was counted when it was made (password_command). */
 static void finish_login(struct ak_conn *c, struct pw_work *w)
 {
     char key[96];
-    snprintf(key, sizeof key, "user:%s", w->name);
     if (!w->ok) {
-        count_failure(key);
-        snprintf(key, sizeof key, "addr:%s", c->peer);
-        count_failure(key);
         ak_log(AK_LOG_WARN, "failed login for %s from %s", w->name, c->peer);
         ak_conn_reply_error(c, w->id, "auth_failed", "wrong user name or password");
         return;
     }
+    user_key(key, sizeof key, w->name);
     forget_failures(key);
+    snprintf(key, sizeof key, "addr:%s", c->peer);
+    uncount_failure(key);
     start_session(c, w->id, w->user, w->name);
 }
 
 static void finish_change(struct ak_conn *c, struct pw_work *w)
 {
-    if (!w->ok)
+    if (!w->ok) {
         ak_conn_reply_error(c, w->id, "auth_failed", "the current password is wrong");
-    else if (ak_store_user_set_password(c->srv->store, w->user, w->hash) != AK_STORE_OK)
-        ak_conn_reply_error(c, w->id, "internal", "could not store the new password");
-    else
-        ak_conn_reply_ok(c, w->id, json_pack("{s:s}", "user", w->name));
+    } else if (ak_store_user_set_password(c->srv->store, w->user, w->hash, c->token_hash) != AK_STORE_OK) {
+        ak_conn_reply_error(c, w->id, "internal", "could not store the new password; it is unchanged");
+    } else {
+        ak_conn_reply_ok(c, w->id, json_pack("{s:s,s:b}", "user", w->name, "other_sessions_ended", 1));
+        ak_conn_end_sessions(c->srv, w->user, NULL, c->token_hash, "the account's password was changed");
+    }
 }
 
 static void pw_done(uv_work_t *req, int status)
@@ -234,17 +277,37 @@ static void queue_password_work(struct ak_conn *c, const json_t *id, struct pw_w
     }
 }
 
+/* Counts the guess now, before its hash runs; false (after an error
+ * reply) if the account or the address has no guesses left. */
 static bool login_allowed(struct ak_conn *c, const json_t *id, const char *name)
 {
-    char user_key[96], addr_key[96];
-    snprintf(user_key, sizeof user_key, "user:%s", name);
-    snprintf(addr_key, sizeof addr_key, "addr:%s", c->peer);
-    if (!too_many_failures(&c->srv->cfg, user_key) && !too_many_failures(&c->srv->cfg, addr_key))
-        return true;
-    ak_conn_reply_error(c, id, "rate_limited",
-                        "too many failed logins; wait up to %d seconds and try again",
-                        c->srv->cfg.login_window);
-    return false;
+    const struct ak_config *cfg = &c->srv->cfg;
+    char ukey[96], akey[96];
+    user_key(ukey, sizeof ukey, name);
+    snprintf(akey, sizeof akey, "addr:%s", c->peer);
+    if (too_many(ukey, cfg->login_failures, cfg->login_window) ||
+        too_many(akey, cfg->login_failures, cfg->login_window)) {
+        ak_conn_reply_error(c, id, "rate_limited", "too many failed logins; wait up to %d seconds and try again",
+                            cfg->login_window);
+        return false;
+    }
+    count_failure(ukey);
+    count_failure(akey);
+    return true;
+}
+
+static bool register_allowed(struct ak_conn *c, const json_t *id)
+{
+    const struct ak_config *cfg = &c->srv->cfg;
+    char key[96];
+    snprintf(key, sizeof key, "reg:%s", c->peer);
+    if (cfg->registrations_per_address && too_many(key, cfg->registrations_per_address, 3600)) {
+        ak_conn_reply_error(c, id, "rate_limited", "%d accounts were made from your address within the hour "
+                            "(the limit); try again later", cfg->registrations_per_address);
+        return false;
+    }
+    count_failure(key);
+    return true;
 }
 
 static void password_command(struct ak_conn *c, const json_t *id, const json_t *msg, enum pw_mode mode)
@@ -256,14 +319,21 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
         return;
     }
     if (!valid_name(name)) {
-        ak_conn_reply_error(c, id, "bad_request", "user names are 2 to 32 letters, digits, '-' or '_'");
+        ak_conn_reply_error(c, id, "bad_request",
+                            "user names are 2 to 32 letters, digits, '-' or '_', not beginning with '-'");
         return;
     }
-    if (!valid_password(password)) {
-        ak_conn_reply_error(c, id, "bad_request", "passwords are 4 to 255 characters");
+    if (!valid_password(password) && mode == PW_REGISTER) {
+        ak_conn_reply_error(c, id, "bad_request", "passwords are %d to 255 characters", AK_PASSWORD_MIN);
+        return;
+    }
+    if (!password[0] || strlen(password) > 255) {
+        ak_conn_reply_error(c, id, "bad_request", "a password is 1 to 255 characters");
         return;
     }
     if (mode == PW_LOGIN && !login_allowed(c, id, name))
+        return;
+    if (mode == PW_REGISTER && !register_allowed(c, id))
         return;
     struct pw_work *w = calloc(1, sizeof *w);
     if (!w) {
@@ -299,9 +369,10 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const char *old = json_string_value(json_object_get(msg, "password"));
     const char *new = json_string_value(json_object_get(msg, "new_password"));
-    if (!valid_password(old) || !valid_password(new)) {
+    if (!old || !old[0] || strlen(old) > 255 || !valid_password(new)) {
         ak_conn_reply_error(c, id, "bad_request",
-                            "\"password\" (the current one) and \"new_password\" are 4 to 255 characters");
+                            "\"password\" (the current one) and \"new_password\" (%d to 255 characters) are needed",
+                            AK_PASSWORD_MIN);
         return;
     }
     struct pw_work *w = calloc(1, sizeof *w);
@@ -328,26 +399,35 @@ void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const char *token = json_string_value(json_object_get(msg, "token"));
     char hashed[65], name[64];
-    int64_t user;
+    int64_t user, expires;
     if (!token) {
         ak_conn_reply_error(c, id, "bad_request", "\"token\" must be a string");
         return;
     }
     hash_token(token, hashed);
-    if (ak_store_session_find(c->srv->store, hashed, ak_now(), &user) != AK_STORE_OK ||
+    if (ak_store_session_find(c->srv->store, hashed, ak_now(), &user, &expires) != AK_STORE_OK ||
         ak_store_user_name(c->srv->store, user, name, sizeof name) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "auth_failed", "the session is unknown or expired; log in again");
         return;
     }
-    sign_in(c, user, name, hashed);
-    ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
+    if (sign_in(c, id, user, name, hashed, expires))
+        ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
 }
 
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     (void)msg;
-    ak_store_session_delete(c->srv->store, c->token_hash);
+    char token_hash[65];
+    memcpy(token_hash, c->token_hash, sizeof token_hash);
+    if (ak_store_session_delete(c->srv->store, token_hash) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not revoke the session (%s); "
+                            "it is still valid", ak_store_error(c->srv->store));
+        return;
+    }
     c->user = 0;
     c->user_name[0] = '\0';
+    c->token_hash[0] = '\0';
     ak_conn_reply_ok(c, id, NULL);
+    /* Other connections that used the same token end with it. */
+    ak_conn_end_sessions(c->srv, 0, token_hash, NULL, "the session was logged out");
 }

@@ -59,6 +59,7 @@ static void on_tick(uv_timer_t *t)
 {
     struct ak_server *srv = t->data;
     int64_t now = ak_now();
+    ak_conn_tick(srv);      /* expired sessions, silent connections */
     for (struct ak_game *g = srv->games; g; g = g->next) {
         int late = ak_waiting_for(&g->state);
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))

@@ -288,6 +288,46 @@ void ak_conn_authenticated(struct ak_conn *c)
     uv_timer_stop(&c->idle);
 }
 
+void ak_conn_end_sessions(struct ak_server *srv, int64_t user, const char *token_hash,
+                          const char *keep_token_hash, const char *why)
+{
+    struct ak_conn *next;
+    for (struct ak_conn *c = srv->conns; c; c = next) {
+        next = c->next;     /* closing c unlinks only c */
+        if (!c->user || c->closing)
+            continue;
+        bool same_token = token_hash && strcmp(c->token_hash, token_hash) == 0;
+        bool same_user = user && c->user == user &&
+                         (!keep_token_hash || strcmp(c->token_hash, keep_token_hash) != 0);
+        if (!same_token && !same_user)
+            continue;
+        ak_log(AK_LOG_INFO, "ending %s's connection from %s: %s", c->user_name, c->peer, why);
+        char text[200];
+        snprintf(text, sizeof text, "%s; log in again", why);
+        ak_conn_refuse(c, NULL, "session_ended", text);
+    }
+}
+
+void ak_conn_tick(struct ak_server *srv)
+{
+    int64_t now = ak_now();
+    uint64_t ms = uv_now(srv->loop), silent = (uint64_t)srv->cfg.session_idle_timeout * 1000;
+    struct ak_conn *next;
+    for (struct ak_conn *c = srv->conns; c; c = next) {
+        next = c->next;
+        if (!c->user || c->closing)
+            continue;
+        if (c->session_expires && c->session_expires <= now) {
+            ak_log(AK_LOG_INFO, "%s's session from %s expired", c->user_name, c->peer);
+            ak_conn_refuse(c, NULL, "session_ended", "the session expired; log in again");
+        } else if (silent && !c->busy && ms - c->last_heard > silent) {
+            ak_log(AK_LOG_INFO, "%s's connection from %s said nothing for %d s; closing", c->user_name,
+                   c->peer, srv->cfg.session_idle_timeout);
+            ak_conn_refuse(c, NULL, "idle_timeout", "nothing was sent for too long (send ping to stay); closing");
+        }
+    }
+}
+
 static void on_idle(uv_timer_t *t)
 {
     struct ak_conn *c = t->data;
@@ -309,19 +349,19 @@ static void on_idle(uv_timer_t *t)
 }
 
 /* Token bucket: `rate` requests per second, bursts of twice that. */
-static bool within_rate(struct ak_conn *c)
+bool ak_conn_charge(struct ak_conn *c, int n)
 {
     int rate = c->srv->cfg.rate;
-    if (rate <= 0)
+    if (rate <= 0 || n <= 0)
         return true;
     uint64_t now = uv_now(c->srv->loop);
     c->tokens += (double)(now - c->refilled) * rate / 1000.0;
     if (c->tokens > 2.0 * rate)
         c->tokens = 2.0 * rate;
     c->refilled = now;
-    if (c->tokens < 1.0)
+    if (c->tokens < n)
         return false;
-    c->tokens -= 1.0;
+    c->tokens -= n;
     return true;
 }
 
@@ -338,17 +378,20 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 static int on_line(void *ud, char *line, size_t len)
 {
     struct ak_conn *c = ud;
+    c->last_heard = uv_now(c->srv->loop);
     char err[256];
+    /* Over the rate, a request costs no parsing: its id is picked out of
+     * the text for the reply (ak_msg_peek_id), nothing more. */
+    if (!ak_conn_charge(c, 1)) {
+        json_t *id = ak_msg_peek_id(line, len);
+        ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
+                            c->srv->cfg.rate);
+        json_decref(id);
+        return 0;
+    }
     json_t *msg = ak_msg_parse(line, len, err, sizeof err);
     if (!msg) {
         ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
-        return 0;
-    }
-    if (!within_rate(c)) {
-        ak_conn_reply_error(c, json_object_get(msg, "id"), "rate_limited",
-                            "more than %d requests per second; this one was not run",
-                            c->srv->cfg.rate);
-        json_decref(msg);
         return 0;
     }
     if (c->busy) {
@@ -523,6 +566,7 @@ int ak_server_listen(struct ak_server *srv, const char *host, int port)
 
 void ak_server_close_all(struct ak_server *srv)
 {
+    ak_dispatch_stop(srv);
     /* What was accepted this turn is committed and answered first. */
     if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
         ak_batch_stop(srv);

@@ -1,5 +1,15 @@
 /* ak_dispatch: the command table. Every request names a "cmd"; unknown
- * commands and missing ids get an error reply and change nothing. */
+ * commands and missing ids get an error reply and change nothing.
+ *
+ * Each command has a cost in the connection's rate budget (ak_conn.c
+ * charges one for any line before parsing it; the rest here). The costly
+ * queries (route searches, legal-action listings, records, the game list)
+ * need a login and are not run as they arrive: they wait in one queue and
+ * the loop runs one of them per turn, after it has read and refereed what
+ * arrived (actions first). A flood of them from several connections then
+ * delays a player's action by at most one query, however many there are;
+ * the flooders wait for each other. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ak_server.h"
@@ -24,33 +34,107 @@ static void cmd_rules(struct ak_conn *c, const json_t *id, const json_t *msg)
     ak_conn_reply_ok(c, id, json_pack("{s:o}", "rules", list));
 }
 
+static void cmd_ping(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    (void)msg;
+    ak_conn_reply_ok(c, id, json_pack("{s:I}", "time", (json_int_t)ak_now()));
+}
+
+typedef void command_fn(struct ak_conn *, const json_t *, const json_t *);
+
 static const struct {
     const char *name;
-    void (*fn)(struct ak_conn *, const json_t *, const json_t *);
+    command_fn *fn;
     bool needs_login;
+    bool slow;          /* queued behind actions (see above) */
+    int cost;           /* requests' worth of the rate budget */
 } commands[] = {
-    {"hello", cmd_hello, false},
-    {"rules", cmd_rules, false},
-    {"register", ak_cmd_register, false},
-    {"login", ak_cmd_login, false},
-    {"resume", ak_cmd_resume, false},
-    {"logout", ak_cmd_logout, true},
-    {"games", ak_cmd_games, false},
-    {"show", ak_cmd_show, false},
-    {"watch", ak_cmd_watch, false},
-    {"dests", ak_cmd_dests, false},
-    {"why", ak_cmd_why, false},
-    {"options", ak_cmd_options, false},
-    {"record", ak_cmd_record, false},
-    {"ladder", ak_cmd_ladder, false},
-    {"passwd", ak_cmd_passwd, true},
-    {"new", ak_cmd_new, true},
-    {"join", ak_cmd_join, true},
-    {"decline", ak_cmd_decline, true},
-    {"abort", ak_cmd_abort, true},
-    {"act", ak_cmd_act, true},
-    {"undo", ak_cmd_undo, true},
+    {"hello", cmd_hello, false, false, 1},
+    {"ping", cmd_ping, false, false, 1},
+    {"rules", cmd_rules, false, false, 2},
+    {"register", ak_cmd_register, false, false, 2},     /* hashes have limits of their own */
+    {"login", ak_cmd_login, false, false, 2},
+    {"resume", ak_cmd_resume, false, false, 2},
+    {"logout", ak_cmd_logout, true, false, 1},
+    {"games", ak_cmd_games, true, true, 4},
+    {"show", ak_cmd_show, false, false, 2},
+    {"watch", ak_cmd_watch, false, false, 2},
+    {"dests", ak_cmd_dests, true, true, 5},
+    {"why", ak_cmd_why, true, true, 5},
+    {"options", ak_cmd_options, true, true, 10},
+    {"record", ak_cmd_record, true, true, 10},
+    {"ladder", ak_cmd_ladder, false, false, 4},
+    {"passwd", ak_cmd_passwd, true, false, 2},
+    {"new", ak_cmd_new, true, false, 1},
+    {"join", ak_cmd_join, true, false, 1},
+    {"decline", ak_cmd_decline, true, false, 2},
+    {"abort", ak_cmd_abort, true, false, 2},
+    {"act", ak_cmd_act, true, false, 1},
+    {"undo", ak_cmd_undo, true, false, 2},
 };
+
+/* The queue of costly queries, run one per loop turn by an idle handle
+ * (which also keeps the loop from sleeping while the queue is not empty). */
+struct slow_query {
+    struct ak_conn *c;
+    json_t *msg;
+    command_fn *fn;
+    struct slow_query *next;
+};
+
+static void run_one_slow(uv_idle_t *h)
+{
+    struct ak_server *srv = h->data;
+    struct slow_query *q = srv->slow_head;
+    if (!q) {
+        uv_idle_stop(h);
+        return;
+    }
+    srv->slow_head = q->next;
+    if (!srv->slow_head)
+        srv->slow_tail = &srv->slow_head;
+    if (!q->c->closing)
+        q->fn(q->c, json_object_get(q->msg, "id"), q->msg);
+    if (!q->c->closing)
+        ak_conn_resume(q->c);
+    ak_conn_unref(q->c);
+    json_decref(q->msg);
+    free(q);
+}
+
+static void queue_slow(struct ak_conn *c, json_t *msg, command_fn *fn)
+{
+    struct ak_server *srv = c->srv;
+    struct slow_query *q = malloc(sizeof *q);
+    if (!q) {
+        ak_conn_reply_error(c, json_object_get(msg, "id"), "internal", "out of memory");
+        return;
+    }
+    if (!srv->slow_idle.data) {
+        uv_idle_init(srv->loop, &srv->slow_idle);
+        srv->slow_idle.data = srv;
+        srv->slow_tail = &srv->slow_head;
+    }
+    *q = (struct slow_query){c, json_incref(msg), fn, NULL};
+    *srv->slow_tail = q;
+    srv->slow_tail = &q->next;
+    c->refs++;
+    ak_conn_hold(c);    /* its later requests wait, in order */
+    uv_idle_start(&srv->slow_idle, run_one_slow);
+}
+
+void ak_dispatch_stop(struct ak_server *srv)
+{
+    while (srv->slow_head) {
+        struct slow_query *q = srv->slow_head;
+        srv->slow_head = q->next;
+        ak_conn_unref(q->c);
+        json_decref(q->msg);
+        free(q);
+    }
+    if (srv->slow_idle.data && !uv_is_closing((uv_handle_t *)&srv->slow_idle))
+        uv_close((uv_handle_t *)&srv->slow_idle, NULL);
+}
 
 void ak_dispatch(struct ak_conn *c, json_t *msg)
 {
@@ -71,7 +155,16 @@ void ak_dispatch(struct ak_conn *c, json_t *msg)
             ak_conn_reply_error(c, id, "not_logged_in", "log in first (login or resume)");
             return;
         }
-        commands[i].fn(c, id, msg);
+        if (!ak_conn_charge(c, commands[i].cost - 1)) {
+            ak_conn_reply_error(c, id, "rate_limited", "'%s' costs %d requests' worth of the rate "
+                                "limit (%d per second); wait and try again", cmd, commands[i].cost,
+                                c->srv->cfg.rate);
+            return;
+        }
+        if (commands[i].slow)
+            queue_slow(c, msg, commands[i].fn);
+        else
+            commands[i].fn(c, id, msg);
         return;
     }
     ak_conn_reply_error(c, id, "unknown_command", "unknown command '%s'", cmd);

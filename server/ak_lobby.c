@@ -274,9 +274,15 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
 /* Take a game out of the lists: declined challenge or aborted game. */
 static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
 {
+    struct ak_store_game_meta before = g->meta;
     snprintf(g->meta.status, sizeof g->meta.status, "%s", status);
     g->meta.deadline = 0;
-    ak_game_save_meta(c->srv, g);
+    if (ak_game_save_meta(c->srv, g) != 0) {
+        g->meta = before;       /* nothing stored: nothing changed */
+        ak_conn_reply_error(c, id, "internal", "the database could not store it (%s); nothing changed",
+                            ak_store_error(c->srv->store));
+        return;
+    }
     json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by",
                              c->user_name);
     ak_game_push(g, push);
@@ -329,23 +335,45 @@ void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
 }
 
+/* 0: waiting for user, 1: user's other games and challenges, 2: others. */
+static int games_group(const struct ak_game *g, int64_t user)
+{
+    bool me = ak_game_side_of(g, user) >= 0 || (user && g->meta.challenge == user);
+    if (!me)
+        return 2;
+    int waiting = ak_waiting_for(&g->state);
+    bool my_turn = waiting < AK_SIDES && g->player[waiting] == user && !ak_game_open(g);
+    return my_turn ? 0 : 1;
+}
+
+/* Games per page of `games`: a list of every game ever played, built and
+ * encoded in one loop turn, would stall everyone on a large server. */
+#define GAMES_PAGE 100
+#define GAMES_PAGE_MAX 500
+
 void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    (void)msg;
-    json_t *waiting = json_array(), *mine = json_array(), *others = json_array();
-    for (struct ak_game *g = c->srv->games; g; g = g->next) {
-        if (!ak_game_listed(g))
-            continue;
-        json_t *sum = ak_game_summary(g, c->user);
-        bool me = ak_game_side_of(g, c->user) >= 0 || (c->user && g->meta.challenge == c->user);
-        json_array_append_new(!me ? others : json_is_true(json_object_get(sum, "your_turn")) ? waiting : mine,
-                              sum);
+    const json_t *jo = json_object_get(msg, "offset"), *jl = json_object_get(msg, "limit");
+    json_int_t offset = jo ? json_integer_value(jo) : 0, limit = jl ? json_integer_value(jl) : GAMES_PAGE;
+    if ((jo && !json_is_integer(jo)) || (jl && !json_is_integer(jl)) || offset < 0 || limit < 1 ||
+        limit > GAMES_PAGE_MAX) {
+        ak_conn_reply_error(c, id, "bad_request", "\"offset\" is 0 or more, \"limit\" 1 to %d", GAMES_PAGE_MAX);
+        return;
     }
-    json_array_extend(waiting, mine);
-    json_array_extend(waiting, others);
-    json_decref(mine);
-    json_decref(others);
-    ak_conn_reply_ok(c, id, json_pack("{s:o}", "games", waiting));
+    /* Waiting for the caller first, then the caller's other games and
+     * challenges, then the rest; a summary is made only for the page. */
+    json_t *page = json_array();
+    json_int_t total = 0;
+    for (int group = 0; group < 3; group++)
+        for (struct ak_game *g = c->srv->games; g; g = g->next) {
+            if (!ak_game_listed(g) || games_group(g, c->user) != group)
+                continue;
+            if (total >= offset && total < offset + limit)
+                json_array_append_new(page, ak_game_summary(g, c->user));
+            total++;
+        }
+    ak_conn_reply_ok(c, id, json_pack("{s:o,s:I,s:I,s:b}", "games", page, "total", total, "offset", offset,
+                                      "more", offset + limit < total));
 }
 
 struct record_ctx {

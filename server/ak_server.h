@@ -53,7 +53,12 @@ struct ak_config {
     char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
     char tls_key[512];
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
+    int max_per_user;           /* connections logged in as one account */
+    int registrations_per_address;  /* accounts made from one address per hour */
+    int session_idle_timeout;   /* seconds a logged-in connection may stay silent */
 };
+
+#define AK_PASSWORD_MIN 8
 
 void ak_config_defaults(struct ak_config *c);
 /* Apply one setting by its key; -1 with a message in err if it is bad. */
@@ -74,6 +79,8 @@ struct ak_conn {
     int64_t user;           /* 0 until login or resume */
     char user_name[64];
     char token_hash[65];
+    int64_t session_expires;    /* when its session ends (seconds since the epoch) */
+    uint64_t last_heard;        /* loop time (ms) of its last request */
     char peer[64];
     uv_timer_t idle;        /* closes a connection left unauthenticated */
     double tokens;          /* requests it may still send now (rate limit) */
@@ -130,6 +137,8 @@ struct ak_server {
     int skipped_games;          /* stored games that could not be read at start */
     size_t games_cap;
     struct ak_conn *dirty;      /* connections with output to write */
+    uv_idle_t slow_idle;        /* runs the queued costly queries (ak_dispatch.c) */
+    struct slow_query *slow_head, **slow_tail;
     bool backing_up;            /* SIGUSR1's backup runs on the work queue */
     bool stopping;
 };
@@ -155,9 +164,21 @@ void ak_server_close_all(struct ak_server *srv);
 void ak_conn_authenticated(struct ak_conn *c);
 /* Reply with an error and close the connection. */
 void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text);
+/* End (with a session_ended error, then closed) the connections signed in
+ * under token_hash, or as user under any token but keep_token_hash. */
+void ak_conn_end_sessions(struct ak_server *srv, int64_t user, const char *token_hash,
+                          const char *keep_token_hash, const char *why);
+/* Each clock tick: end connections whose session expired, and logged-in
+ * connections silent for longer than session_idle_timeout. */
+void ak_conn_tick(struct ak_server *srv);
 
 /* ak_dispatch.c */
 void ak_dispatch(struct ak_conn *c, json_t *msg);
+/* Shutting down: drop the queued costly queries. */
+void ak_dispatch_stop(struct ak_server *srv);
+/* Take n more requests' worth from c's rate budget; false (nothing
+ * taken) if it has not that much left. */
+bool ak_conn_charge(struct ak_conn *c, int n);
 
 /* ak_accounts.c */
 void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg);
@@ -290,8 +311,8 @@ void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
  * done (or, waiting, none was in flight). */
 struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns);
 void ak_writer_stop(struct ak_server *srv);
-/* Write the lobby and clock columns. */
-void ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
+/* Write the lobby and clock columns; -1 (logged) if the store failed. */
+int ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 
 /* ak_lobby.c */
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg);
@@ -326,6 +347,8 @@ bool ak_clock_next(struct ak_game *g, bool new_turn);
 /* ak_notify.c: run the operator's notification command (never a shell) */
 void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,
                int side);
+/* Shutting down: forget the notifications still waiting. */
+void ak_notify_stop(void);
 
 /* ak_log.c */
 enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };

@@ -49,7 +49,11 @@ static void usage(FILE *f)
             "  --allow-positions 0|1    let `new` start from a given position (default 0)\n"
             "  --tls-cert FILE          PEM certificate chain: speak TLS 1.2+ (SIGHUP reloads)\n"
             "  --tls-key FILE           its PEM private key\n"
-            "  --allow-plaintext 0|1    1: listen on a non-loopback address without TLS\n",
+            "  --allow-plaintext 0|1    1: listen on a non-loopback address without TLS\n"
+            "  --max-per-user N         connections logged in as one account (default 20)\n"
+            "  --registrations-per-address N  accounts per address per hour (default 10)\n"
+            "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
+            "                           closed (default 600; clients send ping)\n",
             AK_FRAME_DEFAULT_LIMIT);
 }
 
@@ -201,6 +205,9 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"allow-positions", required_argument, NULL, 's'},
         {"tls-cert", required_argument, NULL, 's'}, {"tls-key", required_argument, NULL, 's'},
         {"allow-plaintext", required_argument, NULL, 's'},
+        {"max-per-user", required_argument, NULL, 's'},
+        {"registrations-per-address", required_argument, NULL, 's'},
+        {"session-idle-timeout", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
@@ -365,6 +372,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     uv_run(srv.loop, UV_RUN_DEFAULT);
     uv_loop_close(srv.loop);
+    ak_notify_stop();
     ak_games_free(&srv);
     ak_store_close(srv.store);
     ak_tls_ctx_free(srv.tls);

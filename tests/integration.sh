@@ -88,7 +88,8 @@ expect long '"code":"line_too_long"'
     done
     echo '{"id":"last","cmd":"hello"}'
 } | raw junk
-expect junk '"id":"last","ok":true'
+# (the last may be over the rate limit by then: answered all the same)
+expect junk '"id":"last","ok":\(true\|false,"error":{"code":"rate_limited"\)'
 # 300 requests, 24 broken lines, the last hello: one reply each
 check "every junk line got exactly one reply" "[ \$(grep -c '\"ok\":' '$dir/junk.out') = 325 ]"
 

@@ -35,7 +35,7 @@ start_akd main --config "$dir/akd.conf"
 check "akd reads --config (it logs to log_file)" "grep -q listening '$dir/akd-file.log'"
 
 for u in alice bob carol; do
-    AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
+    AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
 done
 
 # A challenge: only the challenged player may join; a decline closes it.
@@ -132,14 +132,14 @@ as alice undo $cg >"$dir/undo4.out" 2>&1
 expect undo4 'revealed something to the opponent'
 
 # passwd, then login throttling per account.
-AKC_PASSWORD=pw-bob AKC_NEW_PASSWORD=new-bob as bob passwd >"$dir/passwd.out" 2>&1
+AKC_PASSWORD=password-bob AKC_NEW_PASSWORD=new-password-bob as bob passwd >"$dir/passwd.out" 2>&1
 expect passwd 'password changed'
-AKC_PASSWORD=pw-bob as bob login bob >"$dir/oldpw.out" 2>&1
+AKC_PASSWORD=password-bob as bob login bob >"$dir/oldpw.out" 2>&1
 expect oldpw 'wrong user name or password'
-AKC_PASSWORD=new-bob as bob login bob >"$dir/newpw.out" 2>&1
+AKC_PASSWORD=new-password-bob as bob login bob >"$dir/newpw.out" 2>&1
 expect newpw 'logged in as bob'
 for _ in 1 2 3; do AKC_PASSWORD=wrong as carol login carol >/dev/null 2>&1; done
-AKC_PASSWORD=pw-carol as carol login carol >"$dir/throttle.out" 2>&1
+AKC_PASSWORD=password-carol as carol login carol >"$dir/throttle.out" 2>&1
 expect throttle 'rate_limited'
 
 # SIGHUP reopens the log file; SIGUSR1 writes an online backup.
@@ -166,7 +166,7 @@ hp1=$!
 "$AKC" --server 127.0.0.1:$port raw <"$dir/h2" >"$dir/hold2.out" 2>&1 &
 hp2=$!
 exec 5>"$dir/h1" 6>"$dir/h2"
-echo '{"id":1,"cmd":"register","user":"dave","password":"pw-dave"}' >&5
+echo '{"id":1,"cmd":"register","user":"dave","password":"password-dave"}' >&5
 echo '{"id":1,"cmd":"hello"}' >&6
 for _ in $(seq 50); do grep -q '"id":1' "$dir/hold1.out" && grep -q '"id":1' "$dir/hold2.out" && break; sleep 0.1; done
 echo '{"id":1,"cmd":"hello"}' | "$AKC" --server 127.0.0.1:$port raw >"$dir/full.out" 2>&1
@@ -203,7 +203,7 @@ wait $hp3 2>/dev/null
 sigkill_while_playing() {
     local sync=$1 db="$dir/durable-$1.sqlite3" a=erin-$1 b=fred-$1
     start_akd durable-$sync --db "$db" --allow-positions 1 --sync $sync
-    for u in $a $b; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+    for u in $a $b; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
     game=$(as $a --json new axis --opponent $b --position "$dir/capture.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
     as $b join "$game" >/dev/null 2>&1
     rm -f "$dir/acked"
@@ -240,7 +240,7 @@ sigkill_while_playing normal
 # goes through once the store takes it again.
 db="$dir/failing.sqlite3"
 start_akd failing --db "$db" --allow-positions 1
-for u in gina hank; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+for u in gina hank; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
 game=$(newgame gina new axis --opponent hank --position "$dir/capture.json")
 as hank join "$game" >/dev/null 2>&1
 as gina end-movement "$game" >/dev/null 2>&1
@@ -282,7 +282,7 @@ kill -TERM $pid; wait $pid 2>/dev/null
 deadline_of() { as ivy --json show "$1" | sed -n 's/.*"deadline":\([0-9]*\).*/\1/p' | head -1; }
 db="$dir/deadline.sqlite3"
 start_akd deadline --db "$db" --allow-positions 1
-for u in ivy jack; do AKC_PASSWORD=pw-$u as $u register $u >/dev/null 2>&1; done
+for u in ivy jack; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
 game=$(newgame ivy new axis --opponent jack --time 1d --position "$dir/capture.json")
 as jack join "$game" >/dev/null 2>&1
 d0=$(deadline_of "$game")

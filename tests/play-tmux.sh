@@ -23,8 +23,8 @@ if ! command -v tmux >/dev/null; then echo "tmux is not installed (scripts/setup
 
 start_akd akd --db "$dir/akd.sqlite3" --allow-positions 1
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
-AKC_PASSWORD=pw-alice as alice register alice >/dev/null
-AKC_PASSWORD=pw-bob as bob register bob >/dev/null
+AKC_PASSWORD=password-alice as alice register alice >/dev/null
+AKC_PASSWORD=password-bob as bob register bob >/dev/null
 
 # screen PANE: the visible text of a pane
 screen() { T capture-pane -p -t "$1"; }

@@ -59,9 +59,9 @@ START_TEST(store)
     ck_assert_str_eq(hash, "$argon2id$x");
     ck_assert_int_eq(ak_store_session_create(st, "h1", alice, 100), AK_STORE_OK);
     int64_t who;
-    ck_assert_int_eq(ak_store_session_find(st, "h1", 50, &who), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_session_find(st, "h1", 50, &who, NULL), AK_STORE_OK);
     ck_assert_int_eq(who, alice);
-    ck_assert_int_eq(ak_store_session_find(st, "h1", 150, &who), AK_STORE_NOT_FOUND);
+    ck_assert_int_eq(ak_store_session_find(st, "h1", 150, &who, NULL), AK_STORE_NOT_FOUND);
     ck_assert_int_eq(ak_store_game_create(st, "classic", 42, 0, alice, 1, NULL, NULL, &game), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, bob), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_seat(st, game, 1, alice), AK_STORE_EXISTS);
@@ -82,7 +82,7 @@ START_TEST(store)
     snprintf(m.tc_per, sizeof m.tc_per, "turn");
     snprintf(m.status, sizeof m.status, "active");
     ck_assert_int_eq(ak_store_game_set_meta(st, game, &m), AK_STORE_OK);
-    ck_assert_int_eq(ak_store_user_set_password(st, bob, "$argon2id$z"), AK_STORE_OK);
+    ck_assert_int_eq(ak_store_user_set_password(st, bob, "$argon2id$z", NULL), AK_STORE_OK);
     ck_assert_int_eq(ak_store_user_find(st, "bob", &bob, hash, sizeof hash), AK_STORE_OK);
     ck_assert_str_eq(hash, "$argon2id$z");
     /* An online backup is a database of its own. */

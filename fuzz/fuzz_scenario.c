@@ -1,0 +1,69 @@
+/* fuzz_scenario: the scenario parser.
+ *
+ * What it fuzzes: the interpreter of rules scenarios
+ * (tests/ak_scenario_lib.c, format in tests/scenarios/README.md), the
+ * code ak-scenario runs on files, here on text from memory: its directives
+ * (setup, put, set, dice, actor, start-turn, ok, reject, expect ...), the
+ * words of its actions, and the rules library underneath, from positions
+ * set up by hand (put, set), which no game reaches. The seed corpus is the
+ * scenario files of tests/scenarios/ and tests/positions/.
+ *
+ * Input: scenario text. Results are counted, not printed. `dice` tries
+ * 100,000 seeds instead of ten million (a roll it cannot find is a failed
+ * expectation, not seconds of search per line).
+ *
+ * What it asserts:
+ *   - after every run, the state where it ended passes ak_state_check
+ *     (each line that sets up the position is checked and undone if it
+ *     broke it, so no line leaves the engine a state it cannot index);
+ *   - that state, as `ak-scenario --dump` prints it (ak_state_to_json),
+ *     reads back with ak_state_from_json to the same JSON: a dumped
+ *     position always loads.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ak_notation.h"
+#include "ak_scenario_lib.h"
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz_scenario: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    ak_scenario_out = NULL;
+    ak_scenario_dice_seeds = 100000;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ak_scenario_run_text("fuzz.scn", (const char *)data, size);
+    const struct ak_state *s = ak_scenario_state();
+    char why[200];
+    if (!ak_state_check(s, why, sizeof why))
+        fail("a scenario ended in a state that is not valid: %s", why);
+    json_t *j = ak_state_to_json(s);
+    static struct ak_state back;
+    char err[200] = "";
+    if (!j || !ak_state_from_json(j, &back, err, sizeof err))
+        fail("the state a scenario ended in does not load as a position: %s", err);
+    json_t *again = ak_state_to_json(&back);
+    if (!json_equal(j, again))
+        fail("the state a scenario ended in loads with another JSON form");
+    json_decref(j);
+    json_decref(again);
+    return 0;
+}
