@@ -650,6 +650,17 @@ int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, in
 {
     if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
+    int rc = ak_store_rating_record_rows(st, game, winner, winner_rating, loser, loser_rating);
+    if (rc != AK_STORE_OK) {
+        ak_store_rollback(st);
+        return rc;
+    }
+    return ak_store_commit(st);
+}
+
+int ak_store_rating_record_rows(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
+                                int64_t loser, int loser_rating)
+{
     sqlite3_stmt *q = prep(st, "UPDATE games SET rated_done = 1 WHERE id = ? AND rated_done = 0");
     if (q)
         sqlite3_bind_int64(q, 1, game);
@@ -660,11 +671,7 @@ int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, in
         rc = set_rating(st, winner, winner_rating);
     if (rc == AK_STORE_OK)
         rc = set_rating(st, loser, loser_rating);
-    if (rc != AK_STORE_OK) {
-        ak_store_rollback(st);
-        return rc;
-    }
-    return ak_store_commit(st);
+    return rc;
 }
 
 int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max)

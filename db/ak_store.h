@@ -97,6 +97,10 @@ int ak_store_rating_get(struct ak_store *st, int64_t user, int *rating);
  * in one transaction; AK_STORE_EXISTS if it was counted before. */
 int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
                            int64_t loser, int loser_rating);
+/* The same inside a transaction the caller holds (the one that stores the
+ * action ending the game). */
+int ak_store_rating_record_rows(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
+                                int64_t loser, int loser_rating);
 /* Players by rating, best first; returns how many were filled. */
 int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max);
 

@@ -165,8 +165,7 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
         ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
     ak_game_push_line(k->g, k->push_line, k->push_len);
     ak_game_notify_after(srv, k->g, k->waiting_before);
-    if (k->prev.phase != AK_PHASE_OVER && k->g->state.phase == AK_PHASE_OVER)
-        ak_ladder_game_over(srv, k->g);
+    ak_ladder_log(k);
 }
 
 /* Answer every sender of a batch (and free it): its actions are stored,

@@ -280,6 +280,8 @@ struct ak_commit {
     int ruleset;
     uint64_t seed;
     char nonce[AK_NONCE_MAX + 1];   /* the action's, as the player sent it */
+    int64_t rate_winner, rate_loser;    /* it ends a rated game: rate them (ak_ladder.c) */
+    int rated[4];               /* winner before, after; loser before, after */
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
@@ -331,7 +333,15 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_ladder.c: ratings of rated games */
-void ak_ladder_game_over(struct ak_server *srv, const struct ak_game *g);
+struct ak_commit;
+/* An action about to be committed: if it ends a rated game, k names the
+ * winner and loser to rate. */
+void ak_ladder_prepare(const struct ak_game *g, const struct ak_state *prev, const struct ak_state *next,
+                       struct ak_commit *k);
+/* On the writer's connection, inside the action's transaction: the new
+ * ratings (kept in k for the log). */
+int ak_ladder_write(struct ak_store *st, struct ak_commit *k);
+void ak_ladder_log(const struct ak_commit *k);
 void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_undo.c */

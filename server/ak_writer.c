@@ -49,20 +49,22 @@ struct ak_writer {
     bool catch_up;              /* then the writer's */
 };
 
-static int write_action(struct ak_store *st, const struct ak_commit *k)
+static int write_action(struct ak_store *st, struct ak_commit *k)
 {
     int rc = ak_store_game_append_rows(st, k->game_id, k->seq, k->side, k->action_text, k->nonce, k->when,
                                        k->has_snapshot ? &k->snapshot : NULL, sizeof k->snapshot);
     if (rc == AK_STORE_OK && k->has_meta)
         rc = ak_store_game_set_meta(st, k->game_id, &k->meta);
+    if (rc == AK_STORE_OK)
+        rc = ak_ladder_write(st, k);
     return rc;
 }
 
-static int write_batch(struct ak_store *st, const struct ak_commit *batch)
+static int write_batch(struct ak_store *st, struct ak_commit *batch)
 {
     if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
-    for (const struct ak_commit *k = batch; k; k = k->next)
+    for (struct ak_commit *k = batch; k; k = k->next)
         if ((k->job ? k->job->write(st, k) : write_action(st, k)) != AK_STORE_OK) {
             ak_store_rollback(st);
             return AK_STORE_ERROR;
@@ -118,7 +120,7 @@ static void writer_main(void *arg)
             w->catch_up = false;
             continue;
         }
-        const struct ak_commit *batch = w->job;
+        struct ak_commit *batch = w->job;
         uv_mutex_unlock(&w->lock);
         int rc = write_batch(w->store, batch);
         uv_mutex_lock(&w->lock);
