@@ -617,7 +617,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_record(n, game, verb[0] == 'v');
     if (strcmp(verb, "logout") == 0 && argc == 1) {
         json_decref(call(n, json_pack("{s:s}", "cmd", "logout"), &status));
-        ak_session_clear();
+        if (status == 0)        /* a session the server still holds is kept */
+            ak_session_clear();
         return status;
     }
     if (strcmp(verb, "games") == 0 && argc == 1)

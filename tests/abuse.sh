@@ -1,0 +1,151 @@
+#!/bin/bash
+# Integration: what an attacker on a public address tries, each refused.
+# Parallel password guesses against one account (counted before hashing,
+# whatever the name's case), registrations from one address, names that
+# pass for options, sessions that must end (passwd, logout, expiry,
+# silence), connections per account, costly queries before login, error
+# texts that would not be UTF-8, store errors answered as errors, and the
+# notification command's environment and output.
+# usage: abuse.sh AKD AKC
+set -u
+AKD=$1
+AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+cat >"$dir/notify" <<EOF
+#!/bin/sh
+echo "said by the notify command, PATH has \${#PATH} characters"
+echo "\$1 \$AK_USER" >>"$dir/notify.log"
+EOF
+chmod +x "$dir/notify"
+longpath="$(printf '/nonexistent/dir%.0s:' $(seq 20))$PATH"
+PATH="$longpath" start_akd guess --db "$dir/akd.sqlite3" --login-failures 10 --login-window 600 \
+    --registrations-per-address 6 --max-per-user 3 --session-idle-timeout 2 --clock-tick-ms 100 \
+    --notify-command "$dir/notify"
+
+clients=""
+AKC_PASSWORD=victim-password as victim register victim >/dev/null 2>&1 || bad "register victim"
+AKC_PASSWORD=other-password as other register other >/dev/null 2>&1 || bad "register other"
+
+# --- 150 guesses at once, on 15 connections, some under another case
+for c in $(seq 15); do
+    {
+        for i in $(seq 10); do
+            name=victim; [ $((i % 2)) = 0 ] && name=VICTIM
+            echo "{\"id\":$i,\"cmd\":\"login\",\"user\":\"$name\",\"password\":\"guess-$c-$i\"}"
+        done
+        sleep 3
+    } | "$AKC" --server 127.0.0.1:$port raw >"$dir/guess-$c.out" 2>&1 &
+    clients="$clients $!"
+done
+wait $clients
+checked=$(cat "$dir"/guess-*.out | grep -c 'auth_failed')
+refused=$(cat "$dir"/guess-*.out | grep -c 'too many failed logins')
+check "150 parallel guesses: at most 10 checked ($checked), the rest refused ($refused)" \
+    "[ $checked -le 10 ] && [ $((checked + refused)) = 150 ]"
+printf '{"id":1,"cmd":"login","user":"Victim","password":"victim-password"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/locked.out" 2>&1
+check "the account stays locked under any case of its name, even for the right password" \
+    "grep -q 'too many failed logins' '$dir/locked.out'"
+
+# The address is locked for logins too now: a fresh akd (the counts live
+# in memory) for the rest.
+kill $pid; wait $pid 2>/dev/null
+PATH="$longpath" start_akd main --db "$dir/akd.sqlite3" --login-failures 10 --login-window 600 \
+    --registrations-per-address 4 --max-per-user 3 --session-idle-timeout 2 --clock-tick-ms 100 \
+    --notify-command "$dir/notify"
+
+# --- registrations from one address, names like options
+for u in r1 r2 r3 r4 r5; do
+    printf '{"id":1,"cmd":"register","user":"%s","password":"password-%s"}\n' $u $u |
+        "$AKC" --server 127.0.0.1:$port raw >"$dir/reg-$u.out" 2>&1
+done
+check "registrations per address are limited (the 5th of 4 is refused)" \
+    "grep -q '\"ok\":true' '$dir/reg-r4.out' && grep -q 'within the hour' '$dir/reg-r5.out'"
+printf '{"id":1,"cmd":"register","user":"-rf","password":"password-x"}\n{"id":2,"cmd":"register","user":"shorty","password":"short"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/names.out" 2>&1
+check "a name beginning with '-' is refused" "grep '\"id\":1' '$dir/names.out' | grep -q \"not beginning with '-'\""
+check "a password under 8 characters is refused at registration" "grep '\"id\":2' '$dir/names.out' | grep -q '8 to 255'"
+
+# --- sessions: passwd ends the others, logout ends its token's connections
+token=$(printf '{"id":1,"cmd":"login","user":"other","password":"other-password"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw 2>/dev/null | sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p')
+{ printf '{"id":1,"cmd":"resume","token":"%s"}\n' "$token"; sleep 1.5; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/other-conn.out" 2>&1 &
+bg=$!
+sleep 0.5
+printf '{"id":1,"cmd":"login","user":"other","password":"other-password"}\n{"id":2,"cmd":"passwd","password":"other-password","new_password":"other-password-2"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd.out" 2>&1
+wait $bg
+check "passwd answers that the other sessions ended" "grep -q 'other_sessions_ended' '$dir/passwd.out'"
+check "... and another connection of the account is ended at once" \
+    "grep -q 'session_ended' '$dir/other-conn.out'"
+printf '{"id":1,"cmd":"resume","token":"%s"}\n' "$token" | "$AKC" --server 127.0.0.1:$port raw >"$dir/old-token.out" 2>&1
+check "... and its token no longer works" "grep -q 'auth_failed' '$dir/old-token.out'"
+token=$(printf '{"id":1,"cmd":"login","user":"other","password":"other-password-2"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw 2>/dev/null | sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p')
+{ printf '{"id":1,"cmd":"resume","token":"%s"}\n' "$token"; sleep 1.5; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/same-token.out" 2>&1 &
+bg=$!
+sleep 0.5
+printf '{"id":1,"cmd":"resume","token":"%s"}\n{"id":2,"cmd":"logout"}\n' "$token" |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/logout.out" 2>&1
+wait $bg
+check "logout ends the other connections that used its token" "grep -q 'session_ended' '$dir/same-token.out'"
+
+# --- silence and pings; connections per account
+{ printf '{"id":1,"cmd":"login","user":"r1","password":"password-r1"}\n'; sleep 3.5; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/silent.out" 2>&1
+check "a logged-in connection that says nothing is closed (session_idle_timeout)" \
+    "grep -q 'idle_timeout' '$dir/silent.out'"
+{ printf '{"id":1,"cmd":"login","user":"r2","password":"password-r2"}\n'
+  for i in 2 3 4 5 6 7; do sleep 0.5; printf '{"id":%d,"cmd":"ping"}\n' $i; done; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/pinging.out" 2>&1
+check "pings keep it open" "! grep -q 'idle_timeout' '$dir/pinging.out' && grep -q '\"id\":7,\"ok\":true' '$dir/pinging.out'"
+clients=""
+for i in 1 2 3 4; do
+    { printf '{"id":1,"cmd":"login","user":"r3","password":"password-r3"}\n'; sleep 1.2; } |
+        "$AKC" --server 127.0.0.1:$port raw >"$dir/peruser-$i.out" 2>&1 &
+    clients="$clients $!"
+    sleep 0.2
+done
+wait $clients
+check "connections per account are capped (the 4th of 3 is refused)" \
+    "[ \$(cat '$dir'/peruser-*.out | grep -c 'already has 3 connections') = 1 ]"
+
+# --- costly queries need a login; error texts stay UTF-8
+printf '{"id":1,"cmd":"dests","game":1,"units":["21pz5"]}\n{"id":2,"cmd":"options","game":1}\n{"id":3,"cmd":"games"}\n{"id":4,"cmd":"record","game":1}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/costly.out" 2>&1
+check "dests, options, games and record need a login" "[ \$(grep -c 'not_logged_in' '$dir/costly.out') = 4 ]"
+printf '{"id":1,"cmd":"\xff\xfe"}\n{"id":2,"cmd":"hello","x":"\xc3"}\n{"id":3,"cmd":"hello"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/utf8.out" 2>&1
+check "lines that are not UTF-8 each get a reply" "[ \$(grep -c '\"ok\":' '$dir/utf8.out') = 3 ]"
+check "... which is valid UTF-8" "iconv -f UTF-8 -t UTF-8 '$dir/utf8.out' >/dev/null"
+
+# --- the notification command: akd's environment whole, output logged
+AKC_PASSWORD=password-r4 as r4 login r4 >/dev/null 2>&1
+game=$(as r4 --opponent r2 new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
+sleep 0.5
+check "the notify command ran for the challenge" "grep -q 'challenge r2' '$dir/notify.log'"
+check "it got akd's whole PATH (${#longpath} characters)" \
+    "grep -q 'said by the notify command, PATH has ${#longpath} characters' '$dir/main.log'"
+
+# --- store errors: answered as errors, nothing changed
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" \
+    "CREATE TRIGGER no_abort BEFORE UPDATE OF status ON games BEGIN SELECT RAISE(ABORT, 'injected'); END;
+     CREATE TRIGGER no_logout BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+as r4 abort "$game" >"$dir/abort.out" 2>&1
+check "abort with the store failing: an error, not ok" "[ \$? != 0 ] && grep -q 'could not store' '$dir/abort.out'"
+as r4 games >"$dir/after-abort.out" 2>&1
+check "... and the game is still listed" "grep -q \"^$game \" '$dir/after-abort.out'"
+as r4 logout >"$dir/logout-fail.out" 2>&1
+check "logout with the store failing: an error saying the session is still valid" \
+    "grep -q 'still valid' '$dir/logout-fail.out'"
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_abort; DROP TRIGGER no_logout;"
+as r4 abort "$game" >"$dir/abort2.out" 2>&1
+expect abort2 "aborted"
+
+check "akd is still up" "kill -0 $pid"
+finish
