@@ -20,6 +20,10 @@
  * (supply, isolation, arrivals, victory checks); real turns are mostly
  * moves.
  *
+ * With LOAD_TLS=1 every connection speaks TLS (akd started with a
+ * certificate; the generator does not check it: it measures, it does not
+ * guard anything).
+ *
  * usage: load HOST:PORT AKD-PID POSITION.json CONNECTIONS GAMES SECONDS [RATE [MOVES]]
  * (scripts/load-bench starts akd and runs it.)
  */
@@ -28,6 +32,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <openssl/ssl.h>
 #include <netinet/tcp.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +45,7 @@
 
 struct conn {
     int fd;
+    SSL *ssl;               /* LOAD_TLS: the connection's TLS, else NULL */
     char buf[1 << 16];
     size_t len;
     int game;               /* index into games, -1: none yet */
@@ -69,6 +75,8 @@ static long nlat, cap_lat, pushes, errors, finished, finished_actions;
 static char *position;
 static char token[2][80];
 
+static SSL_CTX *tls;        /* LOAD_TLS=1 */
+
 static double now(void)
 {
     struct timespec t;
@@ -76,7 +84,7 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int dial(const char *host, int port)
+static void dial(struct conn *c, const char *host, int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -87,13 +95,38 @@ static int dial(const char *host, int port)
         perror("connect");
         exit(1);
     }
-    return fd;
+    c->fd = fd;
+    if (tls) {
+        c->ssl = SSL_new(tls);
+        SSL_set_fd(c->ssl, fd);
+        if (SSL_connect(c->ssl) != 1) {
+            fprintf(stderr, "load: TLS handshake failed (is akd started with a certificate?)\n");
+            exit(1);
+        }
+    }
+}
+
+/* What the connection has: plaintext, decrypted under TLS. */
+static ssize_t conn_read(struct conn *c, char *buf, size_t cap)
+{
+    if (!c->ssl)
+        return read(c->fd, buf, cap);
+    int r = SSL_read(c->ssl, buf, (int)cap);
+    return r > 0 ? r : -1;
+}
+
+static ssize_t conn_write(struct conn *c, const char *buf, size_t len)
+{
+    if (!c->ssl)
+        return write(c->fd, buf, len);
+    int w = SSL_write(c->ssl, buf, (int)len);
+    return w > 0 ? w : -1;
 }
 
 static void send_line(struct conn *c, const char *line, size_t len)
 {
     for (size_t off = 0; off < len;) {
-        ssize_t w = write(c->fd, line + off, len - off);
+        ssize_t w = conn_write(c, line + off, len - off);
         if (w <= 0 && errno != EINTR) {
             perror("write");
             exit(1);
@@ -126,7 +159,7 @@ static json_t *read_msg(struct conn *c)
             memmove(c->buf, nl + 1, c->len);
             return m;
         }
-        ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+        ssize_t r = conn_read(c, c->buf + c->len, sizeof c->buf - c->len);
         if (r <= 0) {
             fprintf(stderr, "load: akd closed a connection\n");
             exit(1);
@@ -315,7 +348,10 @@ static void on_reply(struct conn *c, json_t *m)
     if (!json_is_true(json_object_get(m, "ok"))) {
         record_latency(c);
         /* The game ended (after the last turn): play a new one. */
-        errors += strcmp(json_string_value(json_object_get(json_object_get(m, "error"), "code")), "illegal") != 0;
+        const char *code = json_string_value(json_object_get(json_object_get(m, "error"), "code"));
+        if (strcmp(code ? code : "", "illegal") != 0 && errors++ == 0)
+            fprintf(stderr, "load: first unexpected error: %s\n",
+                    json_string_value(json_object_get(json_object_get(m, "error"), "message")));
         finished++;
         finished_actions += G[g].step;
         request_game(g);
@@ -369,17 +405,19 @@ static long rss_kib(long pid)
 static void login_bots(const char *host, int port)
 {
     for (int b = 0; b < 2; b++) {
-        struct conn c = {.fd = dial(host, port)};
+        struct conn c = {0};
+        dial(&c, host, port);
         char user[16];
         snprintf(user, sizeof user, "loadbot%d", b);
-        json_t *r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "register", "user", user, "password", "load-pw"));
+        json_t *r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "register", "user", user, "password", "load-password"));
         if (!json_is_true(json_object_get(r, "ok"))) {
             json_decref(r);
-            r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "login", "user", user, "password", "load-pw"));
+            r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "login", "user", user, "password", "load-password"));
         }
         snprintf(token[b], sizeof token[b], "%s",
                  json_string_value(json_object_get(json_object_get(r, "result"), "token")));
         json_decref(r);
+        SSL_free(c.ssl);
         close(c.fd);
     }
 }
@@ -408,6 +446,10 @@ int main(int argc, char **argv)
         return 2;
     }
     interval = rate > 0 ? ngames / rate : 0;
+    if (getenv("LOAD_TLS") && strcmp(getenv("LOAD_TLS"), "1") == 0) {
+        tls = SSL_CTX_new(TLS_client_method());
+        SSL_CTX_set_verify(tls, SSL_VERIFY_NONE, NULL);
+    }
     if (ngames < 1 || nconn < 2 * ngames) {
         fprintf(stderr, "load: need at least two connections per game\n");
         return 2;
@@ -417,7 +459,7 @@ int main(int argc, char **argv)
     C = calloc((size_t)nconn, sizeof *C);
     G = calloc((size_t)ngames, sizeof *G);
     for (int i = 0; i < nconn; i++) {
-        C[i].fd = dial(host, port);
+        dial(&C[i], host, port);
         C[i].side = i < 2 * ngames ? i % 2 : -1;
         C[i].game = i < 2 * ngames ? i / 2 : i % ngames;
         if (C[i].side >= 0)
@@ -448,12 +490,16 @@ int main(int argc, char **argv)
         int n = epoll_wait(ep, ready, 256, interval > 0 ? send_due() : 100);
         for (int k = 0; k < n; k++) {
             struct conn *c = &C[ready[k].data.u32];
-            ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+            ssize_t r = conn_read(c, c->buf + c->len, sizeof c->buf - c->len);
             if (r <= 0) {
                 fprintf(stderr, "load: akd closed a connection\n");
                 return 1;
             }
             c->len += (size_t)r;
+            /* TLS may hold more decrypted bytes than one read took. */
+            while (c->ssl && SSL_pending(c->ssl) && c->len < sizeof c->buf &&
+                   (r = conn_read(c, c->buf + c->len, sizeof c->buf - c->len)) > 0)
+                c->len += (size_t)r;
             /* Pushes are only counted; replies are parsed. The generator
              * must stay lighter than akd. Each line leaves the buffer
              * before it is handled: a reply may start a game, which reads
@@ -489,8 +535,9 @@ int main(int argc, char **argv)
     }
     akd_cpu(pid, &cpu1, &loop1);
     double elapsed = t1 - t0;
-    printf("akd load: %d connections (%d players, %d spectators), %d games, %.1f s, %s\n", nconn,
-           2 * ngames, nconn - 2 * ngames, ngames, elapsed, interval > 0 ? "paced" : "as fast as answered");
+    printf("akd load: %d connections (%d players, %d spectators)%s, %d games, %.1f s, %s\n", nconn,
+           2 * ngames, nconn - 2 * ngames, tls ? " over TLS" : "", ngames, elapsed,
+           interval > 0 ? "paced" : "as fast as answered");
     if (interval > 0)
         printf("  offered: %.0f actions per second (each game every %.1f ms)\n", rate, interval * 1e3);
     printf("  each player turn: %d moves, end of movement, end of turn\n", moves);

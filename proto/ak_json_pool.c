@@ -6,8 +6,9 @@
  * than the rules engine. This keeps freed blocks on one list per size
  * class and hands them out again, carving new ones from 64 KiB slabs:
  * an allocation is a pointer pop. Blocks above the largest class come from
- * malloc. Memory in slabs is kept for reuse, never returned: its peak is
- * the JSON alive at once, which the server's limits bound.
+ * malloc. Memory in slabs is kept for reuse, never returned, up to
+ * POOL_CAP: beyond it (a burst of huge requests) blocks come from malloc
+ * and go back to it, so a burst does not keep its peak for ever.
  *
  * Not thread-safe, by design: it serves the thread that installed it (the
  * event loop, where every message is built and freed); an allocation on
@@ -32,6 +33,7 @@
 #endif
 
 #define SLAB_BYTES (64 * 1024)
+#define POOL_CAP (32u << 20)
 #define HEADER 16               /* keeps the payload 16-byte aligned */
 #define FROM_MALLOC 0xff
 
@@ -80,17 +82,23 @@ static void *carve_slab(int cls)
     return slab + first + HEADER;
 }
 
+static void *from_malloc(size_t size)
+{
+    struct header *h = malloc(HEADER + size);
+    if (!h)
+        return NULL;
+    h->cls = FROM_MALLOC;
+    return (uint8_t *)h + HEADER;
+}
+
 static void *pool_malloc(size_t size)
 {
-    if (size > LARGEST || !pthread_equal(pthread_self(), owner)) {
-        struct header *h = malloc(HEADER + size);
-        if (!h)
-            return NULL;
-        h->cls = FROM_MALLOC;
-        return (uint8_t *)h + HEADER;
-    }
+    if (size > LARGEST || !pthread_equal(pthread_self(), owner))
+        return from_malloc(size);
     int cls = class_of_16ths[(size + 15) / 16];
     struct header *h = free_list[cls];
+    if (!h && slab_bytes >= POOL_CAP)
+        return from_malloc(size);
     if (!h)
         return carve_slab(cls);
     free_list[cls] = h->next;

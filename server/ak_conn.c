@@ -19,8 +19,16 @@
  * output passes the backlog limit is not reading and is closed. */
 #define OUT_KEEP 4096
 /* Requests that may wait behind a command still running before the
- * connection is no longer read (pipelining is fine, flooding is not). */
+ * connection is no longer read (pipelining is fine, flooding is not), in
+ * number and in bytes. They wait as text, parsed when their turn comes. */
 #define QUEUE_MAX 64
+#define QUEUE_BYTES_MAX (256u << 10)
+
+struct queued_line {
+    struct queued_line *next;
+    size_t len;
+    char text[];
+};
 #define OUT_BACKLOG_MAX (16u << 20)
 /* A TLS handshake not finished in this many seconds is dropped (a client
  * that connects and says nothing holds a connection slot meanwhile). */
@@ -252,7 +260,11 @@ void ak_conn_unref(struct ak_conn *c)
     if (--c->refs > 0)
         return;
     ak_frame_free(&c->frame);
-    json_decref(c->queue);
+    while (c->queue) {
+        struct queued_line *q = c->queue;
+        c->queue = q->next;
+        free(q);
+    }
     ak_tls_free(c->tls);
     free(c->cipher);
     free(c->out);
@@ -375,11 +387,23 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init(space, sizeof space);
 }
 
+/* Parse a request and run it. */
+static void run_line(struct ak_conn *c, const char *line, size_t len)
+{
+    char err[256];
+    json_t *msg = ak_msg_parse(line, len, err, sizeof err);
+    if (!msg) {
+        ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
+        return;
+    }
+    ak_dispatch(c, msg);
+    json_decref(msg);
+}
+
 static int on_line(void *ud, char *line, size_t len)
 {
     struct ak_conn *c = ud;
     c->last_heard = uv_now(c->srv->loop);
-    char err[256];
     /* Over the rate, a request costs no parsing: its id is picked out of
      * the text for the reply (ak_msg_peek_id), nothing more. */
     if (!ak_conn_charge(c, 1)) {
@@ -389,20 +413,30 @@ static int on_line(void *ud, char *line, size_t len)
         json_decref(id);
         return 0;
     }
-    json_t *msg = ak_msg_parse(line, len, err, sizeof err);
-    if (!msg) {
-        ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
-        return 0;
-    }
-    if (c->busy) {
-        json_array_append(c->queue, msg);   /* keep requests in order */
-        if (json_array_size(c->queue) >= QUEUE_MAX && !c->paused) {
+    if (c->busy) {              /* keep requests in order */
+        struct queued_line *q = malloc(sizeof *q + len);
+        if (!q) {
+            json_t *id = ak_msg_peek_id(line, len);
+            ak_conn_reply_error(c, id, "internal", "out of memory");
+            json_decref(id);
+            return 0;
+        }
+        q->next = NULL;
+        q->len = len;
+        memcpy(q->text, line, len);
+        if (!c->queue)
+            c->queue_tail = &c->queue;
+        *c->queue_tail = q;
+        c->queue_tail = &q->next;
+        c->nqueued++;
+        c->queued_bytes += len;
+        if ((c->nqueued >= QUEUE_MAX || c->queued_bytes >= QUEUE_BYTES_MAX) && !c->paused) {
             c->paused = true;   /* read on when it has caught up */
             uv_read_stop((uv_stream_t *)&c->tcp);
         }
-    } else
-        ak_dispatch(c, msg);
-    json_decref(msg);
+        return 0;
+    }
+    run_line(c, line, len);
     return c->closing ? 1 : 0;
 }
 
@@ -465,11 +499,13 @@ void ak_conn_hold(struct ak_conn *c)
 void ak_conn_resume(struct ak_conn *c)
 {
     c->busy = false;
-    while (!c->closing && !c->busy && json_array_size(c->queue) > 0) {
-        json_t *msg = json_incref(json_array_get(c->queue, 0));
-        json_array_remove(c->queue, 0);
-        ak_dispatch(c, msg);
-        json_decref(msg);
+    while (!c->closing && !c->busy && c->queue) {
+        struct queued_line *q = c->queue;
+        c->queue = q->next;
+        c->nqueued--;
+        c->queued_bytes -= q->len;
+        run_line(c, q->text, q->len);
+        free(q);
     }
     if (!c->closing && !c->busy && c->paused) {
         c->paused = false;
@@ -503,7 +539,7 @@ static void on_connection(uv_stream_t *server, int status)
         free(c);
         return;
     }
-    c->queue = json_array();
+    c->queue_tail = &c->queue;
     c->tokens = 2.0 * srv->cfg.rate;
     c->refilled = uv_now(srv->loop);
     uv_tcp_init(srv->loop, &c->tcp);

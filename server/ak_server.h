@@ -75,7 +75,9 @@ struct ak_conn {
     bool closing;
     bool busy;              /* a command is still running off the loop */
     bool paused;            /* not read until its queue of requests drains */
-    json_t *queue;          /* requests that arrived meanwhile, in order */
+    struct queued_line *queue, **queue_tail;    /* requests that arrived meanwhile, */
+    int nqueued;            /* in order, as the text they came as (parsed JSON */
+    size_t queued_bytes;    /* is many times larger) */
     int64_t user;           /* 0 until login or resume */
     char user_name[64];
     char token_hash[65];
