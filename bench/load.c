@@ -20,6 +20,11 @@
  * (supply, isolation, arrivals, victory checks); real turns are mostly
  * moves.
  *
+ * With LOAD_FLOOD=N, N more connections (logged in) flood akd with the
+ * costliest queries (options, dests, why on the first game), each keeping
+ * FLOOD_DEPTH requests in flight, while the games play: the latency of
+ * the players' actions then shows what a flood costs them.
+ *
  * With LOAD_TLS=1 every connection speaks TLS (akd started with a
  * certificate; the generator does not check it: it measures, it does not
  * guard anything).
@@ -76,6 +81,10 @@ static char *position;
 static char token[2][80];
 
 static SSL_CTX *tls;        /* LOAD_TLS=1 */
+#define FLOODER (-2)        /* conn.side of a flooding connection */
+#define FLOOD_DEPTH 4
+static int nflood;
+static long flood_replies, flood_refused;
 
 static double now(void)
 {
@@ -319,9 +328,28 @@ static void on_accepted(struct conn *c)
     next_action(g);
 }
 
+static void flood_one(struct conn *c)
+{
+    static const char *const query[] = {
+        "{\"id\":0,\"cmd\":\"options\",\"game\":%ld}\n",
+        "{\"id\":0,\"cmd\":\"dests\",\"game\":%ld,\"units\":[\"bologna\"]}\n",
+        "{\"id\":0,\"cmd\":\"why\",\"game\":%ld,\"units\":[\"22gdsinf\"],\"to\":\"A1\"}\n",
+    };
+    static unsigned n;
+    char line[160];
+    int len = snprintf(line, sizeof line, query[n++ % 3], G[0].id ? G[0].id : 1);
+    send_line(c, line, (size_t)len);
+}
+
 static void on_reply(struct conn *c, json_t *m)
 {
     int g = c->game;
+    if (c->side == FLOODER) {
+        flood_replies++;
+        flood_refused += !json_is_true(json_object_get(m, "ok"));
+        flood_one(c);
+        return;
+    }
     if (c->side < 0) {
         c->sent = 0;
         return;
@@ -470,6 +498,15 @@ int main(int argc, char **argv)
     long rss_conns = rss_kib(pid);
     for (int g = 0; g < ngames; g++)
         start_game(g);
+    nflood = getenv("LOAD_FLOOD") ? atoi(getenv("LOAD_FLOOD")) : 0;
+    C = realloc(C, sizeof *C * (size_t)(nconn + nflood));
+    for (int i = nconn; i < nconn + nflood; i++) {
+        memset(&C[i], 0, sizeof C[i]);
+        dial(&C[i], host, port);
+        C[i].side = FLOODER;
+        C[i].game = 0;
+        json_decref(call(&C[i], json_pack("{s:s,s:s}", "cmd", "resume", "token", token[0])));
+    }
     long rss_games = rss_kib(pid);
     nlat = 0;
     double start = now();
@@ -477,8 +514,11 @@ int main(int argc, char **argv)
         G[g].due = start + interval * g / ngames - interval;   /* spread over one interval */
         next_action(g);
     }
+    for (int i = nconn; i < nconn + nflood; i++)
+        for (int k = 0; k < FLOOD_DEPTH; k++)
+            flood_one(&C[i]);
     int ep = epoll_create1(0);
-    for (int i = 0; i < nconn; i++) {
+    for (int i = 0; i < nconn + nflood; i++) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, C[i].fd, &ev);
     }
@@ -555,6 +595,10 @@ int main(int argc, char **argv)
         printf("  akd CPU per action: %.1f us in all, %.1f us on the event loop (%.0f%% of a core)\n",
                (cpu1 - cpu0) / (double)nlat * 1e6, (loop1 - loop0) / (double)nlat * 1e6,
                (loop1 - loop0) / elapsed * 100);
+    if (nflood)
+        printf("  meanwhile %d connections flooding costly queries: %.0f answered per second, %.0f refused "
+               "(rate limit)\n", nflood, (double)(flood_replies - flood_refused) / elapsed,
+               (double)flood_refused / elapsed);
     printf("  %ld pushes delivered (%.0f per second); %ld unexpected errors\n", pushes,
            (double)pushes / elapsed, errors);
     if (finished)

@@ -286,6 +286,7 @@ static void conn_close(struct ak_conn *c)
     unlink_conn(c);
     ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
     uv_close((uv_handle_t *)&c->idle, on_close);
+    uv_close((uv_handle_t *)&c->throttle, on_close);
     uv_close((uv_handle_t *)&c->tcp, on_close);
 }
 
@@ -378,13 +379,50 @@ bool ak_conn_charge(struct ak_conn *c, int n)
 }
 
 /* Every read lands in one buffer: the loop handles each read completely
- * (ak_frame keeps a partial line) before the next one starts. */
+ * (ak_frame keeps a partial line) before the next one starts. A
+ * connection that went over its rate gets small reads: every request read
+ * must be answered, and a flooder's 64 KiB of requests would hold the loop
+ * (and the players' actions behind it) for milliseconds. */
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
     static char space[64 * 1024];
-    (void)h;
+    const struct ak_conn *c = h->data;
     (void)suggested;
-    *buf = uv_buf_init(space, sizeof space);
+    *buf = uv_buf_init(space, c->overruns ? 2048 : sizeof space);
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+
+/* Read c exactly when nothing holds it back: its queue of waiting
+ * requests full (paused), its rate exceeded (throttled), or closing. */
+static void update_reading(struct ak_conn *c)
+{
+    if (c->closing)
+        return;
+    if (c->paused || c->throttled)
+        uv_read_stop((uv_stream_t *)&c->tcp);
+    else
+        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+static void on_throttle_end(uv_timer_t *t)
+{
+    struct ak_conn *c = t->data;
+    c->throttled = false;
+    update_reading(c);
+}
+
+/* c went over its rate: it is not read until its budget has refilled by
+ * a quarter of a burst, so a flood is held back by TCP instead of being
+ * read and refused line by line. */
+static void throttle(struct ak_conn *c)
+{
+    if (c->throttled || c->srv->cfg.rate <= 0)
+        return;
+    c->throttled = true;
+    c->overruns++;
+    uv_timer_start(&c->throttle, on_throttle_end, 500, 0);     /* a quarter of the 2 s burst */
+    update_reading(c);
 }
 
 /* Parse a request and run it. */
@@ -411,6 +449,7 @@ static int on_line(void *ud, char *line, size_t len)
         ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
                             c->srv->cfg.rate);
         json_decref(id);
+        throttle(c);
         return 0;
     }
     if (c->busy) {              /* keep requests in order */
@@ -432,7 +471,7 @@ static int on_line(void *ud, char *line, size_t len)
         c->queued_bytes += len;
         if ((c->nqueued >= QUEUE_MAX || c->queued_bytes >= QUEUE_BYTES_MAX) && !c->paused) {
             c->paused = true;   /* read on when it has caught up */
-            uv_read_stop((uv_stream_t *)&c->tcp);
+            update_reading(c);
         }
         return 0;
     }
@@ -509,7 +548,7 @@ void ak_conn_resume(struct ak_conn *c)
     }
     if (!c->closing && !c->busy && c->paused) {
         c->paused = false;
-        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+        update_reading(c);
     }
 }
 
@@ -532,7 +571,7 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     }
     c->srv = srv;
-    c->refs = 2;    /* the socket and the idle timer */
+    c->refs = 3;    /* the socket, the idle timer and the throttle timer */
     c->accepted = uv_now(srv->loop);
     if (srv->tls && !(c->tls = ak_tls_new(srv->tls))) {
         ak_frame_free(&c->frame);
@@ -544,10 +583,12 @@ static void on_connection(uv_stream_t *server, int status)
     c->refilled = uv_now(srv->loop);
     uv_tcp_init(srv->loop, &c->tcp);
     uv_timer_init(srv->loop, &c->idle);
-    c->tcp.data = c->idle.data = c;
+    uv_timer_init(srv->loop, &c->throttle);
+    c->tcp.data = c->idle.data = c->throttle.data = c;
     if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {
         c->closing = true;
         uv_close((uv_handle_t *)&c->idle, on_close);
+        uv_close((uv_handle_t *)&c->throttle, on_close);
         uv_close((uv_handle_t *)&c->tcp, on_close);
         return;
     }

@@ -85,6 +85,9 @@ struct ak_conn {
     uint64_t last_heard;        /* loop time (ms) of its last request */
     char peer[64];
     uv_timer_t idle;        /* closes a connection left unauthenticated */
+    uv_timer_t throttle;    /* over its rate: not read until it fires */
+    bool throttled;         /* not read for now: over its rate */
+    int overruns;           /* times it went over its rate (reads shrink) */
     double tokens;          /* requests it may still send now (rate limit) */
     uint64_t refilled;      /* loop time (ms) of the last refill */
     int nwatch;
