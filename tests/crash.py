@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""crash.py: kill akd with SIGKILL at random moments under load, restart it,
+and check that nothing it acknowledged was lost.
+
+Each cycle starts akd on the same database, and clients (one thread each)
+register accounts, log in and out, create and join games (some rated), play
+actions and resign, recording every operation akd answered ok. At a random
+moment akd is killed with SIGKILL. Then, before the next start, the
+database must pass PRAGMA integrity_check, and hold every acknowledged
+account, session revocation (logout), game, seat and action (a game may
+hold one action more than acknowledged: committed, the reply lost with the
+process), and the rating change of every acknowledged end of a rated game.
+After the restart akd must also show every acknowledged game at its
+acknowledged action or later.
+
+usage: crash.py AKD POSITION.json CYCLES [SEED]   (scripts/crash-test runs it)
+Prints one line per cycle and a summary; exits 1 if anything was lost.
+"""
+import hashlib
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+AKD, POSITION, CYCLES = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+CLIENTS = 6
+work = tempfile.mkdtemp(prefix="ak-crash-")
+DB = os.path.join(work, "akd.sqlite3")
+position = json.load(open(POSITION))
+
+lock = threading.Lock()
+acked = {"users": {}, "logouts": set(), "games": {}, "actions": {}, "rated_ends": set()}
+# users: name -> password; games: id -> (axis user, allied user);
+# actions: game -> acknowledged action count
+
+
+class Conn:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.buf = b""
+        self.next_id = 1
+
+    def call(self, msg):
+        msg["id"] = self.next_id
+        self.next_id += 1
+        self.s.sendall((json.dumps(msg) + "\n").encode())
+        while True:
+            while b"\n" not in self.buf:
+                data = self.s.recv(65536)
+                if not data:
+                    raise ConnectionError("closed")
+                self.buf += data
+            line, self.buf = self.buf.split(b"\n", 1)
+            reply = json.loads(line)
+            if reply.get("id") == msg["id"]:
+                return reply
+
+    def close(self):
+        self.s.close()
+
+
+def action_at(step):
+    """The load generator's round: bologna and 22gdsinf step out and back,
+    then each side ends its movement portion and its turn."""
+    k = step % 8
+    side = 0 if k < 4 else 1
+    k %= 4
+    unit = ["bologna", "22gdsinf"][side]
+    there = [["W7", "W6"], ["L58", "L59"]][side]
+    if k < 2:
+        return side, {"action": "move", "units": [unit], "to": there[k]}
+    return side, {"action": "end_movement" if k == 2 else "end_turn"}
+
+
+def client(port, stop, tag):
+    r = random.Random(hash((tag, time.time())))
+    me = []  # (name, password, token, conn)
+    try:
+        while not stop.is_set():
+            op = r.random()
+            if len(me) < 2 or op < 0.05:
+                name = "u%s%d" % (tag, r.randrange(10 ** 9))
+                c = Conn(port)
+                rep = c.call({"cmd": "register", "user": name, "password": "password-" + name})
+                if rep.get("ok"):
+                    with lock:
+                        acked["users"][name] = "password-" + name
+                    me.append([name, rep["result"]["token"], c])
+                else:
+                    c.close()
+            elif op < 0.08 and len(me) > 2:
+                name, token, c = me.pop(r.randrange(len(me)))
+                rep = c.call({"cmd": "logout"})
+                if rep.get("ok"):
+                    with lock:
+                        acked["logouts"].add(token)
+                c.close()
+            elif op < 0.15:
+                (a, ta, ca), (b, tb, cb) = r.sample(me, 2)
+                rated = r.random() < 0.5
+                rep = ca.call({"cmd": "new", "side": "axis", "rated": rated, "position": position})
+                if not rep.get("ok"):
+                    continue
+                g = rep["result"]["game"]
+                rep = cb.call({"cmd": "join", "game": g})
+                with lock:
+                    acked["games"][g] = (a, b if rep.get("ok") else None)
+                    acked["actions"].setdefault(g, 0)
+                if rep.get("ok"):
+                    play(g, ca, cb, r, rated)
+    except (ConnectionError, OSError, ValueError):
+        pass        # akd was killed
+
+
+def play(g, ca, cb, r, rated):
+    conns = [ca, cb]
+    for step in range(r.randrange(1, 40)):
+        side, action = action_at(step)
+        rep = conns[side].call({"cmd": "act", "game": g, "action": action})
+        if not rep.get("ok"):
+            return
+        with lock:
+            acked["actions"][g] = rep["result"]["seq"]
+    if r.random() < 0.5:
+        rep = ca.call({"cmd": "act", "game": g, "action": {"action": "resign"}})
+        if rep.get("ok"):
+            with lock:
+                acked["actions"][g] = rep["result"]["seq"]
+                if rated:
+                    acked["rated_ends"].add(g)
+
+
+def start_akd():
+    log = open(os.path.join(work, "akd.log"), "a")
+    port = 20000 + rng.randrange(30000)
+    p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
+                          "--rate", "0", "--max-per-user", "0", "--max-per-address", "0",
+                          "--registrations-per-address", "0", "--games-per-user", "0",
+                          "--max-connections", "0", "--log-level", "warn"],
+                         stdout=subprocess.PIPE, stderr=log)
+    line = p.stdout.readline()
+    if b"listening" not in line:
+        sys.exit("crash.py: akd did not start: see " + log.name)
+    return p, port
+
+
+def verify():
+    """The database after a kill, before akd opens it again."""
+    lost = []
+    db = sqlite3.connect(DB)
+    ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+    if ok != "ok":
+        lost.append("integrity_check: " + ok)
+    users = {n.lower() for (n,) in db.execute("SELECT name FROM users")}
+    lost += ["account " + u for u in acked["users"] if u.lower() not in users]
+    sessions = {h for (h,) in db.execute("SELECT token_hash FROM sessions")}
+    for t in acked["logouts"]:
+        if hashlib.blake2b(t.encode(), digest_size=32).hexdigest() in sessions:
+            lost.append("logout of a session")
+    rows = {g: (a, b, rd) for g, a, b, rd in db.execute(
+        "SELECT g.id, (SELECT name FROM users WHERE id = g.axis_user), "
+        "(SELECT name FROM users WHERE id = g.allied_user), g.rated_done FROM games g")}
+    seqs = dict(db.execute("SELECT game_id, max(seq) FROM actions GROUP BY game_id"))
+    for g, (a, b) in acked["games"].items():
+        if g not in rows:
+            lost.append("game %d" % g)
+            continue
+        if rows[g][0] != a or (b and rows[g][1] != b):
+            lost.append("a seat of game %d" % g)
+        n = seqs.get(g, 0)
+        if n < acked["actions"][g] or n > acked["actions"][g] + 1:
+            lost.append("game %d has %d actions, %d acknowledged" % (g, n, acked["actions"][g]))
+    for g in acked["rated_ends"]:
+        if g in rows and rows[g][2] != 1:
+            lost.append("the rating change of game %d" % g)
+    db.close()
+    return lost
+
+
+def check_served(port):
+    c = Conn(port)
+    name = next(iter(acked["users"]))
+    rep = c.call({"cmd": "login", "user": name, "password": acked["users"][name]})
+    lost = [] if rep.get("ok") else ["login of " + name]
+    for g in rng.sample(sorted(acked["games"]), min(20, len(acked["games"]))):
+        rep = c.call({"cmd": "show", "game": g})
+        if not rep.get("ok") or rep["result"]["seq"] < acked["actions"][g]:
+            lost.append("game %d as served" % g)
+    c.close()
+    return lost
+
+
+total_lost = 0
+for cycle in range(1, CYCLES + 1):
+    p, port = start_akd()
+    if cycle > 1:
+        served = check_served(port)
+        total_lost += len(served)
+        for what in served:
+            print("  LOST after restart:", what)
+    stop = threading.Event()
+    threads = [threading.Thread(target=client, args=(port, stop, "%d%d" % (cycle, i)))
+               for i in range(CLIENTS)]
+    for t in threads:
+        t.start()
+    time.sleep(rng.uniform(0.2, 1.5))
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    stop.set()
+    for t in threads:
+        t.join()
+    lost = verify()
+    total_lost += len(lost)
+    print("cycle %d: %d accounts, %d logouts, %d games, %d actions, %d rated ends acknowledged so far; %d lost"
+          % (cycle, len(acked["users"]), len(acked["logouts"]), len(acked["games"]),
+             sum(acked["actions"].values()), len(acked["rated_ends"]), len(lost)), flush=True)
+    for what in lost:
+        print("  LOST:", what)
+p, port = start_akd()
+served = check_served(port)
+total_lost += len(served)
+p.send_signal(signal.SIGTERM)
+p.wait()
+print("%d passed, %d failed" % (CYCLES, 1 if total_lost else 0))
+print("crash test: %d SIGKILL cycles, %d acknowledged things lost; integrity_check after every kill"
+      % (CYCLES, total_lost))
+subprocess.run(["rm", "-rf", work])
+sys.exit(1 if total_lost else 0)
