@@ -38,6 +38,7 @@ position = json.load(open(POSITION))
 
 lock = threading.Lock()
 acked = {"users": {}, "logouts": set(), "games": {}, "actions": {}, "rated_ends": set()}
+sessions = []   # (name, token) of sessions not logged out: later cycles resume them
 # users: name -> password; games: id -> (axis user, allied user);
 # actions: game -> acknowledged action count
 
@@ -82,8 +83,16 @@ def action_at(step):
 
 def client(port, stop, tag):
     r = random.Random(hash((tag, time.time())))
-    me = []  # (name, password, token, conn)
+    me = []  # [name, token, conn]
     try:
+        with lock:
+            reuse = r.sample(sessions, min(3, len(sessions)))
+        for name, token in reuse:      # no password hash to wait for
+            c = Conn(port)
+            if c.call({"cmd": "resume", "token": token}).get("ok"):
+                me.append([name, token, c])
+            else:
+                c.close()
         while not stop.is_set():
             op = r.random()
             if len(me) < 2 or op < 0.05:
@@ -93,11 +102,15 @@ def client(port, stop, tag):
                 if rep.get("ok"):
                     with lock:
                         acked["users"][name] = "password-" + name
+                        sessions.append((name, rep["result"]["token"]))
                     me.append([name, rep["result"]["token"], c])
                 else:
                     c.close()
             elif op < 0.08 and len(me) > 2:
                 name, token, c = me.pop(r.randrange(len(me)))
+                with lock:
+                    if (name, token) in sessions:
+                        sessions.remove((name, token))
                 rep = c.call({"cmd": "logout"})
                 if rep.get("ok"):
                     with lock:
@@ -140,16 +153,17 @@ def play(g, ca, cb, r, rated):
 
 def start_akd():
     log = open(os.path.join(work, "akd.log"), "a")
-    port = 20000 + rng.randrange(30000)
-    p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                          "--rate", "0", "--max-per-user", "0", "--max-per-address", "0",
-                          "--registrations-per-address", "0", "--games-per-user", "0",
-                          "--max-connections", "0", "--log-level", "warn"],
-                         stdout=subprocess.PIPE, stderr=log)
-    line = p.stdout.readline()
-    if b"listening" not in line:
-        sys.exit("crash.py: akd did not start: see " + log.name)
-    return p, port
+    for _ in range(10):     # a random port may be taken: try another
+        port = 20000 + rng.randrange(30000)
+        p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
+                              "--rate", "0", "--max-per-user", "0", "--max-per-address", "0",
+                              "--registrations-per-address", "0", "--games-per-user", "0",
+                              "--max-connections", "0", "--log-level", "warn"],
+                             stdout=subprocess.PIPE, stderr=log)
+        if b"listening" in p.stdout.readline():
+            return p, port
+        p.wait()
+    sys.exit("crash.py: akd did not start: see " + log.name)
 
 
 def verify():
@@ -211,7 +225,7 @@ for cycle in range(1, CYCLES + 1):
                for i in range(CLIENTS)]
     for t in threads:
         t.start()
-    time.sleep(rng.uniform(0.2, 1.5))
+    time.sleep(rng.uniform(0.3, 2.0))
     p.send_signal(signal.SIGKILL)
     p.wait()
     stop.set()
