@@ -166,9 +166,22 @@ def start_akd():
     sys.exit("crash.py: akd did not start: see " + log.name)
 
 
+def tamper():
+    """AK_CRASH_TAMPER=1: lose an acknowledged action on purpose, to show
+    that the check sees a loss (tests/crash.sh runs it once)."""
+    played = [g for g, n in acked["actions"].items() if n > 0]
+    if played:
+        db = sqlite3.connect(DB)
+        db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (played[0], acked["actions"][played[0]]))
+        db.commit()
+        db.close()
+
+
 def verify():
     """The database after a kill, before akd opens it again."""
     lost = []
+    if os.environ.get("AK_CRASH_TAMPER") == "1":
+        tamper()
     db = sqlite3.connect(DB)
     ok = db.execute("PRAGMA integrity_check").fetchone()[0]
     if ok != "ok":
