@@ -558,6 +558,22 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
     return AK_STORE_ERROR;
 }
 
+int ak_store_game_snapshot(struct ak_store *st, int64_t game, uint32_t *seq, void *buf, size_t len)
+{
+    sqlite3_stmt *q = prep(st, "SELECT seq, state FROM snapshots WHERE game_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, game);
+    int rc = AK_STORE_NOT_FOUND;
+    if (sqlite3_step(q) == SQLITE_ROW && (size_t)sqlite3_column_bytes(q, 1) == len) {
+        *seq = (uint32_t)sqlite3_column_int64(q, 0);
+        memcpy(buf, sqlite3_column_blob(q, 1), len);
+        rc = AK_STORE_OK;
+    }
+    done(st, q);
+    return rc;
+}
+
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {

@@ -143,6 +143,9 @@ int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int si
                          const char *action_json, const char *nonce, int64_t now,
                          const void *snapshot, size_t snapshot_len);
 
+/* The game's stored snapshot (a copy of its state after action *seq) into
+ * buf if it is exactly len bytes; AK_STORE_NOT_FOUND if there is none. */
+int ak_store_game_snapshot(struct ak_store *st, int64_t game, uint32_t *seq, void *buf, size_t len);
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud);
 int ak_store_actions_each(struct ak_store *st, int64_t game,

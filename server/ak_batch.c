@@ -80,11 +80,11 @@ static void prepare(struct ak_commit *batch)
         k->game_id = g->id;
         if (k->job)
             continue;
-        bool last_of_game = k->seq == g->state.actions;
-        k->has_snapshot = last_of_game && (k->seq % SNAPSHOT_EVERY == 0 || g->state.phase == AK_PHASE_OVER ||
+        bool last_of_game = k->seq == g->state->actions;
+        k->has_snapshot = last_of_game && (k->seq % SNAPSHOT_EVERY == 0 || g->state->phase == AK_PHASE_OVER ||
                                            g->snapshot_seq + SNAPSHOT_EVERY <= k->seq);
         if (k->has_snapshot) {
-            k->snapshot = g->state;
+            k->snapshot = *g->state;
             g->snapshot_seq = k->seq;
         }
     }
@@ -153,7 +153,7 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
             k->job->undo(srv, k);
             continue;
         }
-        k->g->state = k->prev;
+        *k->g->state = k->prev;
         ak_batch_restore_clock(k);
     }
     reversed(newest_first);

@@ -17,7 +17,7 @@
 bool ak_clock_next(struct ak_game *g, bool new_turn)
 {
     int64_t before = g->meta.deadline;
-    if (!g->meta.tc_seconds || g->state.phase == AK_PHASE_OVER || ak_game_open(g)) {
+    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g)) {
         g->meta.deadline = 0;
     } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
         g->meta.deadline = ak_now() + g->meta.tc_seconds;
@@ -60,8 +60,9 @@ static void on_tick(uv_timer_t *t)
     struct ak_server *srv = t->data;
     int64_t now = ak_now();
     ak_conn_tick(srv);      /* expired sessions, silent connections */
+    ak_games_evict_idle(srv);
     for (struct ak_game *g = srv->games; g; g = g->next) {
-        int late = ak_waiting_for(&g->state);
+        int late = ak_game_waiting(g);
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
             continue;
         int64_t left = g->meta.deadline - now;

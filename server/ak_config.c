@@ -33,6 +33,8 @@
  *   registrations_per_address  accounts made from one address per hour (0: no limit)
  *   session_idle_timeout  seconds a logged-in connection may send nothing
  *                     (clients waiting on pushes send ping; 0: forever)
+ *   keep_finished     seconds a finished game's state stays in memory after
+ *                     its last use (then it is read back when asked for)
  *   allow_plaintext   1: listen on an address other than loopback without
  *                     TLS (akd refuses to otherwise, and warns when allowed)
  */
@@ -60,6 +62,7 @@ void ak_config_defaults(struct ak_config *c)
     c->max_per_user = 20;
     c->registrations_per_address = 10;
     c->session_idle_timeout = 600;
+    c->keep_finished = 300;
 }
 
 static int number(const char *value, long lo, long hi, long *out)
@@ -92,7 +95,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
         STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file),
         STR(tls_cert), STR(tls_key), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
-        NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30),
+        NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30), NUM(keep_finished, 0, 86400 * 30),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(games_per_user, 0, 1000000),

@@ -57,19 +57,97 @@ struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *m
         return NULL;
     }
     struct ak_game *g = ak_game_find(c->srv, json_integer_value(gid));
-    if (!g)
+    if (!g) {
         ak_conn_reply_error(c, id, "no_such_game", "there is no game %lld",
                             (long long)json_integer_value(gid));
+        return NULL;
+    }
+    if (ak_game_load(c->srv, g) != 0) {
+        ak_conn_reply_error(c, id, "internal", "game %lld could not be read from the database",
+                            (long long)g->id);
+        return NULL;
+    }
     return g;
+}
+
+struct ak_game_brief ak_game_brief_of(const struct ak_game *g)
+{
+    const struct ak_state *s = g->state;
+    if (!s)
+        return g->brief;
+    return (struct ak_game_brief){s->ruleset, s->turn, s->side, s->phase, s->result, s->result_reason,
+                                  s->actions};
+}
+
+int ak_game_waiting(const struct ak_game *g)
+{
+    return g->state ? ak_waiting_for(g->state) : AK_NOBODY;
+}
+
+void ak_game_evict(struct ak_server *srv, struct ak_game *g)
+{
+    if (!g->state)
+        return;
+    g->brief = ak_game_brief_of(g);
+    free(g->state);
+    g->state = NULL;
+    ak_log(AK_LOG_DEBUG, "game %lld left memory (it is over)", (long long)g->id);
+    (void)srv;
+}
+
+void ak_games_evict_idle(struct ak_server *srv)
+{
+    /* A commit in flight may roll a game back into its state: only when
+     * none is pending are states let go. */
+    if (srv->batch || ak_writer_busy(srv))
+        return;
+    uint64_t now = uv_now(srv->loop), keep = (uint64_t)srv->cfg.keep_finished * 1000;
+    for (struct ak_game *g = srv->games; g; g = g->next)
+        if (g->state && g->nwatchers == 0 && !g->creating && now - g->touched >= keep &&
+            (g->state->phase == AK_PHASE_OVER || !ak_game_listed(g)))
+            ak_game_evict(srv, g);
+}
+
+int ak_game_load(struct ak_server *srv, struct ak_game *g)
+{
+    if (srv->loop)
+        g->touched = uv_now(srv->loop);
+    if (g->state)
+        return 0;
+    struct ak_state *s = malloc(sizeof *s);
+    int ruleset = g->brief.ruleset;
+    uint32_t seq = 0;
+    char err[200];
+    if (!s)
+        return -1;
+    g->state = s;
+    int rc = ak_store_game_snapshot(srv->store, g->id, &seq, s, sizeof *s);
+    if (rc == AK_STORE_OK && (!ak_state_check(s, err, sizeof err) || s->actions != seq))
+        rc = AK_STORE_ERROR;
+    rc = rc == AK_STORE_OK ? ak_game_replay_from(srv, g, UINT32_MAX, s, NULL)
+                           : ak_game_replay(srv, g, ruleset, UINT32_MAX, s, NULL);
+    if (rc != 0 || s->actions != g->brief.actions) {
+        ak_log(AK_LOG_ERROR, "game %lld cannot be read back from the database", (long long)g->id);
+        free(s);
+        g->state = NULL;
+        return -1;
+    }
+    ak_log(AK_LOG_DEBUG, "game %lld read back into memory", (long long)g->id);
+    return 0;
 }
 
 struct ak_game *ak_game_add(struct ak_server *srv, int64_t id)
 {
     struct ak_game *g = calloc(1, sizeof *g);
+    if (g && !(g->state = calloc(1, sizeof *g->state))) {
+        free(g);
+        g = NULL;
+    }
     if (!g)
         return NULL;
     g->id = id;
     if (!index_game(srv, g)) {
+        free(g->state);
         free(g);
         return NULL;
     }
@@ -89,6 +167,7 @@ void ak_game_remove(struct ak_server *srv, struct ak_game *g)
             break;
         }
     srv->game_by_id[g->id] = NULL;
+    free(g->state);
     free(g->position);
     free(g->watchers);
     free(g);
@@ -133,7 +212,7 @@ int ak_game_side_of(const struct ak_game *g, int64_t user)
     if (!user)
         return -1;
     if (g->player[0] == user && g->player[1] == user)
-        return ak_waiting_for(&g->state) < AK_SIDES ? ak_waiting_for(&g->state) : AK_AXIS;
+        return ak_game_waiting(g) < AK_SIDES ? ak_game_waiting(g) : AK_AXIS;
     return g->player[0] == user ? AK_AXIS : g->player[1] == user ? AK_ALLIED : -1;
 }
 
@@ -215,20 +294,20 @@ static int load_state(struct ak_server *srv, struct ak_game *g, int ruleset,
                       const struct ak_store_game *sg)
 {
     char err[200];
-    if (sg->snapshot && sg->snapshot_len == sizeof g->state && sg->snapshot_seq <= sg->seq) {
+    if (sg->snapshot && sg->snapshot_len == sizeof *g->state && sg->snapshot_seq <= sg->seq) {
         /* A snapshot is a copy of the struct: checked like any position
          * read from outside before the engine indexes with it. */
-        memcpy(&g->state, sg->snapshot, sizeof g->state);
-        if (!ak_state_check(&g->state, err, sizeof err)) {
+        memcpy(g->state, sg->snapshot, sizeof *g->state);
+        if (!ak_state_check(g->state, err, sizeof err)) {
             ak_log(AK_LOG_ERROR, "game %lld: its stored snapshot is damaged: %s", (long long)g->id, err);
             return -1;
         }
-        if (g->state.actions != sg->snapshot_seq || g->state.ruleset != ruleset ||
-            (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, &g->state, NULL) != 0))
+        if (g->state->actions != sg->snapshot_seq || g->state->ruleset != ruleset ||
+            (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, g->state, NULL) != 0))
             return -1;
         return 0;
     }
-    return ak_game_replay(srv, g, ruleset, UINT32_MAX, &g->state, NULL);
+    return ak_game_replay(srv, g, ruleset, UINT32_MAX, g->state, NULL);
 }
 
 static int load_one(void *ud, const struct ak_store_game *sg)
@@ -256,6 +335,8 @@ static int load_one(void *ud, const struct ak_store_game *sg)
                (long long)sg->id, sg->ruleset, sg->seq);
         ak_game_remove(srv, g);
         srv->skipped_games++;
+    } else if (g->state->phase == AK_PHASE_OVER || !ak_game_listed(g)) {
+        ak_game_evict(srv, g);  /* read back if someone asks for it */
     }
     return 0;
 }
@@ -279,6 +360,7 @@ void ak_games_free(struct ak_server *srv)
     while (srv->games) {
         struct ak_game *g = srv->games;
         srv->games = g->next;
+        free(g->state);
         free(g->position);
         free(g->watchers);
         free(g);
@@ -304,15 +386,15 @@ static json_t *time_control_json(const struct ak_game *g)
 
 json_t *ak_game_summary(const struct ak_game *g, int64_t user)
 {
-    const struct ak_state *s = &g->state;
-    int waiting = ak_waiting_for(s);
+    const struct ak_game_brief b = ak_game_brief_of(g), *s = &b;
+    int waiting = ak_game_waiting(g);
     json_t *j = json_pack("{s:I,s:s,s:o,s:i,s:s,s:s,s:s,s:s,s:I}",
                           "game", (json_int_t)g->id, "ruleset", ak_ruleset_get(s->ruleset)->name,
                           "players", players_json(g), "turn", s->turn,
                           "date", ak_data()->scenario.date[s->turn],
                           "phase", ak_phase_name(s->phase),
                           "result", ak_result_name(s->result),
-                          "reason", ak_win_reason_name(s->result_reason),
+                          "reason", ak_win_reason_name(s->reason),
                           "seq", (json_int_t)s->actions);
     bool open = ak_game_open(g);
     json_object_set_new(j, "waiting_for", waiting == AK_NOBODY || open ? json_null()
@@ -339,7 +421,7 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
 json_t *ak_game_full(const struct ak_game *g, int64_t user)
 {
     json_t *j = ak_game_summary(g, user);
-    json_object_set_new(j, "state", ak_state_to_json(&g->state));
+    json_object_set_new(j, "state", ak_state_to_json(g->state));
     return j;
 }
 
@@ -362,12 +444,12 @@ static json_t *events_json(const struct ak_events *ev)
 
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
-    if (g->state.phase == AK_PHASE_OVER) {
+    if (g->state->phase == AK_PHASE_OVER) {
         for (int side = 0; side < AK_SIDES; side++)
             ak_notify(srv, "game_over", g, g->player[side], side);
         return;
     }
-    int waiting = ak_waiting_for(&g->state);
+    int waiting = ak_waiting_for(g->state);
     if (waiting < AK_SIDES && waiting != waiting_before)
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
 }
@@ -396,11 +478,11 @@ static char *text_printf(size_t *len, const char *fmt, ...)
 static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const char *by,
                            const struct ak_events *ev)
 {
-    json_t *events = events_json(ev), *patch = ak_state_patch(&k->prev, &g->state);
+    json_t *events = events_json(ev), *patch = ak_state_patch(&k->prev, g->state);
     char *events_text = ak_json_text(events), *patch_text = ak_json_text(patch);
     json_decref(events);
     json_decref(patch);
-    bool over = g->state.phase == AK_PHASE_OVER && g->meta.dice_secret[0];
+    bool over = g->state->phase == AK_PHASE_OVER && g->meta.dice_secret[0];
     k->result_text = k->push_line = NULL;
     if (events_text && patch_text) {
         k->result_text = text_printf(&k->result_len, "{\"seq\":%u,\"events\":%s}", k->seq, events_text);
@@ -424,8 +506,8 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
 bool ak_game_try(const struct ak_game *g, const struct ak_action *a, const char *nonce,
                  struct ak_state *next, struct ak_events *ev, struct ak_reject *rej)
 {
-    *next = g->state;
-    ak_dice_before_action(&g->dice, g->state.actions + 1, nonce, next);
+    *next = *g->state;
+    ak_dice_before_action(&g->dice, g->state->actions + 1, nonce, next);
     return ak_apply(next, a, ev, rej);
 }
 
@@ -437,7 +519,7 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     if (!k)
         return false;
     snprintf(k->nonce, sizeof k->nonce, "%s", nonce ? nonce : "");
-    json_t *action = ak_action_to_json_in(a, &g->state);
+    json_t *action = ak_action_to_json_in(a, g->state);
     k->action_text = ak_json_text(action);
     json_decref(action);
     if (!k->action_text) {
@@ -448,18 +530,18 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->seq = next->actions;
     k->side = a->side;
     k->when = ak_now();
-    k->prev = g->state;
-    k->waiting_before = ak_waiting_for(&g->state);
-    k->new_turn = next->side != g->state.side || next->turn != g->state.turn;
-    ak_ladder_prepare(g, &g->state, next, k);
-    g->state = *next;
+    k->prev = *g->state;
+    k->waiting_before = ak_waiting_for(g->state);
+    k->new_turn = next->side != g->state->side || next->turn != g->state->turn;
+    ak_ladder_prepare(g, g->state, next, k);
+    *g->state = *next;
     if (!encode_answers(k, g, by, ev)) {
         free(k->action_text);
-        g->state = k->prev;
+        *g->state = k->prev;
         free(k);
         return false;
     }
-    ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(&g->state) != k->waiting_before);
+    ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(g->state) != k->waiting_before);
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);

@@ -24,7 +24,7 @@ static int unfinished_games(struct ak_server *srv, int64_t user)
 {
     int n = 0;
     for (struct ak_game *g = srv->games; g; g = g->next)
-        n += (ak_game_listed(g) || g->creating) && g->state.phase != AK_PHASE_OVER &&
+        n += (ak_game_listed(g) || g->creating) && ak_game_brief_of(g).phase != AK_PHASE_OVER &&
              (g->player[0] == user || g->player[1] == user);
     return n;
 }
@@ -134,7 +134,7 @@ static void seat_answer(struct ak_server *srv, struct ak_commit *k)
                              "side", k->side == AK_AXIS ? "axis" : "allied", "user", g->player_name[k->side]);
     ak_game_push(g, push);
     json_decref(push);
-    int waiting = ak_waiting_for(&g->state);
+    int waiting = ak_waiting_for(g->state);
     if (waiting < AK_SIDES && g->player[waiting] != k->user)
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
     if (k->conn)
@@ -206,9 +206,9 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->position = position;
     g->dice = dice;
     if (position)
-        g->state = start;       /* read from the request: not parsed again */
+        *g->state = start;       /* read from the request: not parsed again */
     else
-        ak_game_start(g, r, &g->state);
+        ak_game_start(g, r, g->state);
     g->meta = m;
     g->player[side] = c->user;
     ak_game_name_players(srv, g);
@@ -310,7 +310,7 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    if (g->state.actions > 0) {
+    if (g->state->actions > 0) {
         ak_conn_reply_error(c, id, "already_started",
                             "game %lld has begun; abort only before the first action (resign instead)",
                             (long long)g->id);
@@ -341,7 +341,7 @@ static int games_group(const struct ak_game *g, int64_t user)
     bool me = ak_game_side_of(g, user) >= 0 || (user && g->meta.challenge == user);
     if (!me)
         return 2;
-    int waiting = ak_waiting_for(&g->state);
+    int waiting = ak_game_waiting(g);
     bool my_turn = waiting < AK_SIDES && g->player[waiting] == user && !ak_game_open(g);
     return my_turn ? 0 : 1;
 }
@@ -403,18 +403,18 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "could not read the game's actions");
         return;
     }
-    bool over = g->state.phase == AK_PHASE_OVER;
+    bool over = g->state->phase == AK_PHASE_OVER;
     char hash[20];
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ak_state_hash(&g->state));
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ak_state_hash(g->state));
     json_t *players = json_pack("{s:s?,s:s?}", "axis", g->player[0] ? g->player_name[0] : NULL,
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
     ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
-        "ruleset", ak_ruleset_get(g->state.ruleset)->name, "players", players,
+        "ruleset", ak_ruleset_get(g->state->ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
-        "result", ak_result_name(g->state.result), "reason", ak_win_reason_name(g->state.result_reason),
+        "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
         "actions", r.actions, "final_hash", hash, "position", position));
 }

@@ -217,7 +217,7 @@ void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g
     snprintf(job->vars[3], sizeof job->vars[3], "AK_SIDE=%s", side == AK_AXIS ? "axis" : "allied");
     snprintf(job->vars[4], sizeof job->vars[4], "AK_OPPONENT=%s", opponent);
     snprintf(job->vars[5], sizeof job->vars[5], "AK_DEADLINE=%lld", (long long)g->meta.deadline);
-    snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=%s", ak_result_name(g->state.result));
+    snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=%s", ak_result_name(ak_game_brief_of(g).result));
     *q.tail = job;
     q.tail = &job->next;
     q.queued++;

@@ -51,7 +51,7 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     if (a.kind == AK_ACT_RESIGN && g->player[0] == g->player[1])
-        a.side = (uint8_t)g->state.side;
+        a.side = (uint8_t)g->state->side;
     /* The player's own randomness for the dice of this action (ak_dice.h):
      * optional, so that old clients still play, recorded as sent. */
     const json_t *nonce = json_object_get(msg, "nonce");
@@ -103,7 +103,7 @@ void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg)
     static struct ak_dest dests[AK_HEX_COUNT];
     struct ak_reject rej;
     int side = ak_def(a.units[0])->side;
-    int n = ak_move_destinations(&g->state, side, a.units, a.nunits, dests, AK_HEX_COUNT, &rej);
+    int n = ak_move_destinations(g->state, side, a.units, a.nunits, dests, AK_HEX_COUNT, &rej);
     if (n < 0) {
         reply_illegal(c, id, &rej);
         return;
@@ -128,7 +128,7 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_dest d;
     struct ak_reject rej;
     int side = ak_def(a.units[0])->side;
-    if (ak_move_route(&g->state, side, a.units, a.nunits, to, &d, &rej))
+    if (ak_move_route(g->state, side, a.units, a.nunits, to, &d, &rej))
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 1, "route", dest_json(&d)));
     else
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
@@ -140,15 +140,15 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
-    int n = ak_legal_actions(&g->state, 0, list, 1024);
+    int n = ak_legal_actions(g->state, 0, list, 1024);
     json_t *kinds = json_array(), *actions = json_array();
-    unsigned mask = ak_possible_actions(&g->state);
+    unsigned mask = ak_possible_actions(g->state);
     for (int k = 0; k < AK_ACT_KINDS; k++)
         if (mask & (1u << k))
             json_array_append_new(kinds, json_string(ak_action_kind_name(k)));
     for (int i = 0; i < n; i++)
-        json_array_append_new(actions, ak_action_to_json_in(&list[i], &g->state));
-    int w = ak_waiting_for(&g->state);
+        json_array_append_new(actions, ak_action_to_json_in(&list[i], g->state));
+    int w = ak_waiting_for(g->state);
     ak_conn_reply_ok(c, id, json_pack("{s:s?,s:o,s:o}", "waiting_for",
                                       w < AK_SIDES ? ak_side_name(w) : NULL, "kinds", kinds,
                                       "actions", actions));

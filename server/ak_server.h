@@ -56,6 +56,7 @@ struct ak_config {
     int max_per_user;           /* connections logged in as one account */
     int registrations_per_address;  /* accounts made from one address per hour */
     int session_idle_timeout;   /* seconds a logged-in connection may stay silent */
+    int keep_finished;          /* seconds a finished game stays in memory unused */
 };
 
 #define AK_PASSWORD_MIN 8
@@ -103,9 +104,21 @@ struct ak_conn {
     bool dirty;
 };
 
+/* What a game list says of a game whose state is not in memory. */
+struct ak_game_brief {
+    uint8_t ruleset, turn, side, phase, result, reason;
+    uint32_t actions;
+};
+
 struct ak_game {
     int64_t id;
-    struct ak_state state;
+    /* The state, in memory while the game is in play or looked at; a
+     * finished game's is freed after a while (ak_game_evict) and read
+     * back from the store when asked for (ak_game_arg loads it). brief
+     * keeps what the game lists need meanwhile. */
+    struct ak_state *state;
+    struct ak_game_brief brief;
+    uint64_t touched;           /* loop time (ms) it was last asked for or changed */
     struct ak_store_game_meta meta;     /* dice, challenge, time control, status */
     bool creating;          /* not stored yet: no one else sees it */
     bool warned;            /* the awaited player was told the deadline nears */
@@ -199,6 +212,19 @@ struct ak_game *ak_game_find(struct ak_server *srv, int64_t id);
 /* The game named by the request's "game", or NULL after an error reply. */
 struct ak_game *ak_game_arg(struct ak_conn *c, const json_t *id, const json_t *msg);
 struct ak_game *ak_game_add(struct ak_server *srv, int64_t id);
+/* The game's state in memory (read back from the store if it had left);
+ * -1 (logged) if it cannot be read. Every game a command names goes
+ * through it (ak_game_arg). */
+int ak_game_load(struct ak_server *srv, struct ak_game *g);
+/* Let a game's state go (it is over, or called off), keeping its brief. */
+void ak_game_evict(struct ak_server *srv, struct ak_game *g);
+/* Each clock tick: finished games nobody watched or asked for in
+ * keep_finished seconds leave memory. */
+void ak_games_evict_idle(struct ak_server *srv);
+struct ak_game_brief ak_game_brief_of(const struct ak_game *g);
+/* The side the game waits for; AK_NOBODY for a game out of memory (they
+ * are all over). */
+int ak_game_waiting(const struct ak_game *g);
 /* Forget a game that was never stored (its creation failed). */
 void ak_game_remove(struct ak_server *srv, struct ak_game *g);
 /* The state before the first action (the campaign's, or g->position's)

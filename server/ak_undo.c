@@ -48,16 +48,16 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    if (g->state.actions == 0) {
+    if (g->state->actions == 0) {
         ak_conn_reply_error(c, id, "cannot_undo", "there is nothing to take back");
         return;
     }
-    uint32_t upto = g->state.actions - 1;
-    if (ak_game_replay(c->srv, g, g->state.ruleset, upto, &before, &last) != 0) {
+    uint32_t upto = g->state->actions - 1;
+    if (ak_game_replay(c->srv, g, g->state->ruleset, upto, &before, &last) != 0) {
         ak_conn_reply_error(c, id, "internal", "the game's log could not be replayed");
         return;
     }
-    const char *why = not_undoable(&before, &last, &g->state, side);
+    const char *why = not_undoable(&before, &last, g->state, side);
     if (why) {
         ak_conn_reply_error(c, id, "cannot_undo", "%s", why);
         return;
@@ -66,8 +66,8 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "the store failed; nothing changed");
         return;
     }
-    json_t *patch = ak_state_patch(&g->state, &before);
-    g->state = before;
+    json_t *patch = ak_state_patch(g->state, &before);
+    *g->state = before;
     g->snapshot_seq = upto;
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
     ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)upto));

@@ -53,7 +53,9 @@ static void usage(FILE *f)
             "  --max-per-user N         connections logged in as one account (default 20)\n"
             "  --registrations-per-address N  accounts per address per hour (default 10)\n"
             "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
-            "                           closed (default 600; clients send ping)\n",
+            "                           closed (default 600; clients send ping)\n"
+            "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
+            "                           unused (default 300; read back when asked for)\n",
             AK_FRAME_DEFAULT_LIMIT);
 }
 
@@ -208,6 +210,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"max-per-user", required_argument, NULL, 's'},
         {"registrations-per-address", required_argument, NULL, 's'},
         {"session-idle-timeout", required_argument, NULL, 's'},
+        {"keep-finished", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];

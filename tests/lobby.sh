@@ -27,6 +27,8 @@ log_file = $dir/akd-file.log
 notify_command = $dir/notify
 backup_file = $dir/backup.sqlite3
 clock_tick_ms = 100
+keep_finished = 1
+log_level = debug
 login_failures = 3
 login_window = 60
 allow_positions = 1
@@ -88,6 +90,18 @@ expect resign 'Axis player wins by the opponent.s resignation'
 as carol verify 3 >"$dir/verify3.out" 2>&1
 expect verify3 'game 3: verified'
 expect verify3 '^2 actions replayed'
+
+# Finished games leave memory once nobody has used them for keep_finished
+# (1 s here) and come back intact when asked for.
+sleep 2.5
+check "a finished game leaves memory" "grep -q 'game 3 left memory' '$dir/akd-file.log'"
+as alice games >"$dir/games-evicted.out" 2>&1
+check "... and is still listed with its result" "grep -q '^3 .*axis_wins by resignation' '$dir/games-evicted.out'"
+as carol verify 3 >"$dir/verify3b.out" 2>&1
+expect verify3b 'game 3: verified'
+check "... and is read back when asked for" "grep -q 'game 3 read back into memory' '$dir/akd-file.log'"
+as bob show 3 --no-color >"$dir/show3.out" 2>&1
+expect show3 'resignation'
 
 # A rated game: the winner gains what the loser loses (Elo, K 32, both at
 # 1500 before); the ladder lists them.
