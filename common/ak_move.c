@@ -550,6 +550,8 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
 {
     char a[8];
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (dest < 0 || dest >= AK_HEX_COUNT)     /* callers may pass an unparsed square */
+        return ak_reject(rej, "MOVE-8", "that is not a square of the map");
     if (!ak_move_group_ok(s, side, units, n, rej))
         return false;
     group_init(&G, r, s, side, units, n);

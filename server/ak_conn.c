@@ -27,6 +27,7 @@
 struct queued_line {
     struct queued_line *next;
     size_t len;
+    bool over_rate;         /* refused on arrival: answered in its turn, not run */
     char text[];
 };
 #define OUT_BACKLOG_MAX (16u << 20)
@@ -425,6 +426,16 @@ static void throttle(struct ak_conn *c)
     update_reading(c);
 }
 
+/* Over the rate, a request costs no parsing: its id is picked out of
+ * the text for the reply (ak_msg_peek_id), nothing more. */
+static void refuse_over_rate(struct ak_conn *c, const char *line, size_t len)
+{
+    json_t *id = ak_msg_peek_id(line, len);
+    ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
+                        c->srv->cfg.rate);
+    json_decref(id);
+}
+
 /* Parse a request and run it. */
 static void run_line(struct ak_conn *c, const char *line, size_t len)
 {
@@ -442,17 +453,16 @@ static int on_line(void *ud, char *line, size_t len)
 {
     struct ak_conn *c = ud;
     c->last_heard = uv_now(c->srv->loop);
-    /* Over the rate, a request costs no parsing: its id is picked out of
-     * the text for the reply (ak_msg_peek_id), nothing more. */
-    if (!ak_conn_charge(c, 1)) {
-        json_t *id = ak_msg_peek_id(line, len);
-        ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
-                            c->srv->cfg.rate);
-        json_decref(id);
+    bool over_rate = !ak_conn_charge(c, 1);
+    if (over_rate)
         throttle(c);
+    if (over_rate && !c->busy) {
+        refuse_over_rate(c, line, len);
         return 0;
     }
-    if (c->busy) {              /* keep requests in order */
+    /* Behind a command still running, even a refusal waits its turn:
+     * replies go out in the order of the requests. */
+    if (c->busy) {
         struct queued_line *q = malloc(sizeof *q + len);
         if (!q) {
             json_t *id = ak_msg_peek_id(line, len);
@@ -462,6 +472,7 @@ static int on_line(void *ud, char *line, size_t len)
         }
         q->next = NULL;
         q->len = len;
+        q->over_rate = over_rate;
         memcpy(q->text, line, len);
         if (!c->queue)
             c->queue_tail = &c->queue;
@@ -543,7 +554,10 @@ void ak_conn_resume(struct ak_conn *c)
         c->queue = q->next;
         c->nqueued--;
         c->queued_bytes -= q->len;
-        run_line(c, q->text, q->len);
+        if (q->over_rate)
+            refuse_over_rate(c, q->text, q->len);
+        else
+            run_line(c, q->text, q->len);
         free(q);
     }
     if (!c->closing && !c->busy && c->paused) {

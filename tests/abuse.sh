@@ -124,6 +124,15 @@ printf '{"id":1,"cmd":"\xff\xfe"}\n{"id":2,"cmd":"hello","x":"\xc3"}\n{"id":3,"c
 check "lines that are not UTF-8 each get a reply" "[ \$(grep -c '\"ok\":' '$dir/utf8.out') = 3 ]"
 check "... which is valid UTF-8" "iconv -f UTF-8 -t UTF-8 '$dir/utf8.out' >/dev/null"
 
+# --- replies keep the order of requests, refusals too: a login waits for
+# its hash while the requests behind it go over the rate (found by fuzzing)
+{ printf '{"id":1,"cmd":"login","user":"r2","password":"password-r2"}\n'
+  for i in $(seq 2 700); do printf '{"id":%d,"cmd":"ping"}\n' $i; done; sleep 2; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/order.out" 2>&1
+check "700 pipelined requests behind a login: 700 replies, in order, some refused" \
+    "[ \$(grep -c '\"ok\":' '$dir/order.out') = 700 ] && grep -q rate_limited '$dir/order.out' &&
+     sed -n 's/^{\"id\":\\([0-9]*\\).*/\\1/p' '$dir/order.out' | sort -c -n"
+
 # --- the notification command: akd's environment whole, output logged
 AKC_PASSWORD=password-r4 as r4 login r4 >/dev/null 2>&1
 game=$(as r4 --opponent r2 new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
