@@ -73,6 +73,10 @@ struct ak_session {
     char token[80];
 };
 bool ak_session_load(struct ak_session *s);
+/* $ENV/akc/FILE, or ~/FALLBACK/akc/FILE without ENV (XDG base
+ * directories), its directories made (0700) if make_dir. */
+int ak_xdg_path(const char *env, const char *fallback, const char *file, char *out, size_t cap,
+                bool make_dir);
 int ak_session_save(const struct ak_session *s);
 int ak_session_clear(void);
 

@@ -11,30 +11,35 @@
 
 #include "ak_client.h"
 
-static int session_path(char *out, size_t cap, bool make_dir)
+int ak_xdg_path(const char *env, const char *fallback, const char *file, char *out, size_t cap,
+                bool make_dir)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *xdg = getenv(env);
     const char *home = getenv("HOME");
     char dir[512];
     if (xdg && *xdg)
         snprintf(dir, sizeof dir, "%s/akc", xdg);
     else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.config/akc", home);
+        snprintf(dir, sizeof dir, "%s/%s/akc", home, fallback);
     else
         return -1;
     if (make_dir) {
-        char parent[512];
-        snprintf(parent, sizeof parent, "%s", dir);
-        char *slash = strrchr(parent, '/');
-        if (slash) {
-            *slash = '\0';
-            mkdir(parent, 0700);
-        }
+        for (char *p = dir + 1; *p; p++)    /* mkdir -p, private */
+            if (*p == '/') {
+                *p = '\0';
+                mkdir(dir, 0700);
+                *p = '/';
+            }
         if (mkdir(dir, 0700) != 0 && errno != EEXIST)
             return -1;
     }
-    snprintf(out, cap, "%s/session", dir);
+    snprintf(out, cap, "%s/%s", dir, file);
     return 0;
+}
+
+static int session_path(char *out, size_t cap, bool make_dir)
+{
+    return ak_xdg_path("XDG_CONFIG_HOME", ".config", "session", out, cap, make_dir);
 }
 
 static void chomp(char *s) { s[strcspn(s, "\r\n")] = '\0'; }

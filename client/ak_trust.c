@@ -12,7 +12,6 @@
  * $XDG_STATE_HOME/akc/known_servers (~/.local/state/akc/known_servers),
  * one "host:port fingerprint" per line.
  */
-#include <errno.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -27,28 +26,7 @@
 
 static int pins_path(char *out, size_t cap, bool make_dir)
 {
-    const char *xdg = getenv("XDG_STATE_HOME");
-    const char *home = getenv("HOME");
-    char dir[512];
-    if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/akc", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.local/state/akc", home);
-    else
-        return -1;
-    if (make_dir) {
-        /* mkdir -p, private */
-        for (char *p = dir + 1; *p; p++)
-            if (*p == '/') {
-                *p = '\0';
-                mkdir(dir, 0700);
-                *p = '/';
-            }
-        if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-            return -1;
-    }
-    snprintf(out, cap, "%s/known_servers", dir);
-    return 0;
+    return ak_xdg_path("XDG_STATE_HOME", ".local/state", "known_servers", out, cap, make_dir);
 }
 
 /* "AB:CD:..." of the certificate's DER encoding. */
