@@ -4,6 +4,7 @@
  * (loopback): passwords and session tokens cross the network. The
  * certificate is checked by ak_trust.c before anything is sent. */
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -119,6 +120,10 @@ static int tls_start(struct ak_net *n, const char *host, const char *port, const
         return -1;
     }
     set_timeout(n->fd, 0);
+    /* From now on the socket does not block: a TLS record that has only
+     * partly arrived must not hold a read past its time-out (receive
+     * waits in poll instead). */
+    fcntl(n->fd, F_SETFL, fcntl(n->fd, F_GETFL) | O_NONBLOCK);
     return ak_trust_check(n->ssl, host, port, o->accept_new, err, errlen);
 }
 
@@ -157,12 +162,34 @@ void ak_net_close(struct ak_net *n)
     n->fd = -1;
 }
 
-int ak_net_send_line(struct ak_net *n, const char *line, size_t len)
+/* TLS on the non-blocking socket: the whole line, waiting in poll for
+ * what OpenSSL wants (it may need to read to be able to write). */
+static int tls_send(struct ak_net *n, const char *line, size_t len)
 {
     while (len > 0) {
-        ssize_t w = n->ssl ? SSL_write(n->ssl, line, len > INT32_MAX ? INT32_MAX : (int)len)
-                           : send(n->fd, line, len, MSG_NOSIGNAL);  /* a closed server is an error, not a signal */
-        if (w < 0 && errno == EINTR && !n->ssl)
+        int w = SSL_write(n->ssl, line, len > INT32_MAX ? INT32_MAX : (int)len);
+        if (w > 0) {
+            line += w;
+            len -= (size_t)w;
+            continue;
+        }
+        int e = SSL_get_error(n->ssl, w);
+        if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+            return -1;
+        struct pollfd p = {n->fd, e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, 0};
+        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+            return -1;
+    }
+    return 0;
+}
+
+int ak_net_send_line(struct ak_net *n, const char *line, size_t len)
+{
+    if (n->ssl)
+        return tls_send(n, line, len);
+    while (len > 0) {
+        ssize_t w = send(n->fd, line, len, MSG_NOSIGNAL);  /* a closed server is an error, not a signal */
+        if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             return -1;

@@ -427,6 +427,7 @@ void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
     c->user = 0;
     c->user_name[0] = '\0';
     c->token_hash[0] = '\0';
+    ak_conn_signed_out(c);
     ak_conn_reply_ok(c, id, NULL);
     /* Other connections that used the same token end with it. */
     ak_conn_end_sessions(c->srv, 0, token_hash, NULL, "the session was logged out");

@@ -36,6 +36,7 @@ struct queued_line {
 #define HANDSHAKE_SECONDS 10
 
 static void conn_close(struct ak_conn *c);
+static void on_idle(uv_timer_t *t);
 
 struct write_req {
     uv_write_t req;
@@ -281,8 +282,10 @@ static void conn_close(struct ak_conn *c)
 {
     if (c->closing)
         return;
-    write_out(c);   /* a last error reply goes out before the socket closes */
+    /* Closing first: a write that fails now calls conn_close again, which
+     * must find the handles already on their way out. */
     c->closing = true;
+    write_out(c);   /* a last error reply goes out before the socket closes */
     ak_conn_unwatch_all(c);
     unlink_conn(c);
     ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
@@ -300,6 +303,14 @@ void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const
 void ak_conn_authenticated(struct ak_conn *c)
 {
     uv_timer_stop(&c->idle);
+}
+
+void ak_conn_signed_out(struct ak_conn *c)
+{
+    if (c->srv->cfg.idle_timeout > 0 && !c->closing) {
+        c->accepted = uv_now(c->srv->loop);     /* the time to log in starts again */
+        uv_timer_start(&c->idle, on_idle, (uint64_t)c->srv->cfg.idle_timeout * 1000, 0);
+    }
 }
 
 void ak_conn_end_sessions(struct ak_server *srv, int64_t user, const char *token_hash,
@@ -566,6 +577,16 @@ void ak_conn_resume(struct ak_conn *c)
     }
 }
 
+/* A connection over a limit at accept: told so in plaintext; over TLS,
+ * whose handshake has not even begun, only closed. */
+static void refuse_at_accept(struct ak_conn *c, const char *why)
+{
+    if (c->tls)
+        conn_close(c);
+    else
+        ak_conn_refuse(c, NULL, "too_many_connections", why);
+}
+
 static int connections_from(const struct ak_server *srv, const char *peer)
 {
     int n = 0;
@@ -622,13 +643,13 @@ static void on_connection(uv_stream_t *server, int status)
     ak_log(AK_LOG_INFO, "connection from %s", c->peer);
     if (srv->cfg.max_connections && srv->nconns > srv->cfg.max_connections) {
         ak_log(AK_LOG_WARN, "refusing %s: %d connections (the limit)", c->peer, srv->cfg.max_connections);
-        ak_conn_refuse(c, NULL, "too_many_connections", "the server is full; try again later");
+        refuse_at_accept(c, "the server is full; try again later");
         return;
     }
     if (srv->cfg.max_per_address && from_peer >= srv->cfg.max_per_address) {
         ak_log(AK_LOG_WARN, "refusing %s: %d connections from it (the limit)", c->peer,
                srv->cfg.max_per_address);
-        ak_conn_refuse(c, NULL, "too_many_connections", "too many connections from your address");
+        refuse_at_accept(c, "too many connections from your address");
         return;
     }
     uint64_t wait = srv->cfg.idle_timeout > 0 ? (uint64_t)srv->cfg.idle_timeout * 1000 : 0;
@@ -657,10 +678,12 @@ int ak_server_listen(struct ak_server *srv, const char *host, int port)
 
 void ak_server_close_all(struct ak_server *srv)
 {
-    ak_dispatch_stop(srv);
-    /* What was accepted this turn is committed and answered first. */
+    /* What was accepted this turn is committed and answered first (which
+     * may run requests that waited behind it), then the queued costly
+     * queries are dropped with their connections. */
     if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
         ak_batch_stop(srv);
+    ak_dispatch_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     ak_conn_flush_all(srv);     /* drops the references of the output list */

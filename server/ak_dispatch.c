@@ -105,6 +105,10 @@ static void run_one_slow(uv_idle_t *h)
 static void queue_slow(struct ak_conn *c, json_t *msg, command_fn *fn)
 {
     struct ak_server *srv = c->srv;
+    if (srv->stopping) {
+        ak_conn_reply_error(c, json_object_get(msg, "id"), "internal", "the server is shutting down");
+        return;
+    }
     struct slow_query *q = malloc(sizeof *q);
     if (!q) {
         ak_conn_reply_error(c, json_object_get(msg, "id"), "internal", "out of memory");

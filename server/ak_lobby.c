@@ -355,8 +355,8 @@ void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const json_t *jo = json_object_get(msg, "offset"), *jl = json_object_get(msg, "limit");
     json_int_t offset = jo ? json_integer_value(jo) : 0, limit = jl ? json_integer_value(jl) : GAMES_PAGE;
-    if ((jo && !json_is_integer(jo)) || (jl && !json_is_integer(jl)) || offset < 0 || limit < 1 ||
-        limit > GAMES_PAGE_MAX) {
+    if ((jo && !json_is_integer(jo)) || (jl && !json_is_integer(jl)) || offset < 0 || offset > INT32_MAX ||
+        limit < 1 || limit > GAMES_PAGE_MAX) {
         ak_conn_reply_error(c, id, "bad_request", "\"offset\" is 0 or more, \"limit\" 1 to %d", GAMES_PAGE_MAX);
         return;
     }

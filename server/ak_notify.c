@@ -59,6 +59,14 @@ static void proc_closed(uv_handle_t *h)
         return;
     free(np->job);
     free(np);
+}
+
+/* The program is done (or never started): its slot is free for the next.
+ * Its pipes close at their end of file, when what it printed has been
+ * read: a child it left running in the background may hold them open
+ * longer, but no longer holds a slot. */
+static void release_slot(void)
+{
     q.running--;
     start_next();
 }
@@ -92,7 +100,8 @@ static void on_output(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     }
     if (n < 0) {
         log_line(np);
-        uv_close((uv_handle_t *)s, proc_closed);
+        if (!uv_is_closing((uv_handle_t *)s))
+            uv_close((uv_handle_t *)s, proc_closed);
     }
 }
 
@@ -103,6 +112,7 @@ static void on_exit_proc(uv_process_t *p, int64_t status, int signal)
         ak_log(AK_LOG_WARN, "notify command for %s (%s) exited with status %lld (signal %d)",
                np->job->vars[2] + 8, np->job->event, (long long)status, signal);
     uv_close((uv_handle_t *)p, proc_closed);
+    release_slot();
 }
 
 /* akd's environment with the AK_ variables of the job (replacing any of
@@ -162,6 +172,7 @@ static void run(struct notify_job *job)
         uv_close((uv_handle_t *)&np->proc, proc_closed);
         uv_close((uv_handle_t *)&np->out, proc_closed);
         uv_close((uv_handle_t *)&np->err, proc_closed);
+        release_slot();
         return;
     }
     uv_read_start((uv_stream_t *)&np->out, on_alloc, on_output);

@@ -180,6 +180,8 @@ void ak_conn_resume(struct ak_conn *c);
 void ak_server_close_all(struct ak_server *srv);
 /* The connection has logged in: the idle limit no longer applies. */
 void ak_conn_authenticated(struct ak_conn *c);
+/* It logged out: it has idle_timeout to log in again, or it closes. */
+void ak_conn_signed_out(struct ak_conn *c);
 /* Reply with an error and close the connection. */
 void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text);
 /* End (with a session_ended error, then closed) the connections signed in

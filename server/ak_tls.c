@@ -137,6 +137,10 @@ int ak_tls_feed(struct ak_tls *t, const char *in, size_t len,
         snprintf(t->error, sizeof t->error, "out of memory");
         return -1;
     }
+    /* SSL_get_error reads the thread's error queue: whatever an earlier
+     * call on another connection left there must not count against this
+     * one. */
+    ERR_clear_error();
     if (!SSL_is_init_finished(t->ssl)) {
         int rc = SSL_do_handshake(t->ssl);
         if (rc != 1)
@@ -163,6 +167,7 @@ bool ak_tls_seal(struct ak_tls *t, const char *data, size_t len)
     if (!SSL_is_init_finished(t->ssl))
         return false;
     /* Into a memory BIO a write is whole or fails. */
+    ERR_clear_error();
     while (len > 0) {
         int chunk = len > (1u << 30) ? 1 << 30 : (int)len;
         int n = SSL_write(t->ssl, data, chunk);

@@ -54,7 +54,7 @@ check "the account stays locked under any case of its name, even for the right p
 # in memory) for the rest.
 kill $pid; wait $pid 2>/dev/null
 PATH="$longpath" start_akd main --db "$dir/akd.sqlite3" --login-failures 10 --login-window 600 \
-    --registrations-per-address 4 --max-per-user 3 --session-idle-timeout 2 --clock-tick-ms 100 \
+    --registrations-per-address 4 --max-per-user 3 --session-idle-timeout 2 --idle-timeout 2 --clock-tick-ms 100 \
     --notify-command "$dir/notify"
 
 # --- registrations from one address, names like options
@@ -96,6 +96,10 @@ wait $bg
 check "logout ends the other connections that used its token" "grep -q 'session_ended' '$dir/same-token.out'"
 
 # --- silence and pings; connections per account
+{ printf '{"id":1,"cmd":"login","user":"r1","password":"password-r1"}\n{"id":2,"cmd":"logout"}\n'; sleep 3.5; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/loggedout.out" 2>&1
+check "a connection that logged out has idle_timeout to log in again" \
+    "grep -q '\"id\":2,\"ok\":true' '$dir/loggedout.out' && grep -q 'no login in time' '$dir/loggedout.out'"
 { printf '{"id":1,"cmd":"login","user":"r1","password":"password-r1"}\n'; sleep 3.5; } |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/silent.out" 2>&1
 check "a logged-in connection that says nothing is closed (session_idle_timeout)" \
