@@ -379,7 +379,8 @@ static int cmd_options(struct ak_net *n, long game)
     if (!r || opt.json)
         return (json_decref(r), status);
     const char *w = json_string_value(json_object_get(r, "waiting_for"));
-    printf("game %ld waits for the %s player; open now:\n", game, w ? w : "(nobody: it is over)");
+    printf("game %ld waits for the %s player; open now:\n", game,
+           !w ? "(nobody: it is over)" : strcmp(w, "axis") == 0 ? "Axis" : "Allied");
     size_t i;
     json_t *a;
     char line[600];

@@ -486,7 +486,8 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
         t->column = u8_value(json_object_get(x, "column"), &in_range);
         t->roll = u8_value(json_object_get(x, "roll"), &in_range);
         int result = list_index(json_string_value(json_object_get(x, "result")), crt_names, 5);
-        t->result = (uint8_t)(result < 0 ? 0 : result);
+        /* A result belongs to a resolved battle only (it is written out so). */
+        t->result = (uint8_t)(result < 0 || !t->resolved ? 0 : result);
         t->attack = u8_value(json_object_get(x, "attack"), &in_range);
         t->defense = u8_value(json_object_get(x, "defense"), &in_range);
         const json_t *hexes = json_object_get(x, "hexes");

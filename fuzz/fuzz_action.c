@@ -3,11 +3,12 @@
  * What it fuzzes: the action reader (ak_action_from_json, the `action`
  * object of `act` and of the game record) and the rules behind ak_apply,
  * from 256 states met in self-play. At start-up random players
- * (tests/ak_player.c) play four campaigns from fixed seeds (about 1,200
- * actions); of the states before each action and at each game's end, the
- * 256 are those that owe a decision (retreat, exchange, advance; up to 64)
- * and the rest spread evenly over the games, starts and ends included.
- * The same states come back on every run.
+ * (tests/ak_player.c) play six campaigns from fixed seeds, chosen for
+ * their battles (about 3,800 actions). Of the states before each action
+ * and at each game's end, the 256 are those that owe a decision (retreat,
+ * exchange, advance; up to 64), those with battles declared (up to 64),
+ * combat portions (32) and the rest spread evenly over the games, starts
+ * and ends included: the same states on every run.
  *
  * Input: byte 0 picks the state (of 256), byte 1's low bit the acting side
  * (0: the side the game waits for, 1: the other one), the rest is the
@@ -17,8 +18,9 @@
  * What it asserts:
  *   - an action that cannot be read is refused with a message;
  *   - ak_try and ak_apply agree;
- *   - a rejection names a rule code and a sentence and leaves the state
- *     byte for byte as it was (memcmp);
+ *   - a rejection names a rule code of the rule table (so it has its
+ *     seed section) and a sentence, and leaves the state byte for byte as
+ *     it was (memcmp);
  *   - after an accepted action ak_state_check holds, every event has a
  *     JSON form and a line of text, and the JSON Patch of the push
  *     (ak_state_patch) turns the public state before into the one after;
@@ -37,7 +39,7 @@
 #include "ak_player.h"
 
 #define NSTATES 256
-#define CANDIDATES_MAX 4096
+#define CANDIDATES_MAX 8192
 
 static struct ak_state *states;     /* NSTATES of them */
 static struct ak_state *candidates;
@@ -69,6 +71,12 @@ static void sample(struct ak_player_game *g, const struct ak_action *a)
     keep(&g->s);
 }
 
+/* 0: owes a decision, 1: battles declared, 2: combat portion, 3: the rest. */
+static int category(const struct ak_state *s)
+{
+    return s->pending.kind != AK_PEND_NONE ? 0 : s->nbattles > 0 ? 1 : s->phase == AK_PHASE_COMBAT ? 2 : 3;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -78,7 +86,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     candidates = malloc(sizeof *candidates * CANDIDATES_MAX);
     if (!states || !candidates)
         fail("out of memory");
-    for (uint64_t seed = 1; seed <= 4; seed++) {
+    /* Seeds whose random players meet in battle more than most. */
+    static const uint64_t seeds[] = {3, 6, 13, 15, 16, 17};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        uint64_t seed = seeds[k];
         ak_player_start(&g, seed);
         keep(&g.s);
         g.before_apply = sample;
@@ -89,14 +100,40 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     ak_player_free(&g);
     if (ncandidates < NSTATES)
         fail("only %d states met in self-play", ncandidates);
-    /* Every state that owes a decision (up to a quarter of them), the rest
-     * spread evenly over what was met, starts and ends included. */
+    /* Combat is rare in random play: first every state that owes a
+     * decision (up to 64), then those with battles declared (up to 64),
+     * then combat portions (up to 32), then the rest spread evenly over
+     * the games, starts and ends included. */
+    static const struct {
+        int kind, quota;
+    } take[] = {{0, 64}, {1, 64}, {2, 32}};
     int n = 0;
-    for (int i = 0; i < ncandidates && n < NSTATES / 4; i++)
-        if (candidates[i].pending.kind != AK_PEND_NONE)
+    static bool taken[CANDIDATES_MAX];
+    for (int t = 0; t < 3; t++) {
+        int found = 0, got = 0;
+        for (int i = 0; i < ncandidates; i++)
+            found += !taken[i] && category(&candidates[i]) == take[t].kind;
+        for (int i = 0, seen = 0; i < ncandidates && got < take[t].quota; i++) {
+            if (taken[i] || category(&candidates[i]) != take[t].kind)
+                continue;
+            /* evenly: the seen-th of found, when it passes the next step */
+            if ((long)seen++ * take[t].quota >= (long)got * found) {
+                states[n++] = candidates[i];
+                taken[i] = true;
+                got++;
+            }
+        }
+    }
+    int rest = NSTATES - n, left = 0;
+    for (int i = 0; i < ncandidates; i++)
+        left += !taken[i];
+    for (int i = 0, seen = 0, got = 0; i < ncandidates && got < rest; i++)
+        if (!taken[i] && (long)seen++ * rest >= (long)got * left) {
             states[n++] = candidates[i];
-    for (int i = 0, rest = NSTATES - n; i < rest; i++)
-        states[n++] = candidates[(long)i * (ncandidates - 1) / (rest - 1)];
+            got++;
+        }
+    if (n != NSTATES)
+        fail("picked %d states", n);
     free(candidates);
     return 0;
 }
@@ -207,6 +244,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ok) {
         if (!rej.code || !rej.code[0] || !rej.text[0])
             fail("a %s was rejected without a rule code or a sentence", ak_action_kind_name(a.kind));
+        if (!rej.section || strcmp(rej.section, "?") == 0)
+            fail("rule code %s is not in the rule table (ak_rule_table)", rej.code);
         if (memcmp(&s, base, sizeof s) != 0)
             fail("a %s rejected with %s changed the state", ak_action_kind_name(a.kind), rej.code);
         return 0;

@@ -1,68 +1,82 @@
 /* fuzz_request: request lines to their replies, through akd's own code.
  *
- * What it fuzzes: what akd does with the bytes a client sends: the
- * framing (proto/ak_frame.c), the codec (proto/ak_codec.c), the rate
- * limit and request queue of server/ak_conn.c (its on_read, on_line and
- * ak_conn_resume, the very functions, compiled in here), the command table
- * (ak_dispatch.c) and every command behind it: accounts, lobby, play,
- * undo, record, ladder, with the group commit (ak_batch.c) and the writer
- * thread (ak_writer.c) storing into SQLite, and the replies and pushes as
- * akd writes them.
+ * What it fuzzes: what akd does with the bytes a client sends on a
+ * plaintext connection: server/ak_conn.c (on_connection, on_read, on_line,
+ * the rate limit, the queue of requests waiting behind a command that
+ * runs off the loop, ak_conn_resume, the output gathered per loop turn:
+ * the very functions, #included below), the framing (proto/ak_frame.c),
+ * the codec (proto/ak_codec.c), the command table and its queue of costly
+ * queries (ak_dispatch.c) and every command behind it: accounts, lobby,
+ * play, undo, record, ladder, with the group commit (ak_batch.c) and the
+ * writer thread (ak_writer.c) storing into SQLite, and the replies and
+ * pushes exactly as akd would write them.
  *
- * The server: a struct ak_server as akd's main sets it up (ak_games_load,
- * ak_batch_start, a libuv loop), on a database in a fresh directory under
- * $TMPDIR (or /tmp), with sync = normal (no fsync per commit),
- * allow_positions = 1 and max_line = 16384 (so a line over the limit is
- * within the fuzzer's reach); every other setting is akd's default. At
- * start-up it is given, through the same request path, three players
- * (alice, bob and carol, passwords "alice-password" and so on) and
- * games: 1 alice v bob played by random players (tests/ak_player.c) into
+ * The server: a struct ak_server set up as akd's main sets it up
+ * (ak_store_open, ak_games_load, ak_batch_start, a libuv loop) on a
+ * database in a new directory under $TMPDIR (or /tmp), with akd's default
+ * settings but sync = normal (no fsync per commit), allow_positions = 1
+ * and max_line = 16384 (so that a line over the limit is within reach).
+ * At start-up it is given, through the same request path, three players
+ * (alice, bob and carol, passwords "alice-password" and so on) and seven
+ * games: 1 alice v bob, played by random players (tests/ak_player.c) into
  * turn 3; 2 an open seek by alice with a time control; 3 bob's rated
  * challenge to carol; 4 carol v alice, rated, resigned (over, on the
- * ladder, its dice secret revealed); 5 carol v bob from a position; 6
- * aborted; 7 declined. The database and the games then are the baseline:
- * every input starts from it (after an input that changed the database,
- * which a PRAGMA data_version on a connection of the harness's own tells,
- * or a game in memory, the database is copied back with SQLite's backup
- * API and the games loaded again).
+ * ladder, its dice secret out); 5 bob v carol from a position; 6 aborted;
+ * 7 declined. That is the baseline every input starts from: after an
+ * input that changed the database (a PRAGMA data_version on a connection
+ * of the harness's own says so) or a game in memory, the database is
+ * copied back with SQLite's backup API and the games loaded again, as akd
+ * loads them at start.
  *
- * Input: the bytes a client sends on one new connection, not logged in,
- * delivered in reads of at most 509 bytes (so lines are split across
- * reads); akd reads no further while the connection is paused (its queue
- * full), as it would not read the socket. After the input the harness
- * runs the loop until every reply is out (password work, commits), then
- * hangs up.
+ * Input: the bytes a client sends on one new connection (not logged in),
+ * delivered in reads of at most 509 bytes, so lines are split across
+ * reads; while the connection is paused (its queue full) no more is read,
+ * as akd would not read the socket. Then the harness runs the loop until
+ * every reply is out (password work, costly queries, commits) and hangs up.
  *
  * What it asserts:
- *   - every line written is a JSON object: a reply (with "id") or a push;
- *   - exactly one reply per complete non-empty request line, in the order
- *     sent, each echoing the request's id (null for a line that is not a
- *     JSON object or has no valid id; what was sent, for a rate_limited
- *     one); a line that is not JSON gets bad_json;
- *   - a reply has "ok": true and a "result" object, or "ok": false and an
- *     "error" with a code of PROTOCOL.md's table (never "internal": the
- *     store here does not fail) and a message; "illegal" has rule and
- *     section;
- *   - a line over max_line gets line_too_long (id null), after which
- *     nothing more is answered: the replies before it are those of the
- *     lines before, in order, less the ones still waiting behind a
- *     password check or a commit when the connection closed;
- *   - every game in memory passes ak_state_check after each input.
+ *   - every line written is a JSON object: a reply (with "id") or a push
+ *     (with "push", without "id");
+ *   - exactly one reply per complete non-empty line, in the order the
+ *     lines were sent (PROTOCOL.md: "answered in the order sent"), each
+ *     echoing the line's id: null for a line that is not a JSON object or
+ *     has no integer or string id (a line that is not a JSON object gets
+ *     bad_json); over the rate the line is not parsed and the reply carries
+ *     the id picked out of its text (ak_msg_peek_id), so a rate_limited
+ *     reply only has to have a null, integer or string id;
+ *   - "ok": true with a "result" object, or "ok": false with an "error"
+ *     whose code is one akd documents (never "internal": this store does
+ *     not fail) and a message; "illegal" with its rule and section;
+ *   - a line over max_line gets line_too_long, and a first byte of 0x16
+ *     (a TLS handshake) tls_not_enabled, with id null, and nothing is
+ *     written after it: the replies before it are those of the lines
+ *     before, in order, less those still waiting when the connection
+ *     closed;
+ *   - after each input, every game in memory passes ak_state_check, and
+ *     the games loaded again from the baseline are the baseline's.
  *
- * Not covered, and why: accepting a socket (on_connection: the connection
- * is made as it makes one, without uv_accept, getpeername and the
- * per-address limits), the socket writes themselves (uv_try_write is
- * replaced by a function that keeps the bytes: what akd would write, in
- * the order written), TLS, the clock's deadlines (ak_clock_start: time
- * controls are set and stored but never expire within an input), signals,
- * backups, and the notification command (none is configured). Password
- * hashing is replaced by a keyed BLAKE2b of the password (argon2id takes
- * tens of milliseconds by design); it still runs on the libuv work queue,
- * so the connection waits for it as in akd. libsodium's random bytes come
- * from a generator restarted for every input, so an input always draws
- * the same tokens, dice secrets and random sides. akd's JSON allocator
- * (ak_json_pool) is not installed, so AddressSanitizer sees every JSON
- * value. FUZZ_REQUEST_DEBUG=1 prints what is sent and written.
+ * FUZZ_REQUEST_EARLY_ERRORS=1 lets a bad_json or rate_limited reply come
+ * before the replies of earlier lines still waiting (akd answers those on
+ * arrival, ahead of a login or a commit in progress): a protocol
+ * deviation the strict check finds, relaxed so that fuzzing can go on
+ * past it. FUZZ_REQUEST_DEBUG=1 prints what is sent and written.
+ *
+ * Not covered, and why: sockets. on_connection runs with uv_accept and
+ * uv_tcp_getpeername replaced (nothing to accept; the peer is
+ * 203.0.113.7), the socket writes with uv_try_write replaced by a
+ * function that keeps the bytes (what akd would write, in that order),
+ * and reading is the harness's. The connection's clock (uv_now in
+ * ak_conn.c: rate limit, idle times) stands still, so an input is always
+ * limited alike. TLS (ak_tls.c is linked, no certificate is configured),
+ * the clock's deadlines and session expiry (ak_clock_start is not run:
+ * time controls are set and stored but never run out), signals, backups
+ * and the notification command (none configured) are left out. Password
+ * hashing is a keyed BLAKE2b instead of argon2id (tens of milliseconds by
+ * design), still run on the libuv work queue, so the connection waits for
+ * it as in akd. libsodium's random bytes come from a generator restarted
+ * for every input, so an input always draws the same tokens, dice secrets
+ * and random sides. akd's JSON allocator (ak_json_pool) is not installed,
+ * so AddressSanitizer sees every JSON value.
  */
 #include <sodium.h>
 #include <sqlite3.h>
@@ -70,6 +84,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,13 +153,48 @@ static int fuzz_read_stop(uv_stream_t *s)
     return 0;
 }
 
+/* The connection's clock (rate limit, idle times) stands still: the same
+ * input is always limited the same way, however long it takes to run. */
+static uint64_t fuzz_now(const uv_loop_t *loop)
+{
+    (void)loop;
+    return 1000000;
+}
+
+/* akd's on_connection accepts a socket and asks for its peer's address:
+ * here there is none to accept, and the peer is 203.0.113.7. */
+static int fuzz_accept(uv_stream_t *server, uv_stream_t *client)
+{
+    (void)server;
+    (void)client;
+    return 0;
+}
+
+static int fuzz_getpeername(const uv_tcp_t *handle, struct sockaddr *name, int *namelen)
+{
+    struct sockaddr_in peer = {.sin_family = AF_INET, .sin_port = htons(40000)};
+    (void)handle;
+    peer.sin_addr.s_addr = htonl(0xcb007107);
+    if (*namelen < (int)sizeof peer)
+        return UV_EINVAL;
+    memcpy(name, &peer, sizeof peer);
+    *namelen = sizeof peer;
+    return 0;
+}
+
 #define uv_try_write fuzz_try_write
 #define uv_read_start fuzz_read_start
 #define uv_read_stop fuzz_read_stop
+#define uv_now fuzz_now
+#define uv_accept fuzz_accept
+#define uv_tcp_getpeername fuzz_getpeername
 #include "../server/ak_conn.c"
 #undef uv_try_write
 #undef uv_read_start
 #undef uv_read_stop
+#undef uv_now
+#undef uv_accept
+#undef uv_tcp_getpeername
 
 /* ---- Password hashing, cheap: a keyed hash of the password. ---- */
 
@@ -210,6 +260,7 @@ static sqlite3 *baseline;   /* the database after start-up, in memory */
 static long long baseline_version;
 static uint64_t baseline_games;
 static bool debug;
+static bool early_errors;       /* FUZZ_REQUEST_EARLY_ERRORS: see the top of the file */
 
 static bool settled(const struct ak_conn *c)
 {
@@ -225,27 +276,16 @@ static void settle(const struct ak_conn *c)
         uv_run(&loop, UV_RUN_ONCE);
 }
 
-/* A connection as on_connection makes one, for a socket that is not there. */
+/* A new connection, made by akd's own on_connection. */
 static struct ak_conn *conn_open(void)
 {
-    struct ak_conn *c = calloc(1, sizeof *c);
-    if (!c || ak_frame_init(&c->frame, srv.cfg.max_line) != 0)
-        fail("out of memory");
-    c->srv = &srv;
-    c->refs = 3;    /* the socket, the idle timer, and the harness until conn_done */
-    c->accepted = uv_now(&loop);
-    c->queue = json_array();
-    c->tokens = 2.0 * srv.cfg.rate;
-    c->refilled = uv_now(&loop);
-    uv_tcp_init(&loop, &c->tcp);
-    uv_timer_init(&loop, &c->idle);
-    c->tcp.data = c->idle.data = c;
-    snprintf(c->peer, sizeof c->peer, "fuzz");
-    c->next = srv.conns;
-    srv.conns = c;
-    srv.nconns++;
-    if (srv.cfg.idle_timeout > 0)
-        uv_timer_start(&c->idle, on_idle, (uint64_t)srv.cfg.idle_timeout * 1000, 0);
+    struct ak_conn *before = srv.conns;
+    srv.listener.data = &srv;   /* all on_connection reads of the listener */
+    on_connection((uv_stream_t *)&srv.listener, 0);
+    struct ak_conn *c = srv.conns;
+    if (!c || c == before)
+        fail("on_connection made no connection");
+    c->refs++;      /* the harness's, until conn_done */
     return c;
 }
 
@@ -362,10 +402,10 @@ static void set_up_games(void)
     static struct ak_player_game pg;
     struct played p = {{alice, bob}, ak_game_find(&srv, g1)};
     ak_player_start(&pg, 1);
-    pg.s = p.game->state;
+    pg.s = *p.game->state;
     pg.before_apply = send_action;
     pg.ud = &p;
-    if (!ak_player_play(&pg, 3) || ak_state_hash(&pg.s) != ak_state_hash(&p.game->state))
+    if (!ak_player_play(&pg, 3) || ak_state_hash(&pg.s) != ak_state_hash(p.game->state))
         fail("start-up: game 1 did not play as akd refereed it");
 
     /* 2: an open seek; 3: a rated challenge. */
@@ -420,22 +460,34 @@ static uint64_t mix(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* The games in memory, as far as a request can change them. */
+static uint64_t mix_text(uint64_t h, const char *text)
+{
+    return mix(h, text, strlen(text) + 1);
+}
+
+/* The games in memory, as far as a request can change them (strings by
+ * their text: what follows the NUL in their arrays is nobody's). */
 static uint64_t games_fingerprint(void)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     h = mix(h, &srv.next_game_id, sizeof srv.next_game_id);
     for (const struct ak_game *g = srv.games; g; g = g->next) {
-        uint64_t state = ak_state_hash(&g->state);
-        h = mix(h, &g->id, sizeof g->id);
+        const struct ak_store_game_meta *m = &g->meta;
+        /* a finished game's state may be out of memory (ak_game_evict) */
+        uint64_t state = g->state ? ak_state_hash(g->state) : 0;
+        int64_t numbers[] = {g->id, g->player[0], g->player[1], g->snapshot_seq, g->creating, g->warned,
+                             g->overdue, g->position != NULL, g->nwatchers, m->dice_scheme, m->challenge,
+                             m->rated, m->tc_seconds, m->deadline};
         h = mix(h, &state, sizeof state);
-        h = mix(h, g->player, sizeof g->player);
-        h = mix(h, g->player_name, sizeof g->player_name);
-        h = mix(h, &g->meta, sizeof g->meta);
-        h = mix(h, &g->snapshot_seq, sizeof g->snapshot_seq);
-        bool flags[4] = {g->creating, g->warned, g->overdue, g->position != NULL};
-        h = mix(h, flags, sizeof flags);
-        h = mix(h, &g->nwatchers, sizeof g->nwatchers);
+        h = mix(h, numbers, sizeof numbers);
+        h = mix_text(h, g->player_name[0]);
+        h = mix_text(h, g->player_name[1]);
+        h = mix_text(h, m->dice_commit);
+        h = mix_text(h, m->dice_secret);
+        h = mix_text(h, m->tc_per);
+        h = mix_text(h, m->tc_expiry);
+        h = mix_text(h, m->status);
+        h = mix_text(h, g->position ? g->position : "");
     }
     return h;
 }
@@ -476,6 +528,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     debug = getenv("FUZZ_REQUEST_DEBUG") != NULL;
+    early_errors = getenv("FUZZ_REQUEST_EARLY_ERRORS") != NULL;
     randombytes_set_implementation(&fixed_random);
     if (sodium_init() < 0)
         fail("libsodium failed to initialise");
@@ -517,7 +570,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         sqlite3_open(":memory:", &baseline) != SQLITE_OK)
         fail("cannot open the database twice");
     sqlite3_busy_timeout(probe, 5000);
+    /* Going back to the baseline need not wait for the disk. */
+    sqlite3_exec(probe, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
     copy_database(baseline, probe);
+    /* The baseline is the games as akd loads them at start. */
+    ak_games_free(&srv);
+    srv.next_game_id = 0;
+    srv.skipped_games = 0;
+    if (ak_games_load(&srv) != 0 || srv.skipped_games)
+        fail("the games of the start-up do not load");
     baseline_version = data_version();
     baseline_games = games_fingerprint();
     return 0;
@@ -594,9 +655,10 @@ static void check_reply(const json_t *m, const struct expect *e, int i)
         const char *code = json_string_value(json_object_get(error, "code"));
         if (!code || !known_code(code) || !json_is_string(json_object_get(error, "message")))
             fail("reply %d has an error without a known code and a message", i);
-        if (strcmp(code, "illegal") == 0 && (!json_is_string(json_object_get(error, "rule")) ||
-                                             !json_is_string(json_object_get(error, "section"))))
-            fail("reply %d says illegal without the rule and section", i);
+        const char *section = json_string_value(json_object_get(error, "section"));
+        if (strcmp(code, "illegal") == 0 &&
+            (!json_is_string(json_object_get(error, "rule")) || !section || strcmp(section, "?") == 0))
+            fail("reply %d says illegal without the rule and its section", i);
         /* Over the rate the line is not parsed: the id is picked out of
          * its text (ak_msg_peek_id), whatever the line is. */
         if (strcmp(code, "rate_limited") == 0) {
@@ -605,18 +667,45 @@ static void check_reply(const json_t *m, const struct expect *e, int i)
             return;
         }
     }
-    if (e->id ? !json_equal(id, e->id) : !json_is_null(id))
-        fail("reply %d does not echo the id of request %d", i, i);
+    if (!e)
+        return;
+    if (e->id ? !json_equal(id, e->id) : !json_is_null(id)) {
+        char *want = e->id ? json_dumps(e->id, JSON_ENCODE_ANY) : NULL;
+        char *got = json_dumps(m, JSON_COMPACT);
+        fail("reply %d does not echo the id of request %d (%s): %.300s", i, i, want ? want : "null", got);
+    }
     if (e->bad_json && !(json_is_false(ok) &&
                          strcmp(json_string_value(json_object_get(json_object_get(m, "error"), "code")),
                                 "bad_json") == 0))
         fail("reply %d is not bad_json, for a line that is not a JSON object", i);
 }
 
+static bool same_id(const json_t *m, const struct expect *e)
+{
+    const json_t *id = json_object_get(m, "id");
+    return e->id ? json_equal(id, e->id) : json_is_null(id);
+}
+
+/* FUZZ_REQUEST_EARLY_ERRORS: an error answered at once, ahead of replies
+ * still to come, stands for line e: bad_json for a line that is not a JSON
+ * object, rate_limited for any. */
+static bool take_from_pool(const struct expect *e, int *pool_bad, int *pool_rate)
+{
+    if (e->bad_json && *pool_bad > 0) {
+        --*pool_bad;
+        return true;
+    }
+    if (*pool_rate > 0) {
+        --*pool_rate;
+        return true;
+    }
+    return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct expect want[AK_FRAME_DEFAULT_LIMIT];
-    random_state = 1941;
+    random_state = 1942;    /* not the start-up's 1941: its tokens are in the database */
     memset(failures, 0, sizeof failures);   /* ak_accounts.c: failed logins */
     wire.len = 0;
     struct ak_conn *c = conn_open();
@@ -633,6 +722,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool tls = size > 0 && data[0] == 0x16, too_long;
     const char *closed = NULL;     /* the error the connection was closed with */
     int nwant = expected(data, size, want, (int)(sizeof want / sizeof want[0]), &too_long), nreplies = 0;
+    int pool_bad = 0, pool_rate = 0;    /* FUZZ_REQUEST_EARLY_ERRORS: errors not yet matched */
     for (size_t at = 0; at < wire.len;) {
         char *line = wire.buf + at, *nl = memchr(line, '\n', wire.len - at);
         if (!nl)
@@ -655,7 +745,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             closed = strcmp(code, "line_too_long") == 0 ? "line_too_long" : "tls_not_enabled";
             if (!json_is_null(json_object_get(m, "id")) || (closed[0] == 'l' ? !too_long || tls : !tls))
                 fail("%s with an id, or for an input without cause: %.*s", closed, len, line);
+        } else if (early_errors && code && (strcmp(code, "bad_json") == 0 || strcmp(code, "rate_limited") == 0)) {
+            check_reply(m, NULL, -1);   /* matched to a line below, in any order */
+            if (code[0] == 'b')
+                pool_bad++;
+            else
+                pool_rate++;
         } else {
+            /* lines answered from the pool come before this reply's */
+            while (early_errors && nreplies < nwant &&
+                   (want[nreplies].bad_json || !same_id(m, &want[nreplies])) &&
+                   take_from_pool(&want[nreplies], &pool_bad, &pool_rate))
+                nreplies++;
             if (nreplies >= nwant || tls)
                 fail("more replies than requests (%d): %.*s", nwant, len, line);
             check_reply(m, &want[nreplies], nreplies);
@@ -663,6 +764,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         json_decref(m);
     }
+    while (nreplies < nwant && take_from_pool(&want[nreplies], &pool_bad, &pool_rate))
+        nreplies++;
+    if (pool_bad || pool_rate)
+        fail("%d bad_json and %d rate_limited replies with no line to answer", pool_bad, pool_rate);
     if ((too_long || tls) && !closed)
         fail("%s did not close the connection", tls ? "a TLS handshake" : "a line over the limit");
     if (!closed && nreplies != nwant)
@@ -673,7 +778,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     for (const struct ak_game *g = srv.games; g; g = g->next) {
         char why[200];
-        if (!ak_state_check(&g->state, why, sizeof why))
+        if (g->state && !ak_state_check(g->state, why, sizeof why))
             fail("game %lld is not valid: %s", (long long)g->id, why);
     }
     if (data_version() != baseline_version || games_fingerprint() != baseline_games)

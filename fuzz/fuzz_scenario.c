@@ -50,6 +50,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    ak_scenario_passed = ak_scenario_failed = 0;    /* counted per run, never wrapping */
     ak_scenario_run_text("fuzz.scn", (const char *)data, size);
     const struct ak_state *s = ak_scenario_state();
     char why[200];

@@ -150,6 +150,6 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
         json_array_append_new(actions, ak_action_to_json_in(&list[i], g->state));
     int w = ak_waiting_for(g->state);
     ak_conn_reply_ok(c, id, json_pack("{s:s?,s:o,s:o}", "waiting_for",
-                                      w < AK_SIDES ? ak_side_name(w) : NULL, "kinds", kinds,
+                                      w == AK_AXIS ? "axis" : w == AK_ALLIED ? "allied" : NULL, "kinds", kinds,
                                       "actions", actions));
 }
