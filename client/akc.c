@@ -210,7 +210,7 @@ static int read_password(char *buf, size_t cap, const char *prompt)
 
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
 {
-    char password[256];
+    char password[1024];
     int status;
     if (read_password(password, sizeof password, "Password: ") != 0)
         return EXIT_USAGE;
@@ -327,7 +327,7 @@ static int cmd_new(struct ak_net *n, const char *side)
 
 static int cmd_passwd(struct ak_net *n)
 {
-    char old[256], new[256];
+    char old[1024], new[1024];
     int status;
     const char *env = getenv("AKC_NEW_PASSWORD");
     if (read_password(old, sizeof old, "Current password: ") != 0)
@@ -340,8 +340,16 @@ static int cmd_passwd(struct ak_net *n)
                                   "new_password", new), &status);
     memset(old, 0, sizeof old);
     memset(new, 0, sizeof new);
+    /* Every session of the account ended, this one too: keep the new one. */
+    const char *token = json_string_value(json_object_get(r, "token"));
+    struct ak_session s;
+    if (token && ak_session_load(&s)) {
+        snprintf(s.token, sizeof s.token, "%s", token);
+        if (ak_session_save(&s) != 0)
+            fprintf(stderr, "akc: warning: could not save the new session\n");
+    }
     if (r && !opt.json)
-        printf("password changed\n");
+        printf("password changed; every other session of the account has ended\n");
     json_decref(r);
     return status;
 }
@@ -583,7 +591,9 @@ static int cmd_units(void)
 static int resume(struct ak_net *n, const struct ak_session *s)
 {
     int status;
-    if (!s->token[0])
+    /* The token is only ever sent to the server that issued it: another
+     * server (a typo, or one set up to collect tokens) gets none. */
+    if (!s->token[0] || strcmp(s->server, opt.server) != 0)
         return 0;
     json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
     json_decref(r);
@@ -611,7 +621,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     if (strcmp(verb, "raw") == 0 && argc == 1)
         return cmd_raw(n);
     if ((status = resume(n, s)) != 0) {
-        fprintf(stderr, "akc: log in again with 'akc login USER'\n");
+        if (status == EXIT_REFUSED)     /* the server no longer knows the session */
+            fprintf(stderr, "akc: log in again with 'akc login USER'\n");
         return status;
     }
     if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
@@ -831,7 +842,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[optind], "verify") == 0 && opt.file)
         return ak_verify_file(opt.file, stdout);
     struct ak_net n;
-    char err[512];
+    char err[1536];
     if (ak_net_connect(&n, opt.server, &opt.net, err, sizeof err) != 0) {
         fprintf(stderr, "akc: %s\n", err);
         return EXIT_NET;

@@ -32,8 +32,8 @@ struct pw_work {
     json_t *id;
     enum pw_mode mode;
     char name[64];
-    char password[256];
-    char new_password[256];
+    char password[1024];
+    char new_password[1024];
     char hash[crypto_pwhash_STRBYTES];
     int64_t user;
     bool ok;
@@ -122,9 +122,16 @@ static bool valid_name(const char *name)
     return true;
 }
 
+/* 8 to 255 characters (UTF-8: continuation bytes are not counted), at
+ * most 1023 bytes. */
 static bool valid_password(const char *password)
 {
-    return password && strlen(password) >= AK_PASSWORD_MIN && strlen(password) < 256;
+    if (!password || strlen(password) > 1023)
+        return false;
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)password; *p; p++)
+        chars += (*p & 0xc0) != 0x80;
+    return chars >= AK_PASSWORD_MIN && chars <= 255;
 }
 
 static void hash_token(const char *token, char out[65])
@@ -188,7 +195,8 @@ static void start_session(struct ak_conn *c, const json_t *id, int64_t user, con
     hash_token(token, hashed);
     int64_t expires = ak_now() + SESSION_SECONDS;
     if (ak_store_session_create(c->srv->store, hashed, user, expires) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "could not store the session");
+        ak_conn_reply_error(c, id, "internal", "could not store the session (%s)", ak_store_error(c->srv->store));
+        ak_log(AK_LOG_ERROR, "could not store a session for %s: %s", name, ak_store_error(c->srv->store));
         return;
     }
     if (!sign_in(c, id, user, name, hashed, expires)) {
@@ -227,16 +235,37 @@ static void finish_login(struct ak_conn *c, struct pw_work *w)
     start_session(c, w->id, w->user, w->name);
 }
 
+/* A new password is often the answer to a stolen one (or a stolen
+ * token): every session of the account ends, this connection's too, and
+ * this connection goes on under a new token, returned. */
 static void finish_change(struct ak_conn *c, struct pw_work *w)
 {
+    char key[96];
     if (!w->ok) {
         ak_conn_reply_error(c, w->id, "auth_failed", "the current password is wrong");
-    } else if (ak_store_user_set_password(c->srv->store, w->user, w->hash, c->token_hash) != AK_STORE_OK) {
-        ak_conn_reply_error(c, w->id, "internal", "could not store the new password; it is unchanged");
-    } else {
-        ak_conn_reply_ok(c, w->id, json_pack("{s:s,s:b}", "user", w->name, "other_sessions_ended", 1));
-        ak_conn_end_sessions(c->srv, w->user, NULL, c->token_hash, "the account's password was changed");
+        return;
     }
+    user_key(key, sizeof key, w->name);
+    forget_failures(key);
+    snprintf(key, sizeof key, "addr:%s", c->peer);
+    uncount_failure(key);
+    unsigned char raw[32];
+    char token[65], hashed[65];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(token, sizeof token, raw, sizeof raw);
+    hash_token(token, hashed);
+    int64_t expires = ak_now() + SESSION_SECONDS;
+    if (ak_store_user_set_password(c->srv->store, w->user, w->hash, NULL) != AK_STORE_OK ||
+        ak_store_session_create(c->srv->store, hashed, w->user, expires) != AK_STORE_OK) {
+        ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); log in again",
+                            ak_store_error(c->srv->store));
+        return;
+    }
+    memcpy(c->token_hash, hashed, sizeof c->token_hash);
+    c->session_expires = expires;
+    ak_conn_reply_ok(c, w->id, json_pack("{s:s,s:s,s:b}", "user", w->name, "token", token,
+                                         "other_sessions_ended", 1));
+    ak_conn_end_sessions(c->srv, w->user, NULL, c->token_hash, "the account's password was changed");
 }
 
 static void pw_done(uv_work_t *req, int status)
@@ -327,7 +356,7 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
         ak_conn_reply_error(c, id, "bad_request", "passwords are %d to 255 characters", AK_PASSWORD_MIN);
         return;
     }
-    if (!password[0] || strlen(password) > 255) {
+    if (!password[0] || strlen(password) > 1023) {
         ak_conn_reply_error(c, id, "bad_request", "a password is 1 to 255 characters");
         return;
     }
@@ -369,7 +398,7 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const char *old = json_string_value(json_object_get(msg, "password"));
     const char *new = json_string_value(json_object_get(msg, "new_password"));
-    if (!old || !old[0] || strlen(old) > 255 || !valid_password(new)) {
+    if (!old || !old[0] || strlen(old) > 1023 || !valid_password(new)) {
         ak_conn_reply_error(c, id, "bad_request",
                             "\"password\" (the current one) and \"new_password\" (%d to 255 characters) are needed",
                             AK_PASSWORD_MIN);
@@ -386,6 +415,12 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(w->password, sizeof w->password, "%s", old);
     snprintf(w->new_password, sizeof w->new_password, "%s", new);
     int64_t found;
+    /* The current password is a guess like a login's: a stolen session
+     * must not try passwords faster than a login may. */
+    if (!login_allowed(c, id, c->user_name)) {
+        free(w);
+        return;
+    }
     if (ak_store_user_find(c->srv->store, c->user_name, &found, w->hash, sizeof w->hash) != AK_STORE_OK ||
         found != c->user) {
         free(w);

@@ -37,6 +37,7 @@ struct queued_line {
 
 static void conn_close(struct ak_conn *c);
 static void on_idle(uv_timer_t *t);
+static void throttle(struct ak_conn *c);
 
 struct write_req {
     uv_write_t req;
@@ -384,8 +385,10 @@ bool ak_conn_charge(struct ak_conn *c, int n)
     if (c->tokens > 2.0 * rate)
         c->tokens = 2.0 * rate;
     c->refilled = now;
-    if (c->tokens < n)
+    if (c->tokens < n) {
+        throttle(c);
         return false;
+    }
     c->tokens -= n;
     return true;
 }
@@ -464,9 +467,7 @@ static int on_line(void *ud, char *line, size_t len)
 {
     struct ak_conn *c = ud;
     c->last_heard = uv_now(c->srv->loop);
-    bool over_rate = !ak_conn_charge(c, 1);
-    if (over_rate)
-        throttle(c);
+    bool over_rate = !ak_conn_charge(c, 1);     /* throttles c when over */
     if (over_rate && !c->busy) {
         refuse_over_rate(c, line, len);
         return 0;
@@ -663,13 +664,15 @@ static void on_connection(uv_stream_t *server, int status)
 int ak_server_listen(struct ak_server *srv, const char *host, int port)
 {
     struct sockaddr_storage addr;
+    uv_tcp_init(srv->loop, &srv->listener);     /* closed by the caller whatever happens */
+    srv->listener.data = srv;
+    if (strcmp(host, "localhost") == 0)
+        host = "127.0.0.1";
     int rc = uv_ip4_addr(host, port, (struct sockaddr_in *)&addr);
     if (rc != 0)
         rc = uv_ip6_addr(host, port, (struct sockaddr_in6 *)&addr);
     if (rc != 0)
         return rc;
-    uv_tcp_init(srv->loop, &srv->listener);
-    srv->listener.data = srv;
     rc = uv_tcp_bind(&srv->listener, (const struct sockaddr *)&addr, 0);
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&srv->listener, 128, on_connection);

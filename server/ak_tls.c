@@ -68,6 +68,15 @@ void ak_tls_ctx_free(struct ak_tls_ctx *ctx)
     free(ctx);
 }
 
+int ak_tls_ctx_days_left(const struct ak_tls_ctx *ctx)
+{
+    X509 *cert = SSL_CTX_get0_certificate(ctx->ssl);
+    int days = 0, secs = 0;
+    if (!cert || ASN1_TIME_diff(&days, &secs, NULL, X509_get0_notAfter(cert)) != 1)
+        return -1;
+    return days < 0 || secs < 0 ? -1 : days;
+}
+
 void ak_tls_ctx_describe(const struct ak_tls_ctx *ctx, char *out, size_t cap)
 {
     X509 *cert = SSL_CTX_get0_certificate(ctx->ssl);

@@ -97,8 +97,10 @@ static struct ak_tls_ctx *load_tls(const struct ak_config *cfg, char *err, size_
     struct ak_tls_ctx *ctx = ak_tls_ctx_new(cfg->tls_cert, cfg->tls_key, err, errlen);
     if (ctx) {
         char what[400];
+        int days = ak_tls_ctx_days_left(ctx);
         ak_tls_ctx_describe(ctx, what, sizeof what);
-        ak_log(AK_LOG_INFO, "TLS certificate %s: %s", cfg->tls_cert, what);
+        ak_log(days < 14 ? AK_LOG_WARN : AK_LOG_INFO, "TLS certificate %s: %s%s", cfg->tls_cert, what,
+               days < 0 ? " -- EXPIRED: clients will refuse it" : days < 14 ? " -- expires soon" : "");
     }
     return ctx;
 }
@@ -116,6 +118,11 @@ static void on_hup(uv_signal_t *sig, int signum)
     if (srv->tls) {
         char err[700];
         struct ak_tls_ctx *ctx = load_tls(&srv->cfg, err, sizeof err);
+        if (ctx && ak_tls_ctx_days_left(ctx) < 0 && ak_tls_ctx_days_left(srv->tls) >= 0) {
+            ak_tls_ctx_free(ctx);
+            ctx = NULL;
+            snprintf(err, sizeof err, "the new certificate has expired");
+        }
         if (!ctx) {
             ak_log(AK_LOG_ERROR, "SIGHUP: keeping the old certificate: %s", err);
             return;
@@ -310,6 +317,10 @@ int main(int argc, char **argv)
                         "allow_plaintext = 1 if something else encrypts the traffic\n", host);
         return 2;
     }
+    /* Everything akd creates (database, log, shared memory, backups) is
+     * its own: password hashes, dice secrets, names and addresses are not
+     * for other users. */
+    umask(077);
     ak_log_set_level(cfg->log_level);
     if (ak_log_open(cfg->log_file) != 0) {
         fprintf(stderr, "akd: cannot open the log file %s\n", cfg->log_file);
@@ -327,9 +338,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: %s\n", err);
         return 1;
     }
-    /* Everything akd creates (database, log, shared memory, backups) is
-     * its own: password hashes and dice secrets are not for other users. */
-    umask(077);
     srv.store = ak_store_open(cfg->db, err, sizeof err);
     if (!srv.store || ak_store_verify(srv.store, err, sizeof err) != AK_STORE_OK) {
         fprintf(stderr, "akd: cannot open the database: %s\n", err);
@@ -358,7 +366,8 @@ int main(int argc, char **argv)
     }
     rc = ak_server_listen(&srv, host, port);
     if (rc != 0) {
-        fprintf(stderr, "akd: cannot listen on %s: %s\n", cfg->listen, uv_strerror(rc));
+        fprintf(stderr, "akd: cannot listen on %s: %s%s\n", cfg->listen, uv_strerror(rc),
+                rc == UV_EINVAL ? " (give a numeric address: 127.0.0.1, ::1, 0.0.0.0, or localhost)" : "");
         uv_close((uv_handle_t *)&srv.listener, NULL);
         ak_batch_stop(&srv);
         uv_run(srv.loop, UV_RUN_DEFAULT);

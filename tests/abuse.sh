@@ -94,6 +94,12 @@ printf '{"id":1,"cmd":"resume","token":"%s"}\n{"id":2,"cmd":"logout"}\n' "$token
     "$AKC" --server 127.0.0.1:$port raw >"$dir/logout.out" 2>&1
 wait $bg
 check "logout ends the other connections that used its token" "grep -q 'session_ended' '$dir/same-token.out'"
+printf '{"id":1,"cmd":"login","user":"other","password":"other-password-2"}\n{"id":2,"cmd":"passwd","password":"other-password-2","new_password":"other-password-3"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-own.out" 2>&1
+own=$(sed -n 's/.*"id":1,.*"token":"\([0-9a-f]*\)".*/\1/p' "$dir/passwd-own.out")
+printf '{"id":1,"cmd":"resume","token":"%s"}\n' "$own" | "$AKC" --server 127.0.0.1:$port raw >"$dir/own-token.out" 2>&1
+check "passwd ends the session it was sent on too, and gives a new token" \
+    "grep -q 'auth_failed' '$dir/own-token.out' && grep '\"id\":2' '$dir/passwd-own.out' | grep -q '\"token\":\"[0-9a-f]\{64\}\"'"
 
 # --- silence and pings; connections per account
 { printf '{"id":1,"cmd":"login","user":"r1","password":"password-r1"}\n{"id":2,"cmd":"logout"}\n'; sleep 3.5; } |
@@ -160,5 +166,11 @@ sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_abort; DROP TRI
 as r4 abort "$game" >"$dir/abort2.out" 2>&1
 expect abort2 "aborted"
 
+# Last: it locks the address out of logins for the window.
+{ printf '{"id":1,"cmd":"login","user":"other","password":"other-password-3"}\n'
+  for i in $(seq 2 14); do printf '{"id":%d,"cmd":"passwd","password":"wrong-%d","new_password":"whatever-123"}\n' $i $i; done
+  sleep 1; } | "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-guess.out" 2>&1
+check "wrong current passwords count as login guesses (the 11th is refused)" \
+    "[ \$(grep -c 'the current password is wrong' '$dir/passwd-guess.out') -le 10 ] && grep -q 'too many failed logins' '$dir/passwd-guess.out'"
 check "akd is still up" "kill -0 $pid"
 finish

@@ -57,8 +57,9 @@ cp "$dir/self.pem" "$dir/live.pem"; cp "$dir/self.key" "$dir/live.key"
 start_akd self --db "$dir/tls.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
 tls_as alice games </dev/null >"$dir/self1.out" 2>&1
 check "self-signed: refused without a pin, with its fingerprint shown" "[ \$? = 3 ] && grep -q 'SHA-256 fingerprint is [0-9A-F:]\{95\}' '$dir/self1.out'"
-tls_as alice --accept-new-cert games </dev/null >"$dir/self2.out" 2>&1
-check "--accept-new-cert pins it and goes on" "grep -q 'trusting this certificate' '$dir/self2.out' && grep -q '^game' '$dir/self2.out'"
+# (a new server: akc sends it no token it did not issue; alice logs in)
+AKC_PASSWORD=password-1 tls_as alice --accept-new-cert login alice </dev/null >"$dir/self2.out" 2>&1
+check "--accept-new-cert pins it and goes on" "grep -q 'trusting this certificate' '$dir/self2.out' && grep -q 'logged in as alice' '$dir/self2.out'"
 check "the pin is kept as host:port and fingerprint" "grep -q '^127.0.0.1:$port [0-9A-F:]\{95\}\$' '$XDG_STATE_HOME/akc/known_servers'"
 tls_as alice games </dev/null >"$dir/self3.out" 2>&1
 check "the pinned certificate is trusted from then on" "grep -q '^game' '$dir/self3.out'"
@@ -80,6 +81,25 @@ exec 3<&-
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "a plaintext client on a TLS port is closed quickly (${ms} ms), with no JSON answer" "[ $rc = 0 ] && [ $ms -lt 2000 ] && ! grep -q '{' '$dir/raw-plain.out'"
 kill $pid; wait $pid 2>/dev/null
+
+# A saved token goes only to the server that issued it: a listener on
+# another port (say, set up to collect tokens) gets none.
+python3 -c "
+import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); c, _ = s.accept(); c.settimeout(2)
+data = b''
+try:
+    while b'resume' not in data:
+        d = c.recv(4096)
+        if not d: break
+        data += d
+except Exception: pass
+open('$dir/collected', 'wb').write(data)" >"$dir/collector.port" &
+collector=$!
+sleep 0.5
+XDG_CONFIG_HOME="$dir/cfg-alice" timeout 5 "$AKC" --server 127.0.0.1:$(cat "$dir/collector.port") games </dev/null >/dev/null 2>&1
+wait $collector
+check "akc sends no saved token to another server" "! grep -q token '$dir/collected'"
 
 # --- a TLS client on a plaintext port
 start_akd plain --db "$dir/plain.sqlite3" --allow-positions 1
@@ -146,8 +166,8 @@ sqlite3 "$dir/damaged.sqlite3" "UPDATE actions SET action = '{\"action\":\"fly\"
 g2=$(sqlite3 "$dir/damaged.sqlite3" "SELECT max(id) FROM games")
 start_akd damaged --db "$dir/damaged.sqlite3"
 check "an unreadable game is reported and left out" "grep -q 'game $game cannot be read and is left out' '$dir/damaged.log'"
-as bob games >"$dir/damaged-games.out" 2>&1
-check "... akd runs, the accounts are there" "grep -q '^game' '$dir/damaged-games.out'"
+AKC_PASSWORD=password-bob as bob login bob >"$dir/damaged-games.out" 2>&1
+check "... akd runs, the accounts are there" "grep -q 'logged in as bob' '$dir/damaged-games.out'"
 kill $pid; wait $pid 2>/dev/null
 
 # The database deleted under a running akd: no more acknowledgements.
