@@ -186,14 +186,21 @@ static bool sign_in(struct ak_conn *c, const json_t *id, int64_t user, const cha
     return true;
 }
 
-static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
+/* A fresh session token (hex, for the client) and its hash (stored);
+ * returns when it expires. */
+static int64_t new_token(char token[65], char hashed[65])
 {
     unsigned char raw[32];
-    char token[65], hashed[65];
     randombytes_buf(raw, sizeof raw);
-    sodium_bin2hex(token, sizeof token, raw, sizeof raw);
+    sodium_bin2hex(token, 65, raw, sizeof raw);
     hash_token(token, hashed);
-    int64_t expires = ak_now() + SESSION_SECONDS;
+    return ak_now() + SESSION_SECONDS;
+}
+
+static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
+{
+    char token[65], hashed[65];
+    int64_t expires = new_token(token, hashed);
     if (ak_store_session_create(c->srv->store, hashed, user, expires) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "internal", "could not store the session (%s)", ak_store_error(c->srv->store));
         ak_log(AK_LOG_ERROR, "could not store a session for %s: %s", name, ak_store_error(c->srv->store));
@@ -249,12 +256,8 @@ static void finish_change(struct ak_conn *c, struct pw_work *w)
     forget_failures(key);
     snprintf(key, sizeof key, "addr:%s", c->peer);
     uncount_failure(key);
-    unsigned char raw[32];
     char token[65], hashed[65];
-    randombytes_buf(raw, sizeof raw);
-    sodium_bin2hex(token, sizeof token, raw, sizeof raw);
-    hash_token(token, hashed);
-    int64_t expires = ak_now() + SESSION_SECONDS;
+    int64_t expires = new_token(token, hashed);
     if (ak_store_user_set_password(c->srv->store, w->user, w->hash, NULL) != AK_STORE_OK ||
         ak_store_session_create(c->srv->store, hashed, w->user, expires) != AK_STORE_OK) {
         ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); log in again",
