@@ -38,24 +38,15 @@
 #include "ak_patch.h"
 #include "ak_player.h"
 
+#define AK_FUZZ_NAME "fuzz_action"
+#include "ak_fuzz.h"
+
 #define NSTATES 256
 #define CANDIDATES_MAX 8192
 
 static struct ak_state *states;     /* NSTATES of them */
 static struct ak_state *candidates;
 static int ncandidates;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_action: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
 
 static void keep(const struct ak_state *s)
 {

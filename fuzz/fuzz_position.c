@@ -33,20 +33,11 @@
 #include "ak_notation.h"
 #include "ak_query.h"
 
+#define AK_FUZZ_NAME "fuzz_position"
+#include "ak_fuzz.h"
+
 #define LIST_MAX 1024
 #define APPLY_MAX 64    /* listed actions applied per state (time per input) */
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_position: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
 
 static void check_listed(const struct ak_state *s, const struct ak_action *list, int n, const char *query)
 {

@@ -23,17 +23,8 @@
 
 #include "ak_record.h"
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_record: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
+#define AK_FUZZ_NAME "fuzz_record"
+#include "ak_fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

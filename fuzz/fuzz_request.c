@@ -94,20 +94,11 @@
 #include "ak_player.h"
 #include "ak_server.h"
 
+#define AK_FUZZ_NAME "fuzz_request"
+#include "ak_fuzz.h"
+
 #define MAX_LINE 16384
 #define READ_MAX 509
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_request: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
 
 /* ---- What akd writes to the connection, kept instead of written. ---- */
 
@@ -533,6 +524,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (sodium_init() < 0)
         fail("libsodium failed to initialise");
     const char *tmp = getenv("TMPDIR");
+    /* mkdtemp replaces the six X with a unique name. */
     snprintf(dir, sizeof dir, "%s/akd-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         fail("cannot make a directory in %s", tmp && *tmp ? tmp : "/tmp");

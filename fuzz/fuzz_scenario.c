@@ -27,17 +27,8 @@
 #include "ak_notation.h"
 #include "ak_scenario_lib.h"
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_scenario: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    abort();
-}
+#define AK_FUZZ_NAME "fuzz_scenario"
+#include "ak_fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
