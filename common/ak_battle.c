@@ -163,7 +163,13 @@ void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
     }
 }
 
+/* ISOLATION: "without a Supply Unit and surrounded by enemy zones of
+ * control, or a combination of enemy zones, the Sea, the Qattara
+ * Depression and board edge". Both conditions: a unit in open desert with
+ * no supply line is out of supply, not isolated (docs/rules-notes.md).
+ * The line is looked up first; the ring only when there is none. */
 bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line)
 {
-    return ak_on_board(s, u) && !line[s->unit[u].hex];
+    return ak_on_board(s, u) && !line[s->unit[u].hex] &&
+           ak_surrounded(s, s->unit[u].hex, ak_def(u)->side);
 }

@@ -42,6 +42,10 @@ int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *
 /* ISOLATION: fill line[hex] with 1 where a unit of side has a supply line,
  * a chain of squares free of enemy zones to one of its supply units. */
 void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line);
+/* Unit u is isolated: no supply line to its square (line from
+ * ak_supply_lines for its side) and every square around it closed by
+ * enemy zones, enemy units, the sea, the Qattara Depression or the board
+ * edge (ak_surrounded). */
 bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line);
 
 #endif

@@ -98,7 +98,7 @@ void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev)
             ak_supply_lines(s, ak_def(r)->side, line);
             lines = true;
         }
-        if (!line[s->unit[r].hex])
+        if (ak_isolated(s, r, line))
             displace_rommel(s, r, ev);
     }
 }

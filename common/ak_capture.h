@@ -18,8 +18,9 @@ void ak_capture_around(struct ak_state *s, int side, ak_hex h, struct ak_events 
  * enemy supply it stands on or next to, and Rommel escapes if endangered. */
 void ak_capture_sweep(struct ak_state *s, struct ak_events *ev);
 /* ROMMEL 2, isolation: when mover's movement portion ends, an enemy
- * Rommel without combat units beside him and cut off from every supply
- * line is placed with the nearest unit of his side. */
+ * Rommel without combat units beside him who is isolated as a unit would
+ * be (no supply line and surrounded: ak_isolated) is placed with the
+ * nearest unit of his side. */
 void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev);
 /* Take supply unit u from its owner for side `captor`, at its square. */
 void ak_capture_supply(struct ak_state *s, int u, int captor, struct ak_events *ev);

@@ -131,7 +131,7 @@ static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int 
                              "%s is already in battle %d; no unit %s more than one battle per turn",
                              ak_def(u)->shortname, x->battle, attacking ? "fights" : "is fought in");
         if (attacking && x->isolated && line && ak_isolated(s, u, line))
-            return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (no supply line) and cannot attack",
+            return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (surrounded, with no supply line) and cannot attack",
                              ak_def(u)->shortname);
     }
     return true;
@@ -286,75 +286,6 @@ bool ak_combat_abandon(const struct ak_ruleset *r, struct ak_state *s,
     for (int i = 0; i < a->nunits; i++)
         ak_eliminate(s, a->units[i], AK_ELIM_ABANDONED, ev);
     return true;
-}
-
-bool ak_combat_sustain_reach_ok(const struct ak_state *s, struct ak_reject *rej)
-{
-    char h[8];
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-            !(x->flags & (AK_U_MOVED | AK_U_ARRIVED)))
-            continue;
-        uint8_t foes[AK_GROUP_MAX];
-        int n = 0;
-        for (int e = 0; e < s->units && n < AK_GROUP_MAX; e++)
-            if (ak_def(e)->side != s->side && ak_battle_zoc(s, e, x->hex))
-                foes[n++] = (uint8_t)e;
-        if (n > 0 && ak_supply_near(s, s->side, x->hex, foes, n) == AK_UNIT_NONE)
-            return ak_reject(rej, "SUSTAIN-2", "%s would stand in an enemy zone of control at %s more than 5 squares (by a route free of enemy zones) from any of your supply units",
-                             ak_def(u)->shortname, ak_hex_format(x->hex, h));
-    }
-    return true;
-}
-
-/* The mover's combat units next to h that a supply unit can sustain. */
-static int supplied_attack_on(const struct ak_state *s, ak_hex h, const uint8_t *def, int nd)
-{
-    int attack = 0;
-    for (int u = 0; u < s->units; u++)
-        if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
-            ak_adjacent(s->unit[u].hex, h) &&
-            ak_supply_near(s, s->side, s->unit[u].hex, def, nd) != AK_UNIT_NONE)
-            attack += ak_def(u)->attack;
-    return attack;
-}
-
-void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
-{
-    static uint8_t seen[AK_HEX_COUNT];
-    memset(seen, 0, sizeof seen);
-    for (int e = 0; e < s->units; e++) {
-        const struct ak_unit *x = &s->unit[e];
-        if (ak_def(e)->side == s->side || !ak_on_board(s, e) || !ak_unit_is_combat(ak_def(e)) ||
-            seen[x->hex] || (x->flags & AK_U_ZOC_OFF))
-            continue;
-        ak_hex h = x->hex;
-        seen[h] = 1;
-        uint8_t def[AK_GROUP_MAX];
-        int nd = 0, defense = 0, near = 0;
-        for (int d = e; d < s->units; d++)
-            if (ak_on_board(s, d) && s->unit[d].hex == h && ak_unit_is_combat(ak_def(d)) && nd < AK_GROUP_MAX) {
-                def[nd++] = (uint8_t)d;
-                defense += ak_defense_now(s, d);
-            }
-        for (int u = 0; u < s->units; u++)
-            if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
-                ak_adjacent(s->unit[u].hex, h))
-                near += ak_def(u)->attack;
-        /* Cheap bound first: the supply routes are only searched when the
-         * factors next to the stack could reach automatic odds at all. */
-        if (near < 5 * defense)
-            continue;
-        bool surrounded = ak_surrounded(s, h, !s->side);
-        int attack = supplied_attack_on(s, h, def, nd);
-        if (ak_odds_column(attack, defense, surrounded) != AK_ODDS_AUTO)
-            continue;
-        for (int i = 0; i < nd; i++)
-            s->unit[def[i]].flags |= AK_U_ZOC_OFF;
-        ak_event_add(ev, AK_EV_AUTO_VICTORY, s->side, def[0], AK_UNIT_NONE, AK_HEX_NONE, h,
-                     attack, defense, surrounded);
-    }
 }
 
 void ak_combat_finish(struct ak_state *s, struct ak_events *ev)

@@ -49,12 +49,10 @@ bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej);
  * isolated since the start of the turn (ISOLATION 2), not yet in a
  * battle. Fills out, returns the count. */
 int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max);
-/* SUSTAIN ATTACKS 2, checked after every move so that the movement portion
- * can always end: each unit the mover moved or placed into an enemy zone
- * this turn has a supply unit within 5 squares. */
-bool ak_combat_sustain_reach_ok(const struct ak_state *s, struct ak_reject *rej);
-/* AUTOMATIC VICTORY: after each move, switch off the zone of every enemy
- * stack that the mover's supplied units now beat at 7-1 (5-1 surrounded). */
+/* AUTOMATIC VICTORY (ak_auto_victory.c): after each move, switch off the
+ * zone of every enemy stack that the mover's supplied units could beat at
+ * 7-1 (5-1 surrounded) in a battle the battle rules allow them to fight,
+ * each unit counted once (MULTIPLE UNIT BATTLES 3, 7). */
 void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev);
 /* Send unit u to the dead pile, with an event naming why. */
 void ak_eliminate(struct ak_state *s, int u, int reason, struct ak_events *ev);

@@ -6,6 +6,7 @@
 #include "ak_battle.h"
 #include "ak_capture.h"
 #include "ak_combat.h"
+#include "ak_sustain.h"
 #include "ak_victory.h"
 #include "ak_zoc.h"
 
@@ -171,7 +172,8 @@ bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     (void)a;
-    if (!stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej))
+    if (!stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej) ||
+        !ak_sustain_portion_may_end(s, rej))
         return false;
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];

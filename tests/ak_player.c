@@ -7,6 +7,7 @@
 
 #include "ak_notation.h"
 #include "ak_query.h"
+#include "ak_sustain.h"
 #include "ak_zoc.h"
 
 #define ACTIONS_MAX AK_PLAYER_ACTIONS_MAX
@@ -128,6 +129,33 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
     return false;
 }
 
+/* SUSTAIN ATTACKS 2: units moved into enemy zones beyond supply reach
+ * hold the portion open; a supply move that brings fewer out of reach. */
+static bool supply_forward(struct ak_player_game *g, struct ak_action *out)
+{
+    static struct ak_action moves[LIST_MAX];
+    static struct ak_state copy;
+    uint8_t late[AK_GROUP_MAX];
+    const struct ak_state *s = &g->s;
+    int now = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
+    if (now == 0)
+        return false;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != s->side || ak_def(u)->type != AK_TYPE_SUPPLY || !ak_on_board(s, u))
+            continue;
+        int n = ak_legal_moves(s, u, moves, LIST_MAX);
+        for (int i = 0; i < n; i++) {
+            copy = *s;
+            if (ak_apply(&copy, &moves[i], NULL, NULL) &&
+                ak_sustain_out_of_reach(&copy, late, AK_GROUP_MAX) < now) {
+                *out = moves[i];
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool movement_step(struct ak_player_game *g, struct ak_action *list, int n)
 {
     static struct ak_action some[LIST_MAX];
@@ -135,13 +163,16 @@ static bool movement_step(struct ak_player_game *g, struct ak_action *list, int 
     int k = filter_kind(list, n, AK_ACT_PLACE, some);
     if (k > 0 && pick(g, 3) > 0)
         return apply(g, &some[pick(g, k)]);
-    if (g->moves_left > 0 || !filter_kind(list, n, AK_ACT_END_MOVEMENT, some)) {
+    bool can_end = filter_kind(list, n, AK_ACT_END_MOVEMENT, some) > 0;
+    if (g->moves_left > 0 || !can_end) {
         g->moves_left--;
+        if (!can_end && g->moves_left <= 0 && supply_forward(g, &a))
+            return apply(g, &a);
         if (random_move(g, &a))
             return apply(g, &a);
         if (g->portion_steps > 400)
             return fail(g, "the movement portion cannot end");
-        if (!filter_kind(list, n, AK_ACT_END_MOVEMENT, some))
+        if (!can_end)
             return true;
     }
     return apply(g, &some[0]);

@@ -1,0 +1,287 @@
+/* ak_auto_victory: AUTOMATIC VICTORY, judged on a battle the attacker
+ * could actually fight.
+ *
+ * "As soon as enough attacking Units are in combat against a defending
+ * Unit to create an automatic elimination situation (7 to 1 normal or 5 to
+ * 1 surrounded) that defending Unit's zone of control is immediately
+ * ignored for the remainder of the attacker's Turn." The odds are those of
+ * a battle, so the battle rules bound them: an attacker must fight every
+ * defender in whose zone he stands, in one battle or another (MULTIPLE
+ * UNIT BATTLES 3a), every attacker of a battle is next to every defender of
+ * it (3b), and a unit's factors count in one battle only (7). Seven factors
+ * next to two defenders are therefore 7 against both (3-1 at best), unless
+ * other attackers can take the second defender on.
+ *
+ * After every move the mover makes, for each enemy stack whose zone still
+ * counts, this file looks for a division of battles in which that stack
+ * is beaten at automatic odds: a set T of defending stacks (the stack
+ * alone, or with neighbours fought together), a set S of attackers next to
+ * every stack of T, each with a supply unit in reach (SUSTAIN ATTACKS 6),
+ * and every other defender that obliges a unit of S taken on by some
+ * attacker outside S. Stacks are judged whole: a unit of a stack whose
+ * zone is ignored while its companions' zones still count changes no
+ * square, so nothing is lost by it. The search is small (at most six
+ * attacking squares around a stack, three choices each, and subsets of the
+ * few stacks near it) and runs only where the factors next to a stack could
+ * reach automatic odds at all. The zone stays off for the rest of the turn
+ * (the text's "immediately ... for the remainder"), and the stacks remain
+ * to be fought in the combat portion at the odds of the battle declared.
+ */
+#include <string.h>
+
+#include "ak_battle.h"
+#include "ak_combat.h"
+#include "ak_zoc.h"
+
+#define AV_STACKS 8         /* the stack in question and neighbours fought with it */
+#define AV_SQUARES 6        /* squares next to every stack of one battle */
+#define AV_OBLIGERS 32      /* enemy units outside the battle next to its squares */
+
+/* A candidate battle: the defending stacks of T and the squares of the
+ * mover's combat units next to all of them. */
+struct av_battle {
+    uint8_t def[AK_GROUP_MAX];      /* the defending units */
+    int ndef, defense;
+    bool surrounded;
+    ak_hex stack[AV_STACKS];
+    int nstacks;
+    ak_hex sq[AV_SQUARES];          /* attacking squares with a supply unit in reach */
+    int sq_attack[AV_SQUARES];      /* the attack of all their units */
+    int sq_units[AV_SQUARES];
+    int sq_weakest[AV_SQUARES];     /* the smallest attack factor there */
+    int nsq;
+};
+
+/* An enemy unit outside the battle that obliges a unit of it (MULTIPLE
+ * UNIT BATTLES 3a): some attacker outside the battle must take it on. */
+struct av_obliger {
+    unsigned obliges;       /* attacking squares (bits of sq) in its zone */
+    unsigned adjacent;      /* attacking squares next to it */
+    bool free_attacker;     /* a mover's combat unit next to it on no attacking square */
+};
+
+static bool is_mover_combat(const struct ak_state *s, int u)
+{
+    return ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u));
+}
+
+static bool is_enemy_combat(const struct ak_state *s, int u)
+{
+    return ak_def(u)->side != s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u));
+}
+
+static int hex_index(const ak_hex *list, int n, ak_hex h)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == h)
+            return i;
+    return -1;
+}
+
+static bool next_to_every_stack(const struct av_battle *b, ak_hex h)
+{
+    for (int i = 0; i < b->nstacks; i++)
+        if (!ak_adjacent(h, b->stack[i]))
+            return false;
+    return true;
+}
+
+/* The defenders of the stacks in b->stack, their defense and whether all
+ * are surrounded (the 5-1 column). */
+static void gather_defenders(const struct ak_state *s, struct av_battle *b)
+{
+    b->ndef = b->defense = 0;
+    b->surrounded = true;
+    for (int i = 0; i < b->nstacks; i++)
+        b->surrounded = b->surrounded && ak_surrounded(s, b->stack[i], !s->side);
+    for (int e = 0; e < s->units && b->ndef < AK_GROUP_MAX; e++)
+        if (is_enemy_combat(s, e) && hex_index(b->stack, b->nstacks, s->unit[e].hex) >= 0) {
+            b->def[b->ndef++] = (uint8_t)e;
+            b->defense += ak_defense_now(s, e);
+        }
+}
+
+/* The mover's squares next to every stack whose units a supply unit can
+ * sustain against these defenders (SUSTAIN ATTACKS 1, 6). Returns their
+ * total attack. Units out of supply reach stay out of the battle, free to
+ * fight another. */
+static int gather_squares(const struct ak_state *s, struct av_battle *b)
+{
+    int total = 0;
+    b->nsq = 0;
+    for (int u = 0; u < s->units; u++) {
+        ak_hex h = s->unit[u].hex;
+        if (!is_mover_combat(s, u) || !next_to_every_stack(b, h))
+            continue;
+        int i = hex_index(b->sq, b->nsq, h);
+        if (i < 0) {
+            if (b->nsq == AV_SQUARES || ak_supply_near(s, s->side, h, b->def, b->ndef) == AK_UNIT_NONE)
+                continue;
+            i = b->nsq++;
+            b->sq[i] = h;
+            b->sq_attack[i] = b->sq_units[i] = 0;
+            b->sq_weakest[i] = 255;
+        }
+        int a = ak_def(u)->attack;
+        b->sq_attack[i] += a;
+        b->sq_units[i]++;
+        if (a < b->sq_weakest[i])
+            b->sq_weakest[i] = a;
+        total += a;
+    }
+    return total;
+}
+
+/* Enemy units outside the battle whose zones reach its squares. */
+static int gather_obligers(const struct ak_state *s, const struct av_battle *b,
+                           struct av_obliger *out)
+{
+    int n = 0;
+    for (int r = 0; r < s->units && n < AV_OBLIGERS; r++) {
+        if (!is_enemy_combat(s, r) || hex_index(b->stack, b->nstacks, s->unit[r].hex) >= 0)
+            continue;
+        struct av_obliger o = {0};
+        for (int i = 0; i < b->nsq; i++) {
+            if (ak_battle_zoc(s, r, b->sq[i]))
+                o.obliges |= 1u << i;
+            if (ak_adjacent(b->sq[i], s->unit[r].hex))
+                o.adjacent |= 1u << i;
+        }
+        if (!o.obliges)
+            continue;
+        for (int c = 0; c < s->units && !o.free_attacker; c++)
+            o.free_attacker = is_mover_combat(s, c) && ak_adjacent(s->unit[c].hex, s->unit[r].hex) &&
+                              hex_index(b->sq, b->nsq, s->unit[c].hex) < 0;
+        out[n++] = o;
+    }
+    return n;
+}
+
+/* Some division of the attacking squares reaches automatic odds: each
+ * square gives none of its units, all but its weakest (who stays free for
+ * another battle), or all; every obliger of a unit given is left an
+ * attacker outside. Three choices a square, at most 729 divisions. */
+static int best_automatic_attack(const struct av_battle *b, const struct av_obliger *ob, int nob)
+{
+    int combos = 1;
+    for (int i = 0; i < b->nsq; i++)
+        combos *= 3;
+    for (int c = 1; c < combos; c++) {
+        unsigned given = 0, outside = 0;
+        int attack = 0, k = c;
+        bool valid = true;
+        for (int i = 0; i < b->nsq; i++, k /= 3) {
+            int choice = k % 3;     /* 0 none, 1 all but the weakest, 2 all */
+            if (choice == 1 && b->sq_units[i] < 2)
+                valid = false;
+            if (choice > 0)
+                given |= 1u << i;
+            if (choice < 2)
+                outside |= 1u << i;
+            attack += choice == 2 ? b->sq_attack[i] : choice == 1 ? b->sq_attack[i] - b->sq_weakest[i] : 0;
+        }
+        if (!valid || ak_odds_column(attack, b->defense, b->surrounded) != AK_ODDS_AUTO)
+            continue;
+        for (int j = 0; j < nob && valid; j++)
+            valid = !(ob[j].obliges & given) || ob[j].free_attacker || (ob[j].adjacent & outside);
+        if (valid)
+            return attack;
+    }
+    return 0;
+}
+
+/* The enemy stacks next to the mover's units that are next to h: the ones
+ * a battle against h could include. */
+static int neighbour_stacks(const struct ak_state *s, ak_hex h, ak_hex *out, int max)
+{
+    int n = 0;
+    for (int e = 0; e < s->units && n < max; e++) {
+        ak_hex eh = s->unit[e].hex;
+        if (!is_enemy_combat(s, e) || eh == h || hex_index(out, n, eh) >= 0)
+            continue;
+        for (int u = 0; u < s->units; u++)
+            if (is_mover_combat(s, u) && ak_adjacent(s->unit[u].hex, h) && ak_adjacent(s->unit[u].hex, eh)) {
+                out[n++] = eh;
+                break;
+            }
+    }
+    return n;
+}
+
+/* The battle against h and the stacks of mask (bits of near) could be won
+ * at automatic odds; fills b. */
+static bool automatic_battle(const struct ak_state *s, ak_hex h, const ak_hex *near, unsigned mask,
+                             struct av_battle *b, int *attack)
+{
+    struct av_obliger ob[AV_OBLIGERS];
+    b->nstacks = 0;
+    b->stack[b->nstacks++] = h;
+    for (int i = 0; i < AV_STACKS - 1; i++)
+        if (mask & (1u << i))
+            b->stack[b->nstacks++] = near[i];
+    gather_defenders(s, b);
+    int total = gather_squares(s, b);
+    if (ak_odds_column(total, b->defense, b->surrounded) != AK_ODDS_AUTO)
+        return false;
+    int nob = gather_obligers(s, b, ob);
+    *attack = best_automatic_attack(b, ob, nob);
+    return *attack > 0;
+}
+
+/* The factors of the mover's units next to h: no battle against h can
+ * have more. */
+static int attack_next_to(const struct ak_state *s, ak_hex h)
+{
+    int near = 0;
+    for (int u = 0; u < s->units; u++)
+        if (is_mover_combat(s, u) && ak_adjacent(s->unit[u].hex, h))
+            near += ak_def(u)->attack;
+    return near;
+}
+
+static int stack_defense(const struct ak_state *s, ak_hex h)
+{
+    int defense = 0;
+    for (int e = 0; e < s->units; e++)
+        if (is_enemy_combat(s, e) && s->unit[e].hex == h)
+            defense += ak_defense_now(s, e);
+    return defense;
+}
+
+static void switch_off(struct ak_state *s, const struct av_battle *b, int attack, struct ak_events *ev)
+{
+    for (int i = 0; i < b->ndef; i++)
+        s->unit[b->def[i]].flags |= AK_U_ZOC_OFF;
+    for (int k = 0; k < b->nstacks; k++)
+        for (int i = 0; i < b->ndef; i++)
+            if (s->unit[b->def[i]].hex == b->stack[k]) {
+                ak_event_add(ev, AK_EV_AUTO_VICTORY, s->side, b->def[i], AK_UNIT_NONE, AK_HEX_NONE,
+                             b->stack[k], attack, b->defense, b->surrounded);
+                break;
+            }
+}
+
+void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
+{
+    static uint8_t seen[AK_HEX_COUNT];
+    memset(seen, 0, sizeof seen);
+    for (int e = 0; e < s->units; e++) {
+        if (!is_enemy_combat(s, e) || (s->unit[e].flags & AK_U_ZOC_OFF) || seen[s->unit[e].hex])
+            continue;
+        ak_hex h = s->unit[e].hex;
+        seen[h] = 1;
+        /* Cheap bound first: 5 to 1 is the least automatic odds. */
+        if (attack_next_to(s, h) < 5 * stack_defense(s, h))
+            continue;
+        ak_hex near[AV_STACKS - 1];
+        int nnear = neighbour_stacks(s, h, near, AV_STACKS - 1);
+        for (unsigned mask = 0; mask < (1u << nnear); mask++) {
+            struct av_battle b;
+            int attack;
+            if (automatic_battle(s, h, near, mask, &b, &attack)) {
+                switch_off(s, &b, attack, ev);
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/* ak_sustain: SUSTAIN ATTACKS 2, the supply a unit needs in an enemy zone.
+ *
+ * "The attacker is not allowed to place his Combat Unit under an enemy zone
+ * of control if such movement would place it more than 5 squares away from
+ * a Supply Unit at the end of the movement portion of his Turn." The
+ * condition is judged when the portion ends (ak_turn_end_movement), so a
+ * unit may go into a zone first and its supply follow. So that the portion
+ * can always end, a move or placement is refused at once when, after it,
+ * some unit in a zone is out of reach and no supply unit (on board with
+ * movement left, or due this turn) can come within reach of it in what is
+ * left of the portion. akc shows the units out of reach meanwhile
+ * (ak_hazards).
+ */
+#ifndef AK_SUSTAIN_H
+#define AK_SUSTAIN_H
+
+#include "ak_rules.h"
+
+/* SUSTAIN ATTACKS 2 ("more than 5 squares away from a Supply Unit at the
+ * end of the movement portion"): the mover's combat units moved or placed
+ * this turn that stand in an enemy zone with no supply unit within 5
+ * squares by a route free of enemy zones (their foes' zones excepted).
+ * Fills out, returns the count. */
+int ak_sustain_out_of_reach(const struct ak_state *s, uint8_t *out, int max);
+/* The movement portion may end: no unit is out of reach (names them all). */
+bool ak_sustain_portion_may_end(const struct ak_state *s, struct ak_reject *rej);
+/* After a move or placement: every unit out of reach could still be
+ * brought into reach this portion by one of the mover's supply units, on
+ * board with movement left or due and placeable, moving by the rules.
+ * Each unit is judged alone: two units that only one supply unit could
+ * serve are caught when the portion ends. */
+bool ak_sustain_still_possible(const struct ak_state *s, struct ak_reject *rej);
+
+#endif
