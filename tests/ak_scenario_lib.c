@@ -14,6 +14,7 @@
 
 #include "ak_battle.h"
 #include "ak_engine.h"
+#include "ak_hazards.h"
 #include "ak_notation.h"
 #include "ak_victory.h"
 
@@ -272,6 +273,30 @@ static bool expect_battle(struct run *r, char **w, int n)
 
 /* expect odds|result|supply N X, pending KIND [SIDE], waiting SIDE,
  * winner SIDE REASON, replacement SIDE N, isolated UNIT N, zoc-off UNIT */
+/* expect hazard KIND [UNIT|SQUARE...] / expect no-hazard KIND: ak_hazards
+ * lists a hazard of KIND (naming each unit or square given), or none. */
+static void expect_hazard(struct run *r, char **w, int n, bool present)
+{
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    int nh = ak_hazards(&r->s, hz, AK_HAZARDS_MAX);
+    for (int i = 0; i < nh; i++) {
+        if (strcmp(ak_hazard_kind_name(hz[i].kind), w[1]) != 0)
+            continue;
+        bool all = true;
+        for (int k = 2; k < n && all; k++) {
+            int u = ak_unit_find(ak_data(), w[k]);
+            bool named = u >= 0 && u != AK_UNIT_NONE ? memchr(hz[i].units, u, hz[i].nunits) != NULL
+                                : hz[i].hex != AK_HEX_NONE && hz[i].hex == ak_hex_parse(w[k]);
+            all = named;
+        }
+        if (all) {
+            result(present, "hazard %s%s: %s", w[1], present ? "" : " should not be listed", hz[i].text);
+            return;
+        }
+    }
+    result(!present, "no hazard %s%s", w[1], present ? " naming all given" : "");
+}
+
 static bool expect_combat(struct run *r, char **w, int n)
 {
     if (n == 3 && (strcmp(w[0], "odds") == 0 || strcmp(w[0], "result") == 0 ||
@@ -300,6 +325,8 @@ static bool expect_combat(struct run *r, char **w, int n)
         if (u >= 0)
             result(r->s.unit[u].isolated == atoi(w[2]), "%s isolated %s turns (%d)", w[1], w[2],
                    r->s.unit[u].isolated);
+    } else if (n >= 2 && (strcmp(w[0], "hazard") == 0 || strcmp(w[0], "no-hazard") == 0)) {
+        expect_hazard(r, w, n, w[0][0] == 'h');
     } else if (n == 2 && strcmp(w[0], "zoc-off") == 0) {
         int u = unit_arg(w[1]);
         if (u >= 0)
