@@ -122,6 +122,39 @@ bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_
     return route_within(h, x->hex, zoc);
 }
 
+void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
+                         int nignore, uint8_t *from)
+{
+    static uint8_t zoc[AK_HEX_COUNT];
+    ak_hex queue[AK_HEX_COUNT];
+    static uint8_t depth[AK_HEX_COUNT];
+    int head = 0, tail = 0;
+    enemy_zones(s, side, ignore, nignore, zoc);
+    memset(from, 0, AK_HEX_COUNT);
+    memset(depth, 0xff, sizeof depth);
+    queue[tail++] = h;
+    depth[h] = 0;
+    from[h] = 1;
+    /* The same search as route_within, run to its end: every square it
+     * would reach is one a supply unit could sustain h from. */
+    while (head < tail) {
+        ak_hex c = queue[head++];
+        if (depth[c] == AK_SUPPLY_RANGE)
+            continue;
+        unsigned open = ak_map()->open[c];
+        for (int d = 0; d < AK_DIRS; d++) {
+            if (!(open & (1u << d)))
+                continue;
+            ak_hex n = ak_hex_neighbor(c, d);
+            if (n == AK_HEX_NONE || depth[n] != 0xff || zoc[n])
+                continue;
+            depth[n] = (uint8_t)(depth[c] + 1);
+            from[n] = 1;
+            queue[tail++] = n;
+        }
+    }
+}
+
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                    int nignore)
 {

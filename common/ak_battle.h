@@ -36,6 +36,10 @@ bool ak_surrounded(const struct ak_state *s, ak_hex h, int side);
  * `ignore` excepted (the defenders of the battle it sustains). */
 bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_t *ignore,
                        int nignore);
+/* from[hex] = 1 where a supply unit of side would reach h (the squares
+ * ak_supply_reaches accepts for it), 0 elsewhere. */
+void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
+                         int nignore, uint8_t *from);
 /* Some supply unit of side reaches h (see ak_supply_reaches). */
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                    int nignore);

@@ -26,7 +26,7 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
     if (a->npath > 0 && a->hex != AK_HEX_NONE && a->hex != route.hex)
         return ak_reject(rej, "ACTION", "the path does not end at the destination given");
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
-    if (!ak_sustain_still_possible(s, rej))
+    if (!ak_sustain_still_possible(s, a->units, a->nunits, rej))
         return false;
     /* Only a stack ending next to the enemy, or supply coming into reach,
      * can make an automatic victory. */
@@ -41,7 +41,7 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
 static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
-    if (!ak_arrival_place(r, s, a, ev, rej) || !ak_sustain_still_possible(s, rej))
+    if (!ak_arrival_place(r, s, a, ev, rej) || !ak_sustain_still_possible(s, a->units, a->nunits, rej))
         return false;
     ak_combat_auto_victory(s, ev);
     return true;

@@ -62,22 +62,24 @@ bool ak_sustain_portion_may_end(const struct ak_state *s, struct ak_reject *rej)
                      names, n > 1 ? "stand" : "stands");
 }
 
-/* Supply unit sup, standing where it is in *w, or at any square it can
- * still move to, reaches h. w is a copy the search may move sup about in. */
-static bool supply_can_serve(struct ak_state *w, int sup, ak_hex h, const uint8_t *foes, int nf)
+/* Supply unit sup, standing where it is in *w or at any square it can
+ * still move to, stands on a square of `from` (ak_supply_catchment). */
+static bool supply_can_serve(const struct ak_state *w, int sup, ak_hex h, const uint8_t *from)
 {
     static struct ak_dest dest[AK_HEX_COUNT];
+    const struct ak_unit *x = &w->unit[sup];
+    const struct ak_ruleset *r = ak_ruleset_get(w->ruleset);
     uint8_t one = (uint8_t)sup;
-    if (ak_supply_reaches(w, sup, h, foes, nf))
+    if (from[x->hex])
         return true;
+    /* Cheap bound before the search: squares left, every step open. */
+    int left = ak_def(sup)->movement - x->mp_spent + r->road_bonus - x->road_spent + r->rommel_bonus;
+    if (ak_hex_distance(x->hex, h) > AK_SUPPLY_RANGE + left)
+        return false;
     int n = ak_move_destinations(w, w->side, &one, 1, dest, AK_HEX_COUNT, NULL);
-    for (int i = 0; i < n; i++) {
-        if (ak_hex_distance(dest[i].hex, h) > AK_SUPPLY_RANGE)
-            continue;
-        w->unit[sup].hex = dest[i].hex;
-        if (ak_supply_reaches(w, sup, h, foes, nf))
+    for (int i = 0; i < n; i++)
+        if (from[dest[i].hex])
             return true;
-    }
     return false;
 }
 
@@ -96,14 +98,14 @@ static int spare_counter(const struct ak_state *s, int side, bool captured)
  * placement: LOGISTICS, MOVEMENT 2; a capture: CAPTURE 2, in place of the
  * enemy's unit `taken`) could serve u. */
 static bool new_supply_could_serve(const struct ak_state *s, int c, int taken, ak_hex at, ak_hex h,
-                                   const uint8_t *foes, int nf)
+                                   const uint8_t *from)
 {
     static struct ak_state w;
     w = *s;
     if (taken != AK_UNIT_NONE)
         w.unit[taken] = (struct ak_unit){.where = AK_AT_POOL, .hex = AK_HEX_NONE, .start_hex = AK_HEX_NONE};
     w.unit[c] = (struct ak_unit){.where = AK_AT_BOARD, .hex = at, .start_hex = at, .flags = AK_U_ARRIVED};
-    return supply_can_serve(&w, c, h, foes, nf);
+    return supply_can_serve(&w, c, h, from);
 }
 
 /* Some supply unit of the mover could come within reach of unit u this
@@ -112,36 +114,43 @@ static bool new_supply_could_serve(const struct ak_state *s, int c, int taken, a
  * sustains attacks that turn, CAPTURE 2). */
 static bool supply_could_reach(const struct ak_state *s, int u)
 {
-    static struct ak_state w;
+    static uint8_t from[AK_HEX_COUNT];
     ak_hex h = s->unit[u].hex;
     uint8_t foes[AK_GROUP_MAX];
     int nf = foes_at(s, h, foes);
-    for (int sup = 0; sup < s->units; sup++) {
-        if (ak_def(sup)->side != s->side || ak_def(sup)->type != AK_TYPE_SUPPLY || !ak_on_board(s, sup))
-            continue;
-        w = *s;
-        if (supply_can_serve(&w, sup, h, foes, nf))
+    ak_supply_catchment(s, s->side, h, foes, nf, from);
+    for (int sup = 0; sup < s->units; sup++)
+        if (ak_def(sup)->side == s->side && ak_def(sup)->type == AK_TYPE_SUPPLY && ak_on_board(s, sup) &&
+            supply_can_serve(s, sup, h, from))
             return true;
-    }
     int spare = spare_counter(s, s->side, false);
     for (int k = 0; k < AK_KEYS && s->supply_due > 0 && spare != AK_UNIT_NONE; k++)
         if (ak_arrival_port_ok(s, s->side, ak_key_hex(k), "", NULL) &&
-            new_supply_could_serve(s, spare, AK_UNIT_NONE, ak_key_hex(k), h, foes, nf))
+            new_supply_could_serve(s, spare, AK_UNIT_NONE, ak_key_hex(k), h, from))
             return true;
     int captured = spare_counter(s, s->side, true);
     for (int e = 0; e < s->units && captured != AK_UNIT_NONE; e++)
         if (ak_def(e)->side != s->side && ak_def(e)->type == AK_TYPE_SUPPLY && ak_on_board(s, e) &&
-            new_supply_could_serve(s, captured, e, s->unit[e].hex, h, foes, nf))
+            new_supply_could_serve(s, captured, e, s->unit[e].hex, h, from))
             return true;
     return false;
 }
 
-bool ak_sustain_still_possible(const struct ak_state *s, struct ak_reject *rej)
+bool ak_sustain_still_possible(const struct ak_state *s, const uint8_t *moved, int nmoved,
+                               struct ak_reject *rej)
 {
     uint8_t late[AK_GROUP_MAX];
     int n = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
+    /* Only a move of supply can take reach away from units already out of
+     * reach (own units never block a supply route); otherwise only the
+     * units just moved need the search. */
+    bool supply_moved = false;
+    for (int i = 0; i < nmoved; i++)
+        supply_moved = supply_moved || ak_def(moved[i])->type == AK_TYPE_SUPPLY;
     for (int i = 0; i < n; i++) {
         char at[8];
+        if (!supply_moved && !memchr(moved, late[i], (size_t)nmoved))
+            continue;
         if (!supply_could_reach(s, late[i]))
             return ak_reject(rej, "SUSTAIN-2", "%s would stand in an enemy zone of control at %s more than 5 squares from any of your supply units, and none of them can come within reach this movement portion",
                              ak_def(late[i])->shortname, ak_hex_format(s->unit[late[i]].hex, at));

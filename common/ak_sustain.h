@@ -28,7 +28,9 @@ bool ak_sustain_portion_may_end(const struct ak_state *s, struct ak_reject *rej)
  * brought into reach this portion by one of the mover's supply units, on
  * board with movement left or due and placeable, moving by the rules.
  * Each unit is judged alone: two units that only one supply unit could
- * serve are caught when the portion ends. */
-bool ak_sustain_still_possible(const struct ak_state *s, struct ak_reject *rej);
+ * serve are caught when the portion ends. `moved` are the units the
+ * action moved or placed (only a supply move changes the others). */
+bool ak_sustain_still_possible(const struct ak_state *s, const uint8_t *moved, int nmoved,
+                               struct ak_reject *rej);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_query.h"
 #include "ak_sustain.h"
@@ -115,9 +116,20 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
         for (int v = 0; v < s->units; v++)
             if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)))
                 own[s->unit[v].hex]++;
+        uint8_t late[AK_GROUP_MAX];
+        int late_now = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
         for (int i = 0; i < n; i++) {
             ak_hex h = moves[i].hex;
             bool ok = ak_unit_is_combat(ak_def(u)) ? own[h] < 3 : !near_enemy[h];
+            /* A careful player goes into an enemy zone only with supply in
+             * reach (SUSTAIN ATTACKS 2): the engine would let him bring it
+             * later, by a capture say, which this player cannot plan. */
+            if (ok && ak_unit_is_combat(ak_def(u))) {
+                static struct ak_state copy;
+                copy = *s;
+                ok = ak_apply(&copy, &moves[i], NULL, NULL) &&
+                     ak_sustain_out_of_reach(&copy, late, AK_GROUP_MAX) <= late_now;
+            }
             if (ok)
                 moves[k++] = moves[i];
         }
@@ -170,8 +182,13 @@ static bool movement_step(struct ak_player_game *g, struct ak_action *list, int 
             return apply(g, &a);
         if (random_move(g, &a))
             return apply(g, &a);
-        if (g->portion_steps > 400)
+        if (g->portion_steps > 400) {
+            struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = g->s.side};
+            struct ak_reject rej;
+            if (!ak_try(&g->s, &end, &rej))
+                fprintf(stderr, "end_movement: %s %s\n", rej.code, rej.text);
             return fail(g, "the movement portion cannot end");
+        }
         if (!can_end)
             return true;
     }
