@@ -60,14 +60,24 @@ struct av_obliger {
     bool free_attacker;     /* a mover's combat unit next to it on no attacking square */
 };
 
-static bool is_mover_combat(const struct ak_state *s, int u)
-{
-    return ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u));
-}
+/* The combat units on the board, the mover's and the enemy's, listed once
+ * per call: every search below walks these short lists, not all counters
+ * (this runs after every move). */
+static struct {
+    int nmine, nfoes;
+    uint8_t mine[AK_UNIT_MAX], foes[AK_UNIT_MAX];
+} on;
 
-static bool is_enemy_combat(const struct ak_state *s, int u)
+static void list_combat_units(const struct ak_state *s)
 {
-    return ak_def(u)->side != s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u));
+    on.nmine = on.nfoes = 0;
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u))) {
+            if (ak_def(u)->side == s->side)
+                on.mine[on.nmine++] = (uint8_t)u;
+            else
+                on.foes[on.nfoes++] = (uint8_t)u;
+        }
 }
 
 static int hex_index(const ak_hex *list, int n, ak_hex h)
@@ -94,11 +104,13 @@ static void gather_defenders(const struct ak_state *s, struct av_battle *b)
     b->surrounded = true;
     for (int i = 0; i < b->nstacks; i++)
         b->surrounded = b->surrounded && ak_surrounded(s, b->stack[i], !s->side);
-    for (int e = 0; e < s->units && b->ndef < AK_GROUP_MAX; e++)
-        if (is_enemy_combat(s, e) && hex_index(b->stack, b->nstacks, s->unit[e].hex) >= 0) {
+    for (int i = 0; i < on.nfoes && b->ndef < AK_GROUP_MAX; i++) {
+        int e = on.foes[i];
+        if (hex_index(b->stack, b->nstacks, s->unit[e].hex) >= 0) {
             b->def[b->ndef++] = (uint8_t)e;
             b->defense += ak_defense_now(s, e);
         }
+    }
 }
 
 /* The mover's squares next to every stack whose units a supply unit can
@@ -109,9 +121,10 @@ static int gather_squares(const struct ak_state *s, struct av_battle *b)
 {
     int total = 0;
     b->nsq = 0;
-    for (int u = 0; u < s->units; u++) {
+    for (int k = 0; k < on.nmine; k++) {
+        int u = on.mine[k];
         ak_hex h = s->unit[u].hex;
-        if (!is_mover_combat(s, u) || !next_to_every_stack(b, h))
+        if (!next_to_every_stack(b, h))
             continue;
         int i = hex_index(b->sq, b->nsq, h);
         if (i < 0) {
@@ -137,8 +150,9 @@ static int gather_obligers(const struct ak_state *s, const struct av_battle *b,
                            struct av_obliger *out)
 {
     int n = 0;
-    for (int r = 0; r < s->units && n < AV_OBLIGERS; r++) {
-        if (!is_enemy_combat(s, r) || hex_index(b->stack, b->nstacks, s->unit[r].hex) >= 0)
+    for (int k = 0; k < on.nfoes && n < AV_OBLIGERS; k++) {
+        int r = on.foes[k];
+        if (hex_index(b->stack, b->nstacks, s->unit[r].hex) >= 0)
             continue;
         struct av_obliger o = {0};
         for (int i = 0; i < b->nsq; i++) {
@@ -149,9 +163,10 @@ static int gather_obligers(const struct ak_state *s, const struct av_battle *b,
         }
         if (!o.obliges)
             continue;
-        for (int c = 0; c < s->units && !o.free_attacker; c++)
-            o.free_attacker = is_mover_combat(s, c) && ak_adjacent(s->unit[c].hex, s->unit[r].hex) &&
-                              hex_index(b->sq, b->nsq, s->unit[c].hex) < 0;
+        for (int i = 0; i < on.nmine && !o.free_attacker; i++) {
+            ak_hex ch = s->unit[on.mine[i]].hex;
+            o.free_attacker = ak_adjacent(ch, s->unit[r].hex) && hex_index(b->sq, b->nsq, ch) < 0;
+        }
         out[n++] = o;
     }
     return n;
@@ -195,15 +210,17 @@ static int best_automatic_attack(const struct av_battle *b, const struct av_obli
 static int neighbour_stacks(const struct ak_state *s, ak_hex h, ak_hex *out, int max)
 {
     int n = 0;
-    for (int e = 0; e < s->units && n < max; e++) {
-        ak_hex eh = s->unit[e].hex;
-        if (!is_enemy_combat(s, e) || eh == h || hex_index(out, n, eh) >= 0)
+    for (int k = 0; k < on.nfoes && n < max; k++) {
+        ak_hex eh = s->unit[on.foes[k]].hex;
+        if (eh == h || hex_index(out, n, eh) >= 0)
             continue;
-        for (int u = 0; u < s->units; u++)
-            if (is_mover_combat(s, u) && ak_adjacent(s->unit[u].hex, h) && ak_adjacent(s->unit[u].hex, eh)) {
+        for (int i = 0; i < on.nmine; i++) {
+            ak_hex uh = s->unit[on.mine[i]].hex;
+            if (ak_adjacent(uh, h) && ak_adjacent(uh, eh)) {
                 out[n++] = eh;
                 break;
             }
+        }
     }
     return n;
 }
@@ -233,18 +250,18 @@ static bool automatic_battle(const struct ak_state *s, ak_hex h, const ak_hex *n
 static int attack_next_to(const struct ak_state *s, ak_hex h)
 {
     int near = 0;
-    for (int u = 0; u < s->units; u++)
-        if (is_mover_combat(s, u) && ak_adjacent(s->unit[u].hex, h))
-            near += ak_def(u)->attack;
+    for (int i = 0; i < on.nmine; i++)
+        if (ak_adjacent(s->unit[on.mine[i]].hex, h))
+            near += ak_def(on.mine[i])->attack;
     return near;
 }
 
 static int stack_defense(const struct ak_state *s, ak_hex h)
 {
     int defense = 0;
-    for (int e = 0; e < s->units; e++)
-        if (is_enemy_combat(s, e) && s->unit[e].hex == h)
-            defense += ak_defense_now(s, e);
+    for (int i = 0; i < on.nfoes; i++)
+        if (s->unit[on.foes[i]].hex == h)
+            defense += ak_defense_now(s, on.foes[i]);
     return defense;
 }
 
@@ -265,8 +282,10 @@ void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
-    for (int e = 0; e < s->units; e++) {
-        if (!is_enemy_combat(s, e) || (s->unit[e].flags & AK_U_ZOC_OFF) || seen[s->unit[e].hex])
+    list_combat_units(s);
+    for (int k = 0; k < on.nfoes; k++) {
+        int e = on.foes[k];
+        if ((s->unit[e].flags & AK_U_ZOC_OFF) || seen[s->unit[e].hex])
             continue;
         ak_hex h = s->unit[e].hex;
         seen[h] = 1;

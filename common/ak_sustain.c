@@ -6,7 +6,6 @@
 
 #include "ak_arrival.h"
 #include "ak_battle.h"
-#include "ak_move.h"
 
 /* The enemy units whose zones cover h: the defenders of any battle fought
  * from h, whose own zones do not block the supply route (SUSTAIN 1). */
@@ -19,19 +18,25 @@ static int foes_at(const struct ak_state *s, ak_hex h, uint8_t *foes)
     return n;
 }
 
+/* Unit u of the mover, moved or placed this turn, stands in an enemy zone
+ * with no supply unit within reach. */
+static bool out_of_reach(const struct ak_state *s, int u)
+{
+    const struct ak_unit *x = &s->unit[u];
+    if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
+        !(x->flags & (AK_U_MOVED | AK_U_ARRIVED)))
+        return false;
+    uint8_t foes[AK_GROUP_MAX];
+    int nf = foes_at(s, x->hex, foes);
+    return nf > 0 && ak_supply_near(s, s->side, x->hex, foes, nf) == AK_UNIT_NONE;
+}
+
 int ak_sustain_out_of_reach(const struct ak_state *s, uint8_t *out, int max)
 {
     int n = 0;
-    for (int u = 0; u < s->units && n < max; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-            !(x->flags & (AK_U_MOVED | AK_U_ARRIVED)))
-            continue;
-        uint8_t foes[AK_GROUP_MAX];
-        int nf = foes_at(s, x->hex, foes);
-        if (nf > 0 && ak_supply_near(s, s->side, x->hex, foes, nf) == AK_UNIT_NONE)
+    for (int u = 0; u < s->units && n < max; u++)
+        if (out_of_reach(s, u))
             out[n++] = (uint8_t)u;
-    }
     return n;
 }
 
@@ -62,23 +67,24 @@ bool ak_sustain_portion_may_end(const struct ak_state *s, struct ak_reject *rej)
                      names, n > 1 ? "stand" : "stands");
 }
 
-/* Supply unit sup, standing where it is in *w or at any square it can
- * still move to, stands on a square of `from` (ak_supply_catchment). */
-static bool supply_can_serve(const struct ak_state *w, int sup, ak_hex h, const uint8_t *from)
+/* The most squares supply unit sup could still move this portion: its
+ * movement factor, the road bonus and Rommel's (when he is on the board)
+ * left, as if every step were open; 0 once it has halted. */
+static int supply_budget(const struct ak_state *s, int sup, bool rommel)
 {
-    static struct ak_dest dest[AK_HEX_COUNT];
-    const struct ak_unit *x = &w->unit[sup];
-    const struct ak_ruleset *r = ak_ruleset_get(w->ruleset);
-    uint8_t one = (uint8_t)sup;
-    if (from[x->hex])
-        return true;
-    /* Cheap bound before the search: squares left, every step open. */
-    int left = ak_def(sup)->movement - x->mp_spent + r->road_bonus - x->road_spent + r->rommel_bonus;
-    if (ak_hex_distance(x->hex, h) > AK_SUPPLY_RANGE + left)
-        return false;
-    int n = ak_move_destinations(w, w->side, &one, 1, dest, AK_HEX_COUNT, NULL);
-    for (int i = 0; i < n; i++)
-        if (from[dest[i].hex])
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    const struct ak_unit *x = &s->unit[sup];
+    if (x->where == AK_AT_BOARD && (x->flags & (AK_U_HALTED | AK_U_NO_MOVE)))
+        return 0;
+    int left = ak_def(sup)->movement - x->mp_spent + r->road_bonus - x->road_spent +
+               (rommel ? r->rommel_bonus - x->rommel_spent : 0);
+    return left > 0 ? left : 0;
+}
+
+static bool rommel_on_board(const struct ak_state *s, int side)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_HEADQUARTERS && ak_on_board(s, u))
             return true;
     return false;
 }
@@ -94,66 +100,82 @@ static int spare_counter(const struct ak_state *s, int side, bool captured)
     return AK_UNIT_NONE;
 }
 
-/* Counter c of the mover newly on board at h with its whole movement (a
- * placement: LOGISTICS, MOVEMENT 2; a capture: CAPTURE 2, in place of the
- * enemy's unit `taken`) could serve u. */
-static bool new_supply_could_serve(const struct ak_state *s, int c, int taken, ak_hex at, ak_hex h,
-                                   const uint8_t *from)
-{
-    static struct ak_state w;
-    w = *s;
-    if (taken != AK_UNIT_NONE)
-        w.unit[taken] = (struct ak_unit){.where = AK_AT_POOL, .hex = AK_HEX_NONE, .start_hex = AK_HEX_NONE};
-    w.unit[c] = (struct ak_unit){.where = AK_AT_BOARD, .hex = at, .start_hex = at, .flags = AK_U_ARRIVED};
-    return supply_can_serve(&w, c, h, from);
-}
-
 /* Some supply unit of the mover could come within reach of unit u this
- * portion: one on board, a new one placed at a port, or an enemy one
- * captured where it stands (the captor's "captured" counter moves and
- * sustains attacks that turn, CAPTURE 2). */
+ * portion: one on board, a new one placed at a port (placement costs no
+ * movement: LOGISTICS, MOVEMENT 2), or a "captured" counter put where an
+ * enemy supply unit stands (it moves and sustains attacks that turn,
+ * CAPTURE 2). Judged by steps through squares free of enemy zones (terrain
+ * and road not priced): a bound, so that it never refuses a move a later
+ * one could make good; the exact test is the one when the portion ends. */
 static bool supply_could_reach(const struct ak_state *s, int u)
 {
-    static uint8_t from[AK_HEX_COUNT];
-    ak_hex h = s->unit[u].hex;
+    static uint8_t from[AK_HEX_COUNT], budget[AK_HEX_COUNT];
+    ak_hex h = s->unit[u].hex, at[AK_UNIT_MAX + AK_KEYS];
+    int nat = 0, most = 0, left[AK_UNIT_MAX + AK_KEYS];
+    bool rommel = rommel_on_board(s, s->side), near = false;
+    int spare = spare_counter(s, s->side, false), captured = spare_counter(s, s->side, true);
+    int fresh = supply_budget(s, spare != AK_UNIT_NONE ? spare : captured, rommel);
+    /* Where a supply unit could start from, with the squares it has left. */
+    for (int sup = 0; sup < s->units; sup++) {
+        const struct ak_unit_def *d = ak_def(sup);
+        if (d->type != AK_TYPE_SUPPLY || !ak_on_board(s, sup))
+            continue;
+        if (d->side == s->side) {
+            at[nat] = s->unit[sup].hex;
+            left[nat++] = supply_budget(s, sup, rommel);
+        } else if (captured != AK_UNIT_NONE) {
+            at[nat] = s->unit[sup].hex;
+            left[nat++] = fresh;
+        }
+    }
+    for (int k = 0; k < AK_KEYS && s->supply_due > 0 && spare != AK_UNIT_NONE; k++)
+        if (ak_arrival_port_ok(s, s->side, ak_key_hex(k), "", NULL)) {
+            at[nat] = ak_key_hex(k);
+            left[nat++] = fresh;
+        }
+    /* Cheap bound first: as the crow flies. */
+    for (int i = 0; i < nat; i++) {
+        near = near || ak_hex_distance(at[i], h) <= AK_SUPPLY_RANGE + left[i];
+        most = left[i] > most ? left[i] : most;
+    }
+    if (!near)
+        return false;
+    memset(budget, 0xff, sizeof budget);
+    for (int i = 0; i < nat; i++)
+        if (budget[at[i]] == 0xff || left[i] > budget[at[i]])
+            budget[at[i]] = (uint8_t)left[i];
     uint8_t foes[AK_GROUP_MAX];
     int nf = foes_at(s, h, foes);
     ak_supply_catchment(s, s->side, h, foes, nf, from);
-    for (int sup = 0; sup < s->units; sup++)
-        if (ak_def(sup)->side == s->side && ak_def(sup)->type == AK_TYPE_SUPPLY && ak_on_board(s, sup) &&
-            supply_can_serve(s, sup, h, from))
-            return true;
-    int spare = spare_counter(s, s->side, false);
-    for (int k = 0; k < AK_KEYS && s->supply_due > 0 && spare != AK_UNIT_NONE; k++)
-        if (ak_arrival_port_ok(s, s->side, ak_key_hex(k), "", NULL) &&
-            new_supply_could_serve(s, spare, AK_UNIT_NONE, ak_key_hex(k), h, from))
-            return true;
-    int captured = spare_counter(s, s->side, true);
-    for (int e = 0; e < s->units && captured != AK_UNIT_NONE; e++)
-        if (ak_def(e)->side != s->side && ak_def(e)->type == AK_TYPE_SUPPLY && ak_on_board(s, e) &&
-            new_supply_could_serve(s, captured, e, s->unit[e].hex, h, from))
-            return true;
-    return false;
+    return ak_supply_approach(s, s->side, from, budget, most);
+}
+
+static bool refuse_unreachable(const struct ak_state *s, int u, struct ak_reject *rej)
+{
+    char at[8];
+    return ak_reject(rej, "SUSTAIN-2", "%s would stand in an enemy zone of control at %s more than 5 squares from any of your supply units, and none of them can come within reach this movement portion",
+                     ak_def(u)->shortname, ak_hex_format(s->unit[u].hex, at));
 }
 
 bool ak_sustain_still_possible(const struct ak_state *s, const uint8_t *moved, int nmoved,
                                struct ak_reject *rej)
 {
-    uint8_t late[AK_GROUP_MAX];
-    int n = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
     /* Only a move of supply can take reach away from units already out of
      * reach (own units never block a supply route); otherwise only the
-     * units just moved need the search. */
+     * units just moved need looking at. */
     bool supply_moved = false;
     for (int i = 0; i < nmoved; i++)
         supply_moved = supply_moved || ak_def(moved[i])->type == AK_TYPE_SUPPLY;
-    for (int i = 0; i < n; i++) {
-        char at[8];
-        if (!supply_moved && !memchr(moved, late[i], (size_t)nmoved))
-            continue;
-        if (!supply_could_reach(s, late[i]))
-            return ak_reject(rej, "SUSTAIN-2", "%s would stand in an enemy zone of control at %s more than 5 squares from any of your supply units, and none of them can come within reach this movement portion",
-                             ak_def(late[i])->shortname, ak_hex_format(s->unit[late[i]].hex, at));
+    if (!supply_moved) {
+        for (int i = 0; i < nmoved; i++)
+            if (out_of_reach(s, moved[i]) && !supply_could_reach(s, moved[i]))
+                return refuse_unreachable(s, moved[i], rej);
+        return true;
     }
+    uint8_t late[AK_GROUP_MAX];
+    int n = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
+    for (int i = 0; i < n; i++)
+        if (!supply_could_reach(s, late[i]))
+            return refuse_unreachable(s, late[i], rej);
     return true;
 }

@@ -96,6 +96,20 @@ static int filter_kind(const struct ak_action *in, int n, int kind, struct ak_ac
     return k;
 }
 
+/* A careful player leaves no unit in an enemy zone without supply in reach
+ * (SUSTAIN ATTACKS 2): the engine would let him bring it later, by a
+ * capture say, which this player cannot plan. */
+static bool keeps_supply_reach(const struct ak_state *s, const struct ak_action *a, bool risky)
+{
+    static struct ak_state copy;
+    uint8_t late[AK_GROUP_MAX];
+    if (!risky)
+        return true;
+    int now = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
+    copy = *s;
+    return ak_apply(&copy, a, NULL, NULL) && ak_sustain_out_of_reach(&copy, late, AK_GROUP_MAX) <= now;
+}
+
 /* A move for a random unit that has not moved: stacks stay within three,
  * supply units keep away from the enemy (so the portion can always end). */
 static bool random_move(struct ak_player_game *g, struct ak_action *out)
@@ -113,24 +127,19 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
         static uint8_t near_enemy[AK_HEX_COUNT], own[AK_HEX_COUNT];
         ak_mark_near_enemy(s, s->side, near_enemy);
         memset(own, 0, sizeof own);
+        bool units_near_enemy = false;
         for (int v = 0; v < s->units; v++)
-            if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)))
+            if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v))) {
                 own[s->unit[v].hex]++;
-        uint8_t late[AK_GROUP_MAX];
-        int late_now = ak_sustain_out_of_reach(s, late, AK_GROUP_MAX);
+                units_near_enemy = units_near_enemy || near_enemy[s->unit[v].hex];
+            }
         for (int i = 0; i < n; i++) {
             ak_hex h = moves[i].hex;
             bool ok = ak_unit_is_combat(ak_def(u)) ? own[h] < 3 : !near_enemy[h];
-            /* A careful player goes into an enemy zone only with supply in
-             * reach (SUSTAIN ATTACKS 2): the engine would let him bring it
-             * later, by a capture say, which this player cannot plan. */
-            if (ok && ak_unit_is_combat(ak_def(u))) {
-                static struct ak_state copy;
-                copy = *s;
-                ok = ak_apply(&copy, &moves[i], NULL, NULL) &&
-                     ak_sustain_out_of_reach(&copy, late, AK_GROUP_MAX) <= late_now;
-            }
-            if (ok)
+            /* Only a combat unit going next to the enemy, or supply moving
+             * while units stand there, can leave a unit out of reach. */
+            bool risky = ak_unit_is_combat(ak_def(u)) ? near_enemy[h] != 0 : units_near_enemy;
+            if (ok && keeps_supply_reach(s, &moves[i], risky))
                 moves[k++] = moves[i];
         }
         if (k > 0) {
@@ -173,8 +182,11 @@ static bool movement_step(struct ak_player_game *g, struct ak_action *list, int 
     static struct ak_action some[LIST_MAX];
     struct ak_action a;
     int k = filter_kind(list, n, AK_ACT_PLACE, some);
-    if (k > 0 && pick(g, 3) > 0)
-        return apply(g, &some[pick(g, k)]);
+    if (k > 0 && pick(g, 3) > 0) {
+        int i = pick(g, k);
+        if (keeps_supply_reach(&g->s, &some[i], true))
+            return apply(g, &some[i]);
+    }
     bool can_end = filter_kind(list, n, AK_ACT_END_MOVEMENT, some) > 0;
     if (g->moves_left > 0 || !can_end) {
         g->moves_left--;
