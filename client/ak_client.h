@@ -104,6 +104,11 @@ int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,
 void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
 /* The combat portion in words: declared battles and the decision owed. */
 void ak_draw_combat(FILE *out, const struct ak_state *s);
+/* The dangers the rules hold for the player to move (ak_hazards), one line
+ * each with its rule; with ending an action kind (AK_ACT_END_MOVEMENT,
+ * AK_ACT_END_TURN), only those that action would make bite, without the
+ * heading. Returns how many were printed. */
+int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending);
 
 /* akc_play.c: the interactive session on a game (state: the watched
  * game's public state; me: the side played, -1 to watch). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ak_client.h"
+#include "ak_hazards.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
 #include "ak_move.h"
@@ -341,6 +342,20 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
                 decisions[s->pending.kind], s->pending.battle + 1);
     else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)
         fprintf(out, "Declare battles (akc battle), then resolve them (akc resolve); akc options lists them.\n");
+}
+
+int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending)
+{
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    int n = ak_hazards(s, hz, AK_HAZARDS_MAX), shown = 0;
+    for (int i = 0; i < n; i++) {
+        if (ending && hz[i].bites_at != ending)
+            continue;
+        if (shown++ == 0 && !ending)
+            fprintf(out, "Dangers for the %s player:\n", ak_side_name(s->side));
+        fprintf(out, "  ! %s [%s, %s]\n", hz[i].text, hz[i].code, hz[i].section);
+    }
+    return shown;
 }
 
 int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,

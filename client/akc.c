@@ -277,6 +277,7 @@ static int draw_game(const json_t *r)
         return EXIT_USAGE;
     ak_draw_board(stdout, &s, &o);
     ak_draw_combat(stdout, &s);
+    ak_draw_hazards(stdout, &s, 0);
     return 0;
 }
 

@@ -51,7 +51,8 @@ static struct {
 static const char *const play_help =
     "  move UNITS HEX|HEX,HEX,...   move a stack (best path, or this path)\n"
     "  place UNIT HEX | embark UNITS | substitute OUT IN\n"
-    "  end-movement | end-turn      end the portion or the player turn\n"
+    "  end-movement | end-turn      end the portion or the player turn (asks first when the\n"
+    "                               rules would take something away; `yes` after it: don't ask)\n"
     "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n"
     "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
     "  resolve N | cancel N | abandon UNITS\n"
@@ -109,6 +110,23 @@ static bool load_state(const json_t *state)
     return true;
 }
 
+/* The dangers for the player to move (ending: only those that action
+ * makes bite), printed above the line being typed. Returns the count. */
+static int say_hazards(int ending)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return 0;
+    int n = ak_draw_hazards(f, &P.s, ending);
+    fclose(f);
+    if (n > 0)
+        say("%s", text);
+    free(text);
+    return n;
+}
+
 /* What the game waits for, said once after each change. */
 static void say_whose_turn(void)
 {
@@ -131,6 +149,8 @@ static void say_whose_turn(void)
             ak_side_name(P.s.side));
     else
         say("Your combat portion: declare battles, resolve them, then end-turn.\n");
+    if (!P.s.pending.kind)
+        say_hazards(0);
 }
 
 static void print_events(const json_t *events, bool mine)
@@ -235,6 +255,7 @@ static void show(char **w, int n)
     }
     ak_draw_board(stdout, &P.s, &o);
     ak_draw_combat(stdout, &P.s);
+    ak_draw_hazards(stdout, &P.s, 0);
     fflush(stdout);
 }
 
@@ -373,6 +394,31 @@ static void add_route(json_t *a)
     json_object_set_new(a, "path", path);
 }
 
+/* An end-movement or end-turn that throws something away (supply not
+ * placed, units at sea, a port left empty, units about to die) is sent
+ * only when the player says so: y at the question on a terminal; from a
+ * script, the word `yes` after the command ("end-movement yes"). */
+static bool confirmed(const char *verb, int n, char **w)
+{
+    int kind = strcmp(verb, "end-movement") == 0 ? AK_ACT_END_MOVEMENT
+               : strcmp(verb, "end-turn") == 0   ? AK_ACT_END_TURN : 0;
+    if (!kind || P.me < 0 || ak_waiting_for(&P.s) != P.me || (n == 2 && strcmp(w[1], "yes") == 0))
+        return true;
+    say("%s now would cost you this:\n", verb);
+    if (say_hazards(kind) == 0)
+        return true;
+    if (!P.tty) {
+        say("not sent: type '%s yes' to %s anyway\n", verb, verb);
+        return false;
+    }
+    char *answer = readline("Go ahead anyway? [y/N] ");
+    bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
+    free(answer);
+    if (!yes)
+        say("not sent\n");
+    return yes;
+}
+
 static void run_command(char *line)
 {
     char *w[10];
@@ -411,6 +457,10 @@ static void run_command(char *line)
         query("why", w[1], w[2]);
     else if (ak_verb_is_action(w[0])) {
         char err[200];
+        if (!confirmed(w[0], n, w))
+            return;
+        if (n == 2 && strcmp(w[1], "yes") == 0 && (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0))
+            n = 1;
         json_t *a = ak_verb_action(n, w, err, sizeof err);
         if (!a) {
             say("%s\n", err);

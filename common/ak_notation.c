@@ -1,6 +1,8 @@
 /* ak_notation: JSON spelling of actions, state and events. */
 #include "ak_notation.h"
 
+#include "ak_hazards.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -751,4 +753,28 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
     default:
         combat_event_text(e, unit, other, f, t, buf, len);
     }
+}
+
+json_t *ak_hazards_to_json(const struct ak_state *s)
+{
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    int n = ak_hazards(s, hz, AK_HAZARDS_MAX);
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        const struct ak_hazard *h = &hz[i];
+        json_t *units = json_array(), *j;
+        char sq[8];
+        for (int k = 0; k < h->nunits; k++)
+            json_array_append_new(units, json_string(ak_def(h->units[k])->shortname));
+        j = json_pack("{s:s,s:s,s:s,s:s,s:o}", "kind", ak_hazard_kind_name(h->kind), "rule", h->code,
+                      "section", h->section, "text", h->text, "units", units);
+        if (h->hex != AK_HEX_NONE)
+            json_object_set_new(j, "square", json_string(ak_hex_format(h->hex, sq)));
+        if (h->of)
+            json_object_set_new(j, "count", json_pack("[i,i]", h->count, h->of));
+        if (h->bites_at)
+            json_object_set_new(j, "confirm_before", json_string(ak_action_kind_name(h->bites_at)));
+        json_array_append_new(list, j);
+    }
+    return list;
 }

@@ -59,4 +59,9 @@ const char *ak_phase_name(int phase);
 const char *ak_where_name(int where);
 const char *ak_result_name(int result);
 
+/* The hazards for the side to move (ak_hazards.h) as a JSON array:
+ * [{"kind","rule","section","text","units":[...],"square","count","of",
+ *   "confirm_before"}] (square, count/of and confirm_before when set). */
+json_t *ak_hazards_to_json(const struct ak_state *s);
+
 #endif

@@ -422,6 +422,8 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
 {
     json_t *j = ak_game_summary(g, user);
     json_object_set_new(j, "state", ak_state_to_json(g->state));
+    /* Public: they are read from the public state, for anyone watching. */
+    json_object_set_new(j, "hazards", ak_hazards_to_json(g->state));
     return j;
 }
 

@@ -134,6 +134,25 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
 }
 
+/* Why `options` lists no action: the game is over, or only moves are left
+ * (the portion cannot end yet: the engine's reason), or the side to move
+ * has nothing it may do but moves. */
+static const char *none_because(const struct ak_state *s)
+{
+    static char why[400];
+    if (s->phase == AK_PHASE_OVER)
+        return "the game is over";
+    struct ak_action end = {.kind = s->phase == AK_PHASE_MOVEMENT ? AK_ACT_END_MOVEMENT : AK_ACT_END_TURN,
+                            .side = (uint8_t)ak_waiting_for(s), .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    struct ak_reject rej;
+    if (s->pending.kind == 0 && !ak_try(s, &end, &rej)) {
+        snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s portion cannot end yet: %s (%s)",
+                 s->phase == AK_PHASE_MOVEMENT ? "movement" : "combat", rej.text, rej.section);
+        return why;
+    }
+    return "no action but moves is open to the side to move (ask `dests`)";
+}
+
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     static struct ak_action list[1024];
@@ -149,7 +168,10 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
     for (int i = 0; i < n; i++)
         json_array_append_new(actions, ak_action_to_json_in(&list[i], g->state));
     int w = ak_waiting_for(g->state);
-    ak_conn_reply_ok(c, id, json_pack("{s:s?,s:o,s:o}", "waiting_for",
-                                      w == AK_AXIS ? "axis" : w == AK_ALLIED ? "allied" : NULL, "kinds", kinds,
-                                      "actions", actions));
+    json_t *reply = json_pack("{s:s?,s:o,s:o,s:o}", "waiting_for",
+                              w == AK_AXIS ? "axis" : w == AK_ALLIED ? "allied" : NULL, "kinds", kinds,
+                              "actions", actions, "hazards", ak_hazards_to_json(g->state));
+    if (n == 0)
+        json_object_set_new(reply, "none_because", json_string(none_because(g->state)));
+    ak_conn_reply_ok(c, id, reply);
 }

@@ -4,7 +4,9 @@
 # capture-pane. A move (with tab completion), bad input at the prompt, a
 # battle with its odds shown before it is sent, and, when the attacker is
 # thrown back, the retreat choice offered to the defender as numbered
-# options and taken by typing its number. The dice are the game's own, so
+# options and taken by typing its number; the dangers of the position shown
+# before the prompt, and the question before an end-movement that would
+# throw something away. The dice are the game's own, so
 # the skirmish is replayed in a new game until a retreat comes up (two
 # chances in three each time).
 # usage: play-tmux.sh AKD AKC AK-SCENARIO POSITION.scn
@@ -79,7 +81,19 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
     keys e2e:alice "move folgere P35"
     expect_screen e2e:alice "folgere moved P31 to P35"
     expect_screen e2e:bob "folgere moved P31 to P35"
+    if [ $attempt = 1 ]; then
+        # Dangers are shown before they bite: W3, the Axis home base, is empty.
+        expect_screen e2e:alice "! Your home base W3 has no unit on it"
+        # An end-movement that throws something away asks first; no keeps playing.
+        keys e2e:alice "end-movement"
+        expect_screen e2e:alice "Go ahead anyway? \[y/N\]"
+        keys e2e:alice "n"
+        expect_screen e2e:alice "not sent"
+    fi
     keys e2e:alice "end-movement"
+    sleep 0.3
+    keys e2e:alice "y"
+    expect_screen e2e:alice "Axis combat portion begins"
     keys e2e:alice "battle folgere 7arm7"
     expect_screen e2e:alice "1 to 3: 1-3; needs no supply"
     expect_screen e2e:alice "Battle 1 declared"

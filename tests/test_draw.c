@@ -151,4 +151,40 @@ START_TEST(battle_and_decision)
 }
 END_TEST
 
-AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision)
+static void hazards_all(FILE *f, void *arg)
+{
+    ak_draw_hazards(f, arg, 0);
+}
+
+static void hazards_at_end_movement(FILE *f, void *arg)
+{
+    ak_draw_hazards(f, arg, AK_ACT_END_MOVEMENT);
+}
+
+/* The dangers shown before they bite (akc show, akc play before every
+ * prompt, and the question before an end-movement that throws something
+ * away): the opening leaves W3 empty; two turns later the Axis, who used
+ * his only supply unit against Bengasi, has none on board, a supply unit
+ * due that cannot come, and every unit at stake. */
+START_TEST(hazards_shown)
+{
+    struct ak_state s = opening();
+    char *got = render(hazards_all, &s);
+    golden("hazards-opening.txt", got);
+    free(got);
+    s.turn = 3;
+    int gsup1 = ak_unit_find(ak_data(), "gsup1");
+    s.unit[gsup1] = (struct ak_unit){.where = AK_AT_POOL, .hex = AK_HEX_NONE};
+    s.no_supply_turns[AK_AXIS] = 1;
+    s.supply_due = 1;
+    s.control[AK_KEY_AXIS_BASE] = AK_NOBODY;
+    got = render(hazards_all, &s);
+    golden("hazards-no-supply.txt", got);
+    free(got);
+    got = render(hazards_at_end_movement, &s);
+    golden("hazards-confirm-end-movement.txt", got);
+    free(got);
+}
+END_TEST
+
+AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision, hazards_shown)
