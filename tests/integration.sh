@@ -150,6 +150,11 @@ expect resolve 'there is no battle 1'
 expect endturn 'the Allied player turn begins'
 "$AKC" --no-color show 1 >"$dir/show.out" 2>&1
 expect show 'Turn 1, 1 April 1941: Allied movement'
+# The dangers for the player to move come under the map, and in GAME.
+expect show 'Dangers for the Allied player:'
+expect show '! A new supply unit is due and not yet placed'
+"$AKC" --server 127.0.0.1:$port raw <<<'{"id":1,"cmd":"show","game":1}' >"$dir/showjson.out" 2>&1
+expect showjson '"hazards":\[{"kind":"supply_unplaced","rule":"LOGISTICS-M6"'
 
 # The spectator got every action as a push, in order; it can never act.
 echo '{"id":2,"cmd":"act","game":1,"action":{"action":"end_movement"}}' >&4
