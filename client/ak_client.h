@@ -60,6 +60,9 @@ json_t *ak_net_call(struct ak_net *n, json_t *req, void (*on_push)(json_t *push)
 /* Read one whole line (blocking, or up to timeout_ms; -1 forever). Returns
  * the message, or NULL on EOF, error or time-out. */
 json_t *ak_net_read(struct ak_net *n, int timeout_ms);
+/* A whole message is already read (buffered here or inside TLS), so poll()
+ * on the socket would not announce it: read it with ak_net_read(n, 0). */
+bool ak_net_pending(const struct ak_net *n);
 /* Tell the server this connection is alive (akd closes logged-in
  * connections silent for its session_idle_timeout, 600 s by default); the
  * reply (id "ping") is not waited for. Sent when nothing happened for
@@ -129,5 +132,9 @@ bool ak_verb_is_action(const char *verb);
 /* "a,b,c" -> ["a","b","c"] */
 json_t *ak_verb_names(const char *list);
 void ak_verb_format(long game, const json_t *action, char *buf, size_t cap);
+/* The action as a play command without the game: "move 21pz5 R35". */
+void ak_verb_describe(const json_t *action, char *buf, size_t cap);
+/* "Axis" or "Allied" for a push's "by" ("axis", "allied"); "?" else. */
+const char *ak_push_side(const json_t *by);
 
 #endif

@@ -254,6 +254,11 @@ json_t *ak_net_read(struct ak_net *n, int timeout_ms)
     }
 }
 
+bool ak_net_pending(const struct ak_net *n)
+{
+    return memchr(n->buf, '\n', n->len) != NULL || (n->ssl && SSL_pending(n->ssl) > 0);
+}
+
 void ak_net_ping(struct ak_net *n)
 {
     static const char line[] = "{\"id\":\"ping\",\"cmd\":\"ping\"}\n";

@@ -132,6 +132,10 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
         const char *to = json_string_value(json_object_get(a, "to"));
         snprintf(buf, cap, "akc advance %ld%s%s%s%s", game, to ? " " : "", to ? u : "",
                  to ? " " : "", to ? to : "");
+    } else if (strcmp(kind, "move") == 0) {
+        const char *to = json_string_value(json_object_get(a, "to"));
+        join_names(json_object_get(a, "path"), d, sizeof d);
+        snprintf(buf, cap, "akc move %ld %s %s", game, u, to ? to : d);
     } else if (strcmp(kind, "place") == 0) {
         snprintf(buf, cap, "akc place %ld %s %s", game, u, json_string_value(json_object_get(a, "at")));
     } else if (strcmp(kind, "substitute") == 0) {
@@ -144,4 +148,21 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
                            : strcmp(kind, "destroy_supply") == 0 ? "destroy" : kind;
         snprintf(buf, cap, "akc %s %ld%s%s", verb, game, u[0] ? " " : "", u);
     }
+}
+
+void ak_verb_describe(const json_t *action, char *buf, size_t cap)
+{
+    char line[600];
+    ak_verb_format(0, action, line, sizeof line);
+    /* "akc move 0 21pz5 R35" -> "move 21pz5 R35" */
+    const char *verb = strncmp(line, "akc ", 4) == 0 ? line + 4 : line;
+    const char *game = strchr(verb, ' ');
+    const char *rest = game ? strchr(game + 1, ' ') : NULL;
+    snprintf(buf, cap, "%.*s%s", (int)(game ? game - verb : (long)strlen(verb)), verb, rest ? rest : "");
+}
+
+const char *ak_push_side(const json_t *by)
+{
+    int side = ak_side_parse(json_string_value(by) ? json_string_value(by) : "");
+    return side >= 0 && side < AK_SIDES ? ak_side_name(side) : "?";
 }

@@ -476,6 +476,16 @@ static void print_push(json_t *m)
                (long long)json_integer_value(json_object_get(m, "seq")),
                json_string_value(json_object_get(m, "by")));
         print_events(json_object_get(m, "events"));
+    } else if (kind && strcmp(kind, "undo") == 0) {
+        char what[300];
+        ak_verb_describe(json_object_get(m, "action"), what, sizeof what);
+        printf("game %lld, back to action %lld: taken back by the %s player: %s\n",
+               (long long)json_integer_value(json_object_get(m, "game")),
+               (long long)json_integer_value(json_object_get(m, "seq")),
+               ak_push_side(json_object_get(m, "by")), what);
+    } else if (kind && (strcmp(kind, "aborted") == 0 || strcmp(kind, "declined") == 0)) {
+        printf("game %lld was %s by %s\n", (long long)json_integer_value(json_object_get(m, "game")), kind,
+               json_string_value(json_object_get(m, "by")));
     } else if (kind && strcmp(kind, "joined") == 0) {
         printf("game %lld: %s joined as %s\n", (long long)json_integer_value(json_object_get(m, "game")),
                json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "side")));
@@ -512,7 +522,23 @@ static int cmd_watch(struct ak_net *n, long game)
         } else {
             print_push(m);
         }
+        /* The game is over (the push that ends it reveals the dice
+         * secret), or was called off: nothing more will come. */
+        const char *kind = json_string_value(json_object_get(m, "push"));
+        bool over = json_object_get(m, "dice_secret") != NULL ||
+                    (kind && (strcmp(kind, "aborted") == 0 || strcmp(kind, "declined") == 0));
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(m, "events"), i, e) {
+            const char *ev = json_string_value(json_object_get(e, "event"));
+            over = over || (ev && strcmp(ev, "game_over") == 0);
+        }
         json_decref(m);
+        if (over) {
+            if (!opt.json)
+                printf("game %ld is over\n", game);
+            break;
+        }
     }
     return 0;
 }
@@ -659,9 +685,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_game_verb(n, verb, game);
     if (strcmp(verb, "undo") == 0 && argc == 2) {
         json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)game), &status);
-        if (r && !opt.json)
-            printf("taken back; game %ld is at action %lld\n", game,
+        if (r && !opt.json) {
+            char what[300];
+            ak_verb_describe(json_object_get(r, "action"), what, sizeof what);
+            printf("taken back: %s; game %ld is at action %lld\n", what, game,
                    (long long)json_integer_value(json_object_get(r, "seq")));
+        }
         json_decref(r);
         return status;
     }

@@ -24,6 +24,7 @@
 #include "ak_battle.h"
 #include "ak_client.h"
 #include "ak_engine.h"
+#include "ak_hazards.h"
 #include "ak_move.h"
 #include "ak_notation.h"
 #include "ak_patch.h"
@@ -92,8 +93,11 @@ static void update_prompt(void)
 {
     snprintf(P.prompt, sizeof P.prompt, "game %ld, turn %d %s %s> ", P.game, P.s.turn,
              ak_side_name(P.s.side), ak_phase_name(P.s.phase));
-    if (P.editing)
+    if (P.editing) {
+        fputs("\r\033[K", stdout);
         rl_set_prompt(P.prompt);
+        rl_forced_update_display();
+    }
 }
 
 static bool load_state(const json_t *state)
@@ -108,6 +112,19 @@ static bool load_state(const json_t *state)
     P.seq = (long)P.s.actions;
     update_prompt();
     return true;
+}
+
+/* A fingerprint of the dangers listed now, to say them again only when
+ * they change. */
+static uint64_t hazards_hash(void)
+{
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    int n = ak_hazards(&P.s, hz, AK_HAZARDS_MAX);
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < n; i++)
+        for (const char *c = hz[i].text; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h;
 }
 
 /* The dangers for the player to move (ending: only those that action
@@ -127,9 +144,26 @@ static int say_hazards(int ending)
     return n;
 }
 
-/* What the game waits for, said once after each change. */
+/* What the game waits for, said once after each change: the same words
+ * are not said again while the game waits for the same thing, and the
+ * dangers only when they change. */
 static void say_whose_turn(void)
 {
+    static char said[64];
+    static uint64_t hazards_said;
+    char now[64];
+    snprintf(now, sizeof now, "%d/%d/%d/%d/%d/%d", P.s.turn, P.s.side, P.s.phase, P.s.pending.kind,
+             P.s.pending.battle, ak_waiting_for(&P.s));
+    bool same = strcmp(now, said) == 0;
+    snprintf(said, sizeof said, "%s", now);
+    if (same) {
+        uint64_t h = hazards_hash();
+        if (h != hazards_said && ak_waiting_for(&P.s) == P.me && !P.s.pending.kind)
+            say_hazards(0);
+        hazards_said = h;
+        return;
+    }
+    hazards_said = hazards_hash();
     static const char *const decision[] = {"", "route the losers' retreat", "pick your exchange losses",
                                            "advance after combat or decline"};
     int w = ak_waiting_for(&P.s);
@@ -185,8 +219,11 @@ static void on_push(json_t *m)
             load_state(state);
             json_decref(state);
         }
-        say("The %s player took back his last action.\n", json_string_value(json_object_get(m, "by")));
-        remember("(an action was taken back)");
+        char what[300], line[400];
+        ak_verb_describe(json_object_get(m, "action"), what, sizeof what);
+        snprintf(line, sizeof line, "taken back by the %s player: %s", ak_push_side(json_object_get(m, "by")), what);
+        say("  %s\n", line);
+        remember(line);
         say_whose_turn();
         return;
     }
@@ -548,9 +585,20 @@ static void serve_socket(short revents)
 
 /* libedit reads keys through this: while it waits for the next key, the
  * server's pushes are printed above the line being typed. */
+/* Messages already read with an earlier reply: poll() would not see them. */
+static void serve_pending(void)
+{
+    json_t *m;
+    while (!P.quit && ak_net_pending(P.net) && (m = ak_net_read(P.net, 0))) {
+        on_push(m);
+        json_decref(m);
+    }
+}
+
 static int getc_or_push(FILE *in)
 {
     for (;;) {
+        serve_pending();
         struct pollfd p[2] = {{fileno(in), POLLIN, 0}, {P.net->fd, POLLIN, 0}};
         int rc = poll(p, 2, AK_PING_MS);
         if (rc == 0)
@@ -589,6 +637,7 @@ static void play_tty(void)
 static void play_plain(void)
 {
     while (!P.quit) {
+        serve_pending();
         struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {P.net->fd, POLLIN, 0}};
         int rc = poll(p, 2, AK_PING_MS);
         if (rc == 0)

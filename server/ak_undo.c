@@ -6,8 +6,9 @@
  * (and no die is ever rolled by these). akd rebuilds the state before it by
  * replaying the game's log from its start, drops the action from the store
  * in one transaction with the rebuilt snapshot, and pushes
- * {"push":"undo","game","seq","patch"}: the patch back to the earlier state,
- * whose sequence number is seq. Repeating undo walks further back.
+ * {"push":"undo","game","seq","by","action","patch"}: the action taken back
+ * and the patch back to the earlier state, whose sequence number is seq.
+ * Repeating undo walks further back.
  */
 #include <string.h>
 
@@ -67,13 +68,14 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     json_t *patch = ak_state_patch(g->state, &before);
+    json_t *taken = ak_action_to_json_in(&last, &before);
     *g->state = before;
     g->snapshot_seq = upto;
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
-    ak_conn_reply_ok(c, id, json_pack("{s:I}", "seq", (json_int_t)upto));
-    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o}", "push", "undo", "game", (json_int_t)g->id,
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:O}", "seq", (json_int_t)upto, "action", taken));
+    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
                              "seq", (json_int_t)upto, "by", side == AK_AXIS ? "axis" : "allied",
-                             "patch", patch);
+                             "action", taken, "patch", patch);
     ak_game_push(g, push);
     json_decref(push);
 }

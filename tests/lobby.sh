@@ -127,9 +127,15 @@ expect abort2 'not_your_game\|already_started'
 newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
 ug=$(newgame alice new axis)
 as bob join $ug >/dev/null 2>&1
+# A spectator's akc watch sees the undo as such, and ends with the game.
+as carol watch $ug >"$dir/watch-undo.out" 2>&1 &
+watcher=$!
+sleep 0.3
 as alice move $ug 21pz5 W14 >/dev/null 2>&1
 as alice undo $ug >"$dir/undo.out" 2>&1
-expect undo "taken back; game $ug is at action 0"
+expect undo "taken back: move 21pz5 W14; game $ug is at action 0"
+sleep 0.3
+expect watch-undo "taken back by the Axis player: move 21pz5 W14"
 as bob show $ug --no-color --json >"$dir/undone.out" 2>&1
 expect undone '"21pz5":{"where":"board","hex":"W6"'
 as alice undo $ug >"$dir/undo2.out" 2>&1
@@ -137,6 +143,15 @@ expect undo2 'cannot_undo'
 as alice move $ug 21pz5 W14 >/dev/null 2>&1
 as bob undo $ug >"$dir/undo3.out" 2>&1
 expect undo3 'the last action is not yours'
+as bob resign $ug >/dev/null 2>&1
+for _ in $(seq 30); do kill -0 $watcher 2>/dev/null || break; sleep 0.1; done
+if kill -0 $watcher 2>/dev/null; then
+    bad "akc watch ends when the game does"
+    kill $watcher
+else
+    ok "akc watch ends when the game does"
+fi
+expect watch-undo "game $ug is over"
 "$SCENARIO" --dump "$CAPTURE" >"$dir/capture.json" 2>/dev/null
 cg=$(newgame alice new axis --opponent bob --position "$dir/capture.json")
 as bob join $cg >/dev/null 2>&1

@@ -78,6 +78,20 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
         wait_for e2e:alice "move folgere" && ok "tab completes folg to folgere" || bad "tab completion"
         T send-keys -t e2e:alice C-u
     fi
+    if [ $attempt = 1 ]; then
+        # An undo: both see what was taken back, and the next move is
+        # planned from the position after it (a stale one would send a
+        # path from P32 and be refused).
+        keys e2e:alice "move folgere P32"
+        expect_screen e2e:alice "folgere moved P31 to P32"
+        keys e2e:alice "undo"
+        expect_screen e2e:alice "taken back by the Axis player: move folgere"
+        expect_screen e2e:bob "taken back by the Axis player: move folgere"
+        # The prompt follows the newest state, and "Your move" is not repeated.
+        [ "$(screen e2e:alice | grep -c 'Your move: the Axis movement portion')" = 1 ] &&
+            ok "Your move is said once while the game waits for the same thing" ||
+            bad "Your move repeated: $(screen e2e:alice | grep -c 'Your move')"
+    fi
     keys e2e:alice "move folgere P35"
     expect_screen e2e:alice "folgere moved P31 to P35"
     expect_screen e2e:bob "folgere moved P31 to P35"
@@ -94,6 +108,7 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
     sleep 0.3
     keys e2e:alice "y"
     expect_screen e2e:alice "Axis combat portion begins"
+    expect_screen e2e:alice "turn 1 Axis combat>"
     keys e2e:alice "battle folgere 7arm7"
     expect_screen e2e:alice "1 to 3: 1-3; needs no supply"
     expect_screen e2e:alice "Battle 1 declared"
