@@ -114,8 +114,11 @@ void ak_draw_combat(FILE *out, const struct ak_state *s);
 int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending);
 
 /* akc_play.c: the interactive session on a game (state: the watched
- * game's public state; me: the side played, -1 to watch). */
-int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw);
+ * game's public state; me: the side played, -1 to watch; again: closes n,
+ * connects and resumes the session anew: 0 done, 1 not now (try later),
+ * -1 never (the session is gone); NULL: no reconnecting). */
+int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw,
+            int (*again)(struct ak_net *n));
 
 /* ak_verify.c: check a game record and print the report; 0 if it holds. */
 int ak_verify_print(const json_t *record, FILE *out);

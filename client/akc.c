@@ -627,6 +627,20 @@ static int resume(struct ak_net *n, const struct ak_session *s)
     return status;
 }
 
+/* akc play's way back after a lost connection: the same server, the
+ * same session. */
+static const struct ak_session *play_session;
+
+static int play_reconnect(struct ak_net *n)
+{
+    char err[1536];
+    ak_net_close(n);
+    if (ak_net_connect(n, opt.server, &opt.net, err, sizeof err) != 0)
+        return 1;
+    int status = resume(n, play_session);
+    return status == 0 ? 0 : status == EXIT_REFUSED ? -1 : 1;
+}
+
 static int run(struct ak_net *n, int argc, char **argv, const struct ak_session *s)
 {
     const char *verb = argv[0];
@@ -711,7 +725,9 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         if (!r)
             return status;
         const char *you = json_string_value(json_object_get(r, "you"));
-        status = ak_play(n, game, you ? ak_side_parse(you) : -1, json_object_get(r, "state"), &opt.draw);
+        play_session = s;
+        status = ak_play(n, game, you ? ak_side_parse(you) : -1, json_object_get(r, "state"), &opt.draw,
+                         play_reconnect);
         json_decref(r);
         return status;
     }

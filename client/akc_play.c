@@ -47,6 +47,7 @@ static struct {
     bool tty, quit;
     bool editing;                   /* inside readline(): a line is being typed */
     char prompt[96];
+    int (*reconnect)(struct ak_net *n);     /* connect and resume again; 0 on success */
 } P;
 
 static const char *const play_help =
@@ -245,12 +246,48 @@ static void on_push(json_t *m)
     say_whose_turn();
 }
 
+/* The connection is gone (akd restarted, the network dropped): connect
+ * again with growing pauses (1, 2, 4 ... 30 seconds), resume the session,
+ * watch the game again and take its whole state: whatever happened
+ * meanwhile is then shown as it is now. Ctrl-C leaves. */
+static void reconnect(void)
+{
+    if (!P.reconnect) {
+        say("akc: the connection to the server was lost\n");
+        P.quit = true;
+        return;
+    }
+    for (int pause = 1;; pause = pause < 16 ? pause * 2 : 30) {
+        say("akc: the connection to the server was lost; trying again in %d s (Ctrl-C to leave)\n", pause);
+        sleep((unsigned)pause);
+        int rc = P.reconnect(P.net);
+        if (rc < 0) {
+            say("akc: the server no longer knows this session; log in again with 'akc login USER'\n");
+            P.quit = true;
+            return;
+        }
+        if (rc > 0)
+            continue;
+        json_t *r = ak_net_call(P.net, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)P.game), NULL);
+        if (r && json_is_true(json_object_get(r, "ok"))) {
+            long before = P.seq;
+            load_state(json_object_get(json_object_get(r, "result"), "state"));
+            say("akc: reconnected; the game is at action %ld%s\n", P.seq,
+                P.seq != before ? " (it moved on meanwhile: show draws it)" : "");
+            json_decref(r);
+            say_whose_turn();
+            return;
+        }
+        json_decref(r);
+    }
+}
+
 static json_t *request(json_t *req)
 {
     json_t *reply = ak_net_call(P.net, req, on_push);
     if (!reply) {
-        say("akc: the connection to the server was lost\n");
-        P.quit = true;
+        reconnect();
+        say("(that command was not answered: send it again if it is still wanted)\n");
         return NULL;
     }
     if (!json_is_true(json_object_get(reply, "ok"))) {
@@ -577,10 +614,8 @@ static void serve_socket(short revents)
         on_push(m);
         json_decref(m);
     }
-    if (revents & (POLLHUP | POLLERR)) {
-        say("akc: the server closed the connection\n");
-        P.quit = true;
-    }
+    if (!P.quit && (P.net->closed || (revents & (POLLHUP | POLLERR))))
+        reconnect();
 }
 
 /* libedit reads keys through this: while it waits for the next key, the
@@ -651,10 +686,12 @@ static void play_plain(void)
     }
 }
 
-int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw)
+int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw,
+            int (*again)(struct ak_net *n))
 {
     memset(&P, 0, sizeof P);
     P.net = n;
+    P.reconnect = again;
     P.game = game;
     P.me = me;
     P.draw = draw;

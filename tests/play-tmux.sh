@@ -6,7 +6,7 @@
 # thrown back, the retreat choice offered to the defender as numbered
 # options and taken by typing its number; the dangers of the position shown
 # before the prompt, and the question before an end-movement that would
-# throw something away. The dice are the game's own, so
+# throw something away; an undo; and, akd restarted, akc reconnecting. The dice are the game's own, so
 # the skirmish is replayed in a new game until a retreat comes up (two
 # chances in three each time).
 # usage: play-tmux.sh AKD AKC AK-SCENARIO POSITION.scn
@@ -128,6 +128,17 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
     echo "     (attempt $attempt: the attacker was eliminated; a new game)"
 done
 $retreat_seen && ok "a retreat choice was offered and taken" || bad "no retreat came up in ten games"
+
+# akd restarts: akc play finds the connection gone, connects again by
+# itself, resumes the session and takes up the game where it stands.
+kill -TERM $pid; wait $pid 2>/dev/null
+"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 >"$dir/akd2.out" 2>>"$dir/akd2.log" &
+pid=$!
+expect_screen e2e:alice "connection to the server was lost; trying again"
+expect_screen e2e:alice "reconnected; the game is at action"
+expect_screen e2e:bob "reconnected; the game is at action"
+keys e2e:alice "options"
+expect_screen e2e:alice " 1) \|nothing but moves"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 finish
