@@ -113,11 +113,25 @@ void ak_draw_combat(FILE *out, const struct ak_state *s);
  * heading. Returns how many were printed. */
 int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending);
 
-/* akc_play.c: the interactive session on a game (state: the watched
- * game's public state; me: the side played, -1 to watch; again: closes n,
+/* ak_summary.c: a game summary (PROTOCOL.md SUMMARY) for people. The
+ * clock: "-", "2d 4h left (3d/action)", "OVERDUE (3d/action)", "3d/turn". */
+void ak_summary_clock(const json_t *summary, char *buf, size_t cap);
+/* "YOUR MOVE", "axis to move", "OVERDUE: ...", "CHALLENGE from alice",
+ * "challenge to bob", "open seek", "axis_wins by elimination"; me is the
+ * user's name (NULL if not logged in). */
+void ak_summary_status(const json_t *summary, const char *me, char *buf, size_t cap);
+/* The other player's name, "(open)", or "-" for a game one does not play. */
+const char *ak_summary_opponent(const json_t *summary);
+/* akc games filters: games one plays or is challenged to; waiting for
+ * one's move; with a seat one may take; over. */
+enum { AK_GAMES_MINE = 1, AK_GAMES_WAITING = 2, AK_GAMES_OPEN = 4, AK_GAMES_FINISHED = 8 };
+bool ak_summary_matches(const json_t *summary, const char *me, unsigned filters);
+
+/* akc_play.c: the interactive session on a game (summary: the GAME the
+ * server answered `watch` with, its public state inside; me: the side played, -1 to watch; again: closes n,
  * connects and resumes the session anew: 0 done, 1 not now (try later),
  * -1 never (the session is gone); NULL: no reconnecting). */
-int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw,
+int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const struct ak_draw_opts *draw,
             int (*again)(struct ak_net *n));
 
 /* ak_verify.c: check a game record and print the report; 0 if it holds. */

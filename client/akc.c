@@ -38,6 +38,7 @@ static struct {
     const char *file;           /* verify: a record file instead of a game */
     const char *position;       /* new: start from this state file (where akd allows it) */
     const char *highlight;      /* show: "zoc", "supply" or units for their destinations */
+    unsigned games_filter;      /* games: AK_GAMES_* */
 } opt;
 
 static const char usage_text[] =
@@ -60,7 +61,9 @@ static const char usage_text[] =
         "  decline GAME         decline a challenge\n"
         "  abort GAME           call off a game before its first action\n"
         "  resign GAME          concede the game\n"
-        "  games                list games: those waiting for you first, with the time left\n"
+        "  games                list games: those waiting for you first, with the clock; filters:\n"
+        "      --mine --waiting --open --finished   yours (and challenges to you); your move;\n"
+        "                       a seat you may take; over\n"
         "  ladder               the players of rated games, by rating (Elo, from 1500)\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
         "                       shows N squares around it, --wide draws it all);\n"
@@ -258,7 +261,7 @@ static int act(struct ak_net *n, long game, json_t *action)
     return 0;
 }
 
-static int draw_game(const json_t *r)
+static int draw_game(const json_t *r, const char *me)
 {
     struct ak_state s;
     char err[200];
@@ -271,6 +274,11 @@ static int draw_game(const json_t *r)
     const char *al = json_string_value(json_object_get(p, "allied"));
     printf("Game %lld: Axis %s, Allied %s\n", (long long)json_integer_value(json_object_get(r, "game")),
            ax ? ax : "(open)", al ? al : "(open)");
+    char clock[64], status_text[96];
+    ak_summary_clock(r, clock, sizeof clock);
+    ak_summary_status(r, me, status_text, sizeof status_text);
+    printf("%s, %s; clock: %s; %s\n", json_string_value(json_object_get(r, "ruleset")),
+           json_is_true(json_object_get(r, "rated")) ? "rated" : "not rated", clock, status_text);
     struct ak_draw_opts o = opt.draw;
     static uint8_t mark[AK_HEX_COUNT];
     if (opt.highlight && ak_draw_highlight(&s, opt.highlight, mark, &o) != 0)
@@ -402,7 +410,7 @@ static int cmd_options(struct ak_net *n, long game)
     return 0;
 }
 
-static int cmd_games(struct ak_net *n)
+static int cmd_games(struct ak_net *n, const char *me)
 {
     int status;
     /* akd answers in pages; akc shows them all, as one list (and with
@@ -426,6 +434,15 @@ static int cmd_games(struct ak_net *n)
     if (r) {
         json_object_del(r, "offset");
         json_object_del(r, "more");
+        /* --mine, --waiting, --open, --finished: the JSON is filtered too. */
+        json_t *kept = json_array();
+        size_t k;
+        json_t *one;
+        json_array_foreach(json_object_get(r, "games"), k, one)
+            if (ak_summary_matches(one, me, opt.games_filter))
+                json_array_append(kept, one);
+        json_object_set_new(r, "total", json_integer((json_int_t)json_array_size(kept)));
+        json_object_set_new(r, "games", kept);
     }
     if (r && json) {
         char *text = json_dumps(r, JSON_COMPACT);
@@ -436,34 +453,25 @@ static int cmd_games(struct ak_net *n)
         return (json_decref(r), status);
     size_t i;
     json_t *g;
-    printf("%-6s %-8s %-14s %-14s %-22s %s\n", "game", "you", "axis", "allied", "turn", "status");
+    int shown = 0;
     json_array_foreach(json_object_get(r, "games"), i, g) {
-        const json_t *p = json_object_get(g, "players");
+        if (!ak_summary_matches(g, me, opt.games_filter))
+            continue;
+        if (shown++ == 0)
+            printf("%-6s %-7s %-14s %-8s %-20s %-24s %-6s %s\n", "game", "you", "opponent", "ruleset", "turn",
+                   "clock", "rated", "status");
         const char *you = json_string_value(json_object_get(g, "you"));
-        const char *ax = json_string_value(json_object_get(p, "axis"));
-        const char *al = json_string_value(json_object_get(p, "allied"));
-        char turn[64];
+        char turn[64], clock[64], status_text[96];
         snprintf(turn, sizeof turn, "%lld %s", (long long)json_integer_value(json_object_get(g, "turn")),
                  json_string_value(json_object_get(g, "date")));
-        const char *wait = json_string_value(json_object_get(g, "waiting_for"));
-        char left[48] = "";
-        const json_t *tl = json_object_get(g, "time_left");
-        if (json_is_integer(tl)) {
-            long long t = (long long)json_integer_value(tl);
-            snprintf(left, sizeof left, t >= 86400 ? ", %lldd %lldh left" : t >= 3600 ? ", %lldh %lldm left"
-                                                                        : ", %lldm %llds left",
-                     t >= 86400 ? t / 86400 : t >= 3600 ? t / 3600 : t / 60,
-                     t >= 86400 ? t % 86400 / 3600 : t >= 3600 ? t % 3600 / 60 : t % 60);
-        }
-        const char *result = json_string_value(json_object_get(g, "result"));
-        char over[80];
-        snprintf(over, sizeof over, "%s by %s", result, json_string_value(json_object_get(g, "reason")));
-        printf("%-6lld %-8s %-14s %-14s %-22s %s%s\n", (long long)json_integer_value(json_object_get(g, "game")),
-               you ? you : "-", ax ? ax : "(open)", al ? al : "(open)", turn,
-               json_is_true(json_object_get(g, "open")) ? "waiting for an opponent"
-               : json_is_true(json_object_get(g, "your_turn")) ? "YOUR MOVE"
-               : wait ? wait : over, wait ? left : "");
+        ak_summary_clock(g, clock, sizeof clock);
+        ak_summary_status(g, me, status_text, sizeof status_text);
+        printf("%-6lld %-7s %-14s %-8s %-20s %-24s %-6s %s\n", (long long)json_integer_value(json_object_get(g, "game")),
+               you ? you : "-", ak_summary_opponent(g), json_string_value(json_object_get(g, "ruleset")), turn,
+               clock, json_is_true(json_object_get(g, "rated")) ? "rated" : "-", status_text);
     }
+    if (shown == 0)
+        printf("no games%s\n", opt.games_filter ? " match" : " yet: akc new axis|allied|random creates one");
     json_decref(r);
     return 0;
 }
@@ -622,7 +630,11 @@ static int resume(struct ak_net *n, const struct ak_session *s)
      * server (a typo, or one set up to collect tokens) gets none. */
     if (!s->token[0] || strcmp(s->server, opt.server) != 0)
         return 0;
+    /* Not the command's answer: --json prints one document, the command's. */
+    bool json = opt.json;
+    opt.json = false;
     json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
+    opt.json = json;
     json_decref(r);
     return status;
 }
@@ -675,7 +687,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return status;
     }
     if (strcmp(verb, "games") == 0 && argc == 1)
-        return cmd_games(n);
+        return cmd_games(n, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
     if (strcmp(verb, "ladder") == 0 && argc == 1) {
         json_t *r = call(n, json_pack("{s:s}", "cmd", "ladder"), &status);
         size_t i;
@@ -713,7 +725,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         if (r && !opt.json) {
             if (strcmp(verb, "join") == 0)
                 printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), game);
-            status = draw_game(r);
+            status = draw_game(r, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
         }
         json_decref(r);
         return status;
@@ -726,8 +738,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
             return status;
         const char *you = json_string_value(json_object_get(r, "you"));
         play_session = s;
-        status = ak_play(n, game, you ? ak_side_parse(you) : -1, json_object_get(r, "state"), &opt.draw,
-                         play_reconnect);
+        status = ak_play(n, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
         json_decref(r);
         return status;
     }
@@ -790,6 +801,8 @@ int main(int argc, char **argv)
         {"supply", no_argument, NULL, 'S'}, {"radius", required_argument, NULL, 'R'},
         {"tls", no_argument, NULL, 'T'}, {"no-tls", no_argument, NULL, 'N'},
         {"ca", required_argument, NULL, 'C'}, {"accept-new-cert", no_argument, NULL, 'A'},
+        {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
+        {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -859,6 +872,10 @@ int main(int argc, char **argv)
         case 'N': opt.net.tls = AK_TLS_OFF; break;
         case 'C': opt.net.ca_file = optarg; break;
         case 'A': opt.net.accept_new = true; break;
+        case 'M': opt.games_filter |= AK_GAMES_MINE; break;
+        case 'W': opt.games_filter |= AK_GAMES_WAITING; break;
+        case 'O': opt.games_filter |= AK_GAMES_OPEN; break;
+        case 'F': opt.games_filter |= AK_GAMES_FINISHED; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
         default: usage(stderr); return EXIT_USAGE;

@@ -48,6 +48,8 @@ static struct {
     bool editing;                   /* inside readline(): a line is being typed */
     char prompt[96];
     int (*reconnect)(struct ak_net *n);     /* connect and resume again; 0 on success */
+    bool timed;                     /* the game has a time control */
+    bool clock_due;                 /* say the clock at the next quiet moment */
 } P;
 
 static const char *const play_help =
@@ -63,6 +65,7 @@ static const char *const play_help =
     "  options                      every legal action now, numbered: type N to send it\n"
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
     "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
+    "  clock                        the time left, the rated flag and the game's status\n"
     "  help | quit\n";
 
 /* Print above the line being edited, then draw the line again. */
@@ -186,6 +189,8 @@ static void say_whose_turn(void)
         say("Your combat portion: declare battles, resolve them, then end-turn.\n");
     if (!P.s.pending.kind)
         say_hazards(0);
+    /* Not asked from here: this may run inside another request's wait. */
+    P.clock_due = P.timed && w == P.me;
 }
 
 static void print_events(const json_t *events, bool mine)
@@ -304,6 +309,25 @@ static json_t *request(json_t *req)
     json_t *result = json_incref(json_object_get(reply, "result"));
     json_decref(reply);
     return result;
+}
+
+/* The clock, the rated flag and the status, from a GAME summary. */
+static void say_clock(const json_t *g)
+{
+    char clock[64], status[96];
+    ak_summary_clock(g, clock, sizeof clock);
+    ak_summary_status(g, NULL, status, sizeof status);
+    say("Clock: %s; %s; %s.\n", clock, json_is_true(json_object_get(g, "rated")) ? "rated" : "not rated",
+        status);
+}
+
+/* Ask the server for the summary (the clock runs there) and say it. */
+static void clock_now(void)
+{
+    json_t *r = request(json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)P.game));
+    if (r)
+        say_clock(r);
+    json_decref(r);
 }
 
 static void resync(void)
@@ -521,6 +545,8 @@ static void run_command(char *line)
             say("  %s\n", P.log[i]);
     else if (strcmp(w[0], "options") == 0)
         options();
+    else if (strcmp(w[0], "clock") == 0)
+        clock_now();
     else if (strcmp(w[0], "undo") == 0)
         json_decref(request(json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)P.game)));
     else if (strcmp(w[0], "odds") == 0 && n == 3)
@@ -556,7 +582,7 @@ static char *complete_word(const char *text, int state)
     static const char *const commands[] = {
         "move", "place", "embark", "substitute", "end-movement", "end-turn", "odds", "battle",
         "resolve", "cancel", "abandon", "retreat", "exchange", "advance", "destroy", "resign",
-        "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", NULL,
+        "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", "clock", NULL,
     };
     static int i, j;
     static bool first_word;
@@ -620,13 +646,18 @@ static void serve_socket(short revents)
 
 /* libedit reads keys through this: while it waits for the next key, the
  * server's pushes are printed above the line being typed. */
-/* Messages already read with an earlier reply: poll() would not see them. */
+/* Messages already read with an earlier reply: poll() would not see them;
+ * then the clock, when a turn of mine began. */
 static void serve_pending(void)
 {
     json_t *m;
     while (!P.quit && ak_net_pending(P.net) && (m = ak_net_read(P.net, 0))) {
         on_push(m);
         json_decref(m);
+    }
+    if (P.clock_due && !P.quit) {
+        P.clock_due = false;
+        clock_now();
     }
 }
 
@@ -686,9 +717,10 @@ static void play_plain(void)
     }
 }
 
-int ak_play(struct ak_net *n, long game, int me, const json_t *state, const struct ak_draw_opts *draw,
+int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const struct ak_draw_opts *draw,
             int (*again)(struct ak_net *n))
 {
+    const json_t *state = json_object_get(summary, "state");
     memset(&P, 0, sizeof P);
     P.net = n;
     P.reconnect = again;
@@ -699,8 +731,11 @@ int ak_play(struct ak_net *n, long game, int me, const json_t *state, const stru
     if (!load_state(state))
         return 1;
     show(NULL, 0);
+    P.timed = json_is_object(json_object_get(summary, "time_control"));
+    say_clock(summary);
     printf("Type help for the commands, quit to leave (the game goes on without you).\n");
     say_whose_turn();
+    P.clock_due = false;        /* said above */
     if (P.tty)
         play_tty();
     else

@@ -180,6 +180,9 @@ void ak_game_name_players(struct ak_server *srv, struct ak_game *g)
             ak_store_user_name(srv->store, g->player[side], g->player_name[side],
                                sizeof g->player_name[side]) != AK_STORE_OK)
             g->player_name[side][0] = '\0';
+    if (!g->meta.challenge ||
+        ak_store_user_name(srv->store, g->meta.challenge, g->challenge_name, sizeof g->challenge_name) != AK_STORE_OK)
+        g->challenge_name[0] = '\0';
 }
 
 bool ak_game_open(const struct ak_game *g)
@@ -400,6 +403,8 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
     json_object_set_new(j, "waiting_for", waiting == AK_NOBODY || open ? json_null()
                                           : json_string(waiting == AK_AXIS ? "axis" : "allied"));
     json_object_set_new(j, "open", json_boolean(open));
+    /* A challenge names its invited player while the seat waits for him. */
+    json_object_set_new(j, "challenge", open && g->challenge_name[0] ? json_string(g->challenge_name) : json_null());
     json_object_set_new(j, "your_turn", json_boolean(user && waiting != AK_NOBODY &&
                                                      g->player[waiting] == user && !open));
     int mine = ak_game_side_of(g, user);

@@ -128,6 +128,7 @@ struct ak_game {
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
+    char challenge_name[64];            /* the invited player of a challenge, or "" */
     struct ak_conn **watchers;  /* connections that get its pushes */
     int nwatchers, watchers_cap;
     struct ak_game *next;

@@ -47,6 +47,19 @@ expect ch1 'dice commitment: [0-9a-f]\{64\}'
 as carol join 1 >"$dir/carol.out" 2>&1; rc=$?
 check "a third player cannot take a challenge (exit 1)" "[ $rc = 1 ]"
 expect carol 'not_invited'
+# The challenge as each sees it in games: bob from alice, alice to bob;
+# --open lists it for bob (a seat he may take), not for carol.
+as bob games >"$dir/ch-bob.out" 2>&1
+expect ch-bob '^1 .* CHALLENGE from alice$'
+as alice games >"$dir/ch-alice.out" 2>&1
+expect ch-alice '^1 .* challenge to bob$'
+expect ch-alice 'opponent *ruleset *turn *clock *rated *status'
+as bob games --open >"$dir/ch-open.out" 2>&1
+expect ch-open '^1 '
+as carol games --open >"$dir/ch-carol.out" 2>&1
+expect ch-carol 'no games match'
+as bob --json games --open >"$dir/ch-json.out" 2>&1
+check "games --json --open is one document with the challenge" "[ \$(wc -l <'$dir/ch-json.out') = 1 ] && grep -q '\"challenge\":\"bob\"' '$dir/ch-json.out' || { cat '$dir/ch-json.out'; false; }"
 as bob decline 1 >"$dir/decline.out" 2>&1
 expect decline 'game 1 declined'
 as alice games >"$dir/games1.out" 2>&1
@@ -58,6 +71,13 @@ as alice new axis --opponent bob --time 4s >/dev/null 2>&1
 as bob join 2 >/dev/null 2>&1
 as alice games >"$dir/games2.out" 2>&1
 expect games2 'YOUR MOVE'
+expect games2 '^2 *axis *bob *classic .* left (0m 4s/action) *- *YOUR MOVE'
+as alice games --waiting >"$dir/games2w.out" 2>&1
+expect games2w '^2 '
+as bob games --waiting >"$dir/games2b.out" 2>&1
+expect games2b 'no games match'
+as bob show 2 --no-color >"$dir/show2.out" 2>&1
+expect show2 'classic, not rated; clock: .* left (0m 4s/action); axis to move'
 for _ in $(seq 100); do grep -q 'game_over game=2' "$dir/notify.log" 2>/dev/null && break; sleep 0.1; done
 as bob show 2 --no-color >"$dir/timeout.out" 2>&1
 expect timeout 'allied_wins by time'
@@ -322,6 +342,19 @@ kill -9 $pid; wait $pid 2>/dev/null
 start_akd deadline2 --db "$db" --allow-positions 1
 d2=$(deadline_of "$game")
 check "the deadline an action moves is stored with it ($d0, then $d1; after SIGKILL $d2)" "[ -n '$d0' ] && [ '$d1' -gt '$d0' ] && [ '$d2' = '$d1' ]"
+# A game whose time ran out with on_expiry wait is overdue, and says so
+# plainly in games and show (not "0m 0s left"). (akd came back on another
+# port: a token goes only to the server that issued it, so log in again.)
+for u in ivy jack; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+game=$(newgame ivy new axis --opponent jack --time 1s --on-expiry wait)
+as jack join "$game" >/dev/null 2>&1
+sleep 2.5
+as ivy games >"$dir/overdue.out" 2>&1
+expect overdue "^$game .*OVERDUE (0m 1s/action) .*OVERDUE: axis to move, waiting for an operator"
+as jack show "$game" --no-color >"$dir/overdue-show.out" 2>&1
+expect overdue-show 'clock: OVERDUE (0m 1s/action); OVERDUE: axis to move'
+as ivy games --finished >"$dir/finished.out" 2>&1
+check "games --finished leaves out a running game" "! grep -q '^$game ' '$dir/finished.out'"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 # A bad setting is refused at start with the reason.

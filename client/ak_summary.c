@@ -1,0 +1,98 @@
+/* ak_summary: a game summary (PROTOCOL.md SUMMARY) as people read it:
+ * the clock, the status and the opponent, the same words in `games`,
+ * `show` and `play`. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ak_client.h"
+
+/* "2d 4h", "3h 10m", "5m 20s". */
+static void span(long long t, char *buf, size_t cap)
+{
+    if (t >= 86400)
+        snprintf(buf, cap, "%lldd %lldh", t / 86400, t % 86400 / 3600);
+    else if (t >= 3600)
+        snprintf(buf, cap, "%lldh %lldm", t / 3600, t % 3600 / 60);
+    else
+        snprintf(buf, cap, "%lldm %llds", t / 60, t % 60);
+}
+
+void ak_summary_clock(const json_t *g, char *buf, size_t cap)
+{
+    const json_t *tc = json_object_get(g, "time_control");
+    if (!json_is_object(tc)) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    char per[32], left[32];
+    span((long long)json_integer_value(json_object_get(tc, "seconds")), per, sizeof per);
+    const char *unit = json_string_value(json_object_get(tc, "per"));
+    const json_t *tl = json_object_get(g, "time_left");
+    if (json_is_true(json_object_get(g, "overdue")))
+        snprintf(buf, cap, "OVERDUE (%s/%s)", per, unit ? unit : "?");
+    else if (json_is_integer(tl) && json_string_value(json_object_get(g, "waiting_for"))) {
+        span((long long)json_integer_value(tl), left, sizeof left);
+        snprintf(buf, cap, "%s left (%s/%s)", left, per, unit ? unit : "?");
+    } else
+        snprintf(buf, cap, "%s/%s", per, unit ? unit : "?");
+}
+
+const char *ak_summary_opponent(const json_t *g)
+{
+    const json_t *p = json_object_get(g, "players");
+    const char *you = json_string_value(json_object_get(g, "you"));
+    const char *ax = json_string_value(json_object_get(p, "axis"));
+    const char *al = json_string_value(json_object_get(p, "allied"));
+    if (!you)
+        return "-";
+    const char *other = strcmp(you, "axis") == 0 ? al : ax;
+    return other ? other : "(open)";
+}
+
+void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
+{
+    const json_t *p = json_object_get(g, "players");
+    const char *challenge = json_string_value(json_object_get(g, "challenge"));
+    const char *ax = json_string_value(json_object_get(p, "axis"));
+    const char *al = json_string_value(json_object_get(p, "allied"));
+    const char *wait = json_string_value(json_object_get(g, "waiting_for"));
+    if (json_is_true(json_object_get(g, "open"))) {
+        if (challenge && me && strcasecmp(challenge, me) == 0)
+            snprintf(buf, cap, "CHALLENGE from %s", ax ? ax : al ? al : "?");
+        else if (challenge)
+            snprintf(buf, cap, "challenge to %s", challenge);
+        else
+            snprintf(buf, cap, "open seek");
+    } else if (json_is_true(json_object_get(g, "overdue"))) {
+        snprintf(buf, cap, "OVERDUE: %s to move, waiting for an operator", wait ? wait : "?");
+    } else if (json_is_true(json_object_get(g, "your_turn"))) {
+        snprintf(buf, cap, "YOUR MOVE");
+    } else if (wait) {
+        snprintf(buf, cap, "%s to move", wait);
+    } else {
+        snprintf(buf, cap, "%s by %s", json_string_value(json_object_get(g, "result")),
+                 json_string_value(json_object_get(g, "reason")));
+    }
+}
+
+bool ak_summary_matches(const json_t *g, const char *me, unsigned filters)
+{
+    const char *challenge = json_string_value(json_object_get(g, "challenge"));
+    bool mine = json_string_value(json_object_get(g, "you")) != NULL ||
+                (challenge && me && strcasecmp(challenge, me) == 0);
+    const char *phase = json_string_value(json_object_get(g, "phase"));
+    bool over = phase && strcmp(phase, "over") == 0;
+    bool open = json_is_true(json_object_get(g, "open"));
+    if ((filters & AK_GAMES_MINE) && !mine)
+        return false;
+    if ((filters & AK_GAMES_WAITING) && !json_is_true(json_object_get(g, "your_turn")))
+        return false;
+    /* Open: a seat I could take (an open seek, or a challenge to me). */
+    if ((filters & AK_GAMES_OPEN) && !(open && json_string_value(json_object_get(g, "you")) == NULL &&
+                                       (!challenge || (me && strcasecmp(challenge, me) == 0))))
+        return false;
+    if ((filters & AK_GAMES_FINISHED) && !over)
+        return false;
+    return true;
+}
