@@ -66,6 +66,11 @@ struct av_obliger {
 static struct {
     int nmine, nfoes;
     uint8_t mine[AK_UNIT_MAX], foes[AK_UNIT_MAX];
+    /* Squares taken by another automatic victory while it is checked
+     * that this one leaves that one standing (see consistent()). */
+    ak_hex taken[AV_SQUARES];
+    int ntaken;
+    bool checking;
 } on;
 
 static void list_combat_units(const struct ak_state *s)
@@ -73,8 +78,12 @@ static void list_combat_units(const struct ak_state *s)
     on.nmine = on.nfoes = 0;
     for (int u = 0; u < s->units; u++)
         if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u))) {
-            if (ak_def(u)->side == s->side)
+            /* A unit isolated since the start of the turn cannot attack
+             * (ISOLATION 2): it neither makes nor takes on a battle. */
+            if (ak_def(u)->side == s->side && !s->unit[u].isolated)
                 on.mine[on.nmine++] = (uint8_t)u;
+            else if (ak_def(u)->side == s->side)
+                continue;
             else
                 on.foes[on.nfoes++] = (uint8_t)u;
         }
@@ -104,12 +113,16 @@ static void gather_defenders(const struct ak_state *s, struct av_battle *b)
     b->surrounded = true;
     for (int i = 0; i < b->nstacks; i++)
         b->surrounded = b->surrounded && ak_surrounded(s, b->stack[i], !s->side);
-    for (int i = 0; i < on.nfoes && b->ndef < AK_GROUP_MAX; i++) {
+    for (int i = 0; i < on.nfoes; i++) {
         int e = on.foes[i];
-        if (hex_index(b->stack, b->nstacks, s->unit[e].hex) >= 0) {
-            b->def[b->ndef++] = (uint8_t)e;
-            b->defense += ak_defense_now(s, e);
+        if (hex_index(b->stack, b->nstacks, s->unit[e].hex) < 0)
+            continue;
+        if (b->ndef == AK_GROUP_MAX) {  /* more than a battle can name: no automatic victory */
+            b->defense = 1 << 20;
+            return;
         }
+        b->def[b->ndef++] = (uint8_t)e;
+        b->defense += ak_defense_now(s, e);
     }
 }
 
@@ -124,7 +137,7 @@ static int gather_squares(const struct ak_state *s, struct av_battle *b)
     for (int k = 0; k < on.nmine; k++) {
         int u = on.mine[k];
         ak_hex h = s->unit[u].hex;
-        if (!next_to_every_stack(b, h))
+        if (!next_to_every_stack(b, h) || hex_index(on.taken, on.ntaken, h) >= 0)
             continue;
         int i = hex_index(b->sq, b->nsq, h);
         if (i < 0) {
@@ -150,19 +163,25 @@ static int gather_obligers(const struct ak_state *s, const struct av_battle *b,
                            struct av_obliger *out)
 {
     int n = 0;
-    for (int k = 0; k < on.nfoes && n < AV_OBLIGERS; k++) {
+    for (int k = 0; k < on.nfoes; k++) {
         int r = on.foes[k];
         if (hex_index(b->stack, b->nstacks, s->unit[r].hex) >= 0)
             continue;
         struct av_obliger o = {0};
         for (int i = 0; i < b->nsq; i++) {
-            if (ak_battle_zoc(s, r, b->sq[i]))
+            /* A sortie from a fortress takes on every adjacent enemy unit
+             * (FORTRESSES 2), zone or not. */
+            bool sortie = ak_map()->terrain[b->sq[i]] == AK_TERRAIN_FORTRESS &&
+                          ak_adjacent(b->sq[i], s->unit[r].hex);
+            if (sortie || ak_battle_zoc(s, r, b->sq[i]))
                 o.obliges |= 1u << i;
             if (ak_adjacent(b->sq[i], s->unit[r].hex))
                 o.adjacent |= 1u << i;
         }
         if (!o.obliges)
             continue;
+        if (n == AV_OBLIGERS)
+            return -1;      /* too many to judge: no automatic victory */
         for (int i = 0; i < on.nmine && !o.free_attacker; i++) {
             ak_hex ch = s->unit[on.mine[i]].hex;
             o.free_attacker = ak_adjacent(ch, s->unit[r].hex) && hex_index(b->sq, b->nsq, ch) < 0;
@@ -176,7 +195,10 @@ static int gather_obligers(const struct ak_state *s, const struct av_battle *b,
  * square gives none of its units, all but its weakest (who stays free for
  * another battle), or all; every obliger of a unit given is left an
  * attacker outside. Three choices a square, at most 729 divisions. */
-static int best_automatic_attack(const struct av_battle *b, const struct av_obliger *ob, int nob)
+static bool consistent(const struct ak_state *s, const struct av_battle *b, unsigned given);
+
+static int best_automatic_attack(const struct ak_state *s, const struct av_battle *b,
+                                 const struct av_obliger *ob, int nob)
 {
     int combos = 1;
     for (int i = 0; i < b->nsq; i++)
@@ -199,7 +221,7 @@ static int best_automatic_attack(const struct av_battle *b, const struct av_obli
             continue;
         for (int j = 0; j < nob && valid; j++)
             valid = !(ob[j].obliges & given) || ob[j].free_attacker || (ob[j].adjacent & outside);
-        if (valid)
+        if (valid && consistent(s, b, given))
             return attack;
     }
     return 0;
@@ -241,8 +263,49 @@ static bool automatic_battle(const struct ak_state *s, ak_hex h, const ak_hex *n
     if (ak_odds_column(total, b->defense, b->surrounded) != AK_ODDS_AUTO)
         return false;
     int nob = gather_obligers(s, b, ob);
-    *attack = best_automatic_attack(b, ob, nob);
+    if (nob < 0)
+        return false;
+    *attack = best_automatic_attack(s, b, ob, nob);
     return *attack > 0;
+}
+
+static bool stack_automatic(const struct ak_state *s, ak_hex h, struct av_battle *b, int *attack);
+
+/* A unit's factors count in one battle only (MULTIPLE UNIT BATTLES 7):
+ * the squares this division gives must leave every stack whose zone an
+ * automatic victory already switched off still beaten at automatic odds
+ * by the other squares. Checked one level deep (the stacks already off
+ * are not checked against each other again). */
+static bool consistent(const struct ak_state *s, const struct av_battle *b, unsigned given)
+{
+    if (on.checking)
+        return true;
+    static uint8_t seen[AK_HEX_COUNT];
+    memset(seen, 0, sizeof seen);
+    bool ok = true;
+    for (int k = 0; k < on.nfoes && ok; k++) {
+        int e = on.foes[k];
+        ak_hex eh = s->unit[e].hex;
+        if (!(s->unit[e].flags & AK_U_ZOC_OFF) || seen[eh] || hex_index(b->stack, b->nstacks, eh) >= 0)
+            continue;
+        seen[eh] = 1;
+        bool touched = false;
+        on.ntaken = 0;
+        for (int i = 0; i < b->nsq; i++)
+            if (given & (1u << i)) {
+                on.taken[on.ntaken++] = b->sq[i];
+                touched = touched || ak_adjacent(b->sq[i], eh);
+            }
+        if (!touched)
+            continue;
+        struct av_battle other;
+        int attack;
+        on.checking = true;
+        ok = stack_automatic(s, eh, &other, &attack);
+        on.checking = false;
+    }
+    on.ntaken = 0;
+    return ok;
 }
 
 /* The factors of the mover's units next to h: no battle against h can
@@ -278,6 +341,18 @@ static void switch_off(struct ak_state *s, const struct av_battle *b, int attack
             }
 }
 
+/* The stack on h can be beaten at automatic odds: alone, or together with
+ * some of the stacks near it. Fills b with that battle. */
+static bool stack_automatic(const struct ak_state *s, ak_hex h, struct av_battle *b, int *attack)
+{
+    ak_hex near[AV_STACKS - 1];
+    int nnear = neighbour_stacks(s, h, near, AV_STACKS - 1);
+    for (unsigned mask = 0; mask < (1u << nnear); mask++)
+        if (automatic_battle(s, h, near, mask, b, attack))
+            return true;
+    return false;
+}
+
 void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t seen[AK_HEX_COUNT];
@@ -292,15 +367,9 @@ void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
         /* Cheap bound first: 5 to 1 is the least automatic odds. */
         if (attack_next_to(s, h) < 5 * stack_defense(s, h))
             continue;
-        ak_hex near[AV_STACKS - 1];
-        int nnear = neighbour_stacks(s, h, near, AV_STACKS - 1);
-        for (unsigned mask = 0; mask < (1u << nnear); mask++) {
-            struct av_battle b;
-            int attack;
-            if (automatic_battle(s, h, near, mask, &b, &attack)) {
-                switch_off(s, &b, attack, ev);
-                break;
-            }
-        }
+        struct av_battle b;
+        int attack;
+        if (stack_automatic(s, h, &b, &attack))
+            switch_off(s, &b, attack, ev);
     }
 }

@@ -155,45 +155,6 @@ void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uin
     }
 }
 
-bool ak_supply_approach(const struct ak_state *s, int side, const uint8_t *to, const uint8_t *budget,
-                        int max_steps)
-{
-    static uint8_t zoc[AK_HEX_COUNT], steps[AK_HEX_COUNT];
-    static ak_hex queue[AK_HEX_COUNT];
-    int head = 0, tail = 0;
-    enemy_zones(s, side, NULL, 0, zoc);
-    memset(steps, 0xff, sizeof steps);
-    for (int h = 0; h < AK_HEX_COUNT; h++)
-        if (to[h]) {
-            if (budget[h] != 0xff)
-                return true;
-            steps[h] = 0;
-            queue[tail++] = (ak_hex)h;
-        }
-    /* Backwards from the target squares: a square is a start if a step
-     * leads from it to a square already reached; the walk goes on through
-     * it only if it is free of enemy zones (a move may begin in a zone, not
-     * pass through one). */
-    while (head < tail) {
-        ak_hex c = queue[head++];
-        if (steps[c] >= max_steps || (steps[c] > 0 && zoc[c]))
-            continue;
-        unsigned open = ak_map()->open[c];
-        for (int d = 0; d < AK_DIRS; d++) {
-            if (!(open & (1u << d)))
-                continue;
-            ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || steps[n] != 0xff || (zoc[n] & HELD) || !ak_enterable(n))
-                continue;
-            steps[n] = (uint8_t)(steps[c] + 1);
-            if (budget[n] != 0xff && steps[n] <= budget[n])
-                return true;
-            queue[tail++] = n;
-        }
-    }
-    return false;
-}
-
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                    int nignore)
 {

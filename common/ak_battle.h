@@ -40,14 +40,6 @@ bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_
  * ak_supply_reaches accepts for it), 0 elsewhere. */
 void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                          int nignore, uint8_t *from);
-/* Some square h with budget[h] != 255 lies at most budget[h] steps from a
- * square of `to` (within max_steps), for a unit of side stepping through
- * squares free of enemy zones and enemy units (its first square may be in
- * a zone). Terrain and the road are not priced: a bound on what the
- * movement rules allow, for a look-ahead (ak_sustain.c), never a verdict
- * on a move. */
-bool ak_supply_approach(const struct ak_state *s, int side, const uint8_t *to, const uint8_t *budget,
-                        int max_steps);
 /* Some supply unit of side reaches h (see ak_supply_reaches). */
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                    int nignore);

@@ -58,13 +58,13 @@ static const char *hz_units(struct ak_hazard *h, const uint8_t *units, int n, ch
 {
     size_t at = 0;
     buf[0] = '\0';
+    for (int i = 0; i < n && h->nunits < AK_HAZARD_UNITS; i++)
+        h->units[h->nunits++] = units[i];
     for (int i = 0; i < n; i++) {
-        if (h->nunits < AK_HAZARD_UNITS)
-            h->units[h->nunits++] = units[i];
         int k = snprintf(buf + at, len - at, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
                          ak_def(units[i])->shortname);
         if (k < 0 || (size_t)k >= len - at)
-            break;
+            break;      /* the sentence is cut; the list of units is whole */
         at += (size_t)k;
     }
     return buf;
@@ -72,13 +72,14 @@ static const char *hz_units(struct ak_hazard *h, const uint8_t *units, int n, ch
 
 /* A hazard about units: the text names them; fmt has one %s for the names
  * and one %s for "is"/"are". */
-static void hz_units_hazard(struct hz_list *l, int kind, const char *code, int bites_at,
-                            const uint8_t *units, int n, const char *fmt)
+static struct ak_hazard *hz_units_hazard(struct hz_list *l, int kind, const char *code, int bites_at,
+                                         const uint8_t *units, int n, const char *fmt)
 {
     char names[160];
     struct ak_hazard *h = hz_add(l, kind, code, bites_at, "%s", "");
     hz_units(h, units, n, names, sizeof names);
     snprintf(h->text, sizeof h->text, fmt, names, n > 1 ? "are" : "is");
+    return h;
 }
 
 static bool has_code(const struct hz_list *l, const char *code)
@@ -99,7 +100,17 @@ static void supply_unplaced(struct hz_list *l)
     const struct ak_map *m = ak_map();
     bool port = s->control[s->side == AK_AXIS ? AK_KEY_AXIS_BASE : AK_KEY_ALLIED_BASE] == s->side ||
                 s->control[AK_KEY_TOBRUCH] == s->side;
-    if (port)
+    bool spare = false;
+    for (int u = 0; u < s->units && !spare; u++)
+        spare = ak_def(u)->side == s->side && ak_def(u)->type == AK_TYPE_SUPPLY &&
+                !ak_def(u)->captured_counter && s->unit[u].where == AK_AT_POOL;
+    if (ak_own_supply_on_board(s, s->side) >= ak_data()->scenario.supply_max[s->side] || !spare)
+        /* Nothing the player can do about it: said, not asked about. */
+        hz_add(l, AK_HZ_SUPPLY_UNPLACED, "LOGISTICS-QUOTA", 0,
+               "A new supply unit is due but cannot be placed: %s; it is not accumulated",
+               spare ? "you already have the most supply units on board the rules allow"
+                     : "every supply counter of yours is on the board");
+    else if (port)
         hz_add(l, AK_HZ_SUPPLY_UNPLACED, "LOGISTICS-M6", AK_ACT_END_MOVEMENT,
                "A new supply unit is due and not yet placed: place it at your home base %s or Tobruch %s (whichever you controlled at the start of the turn) before the movement portion ends, or it is lost; supply is not accumulated",
                ak_hex_format(m->homebase[s->side], a), ak_hex_format(m->tobruch, b));
@@ -170,7 +181,7 @@ static void ports(struct hz_list *l)
     if (base_empty || base_zoc) {
         struct ak_hazard *h = hz_add(l, AK_HZ_PORT, "CONTROL", bites,
                "Your home base %s %s: at the start of your next turn you will not control it, and no reinforcement or new supply unit can arrive there%s",
-               ak_hex_format(base, a), base_empty ? "has no unit on it" : "is in an enemy zone of control", nowhere);
+               ak_hex_format(base, a), base_empty ? "has no unit on it" : "is in an enemy zone of control (unless the enemy unit is beaten or leaves first)", nowhere);
         h->hex = base;
     } else if (threatened(s, base, side)) {
         struct ak_hazard *h = hz_add(l, AK_HZ_PORT, "CONTROL", 0,
@@ -225,8 +236,9 @@ static void no_supply(struct hz_list *l)
     } else if (s->phase == AK_PHASE_COMBAT && have - used == 0) {
         struct ak_hazard *h = hz_add(l, AK_HZ_NO_SUPPLY, "ISOLATION-1", 0, "%s",
                have > 0 ? "The supply used by your battles leaves the board at the end of this turn and no other supply unit of yours is on board: unless one is placed or captured in your next movement portion, that is turn 1 of 2 without supply; a second such turn in a row loses every unit of yours on the board"
-                        : "You have no supply unit on board: unless one is placed or captured in your next movement portion, every unit of yours on the board is lost when it ends");
-        h->count = (uint8_t)(have > 0 ? 1 : before + 1);
+               : before >= 1 ? "You have no supply unit on board, and had none when your last movement portion ended: unless one is placed or captured in your next movement portion, every unit of yours on the board is lost when it ends"
+                             : "You have no supply unit on board: unless one is placed or captured in your next movement portion, that is turn 1 of 2 without supply; a second such turn in a row loses every unit of yours on the board");
+        h->count = (uint8_t)(have > 0 || before == 0 ? 1 : 2);
         h->of = 2;
     }
 }
@@ -252,16 +264,16 @@ static void isolated(struct hz_list *l)
             turn[k][n[k]++] = (uint8_t)u;
     }
     if (n[1] > 0) {
-        hz_units_hazard(l, AK_HZ_ISOLATED, "ISOLATION", AK_ACT_END_TURN, turn[1], n[1],
+        struct ak_hazard *h = hz_units_hazard(l, AK_HZ_ISOLATED, "ISOLATION", AK_ACT_END_TURN, turn[1], n[1],
                         "%s %s isolated for the second turn (no supply line, surrounded): unless a supply line reaches them or the ring is broken by the end of this turn, they are eliminated");
-        l->out[l->n - 1].count = 2;
-        l->out[l->n - 1].of = 2;
+        h->count = 2;
+        h->of = 2;
     }
     if (n[0] > 0) {
-        hz_units_hazard(l, AK_HZ_ISOLATED, "ISOLATION", 0, turn[0], n[0],
+        struct ak_hazard *h = hz_units_hazard(l, AK_HZ_ISOLATED, "ISOLATION", 0, turn[0], n[0],
                         "%s %s isolated (turn 1 of 2: no supply line, surrounded) and cannot attack; isolated again at the start of your next turn and still at its end, they are eliminated");
-        l->out[l->n - 1].count = 1;
-        l->out[l->n - 1].of = 2;
+        h->count = 1;
+        h->of = 2;
     }
 }
 

@@ -5,6 +5,8 @@
  * like this one, pointing at the same mechanics where they agree and at its
  * own functions where they differ.
  */
+#include <stddef.h>
+
 #include "ak_arrival.h"
 #include "ak_combat.h"
 #include "ak_sustain.h"
@@ -47,6 +49,21 @@ static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
     return true;
 }
 
+/* Putting a supply unit to sea, or exchanging units for substitutes, can
+ * leave units in enemy zones without the supply the movement portion needs
+ * to end (SUSTAIN ATTACKS 2): judged like a move of supply. */
+static bool classic_embark(const struct ak_ruleset *r, struct ak_state *s,
+                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    return ak_arrival_embark(r, s, a, ev, rej) && ak_sustain_still_possible(s, NULL, 0, rej);
+}
+
+static bool classic_substitute(const struct ak_ruleset *r, struct ak_state *s,
+                               const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
+{
+    return ak_substitute(r, s, a, ev, rej) && ak_sustain_still_possible(s, NULL, 0, rej);
+}
+
 const struct ak_ruleset ak_rules_classic = {
     .name = "classic",
     .title = "Afrika Korps (1964 rules)",
@@ -58,7 +75,7 @@ const struct ak_ruleset ak_rules_classic = {
     .apply = {
         [AK_ACT_MOVE] = classic_move,
         [AK_ACT_PLACE] = classic_place,
-        [AK_ACT_EMBARK] = ak_arrival_embark,
+        [AK_ACT_EMBARK] = classic_embark,
         [AK_ACT_END_MOVEMENT] = ak_turn_end_movement,
         [AK_ACT_DESTROY_SUPPLY] = ak_turn_destroy_supply,
         [AK_ACT_END_TURN] = ak_turn_end,
@@ -69,7 +86,7 @@ const struct ak_ruleset ak_rules_classic = {
         [AK_ACT_RETREAT] = ak_combat_retreat,
         [AK_ACT_EXCHANGE] = ak_combat_exchange,
         [AK_ACT_ADVANCE] = ak_combat_advance,
-        [AK_ACT_SUBSTITUTE] = ak_substitute,
+        [AK_ACT_SUBSTITUTE] = classic_substitute,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,
     },

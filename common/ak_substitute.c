@@ -67,6 +67,12 @@ bool ak_substitute(const struct ak_ruleset *r, struct ak_state *s, const struct 
     int after = ak_combat_units_at(s, where, AK_ALLIED) - nout + (a->nunits - nout);
     if (after > r->stack_limit)
         return ak_reject(rej, "STACK-1", "the exchange would leave %d combat units on one square", after);
+    /* Substitutes for units moved or placed this turn count as placed
+     * this turn too (SUSTAIN ATTACKS 2 asks their supply at the end). */
+    uint8_t placed = 0;
+    for (int i = 0; i < a->nunits; i++)
+        if (s->unit[a->units[i]].where == AK_AT_BOARD && (s->unit[a->units[i]].flags & (AK_U_MOVED | AK_U_ARRIVED)))
+            placed = AK_U_ARRIVED;
     for (int i = 0; i < a->nunits; i++) {
         struct ak_unit *x = &s->unit[a->units[i]];
         if (x->where == AK_AT_BOARD) {
@@ -81,7 +87,7 @@ bool ak_substitute(const struct ak_ruleset *r, struct ak_state *s, const struct 
             *x = (struct ak_unit){0};
             x->where = AK_AT_BOARD;
             x->hex = x->start_hex = where;
-            x->flags = AK_U_NO_MOVE;
+            x->flags = (uint8_t)(AK_U_NO_MOVE | placed);
         }
     }
     return true;

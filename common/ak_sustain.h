@@ -5,11 +5,12 @@
  * a Supply Unit at the end of the movement portion of his Turn." The
  * condition is judged when the portion ends (ak_turn_end_movement), so a
  * unit may go into a zone first and its supply follow. So that the portion
- * can always end, a move or placement is refused at once when, after it,
- * some unit in a zone is out of reach and no supply unit (on board with
- * movement left, or due this turn) can come within reach of it in what is
- * left of the portion. akc shows the units out of reach meanwhile
- * (ak_hazards).
+ * can always end (a unit in a zone cannot move again, and nothing else in
+ * the movement portion takes it off), an action is refused at once when,
+ * after it, the units in zones out of reach could not all be sustained by
+ * the end of the portion. A supply unit the mover might capture later is
+ * not counted on: that needs the capture first. akc shows the units out of
+ * reach meanwhile (ak_hazards).
  */
 #ifndef AK_SUSTAIN_H
 #define AK_SUSTAIN_H
@@ -24,12 +25,12 @@
 int ak_sustain_out_of_reach(const struct ak_state *s, uint8_t *out, int max);
 /* The movement portion may end: no unit is out of reach (names them all). */
 bool ak_sustain_portion_may_end(const struct ak_state *s, struct ak_reject *rej);
-/* After a move or placement: every unit out of reach could still be
- * brought into reach this portion by one of the mover's supply units, on
- * board with movement left or due and placeable, moving by the rules.
- * Each unit is judged alone: two units that only one supply unit could
- * serve are caught when the portion ends. `moved` are the units the
- * action moved or placed (only a supply move changes the others). */
+/* After a move, placement, embarkation or substitution: every unit out of
+ * reach can still be sustained this portion, all of them together, by the
+ * mover's supply units on board (going where the movement rules let them)
+ * or one due and placed at a port. So the portion can always end. `moved`
+ * are the units the action moved or placed (only they, or a supply move,
+ * change anything); NULL: judge all. */
 bool ak_sustain_still_possible(const struct ak_state *s, const uint8_t *moved, int nmoved,
                                struct ak_reject *rej);
 
