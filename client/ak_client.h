@@ -135,6 +135,9 @@ int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const st
             int (*again)(struct ak_net *n));
 
 /* ak_verify.c: check a game record and print the report; 0 if it holds. */
+/* akc verify's exit status for a game still running (distinct from 1, a
+ * failed verification). */
+#define AK_VERIFY_NOT_OVER 4
 int ak_verify_print(const json_t *record, FILE *out);
 int ak_verify_file(const char *path, FILE *out);
 

@@ -14,7 +14,12 @@ int ak_verify_print(const json_t *record, FILE *out)
 {
     struct ak_verify_report r;
     long long game = (long long)json_integer_value(json_object_get(record, "game"));
-    if (!ak_record_verify(record, &r)) {
+    if (!ak_record_verify(record, &r) && r.not_over) {
+        fprintf(out, "game %lld cannot be verified until it is over: its dice secret is revealed only at the end\n",
+                game);
+        return AK_VERIFY_NOT_OVER;
+    }
+    if (r.error[0]) {
         fprintf(out, "game %lld: NOT VERIFIED: %s\n", game, r.error);
         return 1;
     }
@@ -31,7 +36,10 @@ int ak_verify_file(const char *path, FILE *out)
     json_error_t e;
     json_t *record = json_load_file(path, 0, &e);
     if (!record) {
-        fprintf(stderr, "akc: %s: %s (line %d)\n", path, e.text, e.line);
+        if (e.line > 0)
+            fprintf(stderr, "akc: %s: %s (line %d)\n", path, e.text, e.line);
+        else
+            fprintf(stderr, "akc: %s: %s\n", path, e.text);
         return 2;
     }
     int rc = ak_verify_print(record, out);

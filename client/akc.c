@@ -99,7 +99,8 @@ static const char usage_text[] =
         "                       replay every action with the rules; --file F for a saved record\n"
         "Scripting:\n"
         "  raw                  send NDJSON requests from stdin, print every reply and push\n"
-        "  units                list every unit's short name, side and factors\n"
+        "  units [PREFIX]       list the units (those whose short name begins with PREFIX):\n"
+        "                       short name, side, type and factors\n"
         "  help [COMMAND]       this text, or the lines about one command (also man akc)\n"
         "\n"
         "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140\n"
@@ -115,7 +116,15 @@ static void usage(FILE *f)
 }
 
 /* akc help COMMAND: the lines of the usage that describe it. */
+static int help_to(FILE *out, const char *command);
+
 static int help(const char *command)
+{
+    return help_to(stdout, command);
+}
+
+/* The usage lines of one command, on out; EXIT_USAGE if there is none. */
+static int help_to(FILE *out, const char *command)
 {
     char pattern[64];
     snprintf(pattern, sizeof pattern, "  %s ", command);
@@ -129,7 +138,7 @@ static int help(const char *command)
         /* continuation lines are indented further than a command line */
         inside = starts || (inside && strncmp(p, "      ", 6) == 0);
         if (inside) {
-            fwrite(p, 1, len, stdout);
+            fwrite(p, 1, len, out);
             found = true;
         }
         p += len;
@@ -611,14 +620,22 @@ static int cmd_raw(struct ak_net *n)
     return 0;
 }
 
-static int cmd_units(void)
+static int cmd_units(const char *prefix)
 {
     const struct ak_data *d = ak_data();
+    int shown = 0;
     for (int u = 0; u < d->units; u++) {
         const struct ak_unit_def *x = &d->unit[u];
+        if (prefix && strncasecmp(x->shortname, prefix, strlen(prefix)) != 0)
+            continue;
+        shown++;
         printf("%-14s %-6s %-16s %d-%d-%-2d %s%s\n", x->shortname, ak_side_name(x->side), ak_type_name(x->type),
                x->attack, x->defense, x->movement, x->counter,
                x->arrival_turn ? "" : "");
+    }
+    if (shown == 0) {
+        fprintf(stderr, "akc units: no unit's name begins with '%s'\n", prefix);
+        return EXIT_REFUSED;
     }
     return 0;
 }
@@ -666,7 +683,11 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
                       strcmp(verb, "undo") == 0 ||
                       strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0;
     if (needs_game && game < 0) {
-        fprintf(stderr, "akc %s: the first argument is a game number\n", verb);
+        if (argc > 1)
+            fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
+                    verb, argv[1]);
+        else
+            fprintf(stderr, "akc %s: the first argument is a game number (akc games lists them)\n", verb);
         return EXIT_USAGE;
     }
     if ((strcmp(verb, "register") == 0 || strcmp(verb, "login") == 0) && argc == 2)
@@ -682,8 +703,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_record(n, game, verb[0] == 'v');
     if (strcmp(verb, "logout") == 0 && argc == 1) {
         json_decref(call(n, json_pack("{s:s}", "cmd", "logout"), &status));
-        if (status == 0)        /* a session the server still holds is kept */
+        if (status == 0) {      /* a session the server still holds is kept */
             ak_session_clear();
+            if (!opt.json)
+                printf("logged out of %s as %s: the session is ended on the server and forgotten here\n",
+                       opt.server, s->user);
+        }
         return status;
     }
     if (strcmp(verb, "games") == 0 && argc == 1)
@@ -692,7 +717,9 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         json_t *r = call(n, json_pack("{s:s}", "cmd", "ladder"), &status);
         size_t i;
         json_t *p;
-        if (r && !opt.json) {
+        if (r && !opt.json && json_array_size(json_object_get(r, "ladder")) == 0)
+            printf("no rated game has been played yet (akc new ... --rated)\n");
+        else if (r && !opt.json) {
             printf("%-5s %-20s %6s %6s\n", "rank", "player", "rating", "games");
             json_array_foreach(json_object_get(r, "ladder"), i, p)
                 printf("%-5lld %-20s %6lld %6lld\n", (long long)json_integer_value(json_object_get(p, "rank")),
@@ -783,8 +810,82 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         json_decref(r);
         return status;
     }
-    fprintf(stderr, "akc: unknown command or wrong arguments: %s (see akc --help)\n", verb);
+    /* A command given the wrong arguments gets its own usage lines. */
+    char probe[64];
+    snprintf(probe, sizeof probe, "\n  %s ", verb);
+    if (strstr(usage_text, probe) || ak_verb_is_action(verb)) {
+        fprintf(stderr, "akc %s: wrong arguments; usage:\n", verb);
+        if (help_to(stderr, verb) != 0)
+            fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
+    } else {
+        fprintf(stderr, "akc: unknown command '%s' (akc --help lists them)\n", verb);
+    }
     return EXIT_USAGE;
+}
+
+/* The commands and how many words each takes (the command included; 0:
+ * a play verb, whose words ak_verb_action checks), so that wrong arguments
+ * are told before any connection is made. */
+static const struct {
+    const char *verb;
+    int words;
+    bool game;      /* the second word is a game number */
+} commands[] = {
+    {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
+    {"games", 1, false}, {"ladder", 1, false}, {"new", 2, false}, {"raw", 1, false},
+    {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
+    {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
+    {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
+};
+
+/* 0 if argv (the command and its words) can be sent; else the exit code,
+ * with the reason and the command's usage on stderr. */
+static int check_arguments(int argc, char **argv)
+{
+    const char *verb = argv[0];
+    int words = -1;
+    bool game = false;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].verb, verb) == 0) {
+            words = commands[i].words;
+            game = commands[i].game;
+        }
+    if (words < 0 && ak_verb_is_action(verb)) {
+        words = argc >= 2 ? argc : 2;       /* GAME and the verb's own words */
+        game = true;
+    }
+    if (words < 0) {
+        fprintf(stderr, "akc: unknown command '%s' (akc --help lists them)\n", verb);
+        return EXIT_USAGE;
+    }
+    if (argc != words && !(strcmp(verb, "verify") == 0 && argc == 1 && opt.file)) {
+        fprintf(stderr, "akc %s: %s arguments; usage:\n", verb, argc < words ? "missing" : "too many");
+        if (help_to(stderr, verb) != 0)
+            fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
+        return EXIT_USAGE;
+    }
+    if (game && argc > 1 && game_number(argv[1]) < 0) {
+        fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
+                verb, argv[1]);
+        return EXIT_USAGE;
+    }
+    if (ak_verb_is_action(verb)) {
+        /* The verb's own words: akc move GAME UNITS HEX, and so on. */
+        char err[200], *words[8];
+        int nw = 0;
+        words[nw++] = argv[0];
+        for (int i = 2; i < argc && nw < 8; i++)
+            words[nw++] = argv[i];
+        json_t *a = argc < 2 ? NULL : ak_verb_action(nw, words, err, sizeof err);
+        if (!a) {
+            fprintf(stderr, "akc %s: %s; usage:\n", verb, argc < 2 ? "the first argument is a game number" : err);
+            if (help_to(stderr, verb) != 0)
+                fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
+            return EXIT_USAGE;
+        }
+        json_decref(a);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -821,6 +922,7 @@ int main(int argc, char **argv)
      * be an error to handle, not a signal that kills akc. */
     signal(SIGPIPE, SIG_IGN);
     int c;
+    opterr = 0;     /* unknown options are told below, in akc's words */
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 's': opt.server = optarg; break;
@@ -878,7 +980,14 @@ int main(int argc, char **argv)
         case 'F': opt.games_filter |= AK_GAMES_FINISHED; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("akc %s\n", AK_VERSION); return 0;
-        default: usage(stderr); return EXIT_USAGE;
+        default:
+            if (optopt >= '0' && optopt <= '9') {   /* akc show -1 */
+                fprintf(stderr, "akc: '%s' is not a game number (games are numbered from 1)\n",
+                        argv[optind - 1]);
+                return EXIT_USAGE;
+            }
+            fprintf(stderr, "akc: unknown option '%s' (akc --help lists them)\n", argv[optind - 1]);
+            return EXIT_USAGE;
         }
     }
     if (optind >= argc) {
@@ -895,7 +1004,7 @@ int main(int argc, char **argv)
     if (getenv("COLUMNS"))
         opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
     if (strcmp(argv[optind], "units") == 0)
-        return cmd_units();
+        return cmd_units(optind + 1 < argc ? argv[optind + 1] : NULL);
     if (strcmp(argv[optind], "help") == 0) {
         if (optind + 1 < argc)
             return help(argv[optind + 1]);
@@ -904,6 +1013,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[optind], "verify") == 0 && opt.file)
         return ak_verify_file(opt.file, stdout);
+    int bad = check_arguments(argc - optind, argv + optind);
+    if (bad)
+        return bad;
     struct ak_net n;
     char err[1536];
     if (ak_net_connect(&n, opt.server, &opt.net, err, sizeof err) != 0) {

@@ -5,6 +5,22 @@
 
 #include "ak_notation.h"
 
+/* An action kind in words, for "... is not possible now". */
+static const char *action_words(int kind)
+{
+    static const char *const words[AK_ACT_KINDS] = {
+        [AK_ACT_MOVE] = "moving", [AK_ACT_PLACE] = "placing a unit", [AK_ACT_EMBARK] = "embarking",
+        [AK_ACT_END_MOVEMENT] = "ending the movement portion", [AK_ACT_DESTROY_SUPPLY] = "destroying supply",
+        [AK_ACT_END_TURN] = "ending the turn", [AK_ACT_BATTLE] = "declaring a battle",
+        [AK_ACT_CANCEL] = "withdrawing a battle", [AK_ACT_ABANDON] = "removing a unit",
+        [AK_ACT_RESOLVE] = "resolving a battle", [AK_ACT_RETREAT] = "a retreat", [AK_ACT_EXCHANGE] = "an exchange",
+        [AK_ACT_ADVANCE] = "an advance", [AK_ACT_SUBSTITUTE] = "a substitution", [AK_ACT_RESIGN] = "resigning",
+        [AK_ACT_TIMEOUT] = "a loss on time",
+    };
+    return kind >= 0 && kind < AK_ACT_KINDS && words[kind] ? words[kind] : "that action";
+}
+
+
 
 static bool in_sequence(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej)
 {
@@ -23,8 +39,8 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
                          ak_side_name(waiting), s->pending.battle + 1);
     unsigned allowed = ak_possible_actions(s);
     if (!(allowed & (1u << a->kind)))
-        return ak_reject(rej, "PLAY-2", "a %s is not possible now (%s portion%s)",
-                         ak_action_kind_name(a->kind), ak_phase_name(s->phase),
+        return ak_reject(rej, "PLAY-2", "%s is not possible now (%s portion%s)",
+                         action_words(a->kind), ak_phase_name(s->phase),
                          s->pending.kind ? ", a battle decision is owed" :
                          s->combat_locked ? ", battles are being resolved" : "");
     return true;

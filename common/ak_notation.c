@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ak_battle.h"
 #include "ak_patch.h"
@@ -53,8 +54,18 @@ static bool unit_of(const json_t *j, uint8_t *out, char *err, int errlen)
     if (!json_is_string(j))
         return fail(err, errlen, "%s", "unit names are strings");
     int u = ak_unit_find(ak_data(), json_string_value(j));
-    if (u == -2)
-        return fail(err, errlen, "ambiguous unit name '%s'", json_string_value(j));
+    if (u == -2) {
+        /* Name the candidates, so the player can pick one. */
+        const char *name = json_string_value(j);
+        int at = snprintf(err, errlen, "ambiguous unit name '%.40s': ", name), shown = 0;
+        for (int i = 0; i < ak_data()->units && at > 0 && at < errlen; i++)
+            if (strncasecmp(ak_data()->unit[i].shortname, name, strlen(name)) == 0) {
+                at += shown++ < 8 ? snprintf(err + at, (size_t)(errlen - at), "%s%s", shown > 1 ? ", " : "",
+                                             ak_data()->unit[i].shortname)
+                                  : shown == 9 ? snprintf(err + at, (size_t)(errlen - at), " ...") : 0;
+            }
+        return false;
+    }
     if (u == AK_UNIT_NONE)
         return fail(err, errlen, "unknown unit '%s'", json_string_value(j));
     *out = (uint8_t)u;
@@ -654,8 +665,10 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
                  unit, t, e->a, e->b, e->c ? ", surrounded" : "");
         break;
     case AK_EV_BATTLE_DECLARED:
-        snprintf(buf, len, "Battle %d declared: %s at %s and others against %s at %s, %d to %d (%s)",
-                 e->a, unit, f, other, t, e->b, e->c, ak_odds_name(e->d));
+        /* One attacker when his factor is the whole attack. */
+        snprintf(buf, len, "Battle %d declared: %s at %s%s against %s at %s, %d to %d (%s)", e->a, unit, f,
+                 e->unit != AK_UNIT_NONE && ak_def(e->unit)->attack == e->b ? "" : " and others", other, t,
+                 e->b, e->c, ak_odds_name(e->d));
         break;
     case AK_EV_BATTLE_CANCELLED:
         snprintf(buf, len, "Battle %d withdrawn", e->a);
@@ -705,7 +718,8 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
     ak_hex_format(e->to, t);
     switch (e->kind) {
     case AK_EV_MOVED:
-        snprintf(buf, len, "%s moved %s to %s (%d squares, %d along the Coast Road)", unit, f, t, e->a, e->b);
+        snprintf(buf, len, "%s moved %s to %s (%d square%s, %d along the Coast Road)", unit, f, t, e->a,
+                 e->a == 1 ? "" : "s", e->b);
         break;
     case AK_EV_CAPTURED:
         snprintf(buf, len, "%s captured %s at %s%s%s", side, unit, f, *other ? "; it is now " : "", other);

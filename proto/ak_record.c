@@ -42,8 +42,10 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     /* Records made before the scheme was named carry none: scheme 1. */
     const json_t *scheme = json_object_get(record, "dice_scheme");
     struct ak_dice dice;
-    if (!secret)
+    if (!secret) {
+        r->not_over = true;
         return fail(r, "the game is not over: its dice secret is revealed only at the end");
+    }
     if (scheme && !json_is_integer(scheme))
         return fail(r, "dice_scheme is not a number");
     if (!ak_dice_open(secret, commit, scheme ? (int)json_integer_value(scheme) : AK_DICE_LEGACY, &dice))

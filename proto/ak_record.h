@@ -24,6 +24,7 @@ struct ak_verify_report {
     uint64_t final_hash;
     char result[32], reason[32];
     char error[240];        /* why it failed, empty if it did not */
+    bool not_over;          /* failed only because the game is still running */
 };
 
 /* Replay a record: check the dice commitment, every action, the final

@@ -142,6 +142,11 @@ expect options 'waits for the Axis player'
 expect battle 'illegal: .*PLAY-2'
 "$AKC" battle 1 >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok "akc battle with missing arguments exits 2" || bad "akc battle usage exit $rc"
+# Words a careful user notices: which action is out of turn, the
+# candidates of an ambiguous name.
+expect battle 'declaring a battle is not possible now (movement portion)'
+"$AKC" move 1 f W5 >"$dir/ambig.out" 2>&1
+expect ambig "ambiguous unit name 'f': freefrinf, facists, folgere"
 "$AKC" end-movement 1 >"$dir/endmove.out" 2>&1
 expect endmove 'Axis combat portion begins'
 "$AKC" resolve 1 1 >"$dir/resolve.out" 2>&1
@@ -176,6 +181,27 @@ raw bob2 <<IN
 IN
 expect bob2 '"id":1,"ok":true.*"user":"bob"'
 expect bob2 "\"id\":2,\"ok\":true.*\"seq\":$final,.*\"you\":\"allied\""
+
+# A well-kept command line: wrong arguments get the command's usage (before
+# any connection), bad game numbers say so, unknown commands too.
+"$AKC" new >"$dir/newusage.out" 2>&1; rc=$?
+check "akc new without arguments exits 2 with new's usage" "[ $rc = 2 ] && grep -q 'usage:' '$dir/newusage.out' && grep -q 'new axis|allied|random' '$dir/newusage.out'"
+"$AKC" show -1 >"$dir/minus1.out" 2>&1; rc=$?
+check "akc show -1 says the game number is invalid (exit 2)" "[ $rc = 2 ] && grep -q \"'-1' is not a game number\" '$dir/minus1.out' && ! grep -q Accounts '$dir/minus1.out'"
+"$AKC" frobnicate >"$dir/unknown.out" 2>&1; rc=$?
+check "an unknown command is named (exit 2)" "[ $rc = 2 ] && grep -q \"unknown command 'frobnicate'\" '$dir/unknown.out'"
+"$AKC" move 1 21pz5 >"$dir/moveusage.out" 2>&1; rc=$?
+check "akc move with too few words exits 2 with move's usage" "[ $rc = 2 ] && grep -q 'move GAME UNITS HEX' '$dir/moveusage.out'"
+"$AKC" units 21pz >"$dir/units.out" 2>&1
+check "akc units 21pz lists the three 21st Panzer units" "[ \$(wc -l <'$dir/units.out') = 3 ]"
+"$AKC" verify --file /nonexistent >"$dir/vnofile.out" 2>&1
+check "verify --file of a missing file names it, without a line -1" "grep -q '/nonexistent' '$dir/vnofile.out' && ! grep -q 'line -1' '$dir/vnofile.out'"
+"$AKC" verify 1 >"$dir/vrunning.out" 2>&1; rc=$?
+check "verify of a running game: cannot be verified until it is over (exit 4)" "[ $rc = 4 ] && grep -q 'cannot be verified until it is over' '$dir/vrunning.out'"
+"$AKC" ladder >"$dir/ladder0.out" 2>&1
+expect ladder0 'no rated game has been played yet'
+"$AKC" logout >"$dir/logout.out" 2>&1
+expect logout "logged out of 127.0.0.1:$port as alice"
 
 # SIGTERM shuts down cleanly with status 0.
 kill -TERM $pid; wait $pid; rc=$?

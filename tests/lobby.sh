@@ -103,8 +103,9 @@ expect forged 'NOT VERIFIED'
 as alice new allied >/dev/null 2>&1
 as carol join 3 >/dev/null 2>&1
 as carol move 3 21pz5 W14 >/dev/null 2>&1
-as carol verify 3 >"$dir/early.out" 2>&1
-expect early 'the game is not over'
+as carol verify 3 >"$dir/early.out" 2>&1; rc=$?
+check "verify of a game in progress exits 4" "[ $rc = 4 ]"
+expect early 'cannot be verified until it is over'
 as alice resign 3 >"$dir/resign.out" 2>&1
 expect resign 'Axis player wins by the opponent.s resignation'
 as carol verify 3 >"$dir/verify3.out" 2>&1

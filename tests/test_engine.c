@@ -109,4 +109,30 @@ START_TEST(queries)
 }
 END_TEST
 
-AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries)
+/* Event words: "1 square", "squares" else; "and others" only when a
+ * battle has more than one attacker. */
+START_TEST(event_words)
+{
+    char text[200];
+    struct ak_event e = {.kind = AK_EV_MOVED, .side = AK_AXIS, .other = AK_UNIT_NONE,
+                         .unit = (uint8_t)ak_unit_find(ak_data(), "21pz5"),
+                         .from = ak_hex_parse("W6"), .to = ak_hex_parse("W7"), .a = 1, .b = 0};
+    ak_event_text(&e, text, sizeof text);
+    ck_assert_str_eq(text, "21pz5 moved W6 to W7 (1 square, 0 along the Coast Road)");
+    e.a = 2;
+    ak_event_text(&e, text, sizeof text);
+    ck_assert_str_eq(text, "21pz5 moved W6 to W7 (2 squares, 0 along the Coast Road)");
+    struct ak_event b = {.kind = AK_EV_BATTLE_DECLARED, .side = AK_AXIS, .a = 1,
+                         .unit = (uint8_t)ak_unit_find(ak_data(), "21pz5"),
+                         .other = (uint8_t)ak_unit_find(ak_data(), "7arm7"),
+                         .from = ak_hex_parse("P35"), .to = ak_hex_parse("P36"), .b = 7, .c = 3, .d = 7};
+    ak_event_text(&b, text, sizeof text);
+    ck_assert_str_eq(text, "Battle 1 declared: 21pz5 at P35 against 7arm7 at P36, 7 to 3 (3-1)");
+    b.b = 10;
+    ak_event_text(&b, text, sizeof text);
+    ck_assert_str_eq(text, "Battle 1 declared: 21pz5 at P35 and others against 7arm7 at P36, 10 to 3 (3-1)");
+}
+END_TEST
+
+AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
+              event_words)
