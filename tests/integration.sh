@@ -131,6 +131,9 @@ export XDG_CONFIG_HOME="$dir/cfg" AKC_SERVER=127.0.0.1:$port
 AKC_PASSWORD=desert-fox "$AKC" login alice >/dev/null 2>&1
 "$AKC" end-movement 1 >"$dir/early.out" 2>&1
 expect early 'STACK-1'
+# Nothing but moves is open: options says why, with the rule.
+"$AKC" --json options 1 >"$dir/opts0.out" 2>&1
+expect opts0 '"none_because":"only moves are possible (ask `dests`): the movement portion cannot end yet: W6 holds'
 for m in savena:W8 bologna:W9 brescia:X8 pavia:X9 trenta:W10; do
     "$AKC" move 1 "${m%%:*}" "${m##*:}" >/dev/null 2>&1 || bad "akc move ${m%%:*} ${m##*:}"
 done
