@@ -1,7 +1,7 @@
 /* ak_client: the pieces of akc.
  *
  * akc is thin: the server referees. ak_net.c talks the line protocol over a
- * blocking socket, ak_session.c keeps the login token in the XDG config
+ * blocking socket, ak_session.c keeps the login token in the XDG state
  * directory, ak_draw.c draws the board from a state the server sent, and
  * akc.c maps command-line verbs to requests.
  */
@@ -82,6 +82,21 @@ int ak_xdg_path(const char *env, const char *fallback, const char *file, char *o
                 bool make_dir);
 int ak_session_save(const struct ak_session *s);
 int ak_session_clear(void);
+/* ak_config_file.c: $XDG_CONFIG_HOME/akc/config, with [profile NAME]
+ * sections (format at the top of the file). 0, or -1 with err naming the
+ * file and line. */
+struct ak_client_config {
+    char server[256], ca[256];
+    int color;                  /* 1 always, 0 never, -1 auto */
+    int tls;                    /* AK_TLS_* */
+    long time;                  /* akc new: seconds, 0 none */
+    char per[8], on_expiry[8];  /* "" when not set */
+    bool rated;
+};
+int ak_client_config_load(const char *profile, struct ak_client_config *c, char *err, size_t errlen);
+bool ak_profile_name_ok(const char *name);
+/* Keep the session of profile NAME apart (NULL or "": the default one). */
+void ak_session_profile(const char *name);
 
 struct ak_draw_opts {
     bool color;

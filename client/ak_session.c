@@ -1,6 +1,8 @@
-/* ak_session: the login kept between akc runs, in
- * $XDG_CONFIG_HOME/akc/session (or ~/.config/akc/session), mode 0600:
- * three lines, server, user, token. */
+/* ak_session: the login kept between akc runs. It is state, not
+ * configuration: $XDG_STATE_HOME/akc/session (or ~/.local/state/akc/),
+ * session.NAME for a profile (--profile NAME), mode 0600, three lines:
+ * server, user, token. A session left by an older akc in
+ * $XDG_CONFIG_HOME/akc/session is moved there on first use. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,9 +39,29 @@ int ak_xdg_path(const char *env, const char *fallback, const char *file, char *o
     return 0;
 }
 
+static char profile[40];
+
+void ak_session_profile(const char *name)
+{
+    snprintf(profile, sizeof profile, "%s", name ? name : "");
+}
+
 static int session_path(char *out, size_t cap, bool make_dir)
 {
-    return ak_xdg_path("XDG_CONFIG_HOME", ".config", "session", out, cap, make_dir);
+    char file[64];
+    snprintf(file, sizeof file, "session%s%s", profile[0] ? "." : "", profile);
+    return ak_xdg_path("XDG_STATE_HOME", ".local/state", file, out, cap, make_dir);
+}
+
+/* An older akc kept the (default) session with the configuration. */
+static void move_old_session(void)
+{
+    char old[600], path[600];
+    if (profile[0] || ak_xdg_path("XDG_CONFIG_HOME", ".config", "session", old, sizeof old, false) != 0 ||
+        access(old, F_OK) != 0 || session_path(path, sizeof path, true) != 0 || access(path, F_OK) == 0)
+        return;
+    if (rename(old, path) != 0)
+        fprintf(stderr, "akc: warning: could not move the session from %s to %s\n", old, path);
 }
 
 static void chomp(char *s) { s[strcspn(s, "\r\n")] = '\0'; }
@@ -48,6 +70,7 @@ bool ak_session_load(struct ak_session *s)
 {
     char path[600];
     memset(s, 0, sizeof *s);
+    move_old_session();
     if (session_path(path, sizeof path, false) != 0)
         return false;
     FILE *f = fopen(path, "r");

@@ -42,12 +42,13 @@ static struct {
 } opt;
 
 static const char usage_text[] =
-        "usage: akc [--server HOST[:PORT]] [--tls|--no-tls] [--ca FILE] [--accept-new-cert]\n"
+        "usage: akc [--profile NAME] [--server HOST[:PORT]] [--tls|--no-tls] [--ca FILE] [--accept-new-cert]\n"
         "           [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
         "\n"
         "Accounts:\n"
         "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n"
-        "  login USER           log in; the session is kept in ~/.config/akc/session\n"
+        "  login USER           log in; the session is kept in ~/.local/state/akc/session\n"
+        "                       (session.NAME with --profile NAME; settings: ~/.config/akc/config)\n"
         "  logout               end the session\n"
         "  passwd               change your password (prompts, or $AKC_PASSWORD and $AKC_NEW_PASSWORD)\n"
         "Games:\n"
@@ -55,7 +56,7 @@ static const char usage_text[] =
         "      --opponent USER  challenge one player (else anyone may join)\n"
         "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
         "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
-        "      --rated          a rated game\n"
+        "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
         "      --position FILE  start from a saved state (servers that allow it)\n"
         "  join GAME            take the open seat of a game, or accept a challenge\n"
         "  decline GAME         decline a challenge\n"
@@ -194,6 +195,19 @@ static json_t *call(struct ak_net *n, json_t *req, int *status)
     return result;
 }
 
+/* The terminal as it was before a password prompt turned echo off: put
+ * back if Ctrl-C (or a kill) comes while the prompt waits. */
+static struct termios tty_saved;
+static volatile sig_atomic_t tty_quiet;
+
+static void restore_tty(int sig)
+{
+    if (tty_quiet)
+        tcsetattr(STDIN_FILENO, TCSANOW, &tty_saved);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int read_password(char *buf, size_t cap, const char *prompt)
 {
     const char *env = getenv("AKC_PASSWORD");
@@ -205,14 +219,20 @@ static int read_password(char *buf, size_t cap, const char *prompt)
         fprintf(stderr, "akc: no terminal to ask for the password; set AKC_PASSWORD\n");
         return -1;
     }
-    struct termios old, quiet;
+    struct termios quiet;
     fprintf(stderr, "%s", prompt);
-    tcgetattr(STDIN_FILENO, &old);
-    quiet = old;
+    tcgetattr(STDIN_FILENO, &tty_saved);
+    quiet = tty_saved;
     quiet.c_lflag &= ~(tcflag_t)ECHO;
+    void (*old_int)(int) = signal(SIGINT, restore_tty);
+    void (*old_term)(int) = signal(SIGTERM, restore_tty);
+    tty_quiet = 1;
     tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
     char *ok = fgets(buf, (int)cap, stdin);
-    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    tcsetattr(STDIN_FILENO, TCSANOW, &tty_saved);
+    tty_quiet = 0;
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
     fputc('\n', stderr);
     if (!ok)
         return -1;
@@ -220,11 +240,33 @@ static int read_password(char *buf, size_t cap, const char *prompt)
     return 0;
 }
 
+/* A new password from a prompt is asked twice (a typo would lock the
+ * account's owner out); from AKC_PASSWORD, once. */
+static int read_new_password(char *buf, size_t cap, const char *prompt)
+{
+    char again[1024];
+    if (read_password(buf, cap, prompt) != 0)
+        return -1;
+    if (getenv("AKC_PASSWORD"))
+        return 0;
+    if (read_password(again, sizeof again, "Again: ") != 0)
+        return -1;
+    bool same = strcmp(buf, again) == 0;
+    memset(again, 0, sizeof again);
+    if (!same) {
+        fprintf(stderr, "akc: the two passwords differ; nothing was sent\n");
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
 {
     char password[1024];
     int status;
-    if (read_password(password, sizeof password, "Password: ") != 0)
+    int got = strcmp(verb, "register") == 0 ? read_new_password(password, sizeof password, "New password: ")
+                                            : read_password(password, sizeof password, "Password: ");
+    if (got != 0)
         return EXIT_USAGE;
     json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", verb, "user", user, "password", password), &status);
     memset(password, 0, sizeof password);
@@ -352,8 +394,10 @@ static int cmd_passwd(struct ak_net *n)
         return EXIT_USAGE;
     if (env)
         snprintf(new, sizeof new, "%s", env);
-    else if (!isatty(STDIN_FILENO) || read_password(new, sizeof new, "New password: ") != 0)
+    else if (!isatty(STDIN_FILENO))
         return fprintf(stderr, "akc: set AKC_NEW_PASSWORD or run on a terminal\n"), EXIT_USAGE;
+    else if (read_new_password(new, sizeof new, "New password: ") != 0)
+        return EXIT_USAGE;
     json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", "passwd", "password", old,
                                   "new_password", new), &status);
     memset(old, 0, sizeof old);
@@ -902,6 +946,7 @@ int main(int argc, char **argv)
         {"supply", no_argument, NULL, 'S'}, {"radius", required_argument, NULL, 'R'},
         {"tls", no_argument, NULL, 'T'}, {"no-tls", no_argument, NULL, 'N'},
         {"ca", required_argument, NULL, 'C'}, {"accept-new-cert", no_argument, NULL, 'A'},
+        {"profile", required_argument, NULL, 'X'}, {"unrated", no_argument, NULL, 'U'},
         {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {0, 0, 0, 0},
@@ -911,13 +956,37 @@ int main(int argc, char **argv)
         fprintf(stderr, "akc: libsodium failed to initialise\n");
         return EXIT_NET;
     }
+    /* The profile first: it chooses the session and the config section. */
+    const char *profile = getenv("AKC_PROFILE");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+            profile = argv[i + 1];
+        else if (strncmp(argv[i], "--profile=", 10) == 0)
+            profile = argv[i] + 10;
+    }
+    if (profile && *profile && !ak_profile_name_ok(profile)) {
+        fprintf(stderr, "akc: '%s' is not a profile name (letters, digits, - and _, at most 32)\n", profile);
+        return EXIT_USAGE;
+    }
+    ak_session_profile(profile);
+    static struct ak_client_config cfg;
+    char cfg_err[800];
+    if (ak_client_config_load(profile, &cfg, cfg_err, sizeof cfg_err) != 0) {
+        fprintf(stderr, "akc: %s\n", cfg_err);
+        return EXIT_USAGE;
+    }
     bool have_session = ak_session_load(&s);
     opt.server = getenv("AKC_SERVER");
     if (!opt.server)
-        opt.server = have_session && s.server[0] ? s.server : "127.0.0.1:7140";
-    opt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+        opt.server = cfg.server[0] ? cfg.server : have_session && s.server[0] ? s.server : "127.0.0.1:7140";
+    opt.color = cfg.color >= 0 ? cfg.color == 1 : isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     opt.draw.at = AK_HEX_NONE;
-    opt.net.tls = AK_TLS_AUTO;
+    opt.net.tls = cfg.tls;
+    opt.net.ca_file = cfg.ca[0] ? cfg.ca : NULL;
+    opt.time = cfg.time;
+    opt.per = cfg.per[0] ? cfg.per : NULL;
+    opt.on_expiry = cfg.on_expiry[0] ? cfg.on_expiry : NULL;
+    opt.rated = cfg.rated;
     /* TLS writes to the socket with write(): a server that hangs up must
      * be an error to handle, not a signal that kills akc. */
     signal(SIGPIPE, SIG_IGN);
@@ -974,6 +1043,8 @@ int main(int argc, char **argv)
         case 'N': opt.net.tls = AK_TLS_OFF; break;
         case 'C': opt.net.ca_file = optarg; break;
         case 'A': opt.net.accept_new = true; break;
+        case 'X': break;        /* read above */
+        case 'U': opt.rated = false; break;
         case 'M': opt.games_filter |= AK_GAMES_MINE; break;
         case 'W': opt.games_filter |= AK_GAMES_WAITING; break;
         case 'O': opt.games_filter |= AK_GAMES_OPEN; break;

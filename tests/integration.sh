@@ -127,7 +127,7 @@ before_spec=$(sed -n 's/.*"seq":\([0-9]*\).*/\1/p' "$dir/spec.out" | head -1)
 
 # One-shot akc commands for the rest of Alice's turn: the legal actions as
 # akc commands, a battle out of sequence, the end of both portions.
-export XDG_CONFIG_HOME="$dir/cfg" AKC_SERVER=127.0.0.1:$port
+export XDG_CONFIG_HOME="$dir/cfg" XDG_STATE_HOME="$dir/state" AKC_SERVER=127.0.0.1:$port
 AKC_PASSWORD=desert-fox "$AKC" login alice >/dev/null 2>&1
 "$AKC" end-movement 1 >"$dir/early.out" 2>&1
 expect early 'STACK-1'
@@ -205,6 +205,25 @@ check "verify of a running game: cannot be verified until it is over (exit 4)" "
 expect ladder0 'no rated game has been played yet'
 "$AKC" logout >"$dir/logout.out" 2>&1
 expect logout "logged out of 127.0.0.1:$port as alice"
+
+# The session is state ($XDG_STATE_HOME/akc/session), a profile keeps its
+# own, the config file names the server, and a session an older akc left
+# with the configuration is moved.
+AKC_PASSWORD=password-dora "$AKC" --profile dora register dora >"$dir/dora.out" 2>&1
+check "a profile keeps its session apart (session.dora)" "[ -s '$XDG_STATE_HOME/akc/session.dora' ] && [ ! -e '$XDG_STATE_HOME/akc/session' ]"
+mkdir -p "$XDG_CONFIG_HOME/akc"
+printf '# test\n[profile dora]\nserver = 127.0.0.1:%s\ncolor = never\n' "$port" >"$XDG_CONFIG_HOME/akc/config"
+env -u AKC_SERVER "$AKC" --profile dora games >"$dir/dora-games.out" 2>&1; rc=$?
+check "the config's profile names the server (no AKC_SERVER)" "[ $rc = 0 ]"
+printf 'server = 127.0.0.1:1\nsevrer = x\n' >"$XDG_CONFIG_HOME/akc/config"
+"$AKC" games >"$dir/badcfg.out" 2>&1; rc=$?
+check "a config file with an unknown key stops akc naming file and line (exit 2)" "[ $rc = 2 ] && grep -q 'config:2: sevrer: unknown key' '$dir/badcfg.out'"
+rm "$XDG_CONFIG_HOME/akc/config"
+"$AKC" --profile 'a b' games >"$dir/badprofile.out" 2>&1; rc=$?
+check "a bad profile name is refused (exit 2)" "[ $rc = 2 ] && grep -q 'not a profile name' '$dir/badprofile.out'"
+cp "$XDG_STATE_HOME/akc/session.dora" "$XDG_CONFIG_HOME/akc/session"
+"$AKC" games >"$dir/moved.out" 2>&1
+check "a session left in the config directory is moved to the state directory" "[ ! -e '$XDG_CONFIG_HOME/akc/session' ] && [ -s '$XDG_STATE_HOME/akc/session' ]"
 
 # SIGTERM shuts down cleanly with status 0.
 kill -TERM $pid; wait $pid; rc=$?

@@ -31,7 +31,7 @@ expect() {
     if grep -q -- "$2" "$dir/$1.out"; then ok "$1: $2"; else bad "$1: $2"; echo "---"; cat "$dir/$1.out"; echo "---"; fi
 }
 # as USER ARGS...: akc with USER's own session directory
-as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
+as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" XDG_STATE_HOME="$dir/state-$u" AKC_SERVER=127.0.0.1:$port "$AKC" "$@"; }
 
 finish() {
     echo "$passes passed, $fails failed"

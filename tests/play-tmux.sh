@@ -46,10 +46,10 @@ start_players() {
     T kill-server 2>/dev/null
     sock="$dir/tmux-$game.sock"
     T new-session -d -s e2e -x 120 -y 50 \
-        "XDG_CONFIG_HOME=$dir/cfg-alice AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
+        "XDG_CONFIG_HOME=$dir/cfg-alice XDG_STATE_HOME=$dir/state-alice AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
     T rename-window -t e2e:0 alice
     T new-window -d -t e2e:1 -n bob \
-        "XDG_CONFIG_HOME=$dir/cfg-bob AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
+        "XDG_CONFIG_HOME=$dir/cfg-bob XDG_STATE_HOME=$dir/state-bob AKC_SERVER=127.0.0.1:$port $AKC --no-color play $game; sleep 30"
     wait_for e2e:alice 'Your move' && wait_for e2e:bob 'Waiting for the Axis player'
 }
 
@@ -139,6 +139,23 @@ expect_screen e2e:alice "reconnected; the game is at action"
 expect_screen e2e:bob "reconnected; the game is at action"
 keys e2e:alice "options"
 expect_screen e2e:alice " 1) \|nothing but moves"
+# The password prompt: asked twice at register (two different ones are
+# not sent), and Ctrl-C at the prompt gives the terminal back with its echo.
+T new-window -d -t e2e:2 -n shell "env -u AKC_PASSWORD XDG_CONFIG_HOME=$dir/cfg-carol XDG_STATE_HOME=$dir/state-carol AKC_SERVER=127.0.0.1:$port PS1='$ ' bash --norc --noprofile"
+sleep 0.3
+keys e2e:shell "$AKC register carol"
+expect_screen e2e:shell "New password:"
+keys e2e:shell "password-one"
+expect_screen e2e:shell "Again:"
+keys e2e:shell "password-two"
+expect_screen e2e:shell "the two passwords differ; nothing was sent"
+# (sh ignores SIGINT so that it lives on to ask the terminal whether its
+# echo is back; akc catches the signal, puts the terminal back, and dies.)
+T new-window -d -t e2e:3 -n login "env -u AKC_PASSWORD XDG_CONFIG_HOME=$dir/cfg-carol XDG_STATE_HOME=$dir/state-carol AKC_SERVER=127.0.0.1:$port sh -c 'trap \"\" INT; $AKC login carol; stty -a >$dir/stty.out; sleep 30'"
+expect_screen e2e:login "^Password:"
+T send-keys -t e2e:login C-c
+for _ in $(seq 30); do [ -s "$dir/stty.out" ] && break; sleep 0.1; done
+check "Ctrl-C at the password prompt ends akc and gives the echo back" "grep -q ' echo ' '$dir/stty.out' && ! grep -q ' -echo ' '$dir/stty.out'"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 finish
