@@ -225,6 +225,13 @@ cp "$XDG_STATE_HOME/akc/session.dora" "$XDG_CONFIG_HOME/akc/session"
 "$AKC" games >"$dir/moved.out" 2>&1
 check "a session left in the config directory is moved to the state directory" "[ ! -e '$XDG_CONFIG_HOME/akc/session' ] && [ -s '$XDG_STATE_HOME/akc/session' ]"
 
+# One version: meson.build, both binaries and both man pages.
+src=$(cd "$(dirname "$0")/.." && pwd)
+version=$(sed -n "s/^  version : '\(.*\)',/\1/p" "$src/meson.build")
+check "akc, akd and their man pages give meson.build's version ($version)" \
+    "[ -n '$version' ] && [ \"\$('$AKC' --version)\" = 'akc $version' ] && [ \"\$('$AKD' --version)\" = 'akd $version' ] && grep -q '\"akc $version\"' '$src/man/akc.1' && grep -q '\"akd $version\"' '$src/man/akd.8'"
+check "a LICENSE file matches meson.build's license" "grep -q \"license : 'MIT'\" '$src/meson.build' && grep -q '^MIT License' '$src/LICENSE'"
+
 # SIGTERM shuts down cleanly with status 0.
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 0 ] && ok "SIGTERM exits 0" || bad "SIGTERM exit status $rc"
