@@ -120,6 +120,9 @@ void ak_draw_mark_supply(const struct ak_state *s, int side, uint8_t *mark);
 int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,
                       struct ak_draw_opts *o);
 void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
+/* A square from "L59" or a place name ("Tobruch", "Agheila"), or
+ * AK_HEX_NONE. */
+ak_hex ak_draw_place(const char *text);
 /* The combat portion in words: declared battles and the decision owed. */
 void ak_draw_combat(FILE *out, const struct ak_state *s);
 /* The dangers the rules hold for the player to move (ak_hazards), one line

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ak_client.h"
 #include "ak_hazards.h"
@@ -342,6 +343,15 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
                 decisions[s->pending.kind], s->pending.battle + 1);
     else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)
         fprintf(out, "Declare battles (akc battle), then resolve them (akc resolve); akc options lists them.\n");
+}
+
+ak_hex ak_draw_place(const char *text)
+{
+    ak_hex h = ak_hex_parse(text);
+    for (int i = 0; h == AK_HEX_NONE && i < ak_map()->names; i++)
+        if (strncasecmp(ak_map()->name[i].text, text, strlen(text)) == 0 || strstr(ak_map()->name[i].text, text))
+            h = ak_map()->name[i].hex;
+    return h;
 }
 
 int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending)

@@ -999,11 +999,7 @@ int main(int argc, char **argv)
         case 'j': opt.json = true; break;
         case 'w': opt.draw.wide = true; break;
         case 'a': {
-            opt.draw.at = ak_hex_parse(optarg);
-            for (int i = 0; opt.draw.at == AK_HEX_NONE && i < ak_map()->names; i++)
-                if (strncasecmp(ak_map()->name[i].text, optarg, strlen(optarg)) == 0 ||
-                    strstr(ak_map()->name[i].text, optarg))
-                    opt.draw.at = ak_map()->name[i].hex;
+            opt.draw.at = ak_draw_place(optarg);
             if (opt.draw.at == AK_HEX_NONE) {
                 fprintf(stderr, "akc: --at wants a square such as L59 or a place such as Tobruch\n");
                 return EXIT_USAGE;

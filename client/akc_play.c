@@ -344,8 +344,9 @@ static void show(char **w, int n)
     struct ak_draw_opts o = *P.draw;
     static uint8_t mark[AK_HEX_COUNT];
     int i = 1;
-    if (i < n && ak_hex_parse(w[i]) != AK_HEX_NONE)
-        o.at = ak_hex_parse(w[i++]);
+    if (i < n && ak_draw_place(w[i]) != AK_HEX_NONE &&
+        strcmp(w[i], "zoc") != 0 && strcmp(w[i], "supply") != 0 && strcmp(w[i], "dests") != 0)
+        o.at = ak_draw_place(w[i++]);
     if (i < n) {
         const char *what = strcmp(w[i], "dests") == 0 && i + 1 < n ? w[i + 1] : w[i];
         if (ak_draw_highlight(&P.s, what, mark, &o) != 0)
@@ -577,6 +578,21 @@ static void run_command(char *line)
 }
 
 /* Tab completion: commands first, then unit names. */
+/* Units worth completing: on the board or at sea (either side: battles
+ * name defenders), and the player's own that may come on now (supply due,
+ * reinforcements whose turn has come). Not the dead, the withdrawn, or
+ * reinforcements of later turns. */
+static bool may_act(int u)
+{
+    const struct ak_unit *x = &P.s.unit[u];
+    const struct ak_unit_def *d = ak_def(u);
+    if (x->where == AK_AT_BOARD || x->where == AK_AT_SEA)
+        return true;
+    if (x->where != AK_AT_POOL || d->side != P.s.side || d->captured_counter)
+        return false;
+    return d->type == AK_TYPE_SUPPLY ? P.s.supply_due > 0 : d->arrival_turn > 0 && d->arrival_turn <= P.s.turn;
+}
+
 static char *complete_word(const char *text, int state)
 {
     static const char *const commands[] = {
@@ -598,7 +614,10 @@ static char *complete_word(const char *text, int state)
     const char *stem = last ? last + 1 : text;
     size_t head = (size_t)(stem - text), slen = strlen(stem);
     while (!first_word && j < ak_data()->units) {
-        const char *name = ak_data()->unit[j++].shortname;
+        int u = j++;
+        const char *name = ak_data()->unit[u].shortname;
+        if (!may_act(u))
+            continue;
         if (strncasecmp(name, stem, slen) == 0) {
             char *out = malloc(head + strlen(name) + 1);
             if (out)

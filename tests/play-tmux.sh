@@ -77,6 +77,12 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
         T send-keys -t e2e:alice "move folg" Tab
         wait_for e2e:alice "move folgere" && ok "tab completes folg to folgere" || bad "tab completion"
         T send-keys -t e2e:alice C-u
+        # ... only units that can act: the 21st Panzer is not on the board
+        T send-keys -t e2e:alice "move 21p" Tab
+        sleep 0.3
+        screen e2e:alice | grep -q "move 21pz" && bad "tab completion offers units that cannot act" ||
+            ok "tab completion leaves out units off the board"
+        T send-keys -t e2e:alice C-u
     fi
     if [ $attempt = 1 ]; then
         # An undo: both see what was taken back, and the next move is
@@ -139,6 +145,20 @@ expect_screen e2e:alice "reconnected; the game is at action"
 expect_screen e2e:bob "reconnected; the game is at action"
 keys e2e:alice "options"
 expect_screen e2e:alice " 1) \|nothing but moves"
+# show with a place name draws the board there
+keys e2e:alice "show Tobruch"
+expect_screen e2e:alice "Numbers run along"
+screen e2e:alice | grep -q "unknown unit.*Tobruch" && bad "show Tobruch: unknown unit" || ok "show Tobruch is a place"
+# An overdue clock is said plainly when play starts (and by `clock`).
+late=$(as alice --json new axis --opponent bob --time 1s --on-expiry wait | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$late" >/dev/null
+sleep 2.5
+T new-window -d -t e2e:4 -n late "XDG_CONFIG_HOME=$dir/cfg-alice XDG_STATE_HOME=$dir/state-alice AKC_SERVER=127.0.0.1:$port $AKC --no-color play $late; sleep 30"
+expect_screen e2e:late "Clock: OVERDUE (0m 1s/action); not rated; OVERDUE: axis to move"
+keys e2e:late "clock"
+for _ in $(seq 30); do [ "$(screen e2e:late | grep -c 'Clock: OVERDUE')" -ge 2 ] && break; sleep 0.1; done
+check "clock says it again" "[ \$(screen e2e:late | grep -c 'Clock: OVERDUE') -ge 2 ]"
+
 # The password prompt: asked twice at register (two different ones are
 # not sent), and Ctrl-C at the prompt gives the terminal back with its echo.
 T new-window -d -t e2e:2 -n shell "env -u AKC_PASSWORD XDG_CONFIG_HOME=$dir/cfg-carol XDG_STATE_HOME=$dir/state-carol AKC_SERVER=127.0.0.1:$port PS1='$ ' bash --norc --noprofile"
