@@ -97,6 +97,10 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
         [ "$(screen e2e:alice | grep -c 'Your move: the Axis movement portion')" = 1 ] &&
             ok "Your move is said once while the game waits for the same thing" ||
             bad "Your move repeated: $(screen e2e:alice | grep -c 'Your move')"
+        # log lists the player's own actions too (the move, then its undo)
+        keys e2e:alice "log"
+        sleep 0.3
+        check "log in play includes my own move" "[ \$(screen e2e:alice | grep -c 'folgere moved P31 to P32') -ge 2 ]"
     fi
     keys e2e:alice "move folgere P35"
     expect_screen e2e:alice "folgere moved P31 to P35"
