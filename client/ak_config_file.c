@@ -78,11 +78,11 @@ static const char *set_key(struct ak_client_config *c, const char *key, const ch
     } else if (strcmp(key, "per") == 0) {
         if (strcmp(value, "action") && strcmp(value, "turn"))
             return "per is action or turn";
-        snprintf(c->per, sizeof c->per, "%s", value);
+        snprintf(c->per, sizeof c->per, "%s", value[0] == 'a' ? "action" : "turn");
     } else if (strcmp(key, "on_expiry") == 0) {
         if (strcmp(value, "lose") && strcmp(value, "wait"))
             return "on_expiry is lose or wait";
-        snprintf(c->on_expiry, sizeof c->on_expiry, "%s", value);
+        snprintf(c->on_expiry, sizeof c->on_expiry, "%s", value[0] == 'l' ? "lose" : "wait");
     } else if (strcmp(key, "rated") == 0) {
         if (strcmp(value, "yes") && strcmp(value, "no"))
             return "rated is yes or no";
