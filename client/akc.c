@@ -837,11 +837,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         if (r && !opt.json && argc == 3) {
             size_t i;
             json_t *d;
-            json_array_foreach(json_object_get(r, "dests"), i, d)
-                printf("%-4s %2lld squares (%lld road)%s\n", json_string_value(json_object_get(d, "hex")),
-                       (long long)json_integer_value(json_object_get(d, "squares")),
-                       (long long)json_integer_value(json_object_get(d, "road")),
+            json_array_foreach(json_object_get(r, "dests"), i, d) {
+                long long sq = (long long)json_integer_value(json_object_get(d, "squares"));
+                printf("%-4s %2lld square%s (%lld road)%s\n", json_string_value(json_object_get(d, "hex")), sq,
+                       sq == 1 ? " " : "s", (long long)json_integer_value(json_object_get(d, "road")),
                        json_is_true(json_object_get(d, "halts")) ? "  stops there" : "");
+            }
         } else if (r && !opt.json) {
             const json_t *why = json_object_get(r, "reason");
             if (json_is_true(json_object_get(r, "reachable")))

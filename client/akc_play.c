@@ -460,8 +460,9 @@ static void query(const char *cmd, const char *units, const char *to)
         size_t i;
         json_t *d;
         json_array_foreach(json_object_get(r, "dests"), i, d)
-            say("  %-4s %2lld squares%s\n", json_string_value(json_object_get(d, "hex")),
+            say("  %-4s %2lld square%s%s\n", json_string_value(json_object_get(d, "hex")),
                 (long long)json_integer_value(json_object_get(d, "squares")),
+                json_integer_value(json_object_get(d, "squares")) == 1 ? "" : "s",
                 json_is_true(json_object_get(d, "halts")) ? ", stops there" : "");
     } else if (json_is_true(json_object_get(r, "reachable"))) {
         say("  %s is reachable\n", to);
