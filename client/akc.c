@@ -39,6 +39,8 @@ static struct {
     const char *position;       /* new: start from this state file (where akd allows it) */
     const char *highlight;      /* show: "zoc", "supply" or units for their destinations */
     unsigned games_filter;      /* games: AK_GAMES_* */
+    const char *ruleset;        /* ladder, new: the ruleset */
+    int page;                   /* ladder: from 1 */
 } opt;
 
 static const char usage_text[] =
@@ -65,7 +67,9 @@ static const char usage_text[] =
         "  games                list games: those waiting for you first, with the clock; filters:\n"
         "      --mine --waiting --open --finished   yours (and challenges to you); your move;\n"
         "                       a seat you may take; over\n"
-        "  ladder               the players of rated games, by rating (Elo, from 1500)\n"
+        "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
+        "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n"
+        "  player USER          a player's ratings, results by side and recent rated games\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
         "                       shows N squares around it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
@@ -354,6 +358,8 @@ static int cmd_new(struct ak_net *n, const char *side)
 {
     int status;
     json_t *req = json_pack("{s:s,s:s,s:b}", "cmd", "new", "side", side, "rated", opt.rated);
+    if (opt.ruleset)
+        json_object_set_new(req, "ruleset", json_string(opt.ruleset));
     if (opt.opponent)
         json_object_set_new(req, "opponent", json_string(opt.opponent));
     if (opt.position) {
@@ -684,6 +690,82 @@ static int cmd_units(const char *prefix)
     return 0;
 }
 
+#define LADDER_PAGE 50
+
+/* akc ladder [--ruleset R] [--page N]: a page of fifty. */
+static int cmd_ladder(struct ak_net *n)
+{
+    int status;
+    json_t *req = json_pack("{s:s,s:i,s:i}", "cmd", "ladder", "offset", (opt.page - 1) * LADDER_PAGE, "limit",
+                            LADDER_PAGE);
+    if (opt.ruleset)
+        json_object_set_new(req, "ruleset", json_string(opt.ruleset));
+    json_t *r = call(n, req, &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    int total = (int)json_integer_value(json_object_get(r, "total"));
+    const char *ruleset = json_string_value(json_object_get(r, "ruleset"));
+    if (json_array_size(json_object_get(r, "ladder")) == 0) {
+        if (total == 0)
+            printf("no rated game has been played yet under the %s rules (akc new ... --rated)\n", ruleset);
+        else
+            printf("the %s ladder has %d players: page %d is past its end\n", ruleset, total, opt.page);
+    } else {
+        printf("%-5s %-20s %7s %4s %6s   (%s rules; ? marks a provisional rating)\n", "rank", "player", "rating",
+               "rd", "games", ruleset);
+        size_t i;
+        json_t *p;
+        json_array_foreach(json_object_get(r, "ladder"), i, p)
+            printf("%-5lld %-20s %6lld%s %4lld %6lld\n", (long long)json_integer_value(json_object_get(p, "rank")),
+                   json_string_value(json_object_get(p, "user")),
+                   (long long)json_integer_value(json_object_get(p, "rating")),
+                   json_is_true(json_object_get(p, "provisional")) ? "?" : " ",
+                   (long long)json_integer_value(json_object_get(p, "rd")),
+                   (long long)json_integer_value(json_object_get(p, "games")));
+        int pages = (total + LADDER_PAGE - 1) / LADDER_PAGE;
+        if (pages > 1)
+            printf("page %d of %d (--page N)\n", opt.page, pages);
+    }
+    json_decref(r);
+    return 0;
+}
+
+/* akc player NAME: ratings, results by side, recent games and how each
+ * moved the rating. */
+static int cmd_player(struct ak_net *n, const char *name)
+{
+    int status;
+    json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "player", "user", name), &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    size_t i;
+    json_t *x;
+    printf("%s\n", json_string_value(json_object_get(r, "user")));
+    if (json_array_size(json_object_get(r, "ratings")) == 0)
+        printf("  no rated game yet\n");
+    json_array_foreach(json_object_get(r, "ratings"), i, x)
+        printf("  %-8s rating %lld%s (RD %lld), %lld rated games\n", json_string_value(json_object_get(x, "ruleset")),
+               (long long)json_integer_value(json_object_get(x, "rating")),
+               json_is_true(json_object_get(x, "provisional")) ? " provisional" : "",
+               (long long)json_integer_value(json_object_get(x, "rd")),
+               (long long)json_integer_value(json_object_get(x, "games")));
+    const json_t *res = json_object_get(r, "results");
+    printf("  as Axis %lld won %lld lost, as Allied %lld won %lld lost (recent games)\n",
+           (long long)json_integer_value(json_object_get(json_object_get(res, "axis"), "won")),
+           (long long)json_integer_value(json_object_get(json_object_get(res, "axis"), "lost")),
+           (long long)json_integer_value(json_object_get(json_object_get(res, "allied"), "won")),
+           (long long)json_integer_value(json_object_get(json_object_get(res, "allied"), "lost")));
+    json_array_foreach(json_object_get(r, "recent"), i, x)
+        printf("  game %-5lld %-7s %-6s against %-16s %s, rating %lld -> %lld\n",
+               (long long)json_integer_value(json_object_get(x, "game")),
+               json_string_value(json_object_get(x, "ruleset")), json_string_value(json_object_get(x, "side")),
+               json_string_value(json_object_get(x, "opponent")), json_string_value(json_object_get(x, "result")),
+               (long long)json_integer_value(json_object_get(x, "before")),
+               (long long)json_integer_value(json_object_get(x, "after")));
+    json_decref(r);
+    return 0;
+}
+
 static int resume(struct ak_net *n, const struct ak_session *s)
 {
     int status;
@@ -757,23 +839,10 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (strcmp(verb, "games") == 0 && argc == 1)
         return cmd_games(n, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
-    if (strcmp(verb, "ladder") == 0 && argc == 1) {
-        json_t *r = call(n, json_pack("{s:s}", "cmd", "ladder"), &status);
-        size_t i;
-        json_t *p;
-        if (r && !opt.json && json_array_size(json_object_get(r, "ladder")) == 0)
-            printf("no rated game has been played yet (akc new ... --rated)\n");
-        else if (r && !opt.json) {
-            printf("%-5s %-20s %6s %6s\n", "rank", "player", "rating", "games");
-            json_array_foreach(json_object_get(r, "ladder"), i, p)
-                printf("%-5lld %-20s %6lld %6lld\n", (long long)json_integer_value(json_object_get(p, "rank")),
-                       json_string_value(json_object_get(p, "user")),
-                       (long long)json_integer_value(json_object_get(p, "rating")),
-                       (long long)json_integer_value(json_object_get(p, "games")));
-        }
-        json_decref(r);
-        return status;
-    }
+    if (strcmp(verb, "ladder") == 0 && argc == 1)
+        return cmd_ladder(n);
+    if (strcmp(verb, "player") == 0 && argc == 2)
+        return cmd_player(n, argv[1]);
     if (strcmp(verb, "new") == 0 && argc == 2)
         return cmd_new(n, argv[1]);
     if (strcmp(verb, "passwd") == 0 && argc == 1)
@@ -877,7 +946,7 @@ static const struct {
     bool game;      /* the second word is a game number */
 } commands[] = {
     {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
-    {"games", 1, false}, {"ladder", 1, false}, {"new", 2, false}, {"raw", 1, false},
+    {"games", 1, false}, {"ladder", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
     {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
     {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
     {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
@@ -948,6 +1017,7 @@ int main(int argc, char **argv)
         {"tls", no_argument, NULL, 'T'}, {"no-tls", no_argument, NULL, 'N'},
         {"ca", required_argument, NULL, 'C'}, {"accept-new-cert", no_argument, NULL, 'A'},
         {"profile", required_argument, NULL, 'X'}, {"unrated", no_argument, NULL, 'U'},
+        {"ruleset", required_argument, NULL, 'L'}, {"page", required_argument, NULL, 'G'},
         {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {0, 0, 0, 0},
@@ -988,6 +1058,7 @@ int main(int argc, char **argv)
     opt.per = cfg.per[0] ? cfg.per : NULL;
     opt.on_expiry = cfg.on_expiry[0] ? cfg.on_expiry : NULL;
     opt.rated = cfg.rated;
+    opt.page = 1;
     /* TLS writes to the socket with write(): a server that hangs up must
      * be an error to handle, not a signal that kills akc. */
     signal(SIGPIPE, SIG_IGN);
@@ -1041,6 +1112,14 @@ int main(int argc, char **argv)
         case 'C': opt.net.ca_file = optarg; break;
         case 'A': opt.net.accept_new = true; break;
         case 'X': break;        /* read above */
+        case 'L': opt.ruleset = optarg; break;
+        case 'G':
+            opt.page = atoi(optarg);
+            if (opt.page < 1 || opt.page > 100000) {
+                fprintf(stderr, "akc: --page wants a page number from 1\n");
+                return EXIT_USAGE;
+            }
+            break;
         case 'U': opt.rated = false; break;
         case 'M': opt.games_filter |= AK_GAMES_MINE; break;
         case 'W': opt.games_filter |= AK_GAMES_WAITING; break;

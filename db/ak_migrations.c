@@ -65,5 +65,27 @@ const char *const ak_migrations[] = {
      * nonce each action was sent with. */
     "ALTER TABLE games ADD COLUMN dice_scheme INTEGER NOT NULL DEFAULT 1;"
     "ALTER TABLE actions ADD COLUMN nonce TEXT NOT NULL DEFAULT '';",
+    /* 7: Glicko-2 ratings, one per player and ruleset, and each rated
+     * game's change (the rating history). The Elo ratings of step 4 carry
+     * over as Glicko-2 ratings of the classic rules with a deviation of
+     * 200 (known, not yet sure) and the usual volatility; users.rating and
+     * users.rated_games stay, unused, for a downgrade to read. */
+    "CREATE TABLE ratings ("
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  ruleset TEXT NOT NULL,"
+    "  rating REAL NOT NULL, rd REAL NOT NULL, volatility REAL NOT NULL,"
+    "  games INTEGER NOT NULL DEFAULT 0,"
+    "  last_played INTEGER NOT NULL DEFAULT 0,"     /* seconds since the epoch; 0: migrated */
+    "  PRIMARY KEY (user_id, ruleset));"
+    "CREATE TABLE rating_changes ("
+    "  game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  ruleset TEXT NOT NULL, side TEXT NOT NULL, score REAL NOT NULL,"
+    "  rating_before REAL NOT NULL, rating_after REAL NOT NULL, rd_after REAL NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, user_id));"
+    "CREATE INDEX rating_changes_user ON rating_changes(user_id, at);"
+    "INSERT INTO ratings(user_id, ruleset, rating, rd, volatility, games, last_played)"
+    "  SELECT id, 'classic', rating, 200.0, 0.06, rated_games, 0 FROM users WHERE rated_games > 0;",
     NULL,
 };

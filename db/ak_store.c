@@ -1,5 +1,6 @@
 /* ak_store: SQLite implementation of the store. */
 #include "ak_store.h"
+#include "ak_store_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,18 +13,8 @@
 
 extern const char *const ak_migrations[];
 
-#define STMT_CACHE 32
 #define CHUNK_BYTES (4 * 1024 * 1024)
 #define BUSY_TIMEOUT_MS 5000
-
-struct ak_store {
-    sqlite3 *db;
-    /* Prepared statements, kept by their SQL text's address (every query
-     * is a string literal): compiling SQL once, not on every action. */
-    struct { const char *sql; sqlite3_stmt *q; } cache[STMT_CACHE];
-    int wal_frames;             /* the log's length after the last commit */
-    bool lost;                  /* the file was unlinked or replaced: no more commits */
-};
 
 #define LOST_MESSAGE "the database file was deleted or replaced while akd ran; nothing more is " \
                      "stored until the operator restores it and restarts akd"
@@ -217,7 +208,7 @@ void ak_store_close(struct ak_store *st)
     free(st);
 }
 
-static sqlite3_stmt *prep(struct ak_store *st, const char *sql)
+sqlite3_stmt *ak_store_prep(struct ak_store *st, const char *sql)
 {
     int slot = -1;
     for (int i = 0; i < STMT_CACHE; i++) {
@@ -236,8 +227,8 @@ static sqlite3_stmt *prep(struct ak_store *st, const char *sql)
     return q;
 }
 
-/* Done with a statement from prep: ready it for the next use. */
-static void done(struct ak_store *st, sqlite3_stmt *q)
+/* Done with a statement from ak_store_prep: ready it for the next use. */
+void ak_store_done(struct ak_store *st, sqlite3_stmt *q)
 {
     for (int i = 0; i < STMT_CACHE; i++)
         if (st->cache[i].q == q) {
@@ -249,12 +240,12 @@ static void done(struct ak_store *st, sqlite3_stmt *q)
 }
 
 /* Run a statement that returns no rows; maps constraint failures. */
-static int run_in(struct ak_store *st, sqlite3_stmt *q)
+int ak_store_run(struct ak_store *st, sqlite3_stmt *q)
 {
     if (!q)
         return AK_STORE_ERROR;
     int rc = sqlite3_step(q);
-    done(st, q);
+    ak_store_done(st, q);
     if (rc == SQLITE_DONE)
         return AK_STORE_OK;
     if (st->lost)
@@ -265,13 +256,13 @@ static int run_in(struct ak_store *st, sqlite3_stmt *q)
 int ak_store_user_create(struct ak_store *st, const char *name, const char *pwhash, int64_t now,
                          int64_t *id)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO users(name, pwhash, created) VALUES (?, ?, ?)");
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO users(name, pwhash, created) VALUES (?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 2, pwhash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 3, now);
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
     return rc;
@@ -279,7 +270,7 @@ int ak_store_user_create(struct ak_store *st, const char *name, const char *pwha
 
 int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char *pwhash, size_t cap)
 {
-    sqlite3_stmt *q = prep(st, "SELECT id, pwhash FROM users WHERE name = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id, pwhash FROM users WHERE name = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
@@ -289,13 +280,13 @@ int ak_store_user_find(struct ak_store *st, const char *name, int64_t *id, char 
         snprintf(pwhash, cap, "%s", (const char *)sqlite3_column_text(q, 1));
         rc = AK_STORE_OK;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
 int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
 {
-    sqlite3_stmt *q = prep(st, "SELECT name FROM users WHERE id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT name FROM users WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, id);
@@ -304,7 +295,7 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
         snprintf(name, cap, "%s", (const char *)sqlite3_column_text(q, 0));
         rc = AK_STORE_OK;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
@@ -312,19 +303,19 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
 {
     if (ak_store_begin(st) != AK_STORE_OK)
         return AK_STORE_ERROR;
-    sqlite3_stmt *q = prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(q, 2, id);
     }
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     /* A new password is often a reaction to a leaked one: every other
      * session of the account ends with the old password. */
-    q = rc == AK_STORE_OK ? prep(st, "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?") : NULL;
+    q = rc == AK_STORE_OK ? ak_store_prep(st, "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?") : NULL;
     if (q) {
         sqlite3_bind_int64(q, 1, id);
         sqlite3_bind_text(q, 2, keep_session ? keep_session : "", -1, SQLITE_TRANSIENT);
-        rc = run_in(st, q);
+        rc = ak_store_run(st, q);
     }
     if (rc != AK_STORE_OK || !q) {
         ak_store_rollback(st);
@@ -336,19 +327,19 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO sessions(token_hash, user_id, expires) VALUES (?, ?, ?)");
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO sessions(token_hash, user_id, expires) VALUES (?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(q, 2, user);
     sqlite3_bind_int64(q, 3, expires);
-    return run_in(st, q);
+    return ak_store_run(st, q);
 }
 
 int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t now, int64_t *user,
                           int64_t *expires)
 {
-    sqlite3_stmt *q = prep(st, "SELECT user_id, expires FROM sessions WHERE token_hash = ? AND expires > ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id, expires FROM sessions WHERE token_hash = ? AND expires > ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
@@ -360,17 +351,17 @@ int ak_store_session_find(struct ak_store *st, const char *token_hash, int64_t n
             *expires = sqlite3_column_int64(q, 1);
         rc = AK_STORE_OK;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
 int ak_store_session_delete(struct ak_store *st, const char *token_hash)
 {
-    sqlite3_stmt *q = prep(st, "DELETE FROM sessions WHERE token_hash = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM sessions WHERE token_hash = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, token_hash, -1, SQLITE_TRANSIENT);
-    return run_in(st, q);
+    return ak_store_run(st, q);
 }
 
 static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *m)
@@ -394,7 +385,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
                          const char *position, int64_t *id)
 {
-    sqlite3_stmt *q = prep(st, side == 0
+    sqlite3_stmt *q = ak_store_prep(st, side == 0
         ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
@@ -412,7 +403,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 5, now);
     bind_meta(q, 6, meta ? meta : &none);
     sqlite3_bind_text(q, 16, position ? position : "", -1, SQLITE_TRANSIENT);
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
     return rc;
@@ -420,14 +411,14 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
 
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m)
 {
-    sqlite3_stmt *q = prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
                                "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
                                "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ? WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
     sqlite3_bind_int64(q, 11, game);
-    return run_in(st, q);
+    return ak_store_run(st, q);
 }
 
 int ak_store_backup(struct ak_store *st, const char *path)
@@ -451,14 +442,14 @@ int ak_store_backup(struct ak_store *st, const char *path)
 
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user)
 {
-    sqlite3_stmt *q = prep(st, side == 0
+    sqlite3_stmt *q = ak_store_prep(st, side == 0
         ? "UPDATE games SET axis_user = ? WHERE id = ? AND axis_user IS NULL"
         : "UPDATE games SET allied_user = ? WHERE id = ? AND allied_user IS NULL");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, user);
     sqlite3_bind_int64(q, 2, game);
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK && sqlite3_changes(st->db) != 1)
         rc = AK_STORE_EXISTS;
     return rc;
@@ -468,24 +459,24 @@ int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user
 static int set_snapshot(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
                         size_t snapshot_len)
 {
-    sqlite3_stmt *q = prep(st, "INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES (?, ?, ?)");
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES (?, ?, ?)");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
         sqlite3_bind_blob(q, 3, snapshot, (int)snapshot_len, SQLITE_TRANSIENT);
     }
-    return run_in(st, q);
+    return ak_store_run(st, q);
 }
 
 /* Drop a snapshot taken after action seq (the log was cut back before it). */
 static int drop_snapshot_after(struct ak_store *st, int64_t game, uint32_t seq)
 {
-    sqlite3_stmt *q = prep(st, "DELETE FROM snapshots WHERE game_id = ? AND seq > ?");
+    sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM snapshots WHERE game_id = ? AND seq > ?");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
     }
-    return run_in(st, q);
+    return ak_store_run(st, q);
 }
 
 int ak_store_begin(struct ak_store *st)
@@ -511,7 +502,7 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
                               const char *action_json, const char *nonce, int64_t now,
                               const void *snapshot, size_t snapshot_len)
 {
-    sqlite3_stmt *q = prep(st, "INSERT INTO actions(game_id, seq, side, action, created, nonce) VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO actions(game_id, seq, side, action, created, nonce) VALUES (?, ?, ?, ?, ?, ?)");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
@@ -520,7 +511,7 @@ int ak_store_game_append_rows(struct ak_store *st, int64_t game, uint32_t seq, i
         sqlite3_bind_int64(q, 5, now);
         sqlite3_bind_text(q, 6, nonce ? nonce : "", -1, SQLITE_TRANSIENT);
     }
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     if (rc != AK_STORE_OK || !snapshot)
         return rc;
     return set_snapshot(st, game, seq, snapshot, snapshot_len);
@@ -544,12 +535,12 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
 {
     if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return AK_STORE_ERROR;
-    sqlite3_stmt *q = prep(st, "DELETE FROM actions WHERE game_id = ? AND seq > ?");
+    sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM actions WHERE game_id = ? AND seq > ?");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
         sqlite3_bind_int64(q, 2, seq);
     }
-    int rc = run_in(st, q);
+    int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         rc = snapshot ? set_snapshot(st, game, seq, snapshot, snapshot_len) : drop_snapshot_after(st, game, seq);
     if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
@@ -560,7 +551,7 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
 
 int ak_store_game_snapshot(struct ak_store *st, int64_t game, uint32_t *seq, void *buf, size_t len)
 {
-    sqlite3_stmt *q = prep(st, "SELECT seq, state FROM snapshots WHERE game_id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT seq, state FROM snapshots WHERE game_id = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
@@ -570,14 +561,14 @@ int ak_store_game_snapshot(struct ak_store *st, int64_t game, uint32_t *seq, voi
         memcpy(buf, sqlite3_column_blob(q, 1), len);
         rc = AK_STORE_OK;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
 int ak_store_games_each(struct ak_store *st,
                         int (*cb)(void *ud, const struct ak_store_game *g), void *ud)
 {
-    sqlite3_stmt *q = prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, "
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id, ruleset, seed, axis_user, allied_user, created, "
                                "(SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = games.id), "
                                "(SELECT state FROM snapshots WHERE game_id = games.id), "
                                "(SELECT seq FROM snapshots WHERE game_id = games.id), "
@@ -612,7 +603,7 @@ int ak_store_games_each(struct ak_store *st,
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
@@ -621,7 +612,7 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
                                     const char *nonce),
                           void *ud)
 {
-    sqlite3_stmt *q = prep(st, "SELECT seq, side, action, nonce FROM actions WHERE game_id = ? ORDER BY seq");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT seq, side, action, nonce FROM actions WHERE game_id = ? ORDER BY seq");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
@@ -632,78 +623,7 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
                (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3)) != 0)
             rc = AK_STORE_ERROR;
     }
-    done(st, q);
+    ak_store_done(st, q);
     return rc;
 }
 
-int ak_store_rating_get(struct ak_store *st, int64_t user, int *rating)
-{
-    sqlite3_stmt *q = prep(st, "SELECT rating FROM users WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = AK_STORE_NOT_FOUND;
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        *rating = sqlite3_column_int(q, 0);
-        rc = AK_STORE_OK;
-    }
-    done(st, q);
-    return rc;
-}
-
-static int set_rating(struct ak_store *st, int64_t user, int rating)
-{
-    sqlite3_stmt *q = prep(st, "UPDATE users SET rating = ?, rated_games = rated_games + 1 WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int(q, 1, rating);
-    sqlite3_bind_int64(q, 2, user);
-    return run_in(st, q);
-}
-
-int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
-                           int64_t loser, int loser_rating)
-{
-    if (ak_store_begin(st) != AK_STORE_OK)
-        return AK_STORE_ERROR;
-    int rc = ak_store_rating_record_rows(st, game, winner, winner_rating, loser, loser_rating);
-    if (rc != AK_STORE_OK) {
-        ak_store_rollback(st);
-        return rc;
-    }
-    return ak_store_commit(st);
-}
-
-int ak_store_rating_record_rows(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
-                                int64_t loser, int loser_rating)
-{
-    sqlite3_stmt *q = prep(st, "UPDATE games SET rated_done = 1 WHERE id = ? AND rated_done = 0");
-    if (q)
-        sqlite3_bind_int64(q, 1, game);
-    int rc = run_in(st, q);
-    if (rc == AK_STORE_OK && sqlite3_changes(st->db) != 1)
-        rc = AK_STORE_EXISTS;
-    if (rc == AK_STORE_OK)
-        rc = set_rating(st, winner, winner_rating);
-    if (rc == AK_STORE_OK)
-        rc = set_rating(st, loser, loser_rating);
-    return rc;
-}
-
-int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max)
-{
-    sqlite3_stmt *q = prep(st, "SELECT name, rating, rated_games FROM users WHERE rated_games > 0 "
-                               "ORDER BY rating DESC, name LIMIT ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int(q, 1, max);
-    int n = 0;
-    while (n < max && sqlite3_step(q) == SQLITE_ROW) {
-        snprintf(out[n].name, sizeof out[n].name, "%s", (const char *)sqlite3_column_text(q, 0));
-        out[n].rating = sqlite3_column_int(q, 1);
-        out[n].games = sqlite3_column_int(q, 2);
-        n++;
-    }
-    done(st, q);
-    return n;
-}

@@ -87,22 +87,44 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
  * session of it except keep_session (a token hash; NULL: all). */
 int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session);
 
-/* The ladder. */
-struct ak_store_rating {
-    char name[64];
-    int rating, games;
+/* Ratings (ak_store_ratings.c): one Glicko-2 rating per player and
+ * ruleset, and each rated game's change. */
+struct ak_store_glicko {
+    double rating, rd, volatility;
+    int games;
+    int64_t last_played;        /* seconds since the epoch; 0: never or migrated */
 };
-int ak_store_rating_get(struct ak_store *st, int64_t user, int *rating);
-/* A rated game's end: both new ratings and the game marked as counted,
- * in one transaction; AK_STORE_EXISTS if it was counted before. */
-int ak_store_rating_record(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
-                           int64_t loser, int loser_rating);
-/* The same inside a transaction the caller holds (the one that stores the
- * action ending the game). */
-int ak_store_rating_record_rows(struct ak_store *st, int64_t game, int64_t winner, int winner_rating,
-                                int64_t loser, int loser_rating);
-/* Players by rating, best first; returns how many were filled. */
-int ak_store_ladder(struct ak_store *st, struct ak_store_rating *out, int max);
+/* The player's rating for ruleset; AK_STORE_NOT_FOUND if he has none. */
+int ak_store_glicko_get(struct ak_store *st, int64_t user, const char *ruleset, struct ak_store_glicko *r);
+/* Inside the caller's transaction: mark the game counted (AK_STORE_EXISTS
+ * if it was before, and nothing is written). */
+int ak_store_rated_mark(struct ak_store *st, int64_t game);
+/* Inside the caller's transaction: the player's new rating, and the
+ * change it made (side "axis" or "allied", score 1, 0.5 or 0). */
+int ak_store_glicko_put(struct ak_store *st, int64_t user, const char *ruleset, const struct ak_store_glicko *r,
+                        int64_t game, const char *side, double score, double before, int64_t now);
+struct ak_store_ladder_row {
+    char name[64];
+    double rating, rd;
+    int games;
+};
+/* A page of the ladder of a ruleset, best first; *total the players on it. */
+int ak_store_ladder_page(struct ak_store *st, const char *ruleset, int offset, int limit,
+                         struct ak_store_ladder_row *out, int *total);
+/* A player's ratings, one per ruleset he has played rated. */
+struct ak_store_player_rating {
+    char ruleset[16];
+    double rating, rd;
+    int games;
+};
+int ak_store_player_ratings(struct ak_store *st, int64_t user, struct ak_store_player_rating *out, int max);
+/* His rated games' changes, newest first. */
+struct ak_store_rating_change {
+    int64_t game, at;
+    char ruleset[16], side[8], opponent[64];
+    double score, before, after, rd;
+};
+int ak_store_rating_changes(struct ak_store *st, int64_t user, struct ak_store_rating_change *out, int max);
 
 int ak_store_session_create(struct ak_store *st, const char *token_hash, int64_t user,
                             int64_t expires);

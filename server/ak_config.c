@@ -35,6 +35,11 @@
  *                     (clients waiting on pushes send ping; 0: forever)
  *   keep_finished     seconds a finished game's state stays in memory after
  *                     its last use (then it is read back when asked for)
+ *   rating_tau, rating_volatility, rating_max_rd, rating_period_days,
+ *   rating_provisional_rd   Glicko-2 (ak_ladder.c): the system constant, a new
+ *                     player's volatility and deviation (also the ceiling), the
+ *                     days of inactivity that count as a rating period, and the
+ *                     deviation above which a rating is shown as provisional
  *   allow_plaintext   1: listen on an address other than loopback without
  *                     TLS (akd refuses to otherwise, and warns when allowed)
  */
@@ -63,6 +68,11 @@ void ak_config_defaults(struct ak_config *c)
     c->registrations_per_address = 10;
     c->session_idle_timeout = 600;
     c->keep_finished = 300;
+    c->rating_tau = 0.75;
+    c->rating_volatility = 0.06;
+    c->rating_max_rd = 350;
+    c->rating_period_days = 7;
+    c->rating_provisional_rd = 110;
 }
 
 static int number(const char *value, long lo, long hi, long *out)
@@ -101,6 +111,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(rate, 0, 1000000), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
         NUM(clock_tick_ms, 10, 3600000), NUM(allow_positions, 0, 1),
+        NUM(rating_max_rd, 50, 500), NUM(rating_period_days, 1, 365), NUM(rating_provisional_rd, 0, 500),
 #undef NUM
 #undef STR
     };
@@ -114,6 +125,16 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
      * (ak_writer.c): an in-memory database would be a different one there. */
     if (strcmp(key, "db") == 0 && (strcmp(value, ":memory:") == 0 || strncmp(value, "file:", 5) == 0))
         return snprintf(err, cap, "db must be the path of a database file"), -1;
+    if (strcmp(key, "rating_tau") == 0 || strcmp(key, "rating_volatility") == 0) {
+        char *end;
+        double v = strtod(value, &end);
+        bool tau = key[7] == 't';
+        if (!*value || *end || (tau ? v < 0.2 || v > 1.5 : v < 0.01 || v > 0.2))
+            return snprintf(err, cap, tau ? "rating_tau is a number from 0.2 to 1.5 (lichess: 0.75)"
+                                          : "rating_volatility is a number from 0.01 to 0.2 (usually 0.06)"), -1;
+        *(tau ? &c->rating_tau : &c->rating_volatility) = v;
+        return 0;
+    }
     if (strcmp(key, "log_level") == 0) {
         c->log_level = ak_log_parse_level(value);
         if (c->log_level < 0)

@@ -64,6 +64,7 @@ static const struct {
     {"options", ak_cmd_options, true, true, 10},
     {"record", ak_cmd_record, true, true, 10},
     {"ladder", ak_cmd_ladder, false, false, 4},
+    {"player", ak_cmd_player, false, false, 4},
     {"passwd", ak_cmd_passwd, true, false, 2},
     {"new", ak_cmd_new, true, false, 1},
     {"join", ak_cmd_join, true, false, 1},

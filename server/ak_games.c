@@ -540,7 +540,7 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->prev = *g->state;
     k->waiting_before = ak_waiting_for(g->state);
     k->new_turn = next->side != g->state->side || next->turn != g->state->turn;
-    ak_ladder_prepare(g, g->state, next, k);
+    ak_ladder_prepare(&srv->cfg, g, g->state, next, k);
     *g->state = *next;
     if (!encode_answers(k, g, by, ev)) {
         free(k->action_text);

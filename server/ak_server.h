@@ -57,6 +57,12 @@ struct ak_config {
     int registrations_per_address;  /* accounts made from one address per hour */
     int session_idle_timeout;   /* seconds a logged-in connection may stay silent */
     int keep_finished;          /* seconds a finished game stays in memory unused */
+    /* Glicko-2 ratings (ak_ladder.c) */
+    double rating_tau;          /* 0.3 to 1.2 (default 0.75, as lichess) */
+    double rating_volatility;   /* a new player's (default 0.06) */
+    int rating_max_rd;          /* a new player's deviation, and its ceiling (350) */
+    int rating_period_days;     /* days idle that grow the deviation by one period (7) */
+    int rating_provisional_rd;  /* above this deviation a rating is provisional (110) */
 };
 
 #define AK_PASSWORD_MIN 8
@@ -315,7 +321,12 @@ struct ak_commit {
     uint64_t seed;
     char nonce[AK_NONCE_MAX + 1];   /* the action's, as the player sent it */
     int64_t rate_winner, rate_loser;    /* it ends a rated game: rate them (ak_ladder.c) */
-    int rated[4];               /* winner before, after; loser before, after */
+    struct {                    /* copied on the loop for the writer thread */
+        double tau, volatility;
+        int max_rd, period_days;
+        char ruleset[16];
+    } rating;
+    double rated[4];            /* winner before, after; loser before, after */
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
@@ -370,13 +381,15 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 struct ak_commit;
 /* An action about to be committed: if it ends a rated game, k names the
  * winner and loser to rate. */
-void ak_ladder_prepare(const struct ak_game *g, const struct ak_state *prev, const struct ak_state *next,
+void ak_ladder_prepare(const struct ak_config *cfg, const struct ak_game *g, const struct ak_state *prev,
+                       const struct ak_state *next,
                        struct ak_commit *k);
 /* On the writer's connection, inside the action's transaction: the new
  * ratings (kept in k for the log). */
 int ak_ladder_write(struct ak_store *st, struct ak_commit *k);
 void ak_ladder_log(const struct ak_commit *k);
 void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);

@@ -124,15 +124,26 @@ check "... and is read back when asked for" "grep -q 'game 3 read back into memo
 as bob show 3 --no-color >"$dir/show3.out" 2>&1
 expect show3 'resignation'
 
-# A rated game: the winner gains what the loser loses (Elo, K 32, both at
-# 1500 before); the ladder lists them.
+# A rated game: Glicko-2 from 1500 with deviation 350 for both; after one
+# game the winner is at 1662 and the loser at 1338, both deviation 290 and
+# still provisional; the ladder lists them, player shows the history.
 as alice new axis --opponent carol --rated >"$dir/rated.out" 2>&1
 rated=$(sed -n 's/created game \([0-9]*\).*/\1/p' "$dir/rated.out")
 as carol join "$rated" >/dev/null 2>&1
 as carol resign "$rated" >/dev/null 2>&1
 as alice ladder >"$dir/ladder.out" 2>&1
-expect ladder '^1 *alice *1516 *1$'
-expect ladder '^2 *carol *1484 *1$'
+expect ladder '^1 *alice *1662? *290 *1$'
+expect ladder '^2 *carol *1338? *290 *1$'
+as alice player carol >"$dir/player.out" 2>&1
+expect player 'classic *rating 1338 provisional (RD 290), 1 rated games'
+expect player 'as Axis 0 won 0 lost, as Allied 0 won 1 lost'
+expect player "game $rated *classic allied against alice *lost, rating 1500 -> 1338"
+as alice player nobody >"$dir/player2.out" 2>&1; rc=$?
+check "player of an unknown name: no_such_user (exit 1)" "[ $rc = 1 ] && grep -q 'no player is called nobody' '$dir/player2.out'"
+as alice ladder --page 2 >"$dir/ladder2.out" 2>&1
+expect ladder2 'page 2 is past its end'
+as alice ladder --ruleset nosuch >"$dir/ladder3.out" 2>&1; rc=$?
+check "ladder of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q 'ruleset is the name of a ruleset' '$dir/ladder3.out'"
 
 # Abort before the first action only.
 as alice new axis >/dev/null 2>&1

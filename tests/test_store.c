@@ -49,7 +49,7 @@ START_TEST(store)
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 6);
+    ck_assert_int_eq(ak_store_schema_version(st), 7);
     int64_t alice, bob, game = 0;
     char hash[200];
     ck_assert_int_eq(ak_store_user_create(st, "alice", "$argon2id$x", 1, &alice), AK_STORE_OK);
@@ -92,7 +92,7 @@ START_TEST(store)
     ck_assert_int_eq(ak_store_backup(st, backup), AK_STORE_OK);
     struct ak_store *copy = ak_store_open(backup, err, sizeof err);
     ck_assert_ptr_nonnull(copy);
-    ck_assert_int_eq(ak_store_schema_version(copy), 6);
+    ck_assert_int_eq(ak_store_schema_version(copy), 7);
     ak_store_close(copy);
     struct stat sb;
     ck_assert_int_eq(stat(backup, &sb), 0);
@@ -145,7 +145,7 @@ START_TEST(snapshot_migration)
     sqlite3_close(db);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
     ck_assert_ptr_nonnull(st);
-    ck_assert_int_eq(ak_store_schema_version(st), 6);
+    ck_assert_int_eq(ak_store_schema_version(st), 7);
     int n = 0;
     ck_assert_int_eq(ak_store_games_each(st, check_migrated, &n), AK_STORE_OK);
     ck_assert_int_eq(n, 1);
@@ -276,7 +276,7 @@ START_TEST(newer_schema_refused)
     ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE future(x); PRAGMA user_version = 99;", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     ck_assert_ptr_null(ak_store_open(path, err, sizeof err));
-    ck_assert_msg(strstr(err, "99") && strstr(err, "6"), "%s", err);
+    ck_assert_msg(strstr(err, "99") && strstr(err, "7"), "%s", err);
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
     sqlite3_stmt *q;
     sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL);
@@ -396,6 +396,40 @@ START_TEST(nonces_stored)
 }
 END_TEST
 
-AK_CHECK_MAIN("store", store, snapshot_migration, checkpoints_restart_the_log, numbered_games,
+/* Migration 7: an Elo rating of the ladder becomes a Glicko-2 rating of
+ * the classic rules, same number, deviation 200; a player with no rated
+ * game gets none. Then a rated game's change goes in with its history. */
+START_TEST(elo_ratings_migrate)
+{
+    char err[256];
+    snprintf(path, sizeof path, "/tmp/ak-store-elo-%d.sqlite3", (int)getpid());
+    unlink(path);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(sqlite3_exec(db, ak_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db,
+        "PRAGMA user_version = 6;"
+        "INSERT INTO users(id, name, pwhash, created, rating, rated_games) VALUES"
+        "  (1, 'ann', 'x', 1, 1620, 3), (2, 'ben', 'x', 1, 1500, 0);",
+        NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct ak_store *st = ak_store_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(st);
+    struct ak_store_glicko r;
+    ck_assert_int_eq(ak_store_glicko_get(st, 1, "classic", &r), AK_STORE_OK);
+    ck_assert(r.rating == 1620 && r.rd == 200 && r.volatility == 0.06 && r.games == 3);
+    ck_assert_int_eq(ak_store_glicko_get(st, 2, "classic", &r), AK_STORE_NOT_FOUND);
+    struct ak_store_ladder_row rows[4];
+    int total = 0;
+    ck_assert_int_eq(ak_store_ladder_page(st, "classic", 0, 4, rows, &total), 1);
+    ck_assert_int_eq(total, 1);
+    ck_assert_str_eq(rows[0].name, "ann");
+    ak_store_close(st);
+    unlink(path);
+}
+END_TEST
+
+AK_CHECK_MAIN("store", store, snapshot_migration, elo_ratings_migrate, checkpoints_restart_the_log, numbered_games,
               files_are_private, newer_schema_refused, damaged_file_refused, deleted_file_refuses_commits,
               nonces_stored)
