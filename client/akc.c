@@ -70,6 +70,8 @@ static const char usage_text[] =
         "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
         "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n"
         "  player USER          a player's ratings, results by side and recent rated games\n"
+        "  admin overdue | admin extend GAME DURATION | admin abort GAME | admin ban USER | admin unban USER\n"
+        "                       the admin role (accounts named in akd's admins setting)\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
         "                       shows N squares around it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
@@ -766,6 +768,53 @@ static int cmd_player(struct ak_net *n, const char *name)
     return 0;
 }
 
+/* akc admin overdue | extend GAME DURATION | abort GAME | ban USER | unban USER */
+static int cmd_admin(struct ak_net *n, char **argv)
+{
+    int status;
+    const char *op = argv[1];
+    json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", op);
+    if (strcmp(op, "extend") == 0 || strcmp(op, "abort") == 0)
+        json_object_set_new(req, "game", json_integer(game_number(argv[2])));
+    if (strcmp(op, "ban") == 0 || strcmp(op, "unban") == 0)
+        json_object_set_new(req, "user", json_string(argv[2]));
+    if (strcmp(op, "extend") == 0) {
+        long seconds = duration(argv[3]);
+        if (seconds < 0) {
+            json_decref(req);
+            fprintf(stderr, "akc admin extend: '%s' is not a duration (90s, 30m, 12h, 3d)\n", argv[3]);
+            return EXIT_USAGE;
+        }
+        json_object_set_new(req, "seconds", json_integer(seconds));
+    }
+    json_t *r = call(n, req, &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    if (strcmp(op, "overdue") == 0) {
+        size_t i;
+        json_t *g;
+        if (json_array_size(json_object_get(r, "games")) == 0)
+            printf("no game is overdue\n");
+        json_array_foreach(json_object_get(r, "games"), i, g) {
+            const json_t *p = json_object_get(g, "players");
+            printf("game %lld: %s (Axis) against %s (Allied), %s to move, overdue\n",
+                   (long long)json_integer_value(json_object_get(g, "game")),
+                   json_string_value(json_object_get(p, "axis")), json_string_value(json_object_get(p, "allied")),
+                   json_string_value(json_object_get(g, "waiting_for")));
+        }
+    } else if (strcmp(op, "extend") == 0) {
+        char clock[64];
+        ak_summary_clock(r, clock, sizeof clock);
+        printf("game %s: the clock is %s\n", argv[2], clock);
+    } else if (strcmp(op, "abort") == 0) {
+        printf("game %s aborted\n", argv[2]);
+    } else {
+        printf("%s is %s\n", argv[2], op[0] == 'b' ? "banned: it cannot log in or be challenged" : "no longer banned");
+    }
+    json_decref(r);
+    return 0;
+}
+
 static int resume(struct ak_net *n, const struct ak_session *s)
 {
     int status;
@@ -841,6 +890,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_games(n, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
     if (strcmp(verb, "ladder") == 0 && argc == 1)
         return cmd_ladder(n);
+    if (strcmp(verb, "admin") == 0)
+        return cmd_admin(n, argv);
     if (strcmp(verb, "player") == 0 && argc == 2)
         return cmd_player(n, argv[1]);
     if (strcmp(verb, "new") == 0 && argc == 2)
@@ -959,6 +1010,21 @@ static int check_arguments(int argc, char **argv)
     const char *verb = argv[0];
     int words = -1;
     bool game = false;
+    if (strcmp(verb, "admin") == 0) {
+        const char *op = argc > 1 ? argv[1] : "";
+        int want = strcmp(op, "overdue") == 0 ? 2 : strcmp(op, "extend") == 0 ? 4
+                 : strcmp(op, "abort") == 0 || strcmp(op, "ban") == 0 || strcmp(op, "unban") == 0 ? 3 : -1;
+        if (want < 0 || argc != want) {
+            fprintf(stderr, "akc admin: %s; usage:\n", want < 0 ? "no such operation" : "wrong arguments");
+            help_to(stderr, "admin");
+            return EXIT_USAGE;
+        }
+        if ((strcmp(op, "extend") == 0 || strcmp(op, "abort") == 0) && game_number(argv[2]) < 0) {
+            fprintf(stderr, "akc admin %s: '%s' is not a game number\n", op, argv[2]);
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(commands[i].verb, verb) == 0) {
             words = commands[i].words;

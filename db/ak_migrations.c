@@ -87,5 +87,12 @@ const char *const ak_migrations[] = {
     "CREATE INDEX rating_changes_user ON rating_changes(user_id, at);"
     "INSERT INTO ratings(user_id, ruleset, rating, rd, volatility, games, last_played)"
     "  SELECT id, 'classic', rating, 200.0, 0.06, rated_games, 0 FROM users WHERE rated_games > 0;",
+    /* 8: the admin role: banned accounts, and every admin action audited */
+    "ALTER TABLE users ADD COLUMN banned INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE admin_actions ("
+    "  id INTEGER PRIMARY KEY,"
+    "  at INTEGER NOT NULL,"            /* seconds since the epoch */
+    "  admin TEXT NOT NULL, op TEXT NOT NULL, target TEXT NOT NULL,"
+    "  detail TEXT NOT NULL DEFAULT '');",
     NULL,
 };

@@ -87,6 +87,15 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
  * session of it except keep_session (a token hash; NULL: all). */
 int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session);
 
+/* The admin role (ak_store_admin.c). Banning revokes every session of the
+ * account in the same transaction. */
+int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned);
+/* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
+int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
+/* One admin action, for the audit. */
+int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
+                   const char *detail);
+
 /* Ratings (ak_store_ratings.c): one Glicko-2 rating per player and
  * ruleset, and each rated game's change. */
 struct ak_store_glicko {

@@ -171,6 +171,11 @@ static bool sign_in(struct ak_conn *c, const json_t *id, int64_t user, const cha
                     const char *token_hash, int64_t expires)
 {
     int max = c->srv->cfg.max_per_user, n = 0;
+    bool banned = false;
+    if (ak_store_user_banned(c->srv->store, user, &banned) != AK_STORE_OK || banned) {
+        ak_conn_reply_error(c, id, "banned", "the account %s is banned by the server's operators", name);
+        return false;
+    }
     for (const struct ak_conn *k = c->srv->conns; k; k = k->next)
         n += k != c && k->user == user;
     if (max && n >= max) {

@@ -40,6 +40,7 @@
  *                     player's volatility and deviation (also the ceiling), the
  *                     days of inactivity that count as a rating period, and the
  *                     deviation above which a rating is shown as provisional
+ *   admins            accounts with the admin role, "alice, bob" (ak_admin.c)
  *   allow_plaintext   1: listen on an address other than loopback without
  *                     TLS (akd refuses to otherwise, and warns when allowed)
  */
@@ -104,7 +105,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
         STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file),
-        STR(tls_cert), STR(tls_key), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
+        STR(tls_cert), STR(tls_key), STR(admins), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
         NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30), NUM(keep_finished, 0, 86400 * 30),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),

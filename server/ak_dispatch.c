@@ -65,6 +65,7 @@ static const struct {
     {"record", ak_cmd_record, true, true, 10},
     {"ladder", ak_cmd_ladder, false, false, 4},
     {"player", ak_cmd_player, false, false, 4},
+    {"admin", ak_cmd_admin, true, false, 2},
     {"passwd", ak_cmd_passwd, true, false, 2},
     {"new", ak_cmd_new, true, false, 1},
     {"join", ak_cmd_join, true, false, 1},

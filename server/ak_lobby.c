@@ -176,9 +176,15 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     if (opponent) {
         char hash[8];
+        bool banned = false;
         if (ak_store_user_find(srv->store, opponent, &m.challenge, hash, sizeof hash) == AK_STORE_ERROR ||
             !m.challenge || m.challenge == c->user) {
             ak_conn_reply_error(c, id, "no_such_user", "there is no other player named '%s'", opponent);
+            return;
+        }
+        if (ak_store_user_banned(srv->store, m.challenge, &banned) != AK_STORE_OK || banned) {
+            ak_conn_reply_error(c, id, "banned", "%s is banned by the server's operators and cannot be challenged",
+                                opponent);
             return;
         }
     }
@@ -272,22 +278,30 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
 }
 
 /* Take a game out of the lists: declined challenge or aborted game. */
-static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
+int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by)
 {
     struct ak_store_game_meta before = g->meta;
     snprintf(g->meta.status, sizeof g->meta.status, "%s", status);
     g->meta.deadline = 0;
-    if (ak_game_save_meta(c->srv, g) != 0) {
+    g->overdue = false;
+    if (ak_game_save_meta(srv, g) != 0) {
         g->meta = before;       /* nothing stored: nothing changed */
+        return -1;
+    }
+    json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by", by);
+    ak_game_push(g, push);
+    json_decref(push);
+    ak_log(AK_LOG_INFO, "game %lld %s by %s", (long long)g->id, status, by);
+    return 0;
+}
+
+static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
+{
+    if (ak_game_close(c->srv, g, status, c->user_name) != 0) {
         ak_conn_reply_error(c, id, "internal", "the database could not store it (%s); nothing changed",
                             ak_store_error(c->srv->store));
         return;
     }
-    json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by",
-                             c->user_name);
-    ak_game_push(g, push);
-    json_decref(push);
-    ak_log(AK_LOG_INFO, "game %lld %s by %s", (long long)g->id, status, c->user_name);
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", status));
 }
 

@@ -52,6 +52,7 @@ struct ak_config {
     int allow_positions;        /* `new` may start from a given position */
     char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
     char tls_key[512];
+    char admins[512];           /* accounts with the admin role: "alice, bob" */
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
     int registrations_per_address;  /* accounts made from one address per hour */
@@ -390,6 +391,11 @@ int ak_ladder_write(struct ak_store *st, struct ak_commit *k);
 void ak_ladder_log(const struct ak_commit *k);
 void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* Close a game that will not be played on (declined, aborted): stored,
+ * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
+ * nothing changed) if the store failed. */
+int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by);
 
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);

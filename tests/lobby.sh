@@ -32,6 +32,7 @@ log_level = debug
 login_failures = 3
 login_window = 60
 allow_positions = 1
+admins = alice
 EOF
 start_akd main --config "$dir/akd.conf"
 check "akd reads --config (it logs to log_file)" "grep -q listening '$dir/akd-file.log'"
@@ -145,9 +146,39 @@ expect ladder2 'page 2 is past its end'
 as alice ladder --ruleset nosuch >"$dir/ladder3.out" 2>&1; rc=$?
 check "ladder of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q 'ruleset is the name of a ruleset' '$dir/ladder3.out'"
 
+# The admin role: alice has it (admins = alice), nobody else can use it.
+for op in "overdue" "abort 2" "ban alice" "unban carol" "extend 2 1h"; do
+    # shellcheck disable=SC2086
+    as carol admin $op >"$dir/notadmin.out" 2>&1; rc=$?
+    check "carol (no admin role) is refused admin $op (exit 1)" "[ $rc = 1 ] && grep -q 'does not have the admin role' '$dir/notadmin.out'"
+done
+slow=$(as alice --json new axis --opponent bob --time 1s --on-expiry wait | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$slow" >/dev/null 2>&1
+sleep 1.5
+as alice admin overdue >"$dir/overdue-list.out" 2>&1
+expect overdue-list "^game $slow: alice (Axis) against bob (Allied), axis to move, overdue"
+as alice admin extend "$slow" 1h >"$dir/extend.out" 2>&1
+expect extend "game $slow: the clock is 1h 0m left"
+as alice admin overdue >"$dir/overdue-none.out" 2>&1
+expect overdue-none 'no game is overdue'
+as alice move "$slow" 21pz5 W14 >/dev/null 2>&1
+as alice admin abort "$slow" >"$dir/adabort.out" 2>&1
+expect adabort "game $slow aborted"
+as alice admin ban carol >"$dir/ban.out" 2>&1
+expect ban 'carol is banned'
+AKC_PASSWORD=password-carol as carol login carol >"$dir/banned-login.out" 2>&1; rc=$?
+check "a banned account cannot log in (exit 1)" "[ $rc = 1 ] && grep -q 'banned by the server' '$dir/banned-login.out'"
+as alice new axis --opponent carol >"$dir/banned-ch.out" 2>&1; rc=$?
+check "a banned account cannot be challenged" "[ $rc = 1 ] && grep -q 'cannot be challenged' '$dir/banned-ch.out'"
+as alice admin unban carol >"$dir/unban.out" 2>&1
+AKC_PASSWORD=password-carol as carol login carol >"$dir/unbanned.out" 2>&1
+expect unbanned 'logged in as carol'
+check "every admin action is in the audit table, with who did it" \
+    "[ \$(sqlite3 '$dir/akd.sqlite3' \"SELECT count(*) FROM admin_actions WHERE admin = 'alice'\") = 4 ]"
+check "... and in the log" "grep -q 'admin alice: ban carol' '$dir/akd-file.log'"
+
 # Abort before the first action only.
-as alice new axis >/dev/null 2>&1
-aborting=$(( rated + 1 ))
+aborting=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
 as alice abort $aborting >"$dir/abort.out" 2>&1
 expect abort "game $aborting aborted"
 as bob abort 3 >"$dir/abort2.out" 2>&1
