@@ -147,7 +147,7 @@ chmod 600 "$dir/plain.sqlite3"
 
 sqlite3 "$dir/future.sqlite3" "CREATE TABLE t(x); PRAGMA user_version = 42;"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/future.sqlite3" >"$dir/future.out" 2>&1
-check "a newer schema is refused, naming both versions" "[ \$? = 1 ] && grep -q 'schema version 42.*up to 7' '$dir/future.out'"
+check "a newer schema is refused, naming both versions" "[ \$? = 1 ] && grep -q 'schema version 42.*up to [0-9]' '$dir/future.out'"
 head -c 20000 /dev/urandom >"$dir/junk.sqlite3"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/junk.sqlite3" >"$dir/junk.out" 2>&1
 check "a file that is not a database is refused" "[ \$? = 1 ] && grep -q 'cannot open the database' '$dir/junk.out'"
