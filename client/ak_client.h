@@ -120,6 +120,8 @@ void ak_draw_mark_supply(const struct ak_state *s, int side, uint8_t *mark);
 int ak_draw_highlight(const struct ak_state *s, const char *what, uint8_t *mark,
                       struct ak_draw_opts *o);
 void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opts *o);
+/* "Allied won by time": the result of a game that is over, in words. */
+const char *ak_draw_result(const struct ak_state *s, char *buf, size_t cap);
 /* A square from "L59" or a place name ("Tobruch", "Agheila"), or
  * AK_HEX_NONE. */
 ak_hex ak_draw_place(const char *text);
@@ -138,8 +140,12 @@ void ak_summary_clock(const json_t *summary, char *buf, size_t cap);
  * "challenge to bob", "open seek", "axis_wins by elimination"; me is the
  * user's name (NULL if not logged in). */
 void ak_summary_status(const json_t *summary, const char *me, char *buf, size_t cap);
-/* The other player's name, "(open)", or "-" for a game one does not play. */
-const char *ak_summary_opponent(const json_t *summary);
+/* "Allied won by resignation" for a game that is over. */
+void ak_summary_result(const json_t *summary, char *buf, size_t cap);
+/* The other player's name (the invited one of my challenge, the sender of
+ * a challenge to me), "(open)", or "alice v bob" for a game one does not
+ * play. */
+const char *ak_summary_opponent(const json_t *summary, const char *me);
 /* akc games filters: games one plays or is challenged to; waiting for
  * one's move; with a seat one may take; over. */
 enum { AK_GAMES_MINE = 1, AK_GAMES_WAITING = 2, AK_GAMES_OPEN = 4, AK_GAMES_FINISHED = 8 };

@@ -56,6 +56,9 @@ static const char *set_key(struct ak_client_config *c, const char *key, const ch
     if (strlen(value) >= sizeof c->server)
         return "the value is too long";
     if (strcmp(key, "server") == 0) {
+        char host[256], port[16];
+        if (ak_net_split(value, host, sizeof host, port, sizeof port) != 0)
+            return "server is HOST, HOST:PORT or [IPv6]:PORT (ports 1 to 65535)";
         snprintf(c->server, sizeof c->server, "%s", value);
     } else if (strcmp(key, "ca") == 0) {
         snprintf(c->ca, sizeof c->ca, "%s", value);

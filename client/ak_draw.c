@@ -215,10 +215,13 @@ void ak_draw_board(FILE *out, const struct ak_state *s, const struct ak_draw_opt
     if (c0 < 0)
         c0 = 0;
     c0 &= ~1;
-    fprintf(out, "Turn %d, %s: %s %s portion", s->turn, ak_data()->scenario.date[s->turn],
-            ak_side_name(s->side), ak_phase_name(s->phase));
+    char over[80];
     if (s->phase == AK_PHASE_OVER)
-        fprintf(out, " (%s)", ak_result_name(s->result));
+        fprintf(out, "Turn %d, %s: the game is over (%s)", s->turn, ak_data()->scenario.date[s->turn],
+                ak_draw_result(s, over, sizeof over));
+    else
+        fprintf(out, "Turn %d, %s: %s %s portion", s->turn, ak_data()->scenario.date[s->turn],
+                ak_side_name(s->side), ak_phase_name(s->phase));
     if (s->side == AK_AXIS && s->supply_roll)
         fprintf(out, "; supply roll %d%s", s->supply_roll, s->supply_due ? ", one supply unit due" : "");
     fputc('\n', out);
@@ -332,8 +335,8 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
         "advance after combat or decline (akc advance GAME [UNITS HEX])",
     };
     if (s->phase == AK_PHASE_OVER) {
-        fprintf(out, "The game is over: %s by %s.\n", ak_result_name(s->result),
-                ak_win_reason_name(s->result_reason));
+        char over[80];
+        fprintf(out, "The game is over: %s.\n", ak_draw_result(s, over, sizeof over));
         return;
     }
     for (int b = 0; b < s->nbattles; b++)
@@ -343,6 +346,19 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
                 decisions[s->pending.kind], s->pending.battle + 1);
     else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)
         fprintf(out, "Declare battles (akc battle), then resolve them (akc resolve); akc options lists them.\n");
+}
+
+const char *ak_draw_result(const struct ak_state *s, char *buf, size_t cap)
+{
+    const char *who = s->result == AK_RESULT_AXIS_WINS ? "Axis won" : s->result == AK_RESULT_ALLIED_WINS ? "Allied won"
+                    : s->result == AK_RESULT_DRAW ? "drawn" : "over";
+    char why[48];
+    snprintf(why, sizeof why, "%s", ak_win_reason_name(s->result_reason));
+    for (char *p = why; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    snprintf(buf, cap, "%s by %s", who, why);
+    return buf;
 }
 
 ak_hex ak_draw_place(const char *text)

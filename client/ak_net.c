@@ -45,7 +45,8 @@ int ak_net_split(const char *hostport, char *host, size_t cap, char *port, size_
     memcpy(host, hostport, (size_t)(end - hostport));
     host[end - hostport] = '\0';
     const char *p = colon ? colon + 1 : DEFAULT_PORT;
-    if (!*p || strlen(p) >= pcap || strspn(p, "0123456789") != strlen(p))
+    if (!*p || strlen(p) >= pcap || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5 || atoi(p) < 1 ||
+        atoi(p) > 65535)
         return -1;
     snprintf(port, pcap, "%s", p);
     return 0;

@@ -38,16 +38,39 @@ void ak_summary_clock(const json_t *g, char *buf, size_t cap)
         snprintf(buf, cap, "%s/%s", per, unit ? unit : "?");
 }
 
-const char *ak_summary_opponent(const json_t *g)
+const char *ak_summary_opponent(const json_t *g, const char *me)
 {
+    static char both[140];
     const json_t *p = json_object_get(g, "players");
     const char *you = json_string_value(json_object_get(g, "you"));
     const char *ax = json_string_value(json_object_get(p, "axis"));
     const char *al = json_string_value(json_object_get(p, "allied"));
-    if (!you)
-        return "-";
+    const char *challenge = json_string_value(json_object_get(g, "challenge"));
+    if (!you && challenge && me && strcasecmp(challenge, me) == 0)
+        return ax ? ax : al ? al : "?";         /* a challenge to me: from its sender */
+    if (!you) {                                 /* a game to watch: who plays it */
+        snprintf(both, sizeof both, "%s v %s", ax ? ax : "(open)", al ? al : challenge ? challenge : "(open)");
+        return both;
+    }
     const char *other = strcmp(you, "axis") == 0 ? al : ax;
-    return other ? other : "(open)";
+    return other ? other : challenge ? challenge : "(open)";
+}
+
+void ak_summary_result(const json_t *g, char *buf, size_t cap)
+{
+    const char *result = json_string_value(json_object_get(g, "result"));
+    const char *reason = json_string_value(json_object_get(g, "reason"));
+    const char *who = !result ? "?" : strcmp(result, "axis_wins") == 0 ? "Axis won"
+                    : strcmp(result, "allied_wins") == 0 ? "Allied won" : strcmp(result, "draw") == 0 ? "drawn"
+                    : "over";
+    /* reasons are words already, but for their underscores */
+    char why[48];
+    snprintf(why, sizeof why, "%s", reason ? reason : "");
+    for (char *p = why; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    snprintf(buf, cap, "%s%s%s", who, why[0] && strcmp(why, "none") ? " by " : "",
+             why[0] && strcmp(why, "none") ? why : "");
 }
 
 void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
@@ -65,14 +88,16 @@ void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
         else
             snprintf(buf, cap, "open seek");
     } else if (json_is_true(json_object_get(g, "overdue"))) {
-        snprintf(buf, cap, "OVERDUE: %s to move, waiting for an operator", wait ? wait : "?");
+        snprintf(buf, cap, "%s (OVERDUE: an operator may decide the game)",
+                 json_is_true(json_object_get(g, "your_turn")) ? "YOUR MOVE" : wait ? wait : "?");
+        if (!json_is_true(json_object_get(g, "your_turn")) && wait)
+            snprintf(buf, cap, "OVERDUE: %s to move, waiting for an operator", wait);
     } else if (json_is_true(json_object_get(g, "your_turn"))) {
         snprintf(buf, cap, "YOUR MOVE");
     } else if (wait) {
         snprintf(buf, cap, "%s to move", wait);
     } else {
-        snprintf(buf, cap, "%s by %s", json_string_value(json_object_get(g, "result")),
-                 json_string_value(json_object_get(g, "reason")));
+        ak_summary_result(g, buf, cap);
     }
 }
 

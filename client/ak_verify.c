@@ -24,7 +24,7 @@ int ak_verify_print(const json_t *record, FILE *out)
         return 1;
     }
     fprintf(out, "game %lld: verified. The dice secret matches the commitment %.16s...;\n"
-                 "%d actions replayed by the rules with %d dice rolled from its seed;\n"
+                 "%d action(s) replayed by the rules with %d dice rolled from its seed;\n"
                  "final state %016llx as recorded; %s by %s.\n",
             game, json_string_value(json_object_get(record, "dice_commit")), r.actions, r.rolls,
             (unsigned long long)r.final_hash, r.result, r.reason);

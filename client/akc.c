@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -41,6 +42,7 @@ static struct {
     unsigned games_filter;      /* games: AK_GAMES_* */
     const char *ruleset;        /* ladder, new: the ruleset */
     int page;                   /* ladder: from 1 */
+    bool per_given;             /* --per or --on-expiry on the command line */
 } opt;
 
 static const char usage_text[] =
@@ -60,6 +62,7 @@ static const char usage_text[] =
         "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
         "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
         "      --position FILE  start from a saved state (servers that allow it)\n"
+        "      --ruleset NAME   the rules (classic)\n"
         "  join GAME            take the open seat of a game, or accept a challenge\n"
         "  decline GAME         decline a challenge\n"
         "  abort GAME           call off a game before its first action\n"
@@ -162,6 +165,9 @@ static void print_error(const json_t *reply)
     if (rule)
         fprintf(stderr, "illegal: %s [%s, %s]\n", json_string_value(json_object_get(e, "message")),
                 rule, json_string_value(json_object_get(e, "section")));
+    else if (strcmp(json_string_value(json_object_get(e, "code")) ? json_string_value(json_object_get(e, "code")) : "",
+                    "not_logged_in") == 0)
+        fprintf(stderr, "error: you are not logged in on %s: akc login USER (or akc register USER)\n", opt.server);
     else
         fprintf(stderr, "error: %s (%s)\n", json_string_value(json_object_get(e, "message")),
                 json_string_value(json_object_get(e, "code")));
@@ -255,6 +261,13 @@ static int read_new_password(char *buf, size_t cap, const char *prompt)
         return -1;
     if (getenv("AKC_PASSWORD"))
         return 0;
+    size_t chars = 0;       /* characters, not bytes (UTF-8), as akd counts */
+    for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
+        chars += (*p & 0xc0) != 0x80;
+    if (chars < 8 || chars > 255) {
+        fprintf(stderr, "akc: a password is 8 to 255 characters; nothing was sent\n");
+        return -1;
+    }
     if (read_password(again, sizeof again, "Again: ") != 0)
         return -1;
     bool same = strcmp(buf, again) == 0;
@@ -457,16 +470,27 @@ static int cmd_options(struct ak_net *n, long game)
     if (!r || opt.json)
         return (json_decref(r), status);
     const char *w = json_string_value(json_object_get(r, "waiting_for"));
-    printf("game %ld waits for the %s player; open now:\n", game,
-           !w ? "(nobody: it is over)" : strcmp(w, "axis") == 0 ? "Axis" : "Allied");
+    const char *none = json_string_value(json_object_get(r, "none_because"));
+    bool moves = false;
     size_t i;
     json_t *a;
+    json_array_foreach(json_object_get(r, "kinds"), i, a)
+        moves = moves || strcmp(json_string_value(a), "move") == 0;
+    if (!w) {
+        printf("game %ld: nothing can be done: %s\n", game, none ? none : "it waits for nobody");
+        json_decref(r);
+        return 0;
+    }
+    printf("game %ld waits for the %s player; open now:\n", game, strcmp(w, "axis") == 0 ? "Axis" : "Allied");
     char line[600];
     json_array_foreach(json_object_get(r, "actions"), i, a) {
         ak_verb_format(game, a, line, sizeof line);
         printf("  %s\n", line);
     }
-    printf("  (and moves: akc dests %ld UNITS lists where a stack can go)\n", game);
+    if (none)
+        printf("  nothing but moves: %s\n", none);
+    if (moves)
+        printf("  (and moves: akc dests %ld UNITS lists where a stack can go)\n", game);
     json_decref(r);
     return 0;
 }
@@ -519,7 +543,7 @@ static int cmd_games(struct ak_net *n, const char *me)
         if (!ak_summary_matches(g, me, opt.games_filter))
             continue;
         if (shown++ == 0)
-            printf("%-6s %-7s %-14s %-8s %-20s %-24s %-6s %s\n", "game", "you", "opponent", "ruleset", "turn",
+            printf("%-6s %-7s %-16s %-8s %-20s %-26s %-6s %s\n", "game", "you", "opponent", "ruleset", "turn",
                    "clock", "rated", "status");
         const char *you = json_string_value(json_object_get(g, "you"));
         char turn[64], clock[64], status_text[96];
@@ -527,8 +551,8 @@ static int cmd_games(struct ak_net *n, const char *me)
                  json_string_value(json_object_get(g, "date")));
         ak_summary_clock(g, clock, sizeof clock);
         ak_summary_status(g, me, status_text, sizeof status_text);
-        printf("%-6lld %-7s %-14s %-8s %-20s %-24s %-6s %s\n", (long long)json_integer_value(json_object_get(g, "game")),
-               you ? you : "-", ak_summary_opponent(g), json_string_value(json_object_get(g, "ruleset")), turn,
+        printf("%-6lld %-7s %-16s %-8s %-20s %-26s %-6s %s\n", (long long)json_integer_value(json_object_get(g, "game")),
+               you ? you : "-", ak_summary_opponent(g, me), json_string_value(json_object_get(g, "ruleset")), turn,
                clock, json_is_true(json_object_get(g, "rated")) ? "rated" : "-", status_text);
     }
     if (shown == 0)
@@ -568,14 +592,26 @@ static int cmd_watch(struct ak_net *n, long game)
     json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
     if (!r)
         return status;
+    const char *phase = json_string_value(json_object_get(r, "phase"));
+    const char *state_status = json_string_value(json_object_get(r, "status"));
+    bool over = (phase && strcmp(phase, "over") == 0) || (state_status && strcmp(state_status, "active") != 0);
+    char result[96];
+    ak_summary_result(r, result, sizeof result);
     json_decref(r);
+    if (over) {     /* nothing more will come */
+        if (!opt.json)
+            printf("game %ld is over: %s\n", game, result);
+        return 0;
+    }
     printf("watching game %ld (interrupt to stop)\n", game);
     fflush(stdout);
     json_t *m;
     for (;;) {
         if (!(m = ak_net_read(n, AK_PING_MS))) {
-            if (n->closed)
-                break;
+            if (n->closed) {
+                fprintf(stderr, "akc: the connection to the server was lost\n");
+                return EXIT_NET;
+            }
             ak_net_ping(n);     /* nothing happened: say we are still here */
             continue;
         }
@@ -676,14 +712,31 @@ static int cmd_units(const char *prefix)
 {
     const struct ak_data *d = ak_data();
     int shown = 0;
+    json_t *list = opt.json ? json_array() : NULL;
     for (int u = 0; u < d->units; u++) {
         const struct ak_unit_def *x = &d->unit[u];
         if (prefix && strncasecmp(x->shortname, prefix, strlen(prefix)) != 0)
             continue;
         shown++;
-        printf("%-14s %-6s %-16s %d-%d-%-2d %s%s\n", x->shortname, ak_side_name(x->side), ak_type_name(x->type),
-               x->attack, x->defense, x->movement, x->counter,
-               x->arrival_turn ? "" : "");
+        char type[32];
+        snprintf(type, sizeof type, "%s", ak_type_name(x->type));
+        for (char *p = type; *p; p++)
+            if (*p == '_')
+                *p = ' ';
+        if (list)
+            json_array_append_new(list, json_pack("{s:s,s:s,s:s,s:i,s:i,s:i,s:s}", "unit", x->shortname, "side",
+                                                  ak_side_name(x->side), "type", ak_type_name(x->type), "attack",
+                                                  x->attack, "defense", x->defense, "movement", x->movement,
+                                                  "counter", x->counter));
+        else
+            printf("%-14s %-6s %-18s %d-%d-%-2d %s\n", x->shortname, ak_side_name(x->side), type, x->attack,
+                   x->defense, x->movement, x->counter);
+    }
+    if (list) {
+        char *text = json_dumps(list, JSON_COMPACT);
+        puts(text);
+        free(text);
+        json_decref(list);
     }
     if (shown == 0) {
         fprintf(stderr, "akc units: no unit's name begins with '%s'\n", prefix);
@@ -928,6 +981,10 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         if (!r)
             return status;
         const char *you = json_string_value(json_object_get(r, "you"));
+        const char *challenge = json_string_value(json_object_get(r, "challenge"));
+        if (!you && challenge && s->user[0] && strcasecmp(challenge, s->user) == 0 && !opt.json)
+            printf("Game %ld is a challenge to you from %s: 'akc join %ld' accepts it, 'akc decline %ld' refuses it.\n"
+                   "Until then you watch it.\n", game, ak_summary_opponent(r, s->user), game, game);
         play_session = s;
         status = ak_play(n, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
         json_decref(r);
@@ -1044,6 +1101,16 @@ static int check_arguments(int argc, char **argv)
             fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
         return EXIT_USAGE;
     }
+    if (strcmp(verb, "new") == 0 && argc == 2 && strcmp(argv[1], "axis") && strcmp(argv[1], "allied") &&
+        strcmp(argv[1], "random")) {
+        fprintf(stderr, "akc new: the side is axis, allied or random, not '%s'; usage:\n", argv[1]);
+        help_to(stderr, "new");
+        return EXIT_USAGE;
+    }
+    if (strcmp(verb, "new") == 0 && !opt.time && opt.per_given) {
+        fprintf(stderr, "akc new: --per and --on-expiry go with --time DURATION\n");
+        return EXIT_USAGE;
+    }
     if (game && argc > 1 && game_number(argv[1]) < 0) {
         fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
                 verb, argv[1]);
@@ -1073,7 +1140,7 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"server", required_argument, NULL, 's'}, {"no-color", no_argument, NULL, 'n'},
         {"json", no_argument, NULL, 'j'}, {"at", required_argument, NULL, 'a'},
-        {"wide", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'},
+        {"wide", no_argument, NULL, 'w'}, {"help", no_argument, NULL, 'h'}, {"h", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'}, {"opponent", required_argument, NULL, 'o'},
         {"rated", no_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
         {"per", required_argument, NULL, 'p'}, {"on-expiry", required_argument, NULL, 'e'},
@@ -1160,6 +1227,7 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             *(c == 'p' ? &opt.per : &opt.on_expiry) = optarg;
+            opt.per_given = true;
             break;
         case 'f': opt.file = optarg; break;
         case 'P': opt.position = optarg; break;
@@ -1199,6 +1267,12 @@ int main(int argc, char **argv)
                         argv[optind - 1]);
                 return EXIT_USAGE;
             }
+            for (const struct option *o = opts; o->name; o++)
+                if (o->has_arg == required_argument && strncmp(argv[optind - 1], "--", 2) == 0 &&
+                    strcmp(argv[optind - 1] + 2, o->name) == 0) {
+                    fprintf(stderr, "akc: %s needs a value (akc --help)\n", argv[optind - 1]);
+                    return EXIT_USAGE;
+                }
             fprintf(stderr, "akc: unknown option '%s' (akc --help lists them)\n", argv[optind - 1]);
             return EXIT_USAGE;
         }
@@ -1229,6 +1303,12 @@ int main(int argc, char **argv)
     int bad = check_arguments(argc - optind, argv + optind);
     if (bad)
         return bad;
+    char host[256], port[16];
+    if (ak_net_split(opt.server, host, sizeof host, port, sizeof port) != 0) {
+        fprintf(stderr, "akc: the server '%s' is not HOST, HOST:PORT or [IPv6]:PORT (ports 1 to 65535)\n",
+                opt.server);
+        return EXIT_USAGE;
+    }
     struct ak_net n;
     char err[1536];
     if (ak_net_connect(&n, opt.server, &opt.net, err, sizeof err) != 0) {

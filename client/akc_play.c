@@ -61,7 +61,7 @@ static const char *const play_help =
     "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
     "  resolve N | cancel N | abandon UNITS\n"
     "  retreat UNITS HEX,HEX | exchange UNITS | advance [UNITS HEX]\n"
-    "  destroy UNITS | resign | undo (take back your last move this portion)\n"
+    "  destroy UNITS | resign (asks first; 'resign yes' does not) | undo (your last move)\n"
     "  options                      every legal action now, numbered: type N to send it\n"
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
     "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
@@ -95,8 +95,11 @@ static void remember(const char *text)
 
 static void update_prompt(void)
 {
-    snprintf(P.prompt, sizeof P.prompt, "game %ld, turn %d %s %s> ", P.game, P.s.turn,
-             ak_side_name(P.s.side), ak_phase_name(P.s.phase));
+    if (P.s.phase == AK_PHASE_OVER)
+        snprintf(P.prompt, sizeof P.prompt, "game %ld, over> ", P.game);
+    else
+        snprintf(P.prompt, sizeof P.prompt, "game %ld, turn %d %s %s> ", P.game, P.s.turn,
+                 ak_side_name(P.s.side), ak_phase_name(P.s.phase));
     if (P.editing) {
         fputs("\r\033[K", stdout);
         rl_set_prompt(P.prompt);
@@ -172,7 +175,8 @@ static void say_whose_turn(void)
                                            "advance after combat or decline"};
     int w = ak_waiting_for(&P.s);
     if (P.s.phase == AK_PHASE_OVER) {
-        say("The game is over: %s by %s.\n", ak_result_name(P.s.result), ak_win_reason_name(P.s.result_reason));
+        char over[80];
+        say("The game is over: %s.\n", ak_draw_result(&P.s, over, sizeof over));
         return;
     }
     if (w != P.me) {
@@ -502,11 +506,28 @@ static bool confirmed(const char *verb, int n, char **w)
 {
     int kind = strcmp(verb, "end-movement") == 0 ? AK_ACT_END_MOVEMENT
                : strcmp(verb, "end-turn") == 0   ? AK_ACT_END_TURN : 0;
+    if (strcmp(verb, "resign") == 0 && !(n == 2 && strcmp(w[1], "yes") == 0)) {
+        if (!P.tty) {
+            say("not sent: type 'resign yes' to concede the game\n");
+            return false;
+        }
+        char *answer = readline("Concede the game? [y/N] ");
+        bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
+        free(answer);
+        if (!yes)
+            say("not sent\n");
+        return yes;
+    }
     if (!kind || P.me < 0 || ak_waiting_for(&P.s) != P.me || (n == 2 && strcmp(w[1], "yes") == 0))
         return true;
-    say("%s now would cost you this:\n", verb);
-    if (say_hazards(kind) == 0)
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    int nh = ak_hazards(&P.s, hz, AK_HAZARDS_MAX), biting = 0;
+    for (int i = 0; i < nh; i++)
+        biting += hz[i].bites_at == kind;
+    if (biting == 0)
         return true;
+    say("%s now would cost you this:\n", verb);
+    say_hazards(kind);
     if (!P.tty) {
         say("not sent: type '%s yes' to %s anyway\n", verb, verb);
         return false;
@@ -561,7 +582,8 @@ static void run_command(char *line)
         char err[200];
         if (!confirmed(w[0], n, w))
             return;
-        if (n == 2 && strcmp(w[1], "yes") == 0 && (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0))
+        if (n == 2 && strcmp(w[1], "yes") == 0 &&
+            (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0 || strcmp(w[0], "resign") == 0))
             n = 1;
         json_t *a = ak_verb_action(n, w, err, sizeof err);
         if (!a) {

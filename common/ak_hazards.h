@@ -43,7 +43,7 @@ struct ak_hazard {
     uint8_t nunits;
     uint8_t units[AK_HAZARD_UNITS];
     const char *code, *section; /* the rule, as in rejections */
-    char text[240];             /* for the player */
+    char text[400];             /* for the player */
 };
 
 /* The hazards for the side the game waits for (none when it is over or

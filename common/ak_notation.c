@@ -666,8 +666,13 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         break;
     case AK_EV_BATTLE_DECLARED:
         /* One attacker when his factor is the whole attack. */
-        snprintf(buf, len, "Battle %d declared: %s at %s%s against %s at %s, %d to %d (%s)", e->a, unit, f,
+        /* One defender when his factor, basic or doubled by terrain, is
+         * the whole defense. */
+        snprintf(buf, len, "Battle %d declared: %s at %s%s against %s at %s%s, %d to %d (%s)", e->a, unit, f,
                  e->unit != AK_UNIT_NONE && ak_def(e->unit)->attack == e->b ? "" : " and others", other, t,
+                 e->other != AK_UNIT_NONE &&
+                         (ak_def(e->other)->defense == e->c || 2 * ak_def(e->other)->defense == e->c)
+                     ? "" : " and others",
                  e->b, e->c, ak_odds_name(e->d));
         break;
     case AK_EV_BATTLE_CANCELLED:

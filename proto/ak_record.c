@@ -101,5 +101,9 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     const char *result = json_string_value(json_object_get(record, "result"));
     if (!result || strcmp(result, r->result) != 0)
         return fail(r, "the replayed result differs from the record's");
+    /* The reason too (a record that says "time" for a resignation lies). */
+    const char *reason = json_string_value(json_object_get(record, "reason"));
+    if (reason && strcmp(reason, r->reason) != 0)
+        return fail(r, "the replayed reason differs from the record's");
     return true;
 }

@@ -19,6 +19,7 @@ bool ak_clock_next(struct ak_game *g, bool new_turn)
     int64_t before = g->meta.deadline;
     if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g)) {
         g->meta.deadline = 0;
+        g->overdue = false;     /* an ended game waits for nobody */
     } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
         g->meta.deadline = ak_now() + g->meta.tc_seconds;
         g->warned = false;

@@ -195,6 +195,18 @@ check "akc show -1 says the game number is invalid (exit 2)" "[ $rc = 2 ] && gre
 check "an unknown command is named (exit 2)" "[ $rc = 2 ] && grep -q \"unknown command 'frobnicate'\" '$dir/unknown.out'"
 "$AKC" move 1 21pz5 >"$dir/moveusage.out" 2>&1; rc=$?
 check "akc move with too few words exits 2 with move's usage" "[ $rc = 2 ] && grep -q 'move GAME UNITS HEX' '$dir/moveusage.out'"
+"$AKC" new bogus >"$dir/newbogus.out" 2>&1; rc=$?
+check "akc new bogus: the side is axis, allied or random (exit 2, nothing sent)" "[ $rc = 2 ] && grep -q 'the side is axis, allied or random' '$dir/newbogus.out'"
+"$AKC" new axis --time >"$dir/notime.out" 2>&1; rc=$?
+check "an option without its value is named as such (exit 2)" "[ $rc = 2 ] && grep -q -- '--time needs a value' '$dir/notime.out'"
+"$AKC" new axis --per turn >"$dir/perwithout.out" 2>&1; rc=$?
+check "--per without --time is refused (exit 2)" "[ $rc = 2 ] && grep -q 'go with --time' '$dir/perwithout.out'"
+"$AKC" --server '[::1' games >"$dir/badserver.out" 2>&1; rc=$?
+check "a malformed --server is bad usage (exit 2), not a failed connection" "[ $rc = 2 ] && grep -q 'is not HOST' '$dir/badserver.out'"
+"$AKC" --server 127.0.0.1:99999 games >"$dir/badport.out" 2>&1; rc=$?
+check "a port past 65535 is refused (exit 2)" "[ $rc = 2 ]"
+"$AKC" --json units 21pz5 >"$dir/unitsjson.out" 2>&1
+check "--json units prints one JSON document" "[ \$(wc -l <'$dir/unitsjson.out') = 1 ] && grep -q '^\[{\"unit\":\"21pz5\"' '$dir/unitsjson.out'"
 "$AKC" units 21pz >"$dir/units.out" 2>&1
 check "akc units 21pz lists the three 21st Panzer units" "[ \$(wc -l <'$dir/units.out') = 3 ]"
 "$AKC" verify --file /nonexistent >"$dir/vnofile.out" 2>&1

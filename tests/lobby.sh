@@ -81,7 +81,7 @@ as bob show 2 --no-color >"$dir/show2.out" 2>&1
 expect show2 'classic, not rated; clock: .* left (0m 4s/action); axis to move'
 for _ in $(seq 100); do grep -q 'game_over game=2' "$dir/notify.log" 2>/dev/null && break; sleep 0.1; done
 as bob show 2 --no-color >"$dir/timeout.out" 2>&1
-expect timeout 'allied_wins by time'
+expect timeout 'Allied won by time'
 check "notify: challenge to bob" "grep -q 'challenge game=2 user=bob side=allied opponent=alice' '$dir/notify.log'"
 check "notify: your_turn to alice" "grep -q 'your_turn game=2 user=alice side=axis' '$dir/notify.log'"
 check "notify: deadline_near to alice" "grep -q 'deadline_near game=2 user=alice' '$dir/notify.log'"
@@ -99,6 +99,9 @@ sed 's/"result": "allied_wins"/"result": "axis_wins"/' "$dir/record2.json" >"$di
 "$AKC" verify --file "$dir/forged.json" >"$dir/forged.out" 2>&1; rc=$?
 check "a forged record fails verification (exit 1)" "[ $rc = 1 ]"
 expect forged 'NOT VERIFIED'
+sed 's/"reason": "time"/"reason": "resignation"/' "$dir/record2.json" >"$dir/forged2.json"
+"$AKC" verify --file "$dir/forged2.json" >"$dir/forged2.out" 2>&1; rc=$?
+check "a record whose reason was changed fails verification (exit 1)" "[ $rc = 1 ] && grep -q 'reason differs' '$dir/forged2.out'"
 
 # Resignation, then verification; a game in progress keeps its dice secret.
 as alice new allied >/dev/null 2>&1
@@ -111,14 +114,14 @@ as alice resign 3 >"$dir/resign.out" 2>&1
 expect resign 'Axis player wins by the opponent.s resignation'
 as carol verify 3 >"$dir/verify3.out" 2>&1
 expect verify3 'game 3: verified'
-expect verify3 '^2 actions replayed'
+expect verify3 '^2 action(s) replayed'
 
 # Finished games leave memory once nobody has used them for keep_finished
 # (1 s here) and come back intact when asked for.
 sleep 2.5
 check "a finished game leaves memory" "grep -q 'game 3 left memory' '$dir/akd-file.log'"
 as alice games >"$dir/games-evicted.out" 2>&1
-check "... and is still listed with its result" "grep -q '^3 .*axis_wins by resignation' '$dir/games-evicted.out'"
+check "... and is still listed with its result" "grep -q '^3 .*Axis won by resignation' '$dir/games-evicted.out'"
 as carol verify 3 >"$dir/verify3b.out" 2>&1
 expect verify3b 'game 3: verified'
 check "... and is read back when asked for" "grep -q 'game 3 read back into memory' '$dir/akd-file.log'"
@@ -215,6 +218,8 @@ else
     ok "akc watch ends when the game does"
 fi
 expect watch-undo "game $ug is over"
+timeout 5 "$AKC" --server 127.0.0.1:$port watch $ug >"$dir/watch-over.out" 2>&1; rc=$?
+check "akc watch of a game already over says so and exits 0" "[ $rc = 0 ] && grep -q 'is over: Axis won by resignation' '$dir/watch-over.out'"
 "$SCENARIO" --dump "$CAPTURE" >"$dir/capture.json" 2>/dev/null
 cg=$(newgame alice new axis --opponent bob --position "$dir/capture.json")
 as bob join $cg >/dev/null 2>&1
@@ -393,7 +398,7 @@ game=$(newgame ivy new axis --opponent jack --time 1s --on-expiry wait)
 as jack join "$game" >/dev/null 2>&1
 sleep 2.5
 as ivy games >"$dir/overdue.out" 2>&1
-expect overdue "^$game .*OVERDUE (0m 1s/action) .*OVERDUE: axis to move, waiting for an operator"
+expect overdue "^$game .*OVERDUE (0m 1s/action) .*YOUR MOVE (OVERDUE: an operator may decide the game)"
 as jack show "$game" --no-color >"$dir/overdue-show.out" 2>&1
 expect overdue-show 'clock: OVERDUE (0m 1s/action); OVERDUE: axis to move'
 as ivy games --finished >"$dir/finished.out" 2>&1

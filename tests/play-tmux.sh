@@ -158,7 +158,7 @@ late=$(as alice --json new axis --opponent bob --time 1s --on-expiry wait | sed 
 as bob join "$late" >/dev/null
 sleep 2.5
 T new-window -d -t e2e:4 -n late "XDG_CONFIG_HOME=$dir/cfg-alice XDG_STATE_HOME=$dir/state-alice AKC_SERVER=127.0.0.1:$port $AKC --no-color play $late; sleep 30"
-expect_screen e2e:late "Clock: OVERDUE (0m 1s/action); not rated; OVERDUE: axis to move"
+expect_screen e2e:late "Clock: OVERDUE (0m 1s/action); not rated; YOUR MOVE (OVERDUE"
 keys e2e:late "clock"
 for _ in $(seq 30); do [ "$(screen e2e:late | grep -c 'Clock: OVERDUE')" -ge 2 ] && break; sleep 0.1; done
 check "clock says it again" "[ \$(screen e2e:late | grep -c 'Clock: OVERDUE') -ge 2 ]"

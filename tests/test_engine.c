@@ -131,6 +131,9 @@ START_TEST(event_words)
     b.b = 10;
     ak_event_text(&b, text, sizeof text);
     ck_assert_str_eq(text, "Battle 1 declared: 21pz5 at P35 and others against 7arm7 at P36, 10 to 3 (3-1)");
+    b.c = 5;    /* 7arm7 defends 3: a second defender */
+    ak_event_text(&b, text, sizeof text);
+    ck_assert_str_eq(text, "Battle 1 declared: 21pz5 at P35 and others against 7arm7 at P36 and others, 10 to 5 (3-1)");
 }
 END_TEST
 

@@ -286,7 +286,7 @@ START_TEST(newer_schema_refused)
     ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE future(x); PRAGMA user_version = 99;", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     ck_assert_ptr_null(ak_store_open(path, err, sizeof err));
-    char latest[16];
+    char latest[32];
     snprintf(latest, sizeof latest, "up to %d", latest_schema());
     ck_assert_msg(strstr(err, "99") && strstr(err, latest), "%s", err);
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
