@@ -605,10 +605,40 @@ static void run_command(char *line)
  * name defenders), and the player's own that may come on now (supply due,
  * reinforcements whose turn has come). Not the dead, the withdrawn, or
  * reinforcements of later turns. */
-static bool may_act(int u)
+/* Whose units the word being completed names: the first word after a
+ * play verb is the mover's own units; after battle or odds, the second is
+ * the enemy's (the defenders); -1: either side. */
+static int side_wanted(void)
+{
+    char verb[32] = "";
+    int words = 0;
+    bool in_word = false;
+    for (int i = 0; i < rl_point && rl_line_buffer[i]; i++) {
+        bool blank = rl_line_buffer[i] == ' ' || rl_line_buffer[i] == '\t';
+        if (!blank && !in_word) {
+            words++;
+            if (words == 1)
+                sscanf(rl_line_buffer + i, "%31s", verb);
+        }
+        in_word = !blank;
+    }
+    int arg = in_word ? words - 1 : words;      /* 1: the first word after the verb */
+    int me = P.me >= 0 ? P.me : P.s.side;
+    if ((strcmp(verb, "battle") == 0 || strcmp(verb, "odds") == 0) && arg == 2)
+        return !me;
+    if (strcmp(verb, "retreat") == 0)      /* the winner routes the loser's units */
+        return -1;
+    if (arg == 1 || strcmp(verb, "battle") == 0)
+        return me;
+    return -1;
+}
+
+static bool may_act(int u, int side)
 {
     const struct ak_unit *x = &P.s.unit[u];
     const struct ak_unit_def *d = ak_def(u);
+    if (side >= 0 && d->side != side)
+        return false;
     if (x->where == AK_AT_BOARD || x->where == AK_AT_SEA)
         return true;
     if (x->where != AK_AT_POOL || d->side != P.s.side || d->captured_counter)
@@ -625,8 +655,10 @@ static char *complete_word(const char *text, int state)
     };
     static int i, j;
     static bool first_word;
+    static int wanted;
     if (state == 0) {
         i = j = 0;
+        wanted = side_wanted();
         first_word = rl_point == (int)strlen(text) || !strchr(rl_line_buffer, ' ');
     }
     size_t len = strlen(text);
@@ -639,7 +671,7 @@ static char *complete_word(const char *text, int state)
     while (!first_word && j < ak_data()->units) {
         int u = j++;
         const char *name = ak_data()->unit[u].shortname;
-        if (!may_act(u))
+        if (!may_act(u, wanted))
             continue;
         if (strncasecmp(name, stem, slen) == 0) {
             char *out = malloc(head + strlen(name) + 1);

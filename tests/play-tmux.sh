@@ -83,6 +83,16 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
         screen e2e:alice | grep -q "move 21pz" && bad "tab completion offers units that cannot act" ||
             ok "tab completion leaves out units off the board"
         T send-keys -t e2e:alice C-u
+        # ... the mover's own units to move, the enemy's to attack
+        T send-keys -t e2e:alice "move 7ar" Tab
+        sleep 0.3
+        screen e2e:alice | grep -q "move 7arm7" && bad "tab completion offers an enemy unit to move" ||
+            ok "tab completion offers only own units to move"
+        T send-keys -t e2e:alice C-u
+        T send-keys -t e2e:alice "odds folgere 7ar" Tab
+        wait_for e2e:alice "odds folgere 7arm7" && ok "tab completion offers enemy units as defenders" ||
+            bad "tab completion of a defender"
+        T send-keys -t e2e:alice C-u
     fi
     if [ $attempt = 1 ]; then
         # An undo: both see what was taken back, and the next move is
