@@ -1301,13 +1301,17 @@ int main(int argc, char **argv)
     if (strcmp(argv[optind], "verify") == 0 && opt.file)
         return ak_verify_file(opt.file, stdout);
     int bad = check_arguments(argc - optind, argv + optind);
-    if (bad)
-        return bad;
     char host[256], port[16];
-    if (ak_net_split(opt.server, host, sizeof host, port, sizeof port) != 0) {
+    if (!bad && ak_net_split(opt.server, host, sizeof host, port, sizeof port) != 0) {
         fprintf(stderr, "akc: the server '%s' is not HOST, HOST:PORT or [IPv6]:PORT (ports 1 to 65535)\n",
                 opt.server);
-        return EXIT_USAGE;
+        bad = EXIT_USAGE;
+    }
+    if (bad) {
+        /* --json: one document for every command, a refused one too */
+        if (opt.json)
+            puts("{\"ok\":false,\"error\":{\"code\":\"usage\",\"message\":\"wrong arguments; the usage is on standard error\"}}");
+        return bad;
     }
     struct ak_net n;
     char err[1536];

@@ -207,6 +207,8 @@ check "a malformed --server is bad usage (exit 2), not a failed connection" "[ $
 check "a port past 65535 is refused (exit 2)" "[ $rc = 2 ]"
 "$AKC" --json units 21pz5 >"$dir/unitsjson.out" 2>&1
 check "--json units prints one JSON document" "[ \$(wc -l <'$dir/unitsjson.out') = 1 ] && grep -q '^\[{\"unit\":\"21pz5\"' '$dir/unitsjson.out'"
+"$AKC" --json new >"$dir/newjson.out" 2>/dev/null
+check "--json with wrong arguments still prints one JSON document" "[ \$(wc -l <'$dir/newjson.out') = 1 ] && grep -q '\"code\":\"usage\"' '$dir/newjson.out'"
 "$AKC" units 21pz >"$dir/units.out" 2>&1
 check "akc units 21pz lists the three 21st Panzer units" "[ \$(wc -l <'$dir/units.out') = 3 ]"
 "$AKC" verify --file /nonexistent >"$dir/vnofile.out" 2>&1
