@@ -67,6 +67,8 @@ static const char usage_text[] =
         "  decline GAME         decline a challenge\n"
         "  abort GAME           call off a game before its first action\n"
         "  resign GAME          concede the game\n"
+        "  give-time GAME DURATION   add time to your opponent's clock (90s, 30m, 12h, 3d)\n"
+        "  rematch GAME         a return game against the same opponent, sides swapped\n"
         "  games                list games: those waiting for you first, with the clock; filters:\n"
         "      --mine --waiting --open --finished   yours (and challenges to you); your move;\n"
         "                       a seat you may take; over\n"
@@ -868,6 +870,62 @@ static int cmd_admin(struct ak_net *n, char **argv)
     return 0;
 }
 
+/* akc give-time GAME DURATION: more time on the opponent's clock. */
+static int cmd_give_time(struct ak_net *n, long game, const char *text)
+{
+    int status;
+    long seconds = duration(text);
+    if (seconds < 0) {
+        fprintf(stderr, "akc give-time: '%s' is not a duration (90s, 30m, 12h, 3d)\n", text);
+        return EXIT_USAGE;
+    }
+    json_t *r = call(n, json_pack("{s:s,s:I,s:I}", "cmd", "give_time", "game", (json_int_t)game, "seconds",
+                                  (json_int_t)seconds), &status);
+    if (r && !opt.json) {
+        char clock[64];
+        ak_summary_clock(r, clock, sizeof clock);
+        printf("game %ld: your opponent's clock is now %s\n", game, clock);
+    }
+    json_decref(r);
+    return status;
+}
+
+/* akc rematch GAME: a new game against the same opponent, sides swapped,
+ * with the same ruleset, time control and rating, as a challenge. */
+static int cmd_rematch(struct ak_net *n, long game)
+{
+    int status;
+    bool json = opt.json;
+    opt.json = false;
+    json_t *g = call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
+    opt.json = json;
+    if (!g)
+        return status;
+    const char *you = json_string_value(json_object_get(g, "you"));
+    const json_t *players = json_object_get(g, "players");
+    const char *o = you ? json_string_value(json_object_get(players, strcmp(you, "axis") == 0 ? "allied" : "axis"))
+                        : NULL;
+    char other[64];
+    snprintf(other, sizeof other, "%s", o ? o : "");
+    if (!you || !o) {
+        fprintf(stderr, "akc rematch: you do not play game %ld against anyone\n", game);
+        json_decref(g);
+        return EXIT_REFUSED;
+    }
+    json_t *req = json_pack("{s:s,s:s,s:s,s:s,s:O}", "cmd", "new", "side", strcmp(you, "axis") == 0 ? "allied" : "axis",
+                            "opponent", other, "ruleset", json_string_value(json_object_get(g, "ruleset")), "rated",
+                            json_object_get(g, "rated"));
+    if (json_is_object(json_object_get(g, "time_control")))
+        json_object_set(req, "time_control", json_object_get(g, "time_control"));
+    json_decref(g);
+    json_t *r = call(n, req, &status);
+    if (r && !opt.json)
+        printf("created game %lld: a rematch of game %ld with sides swapped; %s is challenged\n",
+               (long long)json_integer_value(json_object_get(r, "game")), game, other);
+    json_decref(r);
+    return status;
+}
+
 static int resume(struct ak_net *n, const struct ak_session *s)
 {
     int status;
@@ -908,7 +966,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
                       ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
                       strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0 ||
                       strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0 ||
-                      strcmp(verb, "undo") == 0 ||
+                      strcmp(verb, "undo") == 0 || strcmp(verb, "give-time") == 0 ||
+                      strcmp(verb, "rematch") == 0 ||
                       strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0;
     if (needs_game && game < 0) {
         if (argc > 1)
@@ -945,6 +1004,10 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_ladder(n);
     if (strcmp(verb, "admin") == 0)
         return cmd_admin(n, argv);
+    if (strcmp(verb, "give-time") == 0 && argc == 3)
+        return cmd_give_time(n, game, argv[2]);
+    if (strcmp(verb, "rematch") == 0 && argc == 2)
+        return cmd_rematch(n, game);
     if (strcmp(verb, "player") == 0 && argc == 2)
         return cmd_player(n, argv[1]);
     if (strcmp(verb, "new") == 0 && argc == 2)
@@ -1058,6 +1121,7 @@ static const struct {
     {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
     {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
     {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
+    {"give-time", 3, true}, {"rematch", 2, true},
 };
 
 /* 0 if argv (the command and its words) can be sent; else the exit code,

@@ -177,6 +177,8 @@ static void say_whose_turn(void)
     if (P.s.phase == AK_PHASE_OVER) {
         char over[80];
         say("The game is over: %s.\n", ak_draw_result(&P.s, over, sizeof over));
+        if (P.me >= 0)
+            say("A return game with sides swapped: akc rematch %ld\n", P.game);
         return;
     }
     if (w != P.me) {

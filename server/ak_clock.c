@@ -3,7 +3,7 @@
  * A game may have a time control: so many seconds for each action of the
  * awaited player, or for each of his player turns. After every action the
  * deadline is set again (ak_clock_reset); a libuv timer checks every
- * clock_tick_ms. When a quarter of the time is left the player is notified
+ * clock_tick_ms. When 80% of the time is used the player is notified
  * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
  * side lose on time (a TIMEOUT action in the game's log, so the record
  * replays), "wait" marks the game overdue for an operator and notifies.
@@ -69,7 +69,8 @@ static void on_tick(uv_timer_t *t)
         int64_t left = g->meta.deadline - now;
         if (left <= 0)
             expire(srv, g, late);
-        else if (!g->warned && left * 4 <= g->meta.tc_seconds) {
+        /* 80% used; whole seconds, rounded so that a short clock warns too */
+        else if (!g->warned && left * 5 <= g->meta.tc_seconds + 4) {
             g->warned = true;
             ak_notify(srv, "deadline_near", g, g->player[late], late);
         }

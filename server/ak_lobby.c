@@ -432,3 +432,46 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
         "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
         "actions", r.actions, "final_hash", hash, "position", position));
 }
+
+/* {"cmd":"give_time","game","seconds"}: a player adds time to his
+ * opponent's clock (a courtesy of correspondence play: a journey, an
+ * illness). Only while the opponent is the one awaited and his clock runs;
+ * 60 seconds to 30 days at a time. An overdue game runs again. */
+void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    int side;
+    struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
+    const json_t *sec = json_object_get(msg, "seconds");
+    if (!g)
+        return;
+    if (!json_is_integer(sec) || json_integer_value(sec) < 60 || json_integer_value(sec) > 30 * 86400) {
+        ak_conn_reply_error(c, id, "bad_request", "seconds is from 60 to 2592000 (30 days)");
+        return;
+    }
+    int waiting = ak_game_waiting(g);
+    if (!g->meta.deadline || waiting != !side) {
+        ak_conn_reply_error(c, id, "bad_request", "game %lld: your opponent's clock is not running",
+                            (long long)g->id);
+        return;
+    }
+    struct ak_store_game_meta before = g->meta;
+    bool overdue = g->overdue, warned = g->warned;
+    int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
+    g->meta.deadline = from + json_integer_value(sec);
+    g->overdue = g->warned = false;
+    if (ak_game_save_meta(c->srv, g) != 0) {
+        g->meta = before;
+        g->overdue = overdue;
+        g->warned = warned;
+        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        return;
+    }
+    json_t *push = json_pack("{s:s,s:I,s:s,s:I,s:I}", "push", "time_given", "game", (json_int_t)g->id, "by",
+                             side == AK_AXIS ? "axis" : "allied", "seconds", (json_int_t)json_integer_value(sec),
+                             "deadline", (json_int_t)g->meta.deadline);
+    ak_game_push(g, push);
+    json_decref(push);
+    ak_log(AK_LOG_INFO, "game %lld: %s gave %lld s more to the %s player", (long long)g->id, c->user_name,
+           (long long)json_integer_value(sec), ak_side_name(!side));
+    ak_conn_reply_ok(c, id, ak_game_summary(g, c->user));
+}

@@ -392,6 +392,7 @@ void ak_ladder_log(const struct ak_commit *k);
 void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 /* Close a game that will not be played on (declined, aborted): stored,
  * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
  * nothing changed) if the store failed. */

@@ -218,6 +218,21 @@ else
     ok "akc watch ends when the game does"
 fi
 expect watch-undo "game $ug is over"
+# A rematch: sides swapped, the same opponent challenged.
+as alice rematch "$ug" >"$dir/rematch.out" 2>&1
+expect rematch "a rematch of game $ug with sides swapped; bob is challenged"
+rm_game=$(sed -n 's/created game \([0-9]*\).*/\1/p' "$dir/rematch.out")
+as bob games >"$dir/rematch-bob.out" 2>&1
+expect rematch-bob "^$rm_game .*CHALLENGE from alice"
+as bob join "$rm_game" >"$dir/rematch-join.out" 2>&1
+expect rematch-join "you play axis in game $rm_game"
+# More time for the opponent: only while his clock runs.
+tg=$(as alice --json new axis --opponent bob --time 1h | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$tg" >/dev/null 2>&1
+as bob give-time "$tg" 1h >"$dir/givetime.out" 2>&1
+expect givetime "game $tg: your opponent's clock is now \(1h 59m\|2h 0m\) left"
+as alice give-time "$tg" 1h >"$dir/givetime2.out" 2>&1; rc=$?
+check "giving time while one's own clock runs is refused (exit 1)" "[ $rc = 1 ] && grep -q \"opponent's clock is not running\" '$dir/givetime2.out'"
 timeout 5 "$AKC" --server 127.0.0.1:$port watch $ug >"$dir/watch-over.out" 2>&1; rc=$?
 check "akc watch of a game already over says so and exits 0" "[ $rc = 0 ] && grep -q 'is over: Axis won by resignation' '$dir/watch-over.out'"
 "$SCENARIO" --dump "$CAPTURE" >"$dir/capture.json" 2>/dev/null
