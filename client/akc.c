@@ -926,6 +926,22 @@ static int cmd_rematch(struct ak_net *n, long game)
     return status;
 }
 
+/* The action of a play verb's own words (akc move GAME UNITS HEX: the
+ * verb, then all but the game number), or NULL with the reason. */
+static json_t *verb_action(int argc, char **argv, char *err, int errlen)
+{
+    char *words[8];
+    int nw = 0;
+    words[nw++] = argv[0];
+    for (int i = 2; i < argc && nw < 8; i++)
+        words[nw++] = argv[i];
+    if (argc < 2) {
+        snprintf(err, (size_t)errlen, "the first argument is a game number");
+        return NULL;
+    }
+    return ak_verb_action(nw, words, err, errlen);
+}
+
 static int resume(struct ak_net *n, const struct ak_session *s)
 {
     int status;
@@ -1055,12 +1071,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     if (ak_verb_is_action(verb)) {
         char err[200];
-        char *words[8];
-        int nw = 0;
-        words[nw++] = argv[0];
-        for (int i = 2; i < argc && nw < 8; i++)
-            words[nw++] = argv[i];
-        json_t *a = argc < 2 ? NULL : ak_verb_action(nw, words, err, sizeof err);
+        json_t *a = verb_action(argc, argv, err, sizeof err);
         if (!a) {
             fprintf(stderr, "akc %s: %s\n", verb, err);
             return EXIT_USAGE;
@@ -1181,15 +1192,10 @@ static int check_arguments(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (ak_verb_is_action(verb)) {
-        /* The verb's own words: akc move GAME UNITS HEX, and so on. */
-        char err[200], *words[8];
-        int nw = 0;
-        words[nw++] = argv[0];
-        for (int i = 2; i < argc && nw < 8; i++)
-            words[nw++] = argv[i];
-        json_t *a = argc < 2 ? NULL : ak_verb_action(nw, words, err, sizeof err);
+        char err[200];
+        json_t *a = verb_action(argc, argv, err, sizeof err);
         if (!a) {
-            fprintf(stderr, "akc %s: %s; usage:\n", verb, argc < 2 ? "the first argument is a game number" : err);
+            fprintf(stderr, "akc %s: %s; usage:\n", verb, err);
             if (help_to(stderr, verb) != 0)
                 fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
             return EXIT_USAGE;

@@ -500,6 +500,17 @@ static void add_route(json_t *a)
     json_object_set_new(a, "path", path);
 }
 
+/* y at the question on the terminal; anything else is no ("not sent"). */
+static bool ask_yes(const char *question)
+{
+    char *answer = readline(question);
+    bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
+    free(answer);
+    if (!yes)
+        say("not sent\n");
+    return yes;
+}
+
 /* An end-movement or end-turn that throws something away (supply not
  * placed, units at sea, a port left empty, units about to die) is sent
  * only when the player says so: y at the question on a terminal; from a
@@ -513,12 +524,7 @@ static bool confirmed(const char *verb, int n, char **w)
             say("not sent: type 'resign yes' to concede the game\n");
             return false;
         }
-        char *answer = readline("Concede the game? [y/N] ");
-        bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
-        free(answer);
-        if (!yes)
-            say("not sent\n");
-        return yes;
+        return ask_yes("Concede the game? [y/N] ");
     }
     if (!kind || P.me < 0 || ak_waiting_for(&P.s) != P.me || (n == 2 && strcmp(w[1], "yes") == 0))
         return true;
@@ -534,12 +540,7 @@ static bool confirmed(const char *verb, int n, char **w)
         say("not sent: type '%s yes' to %s anyway\n", verb, verb);
         return false;
     }
-    char *answer = readline("Go ahead anyway? [y/N] ");
-    bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
-    free(answer);
-    if (!yes)
-        say("not sent\n");
-    return yes;
+    return ask_yes("Go ahead anyway? [y/N] ");
 }
 
 static void run_command(char *line)

@@ -80,8 +80,11 @@ bool ak_surrounded(const struct ak_state *s, ak_hex h, int side)
 }
 
 /* Breadth-first over at most AK_SUPPLY_RANGE steps from h: squares in an
- * enemy zone or held by enemy combat units (zoc) end the route. */
-static bool route_within(ak_hex h, ak_hex target, const uint8_t *zoc)
+ * enemy zone or held by enemy combat units (zoc) end the route. Marks
+ * every square reached in from (when given); true as soon as target is
+ * reached (AK_HEX_NONE: search to the end). One search for both the
+ * single route (ak_supply_reaches) and the catchment. */
+static bool supply_search(ak_hex h, ak_hex target, const uint8_t *zoc, uint8_t *from)
 {
     ak_hex queue[AK_HEX_COUNT];
     static uint8_t depth[AK_HEX_COUNT];
@@ -89,6 +92,8 @@ static bool route_within(ak_hex h, ak_hex target, const uint8_t *zoc)
     int head = 0, tail = 0;
     queue[tail++] = h;
     depth[h] = 0;
+    if (from)
+        from[h] = 1;
     while (head < tail) {
         ak_hex c = queue[head++];
         if (c == target)
@@ -103,6 +108,8 @@ static bool route_within(ak_hex h, ak_hex target, const uint8_t *zoc)
             if (n == AK_HEX_NONE || depth[n] != 0xff || zoc[n])
                 continue;
             depth[n] = (uint8_t)(depth[c] + 1);
+            if (from)
+                from[n] = 1;
             queue[tail++] = n;
         }
     }
@@ -119,40 +126,16 @@ bool ak_supply_reaches(const struct ak_state *s, int sup, ak_hex h, const uint8_
         ak_hex_distance(x->hex, h) > AK_SUPPLY_RANGE)
         return false;
     enemy_zones(s, side, ignore, nignore, zoc);
-    return route_within(h, x->hex, zoc);
+    return supply_search(h, x->hex, zoc, NULL);
 }
 
 void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                          int nignore, uint8_t *from)
 {
     static uint8_t zoc[AK_HEX_COUNT];
-    ak_hex queue[AK_HEX_COUNT];
-    static uint8_t depth[AK_HEX_COUNT];
-    int head = 0, tail = 0;
     enemy_zones(s, side, ignore, nignore, zoc);
     memset(from, 0, AK_HEX_COUNT);
-    memset(depth, 0xff, sizeof depth);
-    queue[tail++] = h;
-    depth[h] = 0;
-    from[h] = 1;
-    /* The same search as route_within, run to its end: every square it
-     * would reach is one a supply unit could sustain h from. */
-    while (head < tail) {
-        ak_hex c = queue[head++];
-        if (depth[c] == AK_SUPPLY_RANGE)
-            continue;
-        unsigned open = ak_map()->open[c];
-        for (int d = 0; d < AK_DIRS; d++) {
-            if (!(open & (1u << d)))
-                continue;
-            ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || depth[n] != 0xff || zoc[n])
-                continue;
-            depth[n] = (uint8_t)(depth[c] + 1);
-            from[n] = 1;
-            queue[tail++] = n;
-        }
-    }
+    supply_search(h, AK_HEX_NONE, zoc, from);
 }
 
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,

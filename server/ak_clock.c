@@ -28,6 +28,21 @@ bool ak_clock_next(struct ak_game *g, bool new_turn)
     return g->meta.deadline != before;
 }
 
+int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds)
+{
+    struct ak_store_game_meta before = g->meta;
+    bool overdue = g->overdue, warned = g->warned;
+    int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
+    g->meta.deadline = from + seconds;
+    g->overdue = g->warned = false;
+    if (ak_game_save_meta(srv, g) == 0)
+        return 0;
+    g->meta = before;       /* not stored: nothing changed */
+    g->overdue = overdue;
+    g->warned = warned;
+    return -1;
+}
+
 void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
 {
     if (ak_clock_next(g, new_turn))

@@ -454,15 +454,7 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (long long)g->id);
         return;
     }
-    struct ak_store_game_meta before = g->meta;
-    bool overdue = g->overdue, warned = g->warned;
-    int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
-    g->meta.deadline = from + json_integer_value(sec);
-    g->overdue = g->warned = false;
-    if (ak_game_save_meta(c->srv, g) != 0) {
-        g->meta = before;
-        g->overdue = overdue;
-        g->warned = warned;
+    if (ak_clock_add(c->srv, g, json_integer_value(sec)) != 0) {
         ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
         return;
     }

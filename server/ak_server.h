@@ -393,6 +393,10 @@ void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* Move the game's deadline seconds later (from now if it passed), stored;
+ * an overdue game runs again. -1, and nothing changed, if the store failed.
+ * (give_time and the admin's extend.) */
+int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* Close a game that will not be played on (declined, aborted): stored,
  * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
  * nothing changed) if the store failed. */
