@@ -397,6 +397,8 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
  * an overdue game runs again. -1, and nothing changed, if the store failed.
  * (give_time and the admin's extend.) */
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
+/* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
+int ak_check_database(const char *path);
 /* Close a game that will not be played on (declined, aborted): stored,
  * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
  * nothing changed) if the store failed. */

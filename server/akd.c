@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "them in SQLite and pushes changes to players and spectators.\n"
             "\n"
             "  --config FILE            read settings (key = value lines) first\n"
+            "  --check DB               check a database or a backup (integrity, schema, every\n"
+            "                           game replayed to its stored state) and exit: 0 good, 1 not\n"
             "  --listen HOST:PORT       address to listen on (e.g. 127.0.0.1:7140)\n"
             "  --db PATH                SQLite database, created if missing\n"
             "  --log-level LEVEL        debug, info (default), warn or error\n"
@@ -218,6 +220,11 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"registrations-per-address", required_argument, NULL, 's'},
         {"session-idle-timeout", required_argument, NULL, 's'},
         {"keep-finished", required_argument, NULL, 's'},
+        {"admins", required_argument, NULL, 's'}, {"rating-tau", required_argument, NULL, 's'},
+        {"rating-volatility", required_argument, NULL, 's'}, {"rating-max-rd", required_argument, NULL, 's'},
+        {"rating-period-days", required_argument, NULL, 's'},
+        {"rating-provisional-rd", required_argument, NULL, 's'},
+        {"check", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
@@ -235,6 +242,8 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
                     usage(stderr);
                 return c == '?' ? 2 : 0;
             }
+            if (c == 'k')       /* akd --check DB: check it and say what was found */
+                return pass == 0 ? ak_check_database(optarg) : 0;
             if ((c == 'c') != (pass == 0))
                 continue;
             if (c == 'c' && ak_config_load(cfg, optarg, err, sizeof err) != 0) {
