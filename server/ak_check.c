@@ -28,10 +28,14 @@ static int copy_database(const char *from, const char *to, char *err, size_t cap
         snprintf(err, cap, "cannot make a scratch copy in %s", to);
     } else {
         sqlite3_backup *b = sqlite3_backup_init(dst, "main", src, "main");
-        if (b && sqlite3_backup_step(b, -1) == SQLITE_DONE && sqlite3_backup_finish(b) == SQLITE_OK)
+        int step = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+        /* finished whatever happened: an open backup would keep both
+         * connections from closing */
+        int finish = b ? sqlite3_backup_finish(b) : SQLITE_ERROR;
+        if (step == SQLITE_DONE && finish == SQLITE_OK)
             rc = 0;
         else
-            snprintf(err, cap, "cannot read it: %s", sqlite3_errmsg(src));
+            snprintf(err, cap, "cannot read it: %s", sqlite3_errmsg(dst));
     }
     sqlite3_close(src);
     sqlite3_close(dst);
