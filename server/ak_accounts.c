@@ -215,7 +215,7 @@ static void start_session(struct ak_conn *c, const json_t *id, int64_t user, con
         ak_store_session_delete(c->srv->store, hashed);
         return;
     }
-    ak_log(AK_LOG_INFO, "%s logged in from %s", name, c->peer);
+    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s logged in from %s", name, c->peer);
     ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", name, "token", token));
 }
 

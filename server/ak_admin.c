@@ -46,7 +46,7 @@ static void audit(struct ak_conn *c, const char *op, const char *target, const c
     if (ak_store_audit(c->srv->store, ak_now(), c->user_name, op, target, detail) != AK_STORE_OK)
         ak_log(AK_LOG_ERROR, "admin %s: %s %s: could not write the audit row: %s", c->user_name, op, target,
                ak_store_error(c->srv->store));
-    ak_log(AK_LOG_WARN, "admin %s: %s %s%s%s", c->user_name, op, target, detail[0] ? " " : "", detail);
+    ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "admin %s: %s %s%s%s", c->user_name, op, target, detail[0] ? " " : "", detail);
 }
 
 static void op_overdue(struct ak_conn *c, const json_t *id)

@@ -23,7 +23,10 @@
  *   login_failures    failed logins allowed per account and per address ...
  *   login_window      ... in this many seconds before further tries wait
  *   notify_command    program run for notifications (see ak_notify.c)
- *   backup_file       where SIGUSR1 writes an online backup of the database
+ *   backup_dir        timestamped online backups go here (ak_backup.c) ...
+ *   backup_hours      ... every this many hours (a decimal; 0: only on SIGUSR1)
+ *   backup_keep       ... and the last this many are kept
+ *   backup_file       without backup_dir: SIGUSR1 writes one backup here
  *   clock_tick_ms     how often deadlines are checked (milliseconds)
  *   allow_positions   1: `new` may start a game from a given position (training
  *                     situations, tests); 0 (default): every game is the campaign
@@ -74,6 +77,8 @@ void ak_config_defaults(struct ak_config *c)
     c->rating_max_rd = 350;
     c->rating_period_days = 7;
     c->rating_provisional_rd = 110;
+    c->backup_hours = 24;
+    c->backup_keep = 7;
 }
 
 static int number(const char *value, long lo, long hi, long *out)
@@ -104,7 +109,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
     } keys[] = {
 #define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
-        STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file),
+        STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file), STR(backup_dir), NUM(backup_keep, 1, 100000),
         STR(tls_cert), STR(tls_key), STR(admins), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
         NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30), NUM(keep_finished, 0, 86400 * 30),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
@@ -134,6 +139,14 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
             return snprintf(err, cap, tau ? "rating_tau is a number from 0.2 to 1.5 (lichess: 0.75)"
                                           : "rating_volatility is a number from 0.01 to 0.2 (usually 0.06)"), -1;
         *(tau ? &c->rating_tau : &c->rating_volatility) = v;
+        return 0;
+    }
+    if (strcmp(key, "backup_hours") == 0) {
+        char *end;
+        double v = strtod(value, &end);
+        if (!*value || *end || !(v >= 0 && v <= 24 * 366))
+            return snprintf(err, cap, "backup_hours is a number of hours from 0 (only on SIGUSR1) to 8784"), -1;
+        c->backup_hours = v;
         return 0;
     }
     if (strcmp(key, "log_level") == 0) {

@@ -289,7 +289,7 @@ static void conn_close(struct ak_conn *c)
     write_out(c);   /* a last error reply goes out before the socket closes */
     ak_conn_unwatch_all(c);
     unlink_conn(c);
-    ak_log(AK_LOG_INFO, "connection %s closed", c->peer);
+    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s closed", c->peer);
     uv_close((uv_handle_t *)&c->idle, on_close);
     uv_close((uv_handle_t *)&c->throttle, on_close);
     uv_close((uv_handle_t *)&c->tcp, on_close);
@@ -641,7 +641,9 @@ static void on_connection(uv_stream_t *server, int status)
     c->next = srv->conns;
     srv->conns = c;
     srv->nconns++;
-    ak_log(AK_LOG_INFO, "connection from %s", c->peer);
+    static uint64_t last_id;
+    c->id = ++last_id;
+    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s%s", c->peer, c->tls ? " (TLS)" : "");
     if (srv->cfg.max_connections && srv->nconns > srv->cfg.max_connections) {
         ak_log(AK_LOG_WARN, "refusing %s: %d connections (the limit)", c->peer, srv->cfg.max_connections);
         refuse_at_accept(c, "the server is full; try again later");

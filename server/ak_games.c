@@ -452,6 +452,9 @@ static json_t *events_json(const struct ak_events *ev)
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
     if (g->state->phase == AK_PHASE_OVER) {
+        ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld finished: %s (%s), %s as Axis, %s as Allied",
+                    (long long)g->id, ak_result_name(g->state->result), ak_win_reason_name(g->state->result_reason),
+                    g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
         for (int side = 0; side < AK_SIDES; side++)
             ak_notify(srv, "game_over", g, g->player[side], side);
         return;

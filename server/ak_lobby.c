@@ -103,8 +103,9 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
     g->creating = false;
     if (g->meta.challenge)
         ak_store_user_name(srv->store, g->meta.challenge, opponent, sizeof opponent);
-    ak_log(AK_LOG_INFO, "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
-           ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
+    ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id},
+                "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
+                ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
     if (g->meta.challenge)
         ak_notify(srv, "challenge", g, g->meta.challenge, !k->side);
     if (k->conn)
@@ -291,7 +292,7 @@ int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, 
     json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by", by);
     ak_game_push(g, push);
     json_decref(push);
-    ak_log(AK_LOG_INFO, "game %lld %s by %s", (long long)g->id, status, by);
+    ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld %s by %s", (long long)g->id, status, by);
     return 0;
 }
 

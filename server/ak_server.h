@@ -47,7 +47,10 @@ struct ak_config {
     int login_failures;         /* failed logins per account or address ... */
     int login_window;           /* ... within this many seconds, then a wait */
     char notify_command[512];   /* run for notifications; empty: none */
-    char backup_file[512];      /* SIGUSR1 backs the database up here */
+    char backup_file[512];      /* SIGUSR1 backs the database up here (without backup_dir) */
+    char backup_dir[512];       /* timestamped backups (ak_backup.c) ... */
+    double backup_hours;        /* ... every this many hours (0: on SIGUSR1 only) */
+    int backup_keep;            /* ... the last this many kept */
     int clock_tick_ms;          /* how often deadlines are checked */
     int allow_positions;        /* `new` may start from a given position */
     char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
@@ -92,6 +95,7 @@ struct ak_conn {
     int64_t session_expires;    /* when its session ends (seconds since the epoch) */
     uint64_t last_heard;        /* loop time (ms) of its last request */
     char peer[64];
+    uint64_t id;            /* numbers connections for the log (conn=) */
     uv_timer_t idle;        /* closes a connection left unauthenticated */
     uv_timer_t throttle;    /* over its rate: not read until it fires */
     bool throttled;         /* not read for now: over its rate */
@@ -146,6 +150,8 @@ struct ak_server {
     uv_tcp_t listener;
     uv_signal_t sigint, sigterm, sighup, sigusr1;
     uv_timer_t clock;
+    uv_timer_t backup_timer;    /* every backup_hours (ak_backup.c) */
+    uv_timer_t watchdog;        /* pings systemd's watchdog (ak_systemd.c) */
     uv_check_t flusher;         /* commits the actions of each loop turn */
     uv_idle_t keep_polling;     /* while actions wait for their commit */
     struct ak_commit *batch, **batch_tail;     /* actions waiting for a commit */
@@ -165,9 +171,20 @@ struct ak_server {
     struct ak_conn *dirty;      /* connections with output to write */
     uv_idle_t slow_idle;        /* runs the queued costly queries (ak_dispatch.c) */
     struct slow_query *slow_head, **slow_tail;
-    bool backing_up;            /* SIGUSR1's backup runs on the work queue */
+    bool backing_up;            /* a backup runs on the work queue (ak_backup.c) */
     bool stopping;
 };
+
+/* ak_backup.c */
+int ak_backup_init(struct ak_server *srv, char *err, size_t cap);
+int ak_backup_start(struct ak_server *srv, const char *why);
+void ak_backup_stop(struct ak_server *srv);
+
+/* ak_systemd.c (akd only) */
+void ak_systemd_ready(struct ak_server *srv);
+void ak_systemd_reloading(void);
+void ak_systemd_reloaded(void);
+void ak_systemd_stopping(struct ak_server *srv);
 
 /* ak_conn.c */
 int ak_server_listen(struct ak_server *srv, const char *host, int port);
@@ -425,6 +442,16 @@ enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };
 int ak_log_parse_level(const char *name);
 void ak_log_set_level(int level);
 void ak_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The fields a line may carry beside its message; 0 or NULL: absent. */
+struct ak_log_ctx {
+    uint64_t conn;          /* ak_conn.id */
+    const char *user;
+    int64_t game;
+};
+void ak_log_with(int level, const struct ak_log_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The context of a connection (and a game, or 0). */
+#define AK_LOG_CONN(c, g) (&(struct ak_log_ctx){(c)->id, (c)->user_name, (g)})
 /* Write to this file from now on (SIGHUP reopens it); NULL: stderr. */
 int ak_log_open(const char *path);
 

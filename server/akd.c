@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "ak_json_pool.h"
 #include "ak_server.h"
 #include "ak_version.h"
@@ -28,7 +30,8 @@ static void usage(FILE *f)
             "The Afrika Korps play server: referees games by the 1964 rules, stores\n"
             "them in SQLite and pushes changes to players and spectators.\n"
             "\n"
-            "  --config FILE            read settings (key = value lines) first\n"
+            "  --config FILE            read settings (key = value lines) first; without it,\n"
+            "                           $AKD_CONFIG or " AK_DEFAULT_CONFIG " if it exists\n"
             "  --check DB               check a database or a backup (integrity, schema, every\n"
             "                           game replayed to its stored state) and exit: 0 good, 1 not\n"
             "  --listen HOST:PORT       address to listen on (e.g. 127.0.0.1:7140)\n"
@@ -46,7 +49,10 @@ static void usage(FILE *f)
             "  --login-failures N       failed logins per account or address ... (default 10)\n"
             "  --login-window SECONDS   ... within this time before a wait (default 300)\n"
             "  --notify-command PATH    program run for notifications (see akd(8))\n"
-            "  --backup-file PATH       where SIGUSR1 writes an online backup\n"
+            "  --backup-dir DIR         timestamped online backups go there ...\n"
+            "  --backup-hours H         ... every H hours (default 24; 0: on SIGUSR1 only)\n"
+            "  --backup-keep N          ... the last N kept (default 7)\n"
+            "  --backup-file PATH       without --backup-dir: where SIGUSR1 writes a backup\n"
             "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n"
             "  --allow-positions 0|1    let `new` start from a given position (default 0)\n"
             "  --tls-cert FILE          PEM certificate chain: speak TLS 1.2+ (SIGHUP reloads)\n"
@@ -89,7 +95,8 @@ static void on_stop(uv_signal_t *sig, int signum)
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     uv_close((uv_handle_t *)&srv->sighup, NULL);
-    uv_close((uv_handle_t *)&srv->sigusr1, NULL);
+    ak_backup_stop(srv);
+    ak_systemd_stopping(srv);
 }
 
 /* Load the certificate and key; NULL (with a message in err) if they
@@ -107,10 +114,21 @@ static struct ak_tls_ctx *load_tls(const struct ak_config *cfg, char *err, size_
     return ctx;
 }
 
+static void reload(struct ak_server *srv);
+
 static void on_hup(uv_signal_t *sig, int signum)
 {
     struct ak_server *srv = sig->data;
     (void)signum;
+    ak_systemd_reloading();
+    reload(srv);
+    ak_systemd_reloaded();
+}
+
+/* SIGHUP: the log file reopened (rotation) and the certificate reloaded
+ * (renewal). Other settings need a restart. */
+static void reload(struct ak_server *srv)
+{
     if (ak_log_open(srv->cfg.log_file) != 0)
         ak_log(AK_LOG_ERROR, "cannot reopen the log file %s", srv->cfg.log_file);
     else
@@ -140,63 +158,25 @@ static bool is_loopback(const char *host)
     return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 || strcmp(host, "localhost") == 0;
 }
 
-/* The backup copies the whole database: on the libuv work queue, on a
- * connection of its own (a consistent snapshot: it copies in one step),
- * so the loop goes on answering players meanwhile. */
-struct backup_work {
-    uv_work_t req;
-    struct ak_server *srv;
-    char db[512], file[512], err[256];
-    int rc;
-};
-
-static void backup_run(uv_work_t *req)
+/* Without --config: $AKD_CONFIG if set (empty: no file), else the
+ * installed default (/etc/akd/akd.conf for a /usr install) when it exists. */
+static int default_config(struct ak_config *cfg)
 {
-    struct backup_work *w = req->data;
-    struct ak_store *st = ak_store_open(w->db, w->err, sizeof w->err);
-    w->rc = st ? ak_store_backup(st, w->file) : AK_STORE_ERROR;
-    ak_store_close(st);
+    const char *path = getenv("AKD_CONFIG");
+    char err[600];
+    if (!path)
+        path = access(AK_DEFAULT_CONFIG, F_OK) == 0 ? AK_DEFAULT_CONFIG : "";
+    if (!*path)
+        return 0;
+    if (ak_config_load(cfg, path, err, sizeof err) != 0) {
+        fprintf(stderr, "akd: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
-static void backup_done(uv_work_t *req, int status)
-{
-    struct backup_work *w = req->data;
-    if (status == 0 && w->rc == AK_STORE_OK)
-        ak_log(AK_LOG_INFO, "database backed up to %s", w->file);
-    else
-        ak_log(AK_LOG_ERROR, "backup to %s failed%s%s", w->file, w->err[0] ? ": " : "", w->err);
-    w->srv->backing_up = false;
-    free(w);
-}
-
-static void on_usr1(uv_signal_t *sig, int signum)
-{
-    struct ak_server *srv = sig->data;
-    (void)signum;
-    if (!srv->cfg.backup_file[0]) {
-        ak_log(AK_LOG_WARN, "SIGUSR1: no backup_file is configured");
-        return;
-    }
-    if (srv->backing_up) {
-        ak_log(AK_LOG_WARN, "SIGUSR1: a backup is already running");
-        return;
-    }
-    struct backup_work *w = calloc(1, sizeof *w);
-    if (!w)
-        return;
-    w->srv = srv;
-    w->req.data = w;
-    snprintf(w->db, sizeof w->db, "%s", srv->cfg.db);
-    snprintf(w->file, sizeof w->file, "%s", srv->cfg.backup_file);
-    if (uv_queue_work(srv->loop, &w->req, backup_run, backup_done) != 0) {
-        ak_log(AK_LOG_ERROR, "backup to %s could not start", w->file);
-        free(w);
-        return;
-    }
-    srv->backing_up = true;
-}
-
-/* Settings from --config first, then every other flag over them. */
+/* Settings from --config (or the default file) first, then every other
+ * flag over them. */
 static int read_settings(struct ak_config *cfg, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -211,7 +191,8 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"login-failures", required_argument, NULL, 's'},
         {"login-window", required_argument, NULL, 's'},
         {"notify-command", required_argument, NULL, 's'},
-        {"backup-file", required_argument, NULL, 's'},
+        {"backup-file", required_argument, NULL, 's'}, {"backup-dir", required_argument, NULL, 's'},
+        {"backup-hours", required_argument, NULL, 's'}, {"backup-keep", required_argument, NULL, 's'},
         {"clock-tick-ms", required_argument, NULL, 's'},
         {"allow-positions", required_argument, NULL, 's'},
         {"tls-cert", required_argument, NULL, 's'}, {"tls-key", required_argument, NULL, 's'},
@@ -229,8 +210,11 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
     };
     char err[600];
     ak_config_defaults(cfg);
+    bool given = false;
     for (int pass = 0; pass < 2; pass++) {
         int c, index;
+        if (pass == 1 && !given && default_config(cfg) != 0)
+            return 2;
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, &index)) != -1) {
             if (c == 'h' || c == 'V' || c == '?') {
@@ -246,6 +230,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
                 return pass == 0 ? ak_check_database(optarg) : 0;
             if ((c == 'c') != (pass == 0))
                 continue;
+            given |= c == 'c';
             if (c == 'c' && ak_config_load(cfg, optarg, err, sizeof err) != 0) {
                 fprintf(stderr, "akd: %s\n", err);
                 return 2;
@@ -286,15 +271,14 @@ static void warn_if_readable(const char *db)
 
 static void start_signals(struct ak_server *srv)
 {
-    uv_signal_t *sigs[] = {&srv->sigint, &srv->sigterm, &srv->sighup, &srv->sigusr1};
-    for (int i = 0; i < 4; i++) {
+    uv_signal_t *sigs[] = {&srv->sigint, &srv->sigterm, &srv->sighup};
+    for (int i = 0; i < 3; i++) {
         uv_signal_init(srv->loop, sigs[i]);
         sigs[i]->data = srv;
     }
     uv_signal_start(&srv->sigint, on_stop, SIGINT);
     uv_signal_start(&srv->sigterm, on_stop, SIGTERM);
     uv_signal_start(&srv->sighup, on_hup, SIGHUP);
-    uv_signal_start(&srv->sigusr1, on_usr1, SIGUSR1);
 }
 
 int main(int argc, char **argv)
@@ -385,8 +369,13 @@ int main(int argc, char **argv)
         ak_store_close(srv.store);
         return 1;
     }
+    if (ak_backup_init(&srv, err, sizeof err) != 0) {
+        fprintf(stderr, "akd: %s\n", err);
+        return 1;
+    }
     start_signals(&srv);
     ak_clock_start(&srv);
+    ak_systemd_ready(&srv);
     ak_log(AK_LOG_INFO, "akd %s listening on %s%s, database %s", AK_VERSION, cfg->listen,
            srv.tls ? " (TLS)" : "", cfg->db);
     printf("akd listening on %s\n", cfg->listen);

@@ -29,6 +29,9 @@ import tempfile
 import threading
 import time
 
+# The installed default configuration (akd.conf) is not this test's.
+os.environ["AKD_CONFIG"] = ""
+
 AKD, POSITION, CYCLES = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
 CLIENTS = 6

@@ -1,0 +1,135 @@
+#!/bin/bash
+# What an operator relies on (issue 15): logfmt log lines with their
+# fields, priorities for journald, systemd's notify protocol (READY,
+# WATCHDOG, RELOADING, STOPPING), timestamped backups pruned to the last
+# K and checked by akd --check, the default configuration file, and the
+# systemd unit that `meson install` puts in place (systemd-analyze verify).
+# usage: ops.sh AKD AKC BUILD_DIR
+set -u
+AKD=$1 AKC=$2 build=$3
+dir=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+listener=""
+cleanup() { for p in $pids $listener; do kill "$p" 2>/dev/null; done; rm -rf "$dir"; }
+trap cleanup EXIT
+
+# --- logfmt: ts= level= msg= conn= user= game= ---
+start_akd log --db "$dir/log.sqlite3"
+AKC_PASSWORD=pw-alice as alice register alice >/dev/null 2>&1
+as alice new axis >/dev/null 2>&1
+log=$dir/log.log
+check "every line is logfmt: ts= level= msg=" \
+    "! grep -v -E '^ts=[0-9T:-]+Z level=(debug|info|warn|error) msg=' '$log' | grep -q ."
+check "a connection opened carries conn=" "grep -q 'msg=\"connection from 127.0.0.1\" conn=[0-9]' '$log'"
+check "a connection closed carries conn= (and user= once logged in)" \
+    "grep -q 'msg=\"connection from 127.0.0.1 closed\" conn=[0-9]* user=alice' '$log'"
+check "a login carries conn= and user=" "grep -q 'msg=\"alice logged in from 127.0.0.1\" conn=[0-9]* user=alice' '$log'"
+check "a game created carries conn=, user= and game=" "grep -q 'created game 1 as Axis\" conn=[0-9]* user=alice game=1' '$log'"
+as alice resign 1 >/dev/null 2>&1 || as alice abort 1 >/dev/null 2>&1
+check "a game that ends is logged with game=" "grep -E -q '(finished|aborted).*game=1' '$log'"
+kill $pid; wait $pid 2>/dev/null
+
+# --- journald: priorities instead of timestamps when stderr is the journal ---
+touch "$dir/journal.log"
+js=$(stat -c '%d:%i' "$dir/journal.log")
+JOURNAL_STREAM=$js "$AKD" --listen 0.0.0.0:0 --allow-plaintext 1 --db "$dir/j.sqlite3" 2>>"$dir/journal.log" &
+jp=$!; sleep 1; kill $jp 2>/dev/null; wait $jp 2>/dev/null
+check "under journald each line starts with its syslog priority, no ts=" \
+    "grep -q '^<[0-7]>level=' '$dir/journal.log' && ! grep -q 'ts=' '$dir/journal.log'"
+check "... a warning as priority 4, information as 6" "grep -q '^<4>level=warn msg=\"listening on 0.0.0.0 without TLS' '$dir/journal.log' && grep -q '^<6>level=info' '$dir/journal.log'"
+JOURNAL_STREAM=1:1 "$AKD" --listen 127.0.0.1:0 --db "$dir/j2.sqlite3" 2>"$dir/journal2.log" &
+jp=$!; sleep 1; kill $jp 2>/dev/null; wait $jp 2>/dev/null
+check "a JOURNAL_STREAM that is not our stderr is ignored" "grep -q '^ts=' '$dir/journal2.log'"
+
+# --- systemd's notify protocol ---
+python3 "$here/notify-listen.py" "$dir/notify.sock" "$dir/sd.out" &
+listener=$!
+for _ in $(seq 50); do [ -S "$dir/notify.sock" ] && break; sleep 0.1; done
+export NOTIFY_SOCKET=$dir/notify.sock WATCHDOG_USEC=400000
+start_akd notify --db "$dir/n.sqlite3"
+unset NOTIFY_SOCKET WATCHDOG_USEC
+sleep 1
+check "READY=1 once akd listens, with a STATUS" "grep -q '^READY=1' '$dir/sd.out' && grep -q '^STATUS=listening on 127.0.0.1:$port' '$dir/sd.out'"
+check "WATCHDOG=1 at half the WatchdogSec interval" "[ \$(grep -c '^WATCHDOG=1' '$dir/sd.out') -ge 3 ]"
+kill -HUP $pid; sleep 0.5
+check "SIGHUP (systemctl reload) sends RELOADING=1 with MONOTONIC_USEC, then READY=1" \
+    "grep -q '^RELOADING=1' '$dir/sd.out' && grep -q '^MONOTONIC_USEC=[0-9]' '$dir/sd.out' && [ \$(grep -c '^READY=1' '$dir/sd.out') = 2 ]"
+kill $pid; wait $pid 2>/dev/null
+check "STOPPING=1 at shutdown" "grep -q '^STOPPING=1' '$dir/sd.out'"
+
+# --- backups: timestamped, every backup_hours, the last backup_keep kept ---
+start_akd backup --db "$dir/b.sqlite3" --backup-dir bk --backup-hours 0.0003 --backup-keep 2
+AKC_PASSWORD=pw-carol as alice register carol >/dev/null 2>&1
+sleep 4
+n=$(ls "$dir/bk" | grep -c -E '^akd-[0-9]{8}T[0-9]{6}Z\.sqlite3$')
+check "a relative backup_dir is beside the database, made by akd" "[ -d '$dir/bk' ]"
+check "backups every backup_hours, pruned to the last backup_keep ($n)" "[ '$n' = 2 ]"
+check "only whole backups have their name (no partial file left)" "! ls '$dir/bk' | grep -q partial"
+check "the scheduled backups are logged" "[ \$(grep -c 'database backed up to $dir/bk/akd-' '$dir/backup.log') -ge 3 ]"
+newest=$(ls "$dir/bk"/akd-*.sqlite3 | tail -1)
+check "backups are mode 0600" "[ \$(stat -c %a '$newest') = 600 ]"
+check "akd --check passes on a backup" "'$AKD' --check '$newest' >'$dir/check.out' 2>&1"
+check "... which holds the accounts" "[ \$(sqlite3 '$newest' 'SELECT count(*) FROM users') = 1 ]"
+touch "$dir/bk/notes.txt" "$dir/bk/akd-old.sqlite3"
+kill -USR1 $pid; sleep 1
+check "SIGUSR1 takes one now; pruning leaves other files alone" "[ -f '$dir/bk/notes.txt' ] && [ -f '$dir/bk/akd-old.sqlite3' ]"
+kill $pid; wait $pid 2>/dev/null
+mkdir -p "$dir/ro"; chmod 500 "$dir/ro"
+if [ "$(id -u)" != 0 ]; then
+    "$AKD" --listen 127.0.0.1:1 --db "$dir/r.sqlite3" --backup-dir "$dir/ro" >"$dir/ro.out" 2>&1
+    check "a backup_dir akd cannot write is refused at start" "grep -q 'not a directory akd can write' '$dir/ro.out'"
+fi
+"$AKD" --listen 127.0.0.1:1 --db "$dir/r.sqlite3" --backup-hours -1 >"$dir/bh.out" 2>&1
+check "a bad backup_hours is refused" "grep -q 'backup_hours is a number of hours' '$dir/bh.out'"
+
+# --- the default configuration file ---
+cat >"$dir/default.conf" <<CONF
+listen = 127.0.0.1:1
+db = $dir/default.sqlite3
+log_level = nonsense
+CONF
+AKD_CONFIG=$dir/default.conf "$AKD" >"$dir/default.out" 2>&1
+check "without --config akd reads \$AKD_CONFIG (here: its error, with the line)" \
+    "grep -q 'default.conf:3: log_level is debug' '$dir/default.out'"
+AKD_CONFIG=$dir/default.conf "$AKD" --config /dev/null --listen 127.0.0.1:1 >"$dir/default2.out" 2>&1
+check "--config replaces the default file" "! grep -q 'default.conf' '$dir/default2.out'"
+check "akd --help names the installed default file" "'$AKD' --help | grep -q 'akd/akd.conf'"
+sed -i 's/log_level = nonsense/log_level = warn/' "$dir/default.conf"
+AKD_CONFIG=$dir/default.conf "$AKD" --listen 127.0.0.1:0 >"$dir/default3.out" 2>&1 &
+dp=$!; sleep 1
+check "the default file's db is used, flags override its other lines" \
+    "[ -f '$dir/default.sqlite3' ] && grep -q 'listening on 127.0.0.1:0' '$dir/default3.out'"
+kill $dp 2>/dev/null; wait $dp 2>/dev/null
+
+# --- the systemd unit and the default configuration meson installs ---
+inst=$dir/inst
+if meson install -C "$build" --no-rebuild --destdir "$inst" >"$dir/inst.log" 2>&1; then
+    unit=$(find "$inst" -name akd.service | head -1)
+    conf=$(find "$inst" -path '*akd/akd.conf' | head -1)
+    check "meson install puts akd.service under lib/systemd/system" "[ -n '$unit' ] && echo '$unit' | grep -q 'lib/systemd/system/akd.service'"
+    check "... and a commented akd.conf under etc/akd" "[ -n '$conf' ] && [ \$(grep -c '^#' '$conf') -ge 20 ]"
+    check "the unit is Type=notify with a watchdog, sandboxed, reload is SIGHUP" \
+        "grep -q '^Type=notify' '$unit' && grep -q '^WatchdogSec=' '$unit' && grep -q '^DynamicUser=yes' '$unit' && grep -q '^ProtectSystem=strict' '$unit' && grep -q '^NoNewPrivileges=yes' '$unit' && grep -q '^StateDirectory=akd' '$unit' && grep -q 'ExecReload=.*-HUP' '$unit' && grep -q '^Restart=on-failure' '$unit'"
+    # the installed akd.conf, read as akd would (its db moved here)
+    sed "s|^db = .*|db = $dir/conf.sqlite3|" "$conf" >"$dir/installed.conf"
+    "$AKD" --config "$dir/installed.conf" --listen 127.0.0.1:0 >"$dir/installed.out" 2>&1 &
+    ip=$!; sleep 1
+    check "the installed akd.conf is valid: akd starts with it, backups beside the db" \
+        "grep -q 'listening' '$dir/installed.out' && [ -d '$dir/backups' ]"
+    kill $ip 2>/dev/null; wait $ip 2>/dev/null
+    if command -v systemd-analyze >/dev/null; then
+        # verify wants ExecStart's program where the unit says it is
+        bin=$(sed -n 's/^ExecStart=//p' "$unit")
+        if [ -x "$bin" ] || { mkdir -p "$(dirname "$bin")" 2>/dev/null && cp "$AKD" "$bin" 2>/dev/null && copied=1; }; then
+            systemd-analyze verify "$unit" >"$dir/verify.out" 2>&1
+            check "systemd-analyze verify passes on akd.service" "! grep -v -i 'no such file\\|Failed to connect\\|Bus\\|System has not been booted' '$dir/verify.out' | grep -q akd.service"
+            [ "${copied:-0}" = 1 ] && rm -f "$bin"
+        else
+            echo "skip systemd-analyze verify: cannot place $bin"
+        fi
+    fi
+else
+    bad "meson install"; cat "$dir/inst.log"
+fi
+finish
