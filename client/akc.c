@@ -23,8 +23,8 @@
 #include "ak_codec.h"
 #include "ak_notation.h"
 #include "ak_version.h"
+#include "akc_cmd.h"
 
-enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NET = 3 };
 
 static struct {
     const char *server;
@@ -55,6 +55,7 @@ static const char usage_text[] =
         "                       (session.NAME with --profile NAME; settings: ~/.config/akc/config)\n"
         "  logout               end the session\n"
         "  passwd               change your password (prompts, or $AKC_PASSWORD and $AKC_NEW_PASSWORD)\n"
+        "  reset-password USER TOKEN   set a new password with a reset token from an admin\n"
         "Games:\n"
         "  new axis|allied|random   create a game, playing that side; options:\n"
         "      --opponent USER  challenge one player (else anyone may join)\n"
@@ -75,8 +76,10 @@ static const char usage_text[] =
         "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
         "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n"
         "  player USER          a player's ratings, results by side and recent rated games\n"
-        "  admin overdue | admin extend GAME DURATION | admin abort GAME | admin ban USER | admin unban USER\n"
-        "                       the admin role (accounts named in akd's admins setting)\n"
+        "  admin overdue | admin extend GAME DURATION | admin abort GAME\n"
+        "  admin adjudicate GAME axis|allied|draw REASON...\n"
+        "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
+        "  admin stats          the admin role (accounts named in akd's admins setting)\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
         "                       shows N squares around it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
@@ -128,15 +131,15 @@ static void usage(FILE *f)
 }
 
 /* akc help COMMAND: the lines of the usage that describe it. */
-static int help_to(FILE *out, const char *command);
+
 
 static int help(const char *command)
 {
-    return help_to(stdout, command);
+    return akc_help_to(stdout, command);
 }
 
 /* The usage lines of one command, on out; EXIT_USAGE if there is none. */
-static int help_to(FILE *out, const char *command)
+int akc_help_to(FILE *out, const char *command)
 {
     char pattern[64];
     snprintf(pattern, sizeof pattern, "  %s ", command);
@@ -177,7 +180,7 @@ static void print_error(const json_t *reply)
 
 /* Send a request and report the reply: result returned (caller decrefs)
  * or NULL after printing the error. *status gets the exit code. */
-static json_t *call(struct ak_net *n, json_t *req, int *status)
+json_t *akc_call(struct ak_net *n, json_t *req, int *status)
 {
     json_t *reply = ak_net_call(n, req, NULL);
     if (!reply) {
@@ -222,7 +225,7 @@ static void restore_tty(int sig)
     raise(sig);
 }
 
-static int read_password(char *buf, size_t cap, const char *prompt)
+int akc_read_password(char *buf, size_t cap, const char *prompt)
 {
     const char *env = getenv("AKC_PASSWORD");
     if (env) {
@@ -256,10 +259,10 @@ static int read_password(char *buf, size_t cap, const char *prompt)
 
 /* A new password from a prompt is asked twice (a typo would lock the
  * account's owner out); from AKC_PASSWORD, once. */
-static int read_new_password(char *buf, size_t cap, const char *prompt)
+int akc_read_new_password(char *buf, size_t cap, const char *prompt)
 {
     char again[1024];
-    if (read_password(buf, cap, prompt) != 0)
+    if (akc_read_password(buf, cap, prompt) != 0)
         return -1;
     if (getenv("AKC_PASSWORD"))
         return 0;
@@ -270,7 +273,7 @@ static int read_new_password(char *buf, size_t cap, const char *prompt)
         fprintf(stderr, "akc: a password is 8 to 255 characters; nothing was sent\n");
         return -1;
     }
-    if (read_password(again, sizeof again, "Again: ") != 0)
+    if (akc_read_password(again, sizeof again, "Again: ") != 0)
         return -1;
     bool same = strcmp(buf, again) == 0;
     memset(again, 0, sizeof again);
@@ -285,27 +288,33 @@ static int cmd_account(struct ak_net *n, const char *verb, const char *user)
 {
     char password[1024];
     int status;
-    int got = strcmp(verb, "register") == 0 ? read_new_password(password, sizeof password, "New password: ")
-                                            : read_password(password, sizeof password, "Password: ");
+    int got = strcmp(verb, "register") == 0 ? akc_read_new_password(password, sizeof password, "New password: ")
+                                            : akc_read_password(password, sizeof password, "Password: ");
     if (got != 0)
         return EXIT_USAGE;
-    json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", verb, "user", user, "password", password), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:s,s:s}", "cmd", verb, "user", user, "password", password), &status);
     memset(password, 0, sizeof password);
     if (!r)
         return status;
-    struct ak_session s = {0};
-    snprintf(s.server, sizeof s.server, "%s", opt.server);
-    snprintf(s.user, sizeof s.user, "%s", json_string_value(json_object_get(r, "user")));
-    snprintf(s.token, sizeof s.token, "%s", json_string_value(json_object_get(r, "token")));
-    if (ak_session_save(&s) != 0)
-        fprintf(stderr, "akc: warning: could not save the session\n");
+    akc_save_session(r);
     if (!opt.json)
-        printf("%s as %s\n", strcmp(verb, "register") == 0 ? "registered and logged in" : "logged in", s.user);
+        printf("%s as %s\n", strcmp(verb, "register") == 0 ? "registered and logged in" : "logged in",
+               json_string_value(json_object_get(r, "user")));
     json_decref(r);
     return 0;
 }
 
-static long game_number(const char *arg)
+void akc_save_session(const json_t *result)
+{
+    struct ak_session s = {0};
+    snprintf(s.server, sizeof s.server, "%s", opt.server);
+    snprintf(s.user, sizeof s.user, "%s", json_string_value(json_object_get(result, "user")));
+    snprintf(s.token, sizeof s.token, "%s", json_string_value(json_object_get(result, "token")));
+    if (ak_session_save(&s) != 0)
+        fprintf(stderr, "akc: warning: could not save the session\n");
+}
+
+long akc_game_number(const char *arg)
 {
     char *end;
     long g = strtol(arg, &end, 10);
@@ -323,7 +332,7 @@ static void print_events(const json_t *events)
 static int act(struct ak_net *n, long game, json_t *action)
 {
     int status;
-    json_t *r = call(n, ak_act_request(game, action),
+    json_t *r = akc_call(n, ak_act_request(game, action),
                      &status);
     if (!r)
         return status;
@@ -362,7 +371,7 @@ static int draw_game(const json_t *r, const char *me)
 }
 
 /* "90s", "30m", "12h", "3d" or plain seconds; -1 if not a duration. */
-static long duration(const char *text)
+long akc_duration(const char *text)
 {
     char *end;
     long v = strtol(text, &end, 10);
@@ -394,7 +403,7 @@ static int cmd_new(struct ak_net *n, const char *side)
                             json_pack("{s:I,s:s,s:s}", "seconds", (json_int_t)opt.time, "per",
                                       opt.per ? opt.per : "action", "on_expiry",
                                       opt.on_expiry ? opt.on_expiry : "lose"));
-    json_t *r = call(n, req, &status);
+    json_t *r = akc_call(n, req, &status);
     if (r && !opt.json) {
         long long g = (long long)json_integer_value(json_object_get(r, "game"));
         printf("created game %lld; you play %s. ", g, json_string_value(json_object_get(r, "you")));
@@ -413,15 +422,15 @@ static int cmd_passwd(struct ak_net *n)
     char old[1024], new[1024];
     int status;
     const char *env = getenv("AKC_NEW_PASSWORD");
-    if (read_password(old, sizeof old, "Current password: ") != 0)
+    if (akc_read_password(old, sizeof old, "Current password: ") != 0)
         return EXIT_USAGE;
     if (env)
         snprintf(new, sizeof new, "%s", env);
     else if (!isatty(STDIN_FILENO))
         return fprintf(stderr, "akc: set AKC_NEW_PASSWORD or run on a terminal\n"), EXIT_USAGE;
-    else if (read_new_password(new, sizeof new, "New password: ") != 0)
+    else if (akc_read_new_password(new, sizeof new, "New password: ") != 0)
         return EXIT_USAGE;
-    json_t *r = call(n, json_pack("{s:s,s:s,s:s}", "cmd", "passwd", "password", old,
+    json_t *r = akc_call(n, json_pack("{s:s,s:s,s:s}", "cmd", "passwd", "password", old,
                                   "new_password", new), &status);
     memset(old, 0, sizeof old);
     memset(new, 0, sizeof new);
@@ -442,7 +451,7 @@ static int cmd_passwd(struct ak_net *n)
 static int cmd_game_verb(struct ak_net *n, const char *verb, long game)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
     if (r && !opt.json)
         printf("game %ld %s\n", game, json_string_value(json_object_get(r, "status")));
     json_decref(r);
@@ -452,7 +461,7 @@ static int cmd_game_verb(struct ak_net *n, const char *verb, long game)
 static int cmd_record(struct ak_net *n, long game, bool verify)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "record", "game", (json_int_t)game), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "record", "game", (json_int_t)game), &status);
     if (!r)
         return status;
     if (!verify && !opt.json) {
@@ -468,7 +477,7 @@ static int cmd_record(struct ak_net *n, long game, bool verify)
 static int cmd_options(struct ak_net *n, long game)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "options", "game", (json_int_t)game), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "options", "game", (json_int_t)game), &status);
     if (!r || opt.json)
         return (json_decref(r), status);
     const char *w = json_string_value(json_object_get(r, "waiting_for"));
@@ -504,11 +513,11 @@ static int cmd_games(struct ak_net *n, const char *me)
      * --json as one document, printed here rather than page by page). */
     bool json = opt.json;
     opt.json = false;
-    json_t *r = call(n, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), &status);
     while (r && json_is_true(json_object_get(r, "more"))) {
         json_int_t next = json_integer_value(json_object_get(r, "offset")) +
                           (json_int_t)json_array_size(json_object_get(r, "games"));
-        json_t *more = call(n, json_pack("{s:s,s:I,s:i}", "cmd", "games", "offset", next, "limit", 500), &status);
+        json_t *more = akc_call(n, json_pack("{s:s,s:I,s:i}", "cmd", "games", "offset", next, "limit", 500), &status);
         if (!more) {
             json_decref(r);
             return status;
@@ -591,7 +600,7 @@ static void print_push(json_t *m)
 static int cmd_watch(struct ak_net *n, long game)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
     if (!r)
         return status;
     const char *phase = json_string_value(json_object_get(r, "phase"));
@@ -757,7 +766,7 @@ static int cmd_ladder(struct ak_net *n)
                             LADDER_PAGE);
     if (opt.ruleset)
         json_object_set_new(req, "ruleset", json_string(opt.ruleset));
-    json_t *r = call(n, req, &status);
+    json_t *r = akc_call(n, req, &status);
     if (!r || opt.json)
         return (json_decref(r), status);
     int total = (int)json_integer_value(json_object_get(r, "total"));
@@ -792,7 +801,7 @@ static int cmd_ladder(struct ak_net *n)
 static int cmd_player(struct ak_net *n, const char *name)
 {
     int status;
-    json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "player", "user", name), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:s}", "cmd", "player", "user", name), &status);
     if (!r || opt.json)
         return (json_decref(r), status);
     size_t i;
@@ -807,11 +816,15 @@ static int cmd_player(struct ak_net *n, const char *name)
                (long long)json_integer_value(json_object_get(x, "rd")),
                (long long)json_integer_value(json_object_get(x, "games")));
     const json_t *res = json_object_get(r, "results");
-    printf("  as Axis %lld won %lld lost, as Allied %lld won %lld lost (recent games)\n",
-           (long long)json_integer_value(json_object_get(json_object_get(res, "axis"), "won")),
-           (long long)json_integer_value(json_object_get(json_object_get(res, "axis"), "lost")),
-           (long long)json_integer_value(json_object_get(json_object_get(res, "allied"), "won")),
-           (long long)json_integer_value(json_object_get(json_object_get(res, "allied"), "lost")));
+    for (int side = 0; side < 2; side++) {
+        const json_t *x = json_object_get(res, side ? "allied" : "axis");
+        printf("%s %lld won %lld lost", side ? ", as Allied" : "  as Axis",
+               (long long)json_integer_value(json_object_get(x, "won")),
+               (long long)json_integer_value(json_object_get(x, "lost")));
+        if (json_integer_value(json_object_get(x, "drawn")))
+            printf(" %lld drawn", (long long)json_integer_value(json_object_get(x, "drawn")));
+    }
+    printf(" (recent games)\n");
     json_array_foreach(json_object_get(r, "recent"), i, x)
         printf("  game %-5lld %-7s %-6s against %-16s %s, rating %lld -> %lld\n",
                (long long)json_integer_value(json_object_get(x, "game")),
@@ -823,63 +836,16 @@ static int cmd_player(struct ak_net *n, const char *name)
     return 0;
 }
 
-/* akc admin overdue | extend GAME DURATION | abort GAME | ban USER | unban USER */
-static int cmd_admin(struct ak_net *n, char **argv)
-{
-    int status;
-    const char *op = argv[1];
-    json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", op);
-    if (strcmp(op, "extend") == 0 || strcmp(op, "abort") == 0)
-        json_object_set_new(req, "game", json_integer(game_number(argv[2])));
-    if (strcmp(op, "ban") == 0 || strcmp(op, "unban") == 0)
-        json_object_set_new(req, "user", json_string(argv[2]));
-    if (strcmp(op, "extend") == 0) {
-        long seconds = duration(argv[3]);
-        if (seconds < 0) {
-            json_decref(req);
-            fprintf(stderr, "akc admin extend: '%s' is not a duration (90s, 30m, 12h, 3d)\n", argv[3]);
-            return EXIT_USAGE;
-        }
-        json_object_set_new(req, "seconds", json_integer(seconds));
-    }
-    json_t *r = call(n, req, &status);
-    if (!r || opt.json)
-        return (json_decref(r), status);
-    if (strcmp(op, "overdue") == 0) {
-        size_t i;
-        json_t *g;
-        if (json_array_size(json_object_get(r, "games")) == 0)
-            printf("no game is overdue\n");
-        json_array_foreach(json_object_get(r, "games"), i, g) {
-            const json_t *p = json_object_get(g, "players");
-            printf("game %lld: %s (Axis) against %s (Allied), %s to move, overdue\n",
-                   (long long)json_integer_value(json_object_get(g, "game")),
-                   json_string_value(json_object_get(p, "axis")), json_string_value(json_object_get(p, "allied")),
-                   json_string_value(json_object_get(g, "waiting_for")));
-        }
-    } else if (strcmp(op, "extend") == 0) {
-        char clock[64];
-        ak_summary_clock(r, clock, sizeof clock);
-        printf("game %s: the clock is %s\n", argv[2], clock);
-    } else if (strcmp(op, "abort") == 0) {
-        printf("game %s aborted\n", argv[2]);
-    } else {
-        printf("%s is %s\n", argv[2], op[0] == 'b' ? "banned: it cannot log in or be challenged" : "no longer banned");
-    }
-    json_decref(r);
-    return 0;
-}
-
 /* akc give-time GAME DURATION: more time on the opponent's clock. */
 static int cmd_give_time(struct ak_net *n, long game, const char *text)
 {
     int status;
-    long seconds = duration(text);
+    long seconds = akc_duration(text);
     if (seconds < 0) {
         fprintf(stderr, "akc give-time: '%s' is not a duration (90s, 30m, 12h, 3d)\n", text);
         return EXIT_USAGE;
     }
-    json_t *r = call(n, json_pack("{s:s,s:I,s:I}", "cmd", "give_time", "game", (json_int_t)game, "seconds",
+    json_t *r = akc_call(n, json_pack("{s:s,s:I,s:I}", "cmd", "give_time", "game", (json_int_t)game, "seconds",
                                   (json_int_t)seconds), &status);
     if (r && !opt.json) {
         char clock[64];
@@ -897,7 +863,7 @@ static int cmd_rematch(struct ak_net *n, long game)
     int status;
     bool json = opt.json;
     opt.json = false;
-    json_t *g = call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
+    json_t *g = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
     opt.json = json;
     if (!g)
         return status;
@@ -918,7 +884,7 @@ static int cmd_rematch(struct ak_net *n, long game)
     if (json_is_object(json_object_get(g, "time_control")))
         json_object_set(req, "time_control", json_object_get(g, "time_control"));
     json_decref(g);
-    json_t *r = call(n, req, &status);
+    json_t *r = akc_call(n, req, &status);
     if (r && !opt.json)
         printf("created game %lld: a rematch of game %ld with sides swapped; %s is challenged\n",
                (long long)json_integer_value(json_object_get(r, "game")), game, other);
@@ -952,7 +918,7 @@ static int resume(struct ak_net *n, const struct ak_session *s)
     /* Not the command's answer: --json prints one document, the command's. */
     bool json = opt.json;
     opt.json = false;
-    json_t *r = call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
+    json_t *r = akc_call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
     opt.json = json;
     json_decref(r);
     return status;
@@ -976,7 +942,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
 {
     const char *verb = argv[0];
     int status = 0;
-    long game = argc > 1 ? game_number(argv[1]) : -1;
+    long game = argc > 1 ? akc_game_number(argv[1]) : -1;
     bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
                       strcmp(verb, "play") == 0 ||
                       ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
@@ -1005,7 +971,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
         return cmd_record(n, game, verb[0] == 'v');
     if (strcmp(verb, "logout") == 0 && argc == 1) {
-        json_decref(call(n, json_pack("{s:s}", "cmd", "logout"), &status));
+        json_decref(akc_call(n, json_pack("{s:s}", "cmd", "logout"), &status));
         if (status == 0) {      /* a session the server still holds is kept */
             ak_session_clear();
             if (!opt.json)
@@ -1019,7 +985,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     if (strcmp(verb, "ladder") == 0 && argc == 1)
         return cmd_ladder(n);
     if (strcmp(verb, "admin") == 0)
-        return cmd_admin(n, argv);
+        return akc_admin(n, argv);
     if (strcmp(verb, "give-time") == 0 && argc == 3)
         return cmd_give_time(n, game, argv[2]);
     if (strcmp(verb, "rematch") == 0 && argc == 2)
@@ -1030,10 +996,12 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_new(n, argv[1]);
     if (strcmp(verb, "passwd") == 0 && argc == 1)
         return cmd_passwd(n);
+    if (strcmp(verb, "reset-password") == 0 && argc == 3)
+        return akc_reset_password(n, argv[1], argv[2]);
     if ((strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0) && argc == 2)
         return cmd_game_verb(n, verb, game);
     if (strcmp(verb, "undo") == 0 && argc == 2) {
-        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)game), &status);
+        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)game), &status);
         if (r && !opt.json) {
             char what[300];
             ak_verb_describe(json_object_get(r, "action"), what, sizeof what);
@@ -1044,7 +1012,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return status;
     }
     if ((strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0) && argc == 2) {
-        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
+        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
         if (r && !opt.json) {
             if (strcmp(verb, "join") == 0)
                 printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), game);
@@ -1056,7 +1024,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     if (strcmp(verb, "watch") == 0 && argc == 2)
         return cmd_watch(n, game);
     if (strcmp(verb, "play") == 0 && argc == 2) {
-        json_t *r = call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
+        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
         if (!r)
             return status;
         const char *you = json_string_value(json_object_get(r, "you"));
@@ -1084,7 +1052,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)game, "units", ak_verb_names(argv[2]));
         if (argc == 4)
             json_object_set_new(req, "to", json_string(argv[3]));
-        json_t *r = call(n, req, &status);
+        json_t *r = akc_call(n, req, &status);
         if (r && !opt.json && argc == 3) {
             size_t i;
             json_t *d;
@@ -1111,7 +1079,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     snprintf(probe, sizeof probe, "\n  %s ", verb);
     if (strstr(usage_text, probe) || ak_verb_is_action(verb)) {
         fprintf(stderr, "akc %s: wrong arguments; usage:\n", verb);
-        if (help_to(stderr, verb) != 0)
+        if (akc_help_to(stderr, verb) != 0)
             fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
     } else {
         fprintf(stderr, "akc: unknown command '%s' (akc --help lists them)\n", verb);
@@ -1128,6 +1096,7 @@ static const struct {
     bool game;      /* the second word is a game number */
 } commands[] = {
     {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
+    {"reset-password", 3, false},
     {"games", 1, false}, {"ladder", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
     {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
     {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
@@ -1142,21 +1111,8 @@ static int check_arguments(int argc, char **argv)
     const char *verb = argv[0];
     int words = -1;
     bool game = false;
-    if (strcmp(verb, "admin") == 0) {
-        const char *op = argc > 1 ? argv[1] : "";
-        int want = strcmp(op, "overdue") == 0 ? 2 : strcmp(op, "extend") == 0 ? 4
-                 : strcmp(op, "abort") == 0 || strcmp(op, "ban") == 0 || strcmp(op, "unban") == 0 ? 3 : -1;
-        if (want < 0 || argc != want) {
-            fprintf(stderr, "akc admin: %s; usage:\n", want < 0 ? "no such operation" : "wrong arguments");
-            help_to(stderr, "admin");
-            return EXIT_USAGE;
-        }
-        if ((strcmp(op, "extend") == 0 || strcmp(op, "abort") == 0) && game_number(argv[2]) < 0) {
-            fprintf(stderr, "akc admin %s: '%s' is not a game number\n", op, argv[2]);
-            return EXIT_USAGE;
-        }
-        return 0;
-    }
+    if (strcmp(verb, "admin") == 0)
+        return akc_admin_check(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(commands[i].verb, verb) == 0) {
             words = commands[i].words;
@@ -1172,21 +1128,21 @@ static int check_arguments(int argc, char **argv)
     }
     if (argc != words && !(strcmp(verb, "verify") == 0 && argc == 1 && opt.file)) {
         fprintf(stderr, "akc %s: %s arguments; usage:\n", verb, argc < words ? "missing" : "too many");
-        if (help_to(stderr, verb) != 0)
+        if (akc_help_to(stderr, verb) != 0)
             fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
         return EXIT_USAGE;
     }
     if (strcmp(verb, "new") == 0 && argc == 2 && strcmp(argv[1], "axis") && strcmp(argv[1], "allied") &&
         strcmp(argv[1], "random")) {
         fprintf(stderr, "akc new: the side is axis, allied or random, not '%s'; usage:\n", argv[1]);
-        help_to(stderr, "new");
+        akc_help_to(stderr, "new");
         return EXIT_USAGE;
     }
     if (strcmp(verb, "new") == 0 && !opt.time && opt.per_given) {
         fprintf(stderr, "akc new: --per and --on-expiry go with --time DURATION\n");
         return EXIT_USAGE;
     }
-    if (game && argc > 1 && game_number(argv[1]) < 0) {
+    if (game && argc > 1 && akc_game_number(argv[1]) < 0) {
         fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
                 verb, argv[1]);
         return EXIT_USAGE;
@@ -1196,7 +1152,7 @@ static int check_arguments(int argc, char **argv)
         json_t *a = verb_action(argc, argv, err, sizeof err);
         if (!a) {
             fprintf(stderr, "akc %s: %s; usage:\n", verb, err);
-            if (help_to(stderr, verb) != 0)
+            if (akc_help_to(stderr, verb) != 0)
                 fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
             return EXIT_USAGE;
         }
@@ -1284,7 +1240,7 @@ int main(int argc, char **argv)
         case 'o': opt.opponent = optarg; break;
         case 'r': opt.rated = true; break;
         case 't':
-            if ((opt.time = duration(optarg)) < 0) {
+            if ((opt.time = akc_duration(optarg)) < 0) {
                 fprintf(stderr, "akc: --time wants a duration such as 90s, 30m, 12h or 3d\n");
                 return EXIT_USAGE;
             }
@@ -1395,3 +1351,5 @@ int main(int argc, char **argv)
     ak_net_close(&n);
     return status;
 }
+
+bool akc_json(void) { return opt.json; }

@@ -15,7 +15,7 @@ static const char *action_words(int kind)
         [AK_ACT_CANCEL] = "withdrawing a battle", [AK_ACT_ABANDON] = "removing a unit",
         [AK_ACT_RESOLVE] = "resolving a battle", [AK_ACT_RETREAT] = "a retreat", [AK_ACT_EXCHANGE] = "an exchange",
         [AK_ACT_ADVANCE] = "an advance", [AK_ACT_SUBSTITUTE] = "a substitution", [AK_ACT_RESIGN] = "resigning",
-        [AK_ACT_TIMEOUT] = "a loss on time",
+        [AK_ACT_TIMEOUT] = "a loss on time", [AK_ACT_ADJUDICATE] = "an adjudication",
     };
     return kind >= 0 && kind < AK_ACT_KINDS && words[kind] ? words[kind] : "that action";
 }
@@ -30,6 +30,8 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
         return ak_reject(rej, "ACTION", "unknown action");
     if (a->kind == AK_ACT_RESIGN || a->kind == AK_ACT_TIMEOUT)
         return a->side < AK_SIDES || ak_reject(rej, "ACTION", "no side to concede");
+    if (a->kind == AK_ACT_ADJUDICATE)
+        return a->side <= AK_NOBODY || ak_reject(rej, "ACTION", "an adjudication names a winner or a draw");
     int waiting = ak_waiting_for(s);
     if (a->side != waiting && waiting == s->side)
         return ak_reject(rej, "PLAY-1", "it is the %s player's turn; no %s movement is allowed",

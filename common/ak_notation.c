@@ -17,7 +17,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout",
+    "resign", "timeout", "adjudicate",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -198,6 +198,15 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     case AK_ACT_RESIGN:
     case AK_ACT_TIMEOUT:
         return true;
+    case AK_ACT_ADJUDICATE: {
+        /* the result is the action's side: the winner, or nobody (a draw) */
+        const char *r = json_string_value(json_object_get(j, "result"));
+        int who = !r ? -1 : strcmp(r, "draw") == 0 ? AK_NOBODY : ak_side_parse(r);
+        if (who < 0 || who > AK_NOBODY || (who == AK_NOBODY && strcmp(r, "draw") != 0))
+            return fail(err, errlen, "%s", "an adjudication's \"result\" is axis, allied or draw");
+        a->side = (uint8_t)who;
+        return true;
+    }
     case AK_ACT_KINDS:
         return fail(err, errlen, "unknown action '%s'", kind);
     default:
@@ -228,6 +237,10 @@ static json_t *names_json(const struct ak_action *a, int side, bool on_board_spl
 json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s)
 {
     json_t *j = json_pack("{s:s}", "action", ak_action_kind_name(a->kind));
+    if (a->kind == AK_ACT_ADJUDICATE) {
+        json_object_set_new(j, "result", json_string(a->side == AK_NOBODY ? "draw" : a->side == AK_AXIS ? "axis" : "allied"));
+        return j;
+    }
     if (a->kind == AK_ACT_BATTLE) {
         json_object_set_new(j, "attackers", names_json(a, a->side, false, NULL, false));
         json_object_set_new(j, "defenders", names_json(a, !a->side, false, NULL, false));
@@ -561,7 +574,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     }
     for (int i = 0; i < AK_SIDES; i++)
         s->hold_turns[i] = u8_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i), &in_range);
-    int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_TIME + 1);
+    int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_ADJUDICATION + 1);
     s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
     s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
     if (!battles_from_json(json_object_get(j, "battles"), s) ||
@@ -762,6 +775,13 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "%s never entered play and is eliminated", unit);
         break;
     case AK_EV_GAME_OVER:
+        if (e->b == AK_WIN_ADJUDICATION) {
+            if (e->a == AK_RESULT_DRAW)
+                snprintf(buf, len, "The game is over on turn %d: an operator adjudicated it a draw", e->c);
+            else
+                snprintf(buf, len, "The game is over on turn %d: an operator adjudicated it to the %s player", e->c, side);
+            break;
+        }
         snprintf(buf, len, "The game is over on turn %d: the %s player wins by %s", e->c, side,
                  e->b == AK_WIN_ELIMINATION ? "eliminating every enemy combat unit"
                  : e->b == AK_WIN_KEY_SQUARES ? "holding both fortresses and both home bases for two turns"

@@ -40,6 +40,7 @@ enum ak_action_kind {
     AK_ACT_SUBSTITUTE,      /* ALLIED SUBSTITUTE COUNTERS, either direction */
     AK_ACT_RESIGN,          /* the acting side concedes, at any moment */
     AK_ACT_TIMEOUT,         /* the server: the acting side lost on time */
+    AK_ACT_ADJUDICATE,      /* an operator's result: side is the winner, AK_NOBODY a draw */
     AK_ACT_KINDS
 };
 

@@ -88,6 +88,6 @@ const struct ak_ruleset ak_rules_classic = {
         [AK_ACT_ADVANCE] = ak_combat_advance,
         [AK_ACT_SUBSTITUTE] = classic_substitute,
         [AK_ACT_RESIGN] = ak_victory_concede,
-        [AK_ACT_TIMEOUT] = ak_victory_concede,
+        [AK_ACT_TIMEOUT] = ak_victory_concede, [AK_ACT_ADJUDICATE] = ak_victory_adjudicate,
     },
 };

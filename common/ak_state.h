@@ -86,7 +86,8 @@ enum ak_result {
 /* HOW TO WIN: the three ways a game ends. */
 enum ak_win_reason {
     AK_WIN_NONE = 0, AK_WIN_ELIMINATION, AK_WIN_KEY_SQUARES, AK_WIN_DENIAL,
-    AK_WIN_RESIGNATION, AK_WIN_TIME,    /* not rules: a player conceded or ran out of time */
+    AK_WIN_RESIGNATION, AK_WIN_TIME,    /* not rules: a player conceded or ran out of time, */
+    AK_WIN_ADJUDICATION,                /* or an operator decided the game */
 };
 
 /* Key squares whose control is judged at the start of a player turn. */

@@ -100,7 +100,7 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "unknown portion of the turn");
     if (s->side >= AK_SIDES && !(s->phase == AK_PHASE_OVER && s->side == AK_NOBODY))
         return bad(err, errlen, "no side is moving");
-    if (s->result > AK_RESULT_DRAW || s->result_reason > AK_WIN_TIME)
+    if (s->result > AK_RESULT_DRAW || s->result_reason > AK_WIN_ADJUDICATION)
         return bad(err, errlen, "unknown result");
     if ((s->result != AK_RESULT_NONE) != (s->phase == AK_PHASE_OVER))
         return bad(err, errlen, "a result is given exactly when the game is over");

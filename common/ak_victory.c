@@ -8,8 +8,8 @@
 const char *ak_win_reason_name(int reason)
 {
     static const char *const n[] = {"none", "elimination", "key_squares", "denial",
-                                    "resignation", "time"};
-    return reason >= 0 && reason <= AK_WIN_TIME ? n[reason] : "?";
+                                    "resignation", "time", "adjudication"};
+    return reason >= 0 && reason <= AK_WIN_ADJUDICATION ? n[reason] : "?";
 }
 
 void ak_victory_declare(struct ak_state *s, int winner, int reason, struct ak_events *ev)
@@ -54,5 +54,27 @@ bool ak_victory_concede(const struct ak_ruleset *r, struct ak_state *s, const st
     (void)r;
     (void)rej;
     ak_victory_declare(s, !a->side, a->kind == AK_ACT_TIMEOUT ? AK_WIN_TIME : AK_WIN_RESIGNATION, ev);
+    return true;
+}
+
+/* Not a rule of the game: an operator decides it (an abandoned or stuck
+ * correspondence game, a tournament's deadline). The action's side is the
+ * winner, AK_NOBODY a draw; it is in the game's log like any action, so
+ * the record replays to the same end. */
+bool ak_victory_adjudicate(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                           struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)r;
+    (void)rej;
+    if (a->side < AK_SIDES) {
+        ak_victory_declare(s, a->side, AK_WIN_ADJUDICATION, ev);
+        return true;
+    }
+    s->phase = AK_PHASE_OVER;
+    s->result = AK_RESULT_DRAW;
+    s->result_reason = AK_WIN_ADJUDICATION;
+    memset(&s->pending, 0, sizeof s->pending);
+    ak_event_add(ev, AK_EV_GAME_OVER, AK_NOBODY, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, s->result,
+                 AK_WIN_ADJUDICATION, s->turn);
     return true;
 }

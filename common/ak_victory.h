@@ -19,6 +19,8 @@ bool ak_victory_by_elimination(struct ak_state *s, struct ak_events *ev);
 bool ak_victory_by_key_squares(struct ak_state *s, struct ak_events *ev);
 const char *ak_win_reason_name(int reason);
 /* RESIGN and TIMEOUT: the acting side loses, whoever the game waits for. */
+bool ak_victory_adjudicate(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                           struct ak_events *ev, struct ak_reject *rej);
 bool ak_victory_concede(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                         struct ak_events *ev, struct ak_reject *rej);
 

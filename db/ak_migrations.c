@@ -94,5 +94,11 @@ const char *const ak_migrations[] = {
     "  at INTEGER NOT NULL,"            /* seconds since the epoch */
     "  admin TEXT NOT NULL, op TEXT NOT NULL, target TEXT NOT NULL,"
     "  detail TEXT NOT NULL DEFAULT '');",
+    /* 9: password resets an admin issues: one pending per account, only
+     * the token's hash kept (like sessions) */
+    "CREATE TABLE password_resets ("
+    "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    "  token_hash TEXT NOT NULL,"
+    "  expires INTEGER NOT NULL);",
     NULL,
 };

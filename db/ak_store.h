@@ -92,6 +92,15 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
 int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned);
 /* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
+/* A password reset for user: the hash of its one-time token, valid until
+ * expires (replaces one pending). */
+int ak_store_reset_put(struct ak_store *st, int64_t user, const char *token_hash, int64_t expires);
+/* AK_STORE_OK with the pending reset's hash (65 bytes) and expiry, or
+ * AK_STORE_NOT_FOUND. */
+int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int64_t *expires);
+/* The new password hash, the reset used up and every session of the
+ * account revoked, in one transaction. */
+int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *password_hash);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

@@ -1,5 +1,5 @@
-/* ak_store_admin: what the admin role stores (migration 8): banned
- * accounts and the audit of every admin action. */
+/* ak_store_admin: what the admin role stores: banned accounts and the
+ * audit of every admin action (migration 8), password resets (9). */
 #include <stdio.h>
 
 #include "ak_store.h"
@@ -59,4 +59,59 @@ int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const ch
         sqlite3_bind_text(q, 5, detail, -1, SQLITE_STATIC);
     }
     return ak_store_run(st, q);
+}
+
+int ak_store_reset_put(struct ak_store *st, int64_t user, const char *token_hash, int64_t expires)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT OR REPLACE INTO password_resets(user_id, token_hash, expires) VALUES (?, ?, ?)");
+    if (q) {
+        sqlite3_bind_int64(q, 1, user);
+        sqlite3_bind_text(q, 2, token_hash, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 3, expires);
+    }
+    return ak_store_run(st, q);
+}
+
+int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int64_t *expires)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT token_hash, expires FROM password_resets WHERE user_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    int rc = sqlite3_step(q), out = AK_STORE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        snprintf(token_hash, 65, "%s", (const char *)sqlite3_column_text(q, 0));
+        *expires = sqlite3_column_int64(q, 1);
+        out = AK_STORE_OK;
+    } else if (rc != SQLITE_DONE) {
+        out = AK_STORE_ERROR;
+    }
+    ak_store_done(st, q);
+    return out;
+}
+
+int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *password_hash)
+{
+    static const char *const steps[] = {
+        "UPDATE users SET pwhash = ?2 WHERE id = ?1",
+        "DELETE FROM password_resets WHERE user_id = ?1",
+        "DELETE FROM sessions WHERE user_id = ?1",
+    };
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    int rc = AK_STORE_OK;
+    for (int i = 0; i < 3 && rc == AK_STORE_OK; i++) {
+        sqlite3_stmt *q = ak_store_prep(st, steps[i]);
+        if (q) {
+            sqlite3_bind_int64(q, 1, user);
+            if (i == 0)
+                sqlite3_bind_text(q, 2, password_hash, -1, SQLITE_STATIC);
+        }
+        rc = ak_store_run(st, q);
+    }
+    if (rc != AK_STORE_OK) {
+        ak_store_rollback(st);
+        return rc;
+    }
+    return ak_store_commit(st);
 }

@@ -13,6 +13,14 @@
  * outnumber the limit: past login_failures in login_window seconds,
  * further logins are refused until the window ends; a good password takes
  * its own guess back. Registrations are counted per address the same way.
+ *
+ * A forgotten password: an admin issues a one-time reset token
+ * (ak_account_reset_issue, akc admin reset-password) and hands it to the
+ * player out of band; {"cmd":"reset_password","user","token",
+ * "new_password"} sets the new password with it, ends every session of the
+ * account and logs the connection in. The token is kept only as its hash,
+ * expires after RESET_SECONDS, is used up by its first success, and a
+ * wrong one counts as a failed login (the same limits).
  */
 #include <sodium.h>
 #include <stdio.h>
@@ -23,8 +31,9 @@
 
 #define SESSION_SECONDS (30 * 24 * 3600)
 #define FAILURE_SLOTS 512
+#define RESET_SECONDS (48 * 3600)
 
-enum pw_mode { PW_REGISTER, PW_LOGIN, PW_CHANGE };
+enum pw_mode { PW_REGISTER, PW_LOGIN, PW_CHANGE, PW_RESET };
 
 struct pw_work {
     uv_work_t req;
@@ -153,6 +162,8 @@ static void pw_work(uv_work_t *req)
     char spent[crypto_pwhash_STRBYTES];
     if (w->mode == PW_REGISTER)
         w->ok = hash_password(w->password, w->hash);
+    else if (w->mode == PW_RESET)
+        w->ok = hash_password(w->new_password, w->hash);    /* the token was checked on the loop */
     else if (w->mode == PW_LOGIN && !w->user) {
         hash_password(w->password, spent);     /* an unknown name: the same cost, then no */
         w->ok = false;
@@ -276,6 +287,25 @@ static void finish_change(struct ak_conn *c, struct pw_work *w)
     ak_conn_end_sessions(c->srv, w->user, NULL, c->token_hash, "the account's password was changed");
 }
 
+static void finish_reset(struct ak_conn *c, struct pw_work *w)
+{
+    char key[96];
+    if (!w->ok) {
+        ak_conn_reply_error(c, w->id, "internal", "could not hash the password");
+        return;
+    }
+    if (ak_store_reset_finish(c->srv->store, w->user, w->hash) != AK_STORE_OK) {
+        ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); nothing changed",
+                            ak_store_error(c->srv->store));
+        return;
+    }
+    user_key(key, sizeof key, w->name);
+    forget_failures(key);
+    ak_conn_end_sessions(c->srv, w->user, NULL, NULL, "the account's password was reset");
+    ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", w->name, c->peer);
+    start_session(c, w->id, w->user, w->name);
+}
+
 static void pw_done(uv_work_t *req, int status)
 {
     struct pw_work *w = req->data;
@@ -287,6 +317,8 @@ static void pw_done(uv_work_t *req, int status)
             finish_register(c, w);
         else if (w->mode == PW_LOGIN)
             finish_login(c, w);
+        else if (w->mode == PW_RESET)
+            finish_reset(c, w);
         else
             finish_change(c, w);
     }
@@ -474,4 +506,50 @@ void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
     ak_conn_reply_ok(c, id, NULL);
     /* Other connections that used the same token end with it. */
     ak_conn_end_sessions(c->srv, 0, token_hash, NULL, "the session was logged out");
+}
+
+int ak_account_reset_issue(struct ak_server *srv, int64_t user, char token[33], int64_t *expires)
+{
+    unsigned char raw[16];
+    char hashed[65];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(token, 33, raw, sizeof raw);
+    hash_token(token, hashed);
+    *expires = ak_now() + RESET_SECONDS;
+    return ak_store_reset_put(srv->store, user, hashed, *expires) == AK_STORE_OK ? 0 : -1;
+}
+
+/* {"cmd":"reset_password","user":NAME,"token":T,"new_password":P}: no
+ * login needed (the token is the proof); the guess is counted first. */
+void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const char *name = json_string_value(json_object_get(msg, "user"));
+    const char *token = json_string_value(json_object_get(msg, "token"));
+    const char *new = json_string_value(json_object_get(msg, "new_password"));
+    if (!name || !valid_name(name) || !token || strlen(token) > 64 || !valid_password(new)) {
+        ak_conn_reply_error(c, id, "bad_request", "\"user\", \"token\" (from an admin) and \"new_password\" "
+                            "(%d to 255 characters) are needed", AK_PASSWORD_MIN);
+        return;
+    }
+    if (!login_allowed(c, id, name))
+        return;
+    struct pw_work *w = calloc(1, sizeof *w);
+    if (!w) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    char stored[65], hashed[65];
+    int64_t expires;
+    hash_token(token, hashed);
+    if (ak_store_user_find(c->srv->store, name, &w->user, w->hash, sizeof w->hash) != AK_STORE_OK ||
+        ak_store_reset_get(c->srv->store, w->user, stored, &expires) != AK_STORE_OK || expires < ak_now() ||
+        sodium_memcmp(stored, hashed, 64) != 0) {
+        free(w);
+        ak_conn_reply_error(c, id, "auth_failed", "the reset token is wrong, used or expired; ask an admin for another");
+        return;
+    }
+    w->mode = PW_RESET;
+    ak_store_user_name(c->srv->store, w->user, w->name, sizeof w->name);
+    snprintf(w->new_password, sizeof w->new_password, "%s", new);
+    queue_password_work(c, id, w);
 }

@@ -6,19 +6,32 @@
  *   extend  game, seconds      give the awaited player more time (the
  *                              deadline moves; an overdue game runs again)
  *   abort   game               call a game off, started or not
- *   ban     user               the account can no longer log in (its
- *                              sessions end at once) or be challenged
+ *   adjudicate game, result, reason
+ *                              end a game: axis, allied or draw; an
+ *                              ADJUDICATE action in the game's log (the
+ *                              record verifies), rated like any result
+ *   ban     user [, games]     the account can no longer log in (its
+ *                              sessions end at once) or be challenged;
+ *                              games "adjudicate" gives each of its
+ *                              unfinished started games to the opponent
+ *                              and calls off its open ones, "wait" (the
+ *                              default) leaves them as they are
  *   unban   user
+ *   reset_password user        a one-time token (48 hours) the player
+ *                              uses with akc reset-password
+ *   stats                      connections, players, games by state,
+ *                              actions per second, commit latency,
+ *                              errors by code (ak_stats.c)
  *
  * Nobody else can do any of it (not_admin). Every admin action is written
  * to the audit table (admin_actions) and the log, with who did it.
- * Adjudication, password resets and tournaments are not here yet.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "ak_engine.h"
 #include "ak_server.h"
 
 /* name is one of the comma-separated names of list (case-insensitive,
@@ -103,9 +116,157 @@ static void op_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", "aborted"));
 }
 
+/* End game g with result (AK_AXIS, AK_ALLIED or AK_NOBODY for a draw):
+ * an ADJUDICATE action through the group commit, replied to c (if any,
+ * for request id) once stored. False with why if it cannot. */
+static bool adjudicate(struct ak_server *srv, struct ak_conn *c, const json_t *id, struct ak_game *g, int result,
+                       char *why, size_t cap)
+{
+    if (ak_game_brief_of(g).phase == AK_PHASE_OVER || !g->state) {
+        snprintf(why, cap, "game %lld is over", (long long)g->id);
+        return false;
+    }
+    struct ak_action a = {.kind = AK_ACT_ADJUDICATE, .side = (uint8_t)result, .hex = AK_HEX_NONE,
+                          .supply = AK_UNIT_NONE};
+    static struct ak_state next;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    if (!ak_game_try(g, &a, NULL, &next, &ev, &rej)) {
+        snprintf(why, cap, "%.150s", rej.text);
+        return false;
+    }
+    if (!ak_game_commit(srv, g, &a, NULL, &next, &ev, "admin", c, id)) {
+        snprintf(why, cap, "out of memory; nothing changed");
+        return false;
+    }
+    g->overdue = false;
+    return true;
+}
+
+static void op_adjudicate(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const char *result = json_string_value(json_object_get(msg, "result"));
+    const char *reason = json_string_value(json_object_get(msg, "reason"));
+    int who = !result ? -1 : strcmp(result, "draw") == 0 ? AK_NOBODY : ak_side_parse(result);
+    if (who < 0 || !reason || !reason[0] || strlen(reason) > 200) {
+        ak_conn_reply_error(c, id, "bad_request", "result is axis, allied or draw, and reason says why (1 to 200 characters)");
+        return;
+    }
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    char why[256], target[32];
+    if (!g)
+        return;
+    if (g->player[AK_AXIS] == 0 || g->player[AK_ALLIED] == 0) {
+        ak_conn_reply_error(c, id, "bad_request", "game %lld has not started (abort it instead)", (long long)g->id);
+        return;
+    }
+    if (!adjudicate(c->srv, c, id, g, who, why, sizeof why)) {
+        ak_conn_reply_error(c, id, "bad_request", "%s", why);
+        return;
+    }
+    snprintf(target, sizeof target, "game %lld", (long long)g->id);
+    char detail[260];
+    snprintf(detail, sizeof detail, "%s: %s", who == AK_NOBODY ? "draw" : ak_side_name(who), reason);
+    audit(c, "adjudicate", target, detail);
+}
+
+/* A banned player's unfinished games, as the admin chose: started ones
+ * go to the opponent, open ones (no opponent yet) are called off. */
+static int adjudicate_games_of(struct ak_conn *c, int64_t user)
+{
+    int n = 0;
+    char why[256], by[80];
+    snprintf(by, sizeof by, "%s (admin)", c->user_name);
+    for (struct ak_game *g = c->srv->games; g; g = g->next) {
+        int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
+        if (side < 0 || ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "active") != 0)
+            continue;
+        if (g->player[!side] == 0 || g->player[!side] == user)
+            n += ak_game_close(c->srv, g, "aborted", by) == 0;
+        else if (ak_game_load(c->srv, g) == 0)
+            n += adjudicate(c->srv, NULL, NULL, g, !side, why, sizeof why);
+    }
+    return n;
+}
+
+static void op_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const char *name = json_string_value(json_object_get(msg, "user"));
+    int64_t user, expires;
+    char hash[8], token[33], canonical[64];
+    if (!name || strlen(name) > 63) {
+        ak_conn_reply_error(c, id, "bad_request", "user is an account's name");
+        return;
+    }
+    int rc = ak_store_user_find(c->srv->store, name, &user, hash, sizeof hash);
+    if (rc == AK_STORE_NOT_FOUND) {
+        ak_conn_reply_error(c, id, "no_such_user", "no account is called %s", name);
+        return;
+    }
+    if (rc != AK_STORE_OK || ak_store_user_name(c->srv->store, user, canonical, sizeof canonical) != AK_STORE_OK ||
+        ak_account_reset_issue(c->srv, user, token, &expires) != 0) {
+        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        return;
+    }
+    audit(c, "reset_password", canonical, "a one-time token issued");
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:I}", "user", canonical, "token", token, "expires",
+                                      (json_int_t)expires));
+}
+
+static void op_stats(struct ak_conn *c, const json_t *id)
+{
+    struct ak_server *srv = c->srv;
+    struct ak_stats s;
+    ak_stats_read(&s);
+    int conns = 0, tls = 0, users = 0;
+    for (const struct ak_conn *k = srv->conns; k; k = k->next) {
+        conns++;
+        tls += k->tls != NULL;
+        bool seen = false;      /* a player counts once, however many connections */
+        for (const struct ak_conn *o = srv->conns; o != k && !seen; o = o->next)
+            seen = o->user && o->user == k->user;
+        users += k->user && !seen;
+    }
+    int open = 0, running = 0, overdue = 0, finished = 0, called_off = 0;
+    for (const struct ak_game *g = srv->games; g; g = g->next) {
+        if (strcmp(g->meta.status, "active") != 0)
+            called_off++;
+        else if (ak_game_brief_of(g).phase == AK_PHASE_OVER)
+            finished++;
+        else if (ak_game_open(g))
+            open++;
+        else
+            running++;
+        overdue += g->overdue;
+    }
+    json_t *errors = json_object(), *hist = json_object();
+    for (int i = 0; i < s.nerrors; i++)
+        json_object_set_new(errors, s.error_code[i], json_integer((json_int_t)s.error_count[i]));
+    for (int b = 0; b < AK_STATS_BUCKETS; b++) {
+        char le[16];
+        snprintf(le, sizeof le, "%g", ak_stats_bucket_ms[b]);
+        json_object_set_new(hist, le, json_integer((json_int_t)s.histogram[b]));
+    }
+    json_object_set_new(hist, "+Inf", json_integer((json_int_t)s.histogram[AK_STATS_BUCKETS]));
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:{s:i,s:i},s:i,s:{s:i,s:i,s:i,s:i,s:i},s:f,s:I,s:I,"
+                                      "s:{s:f,s:f,s:f,s:f,s:i,s:o},s:o}",
+                                      "uptime", (json_int_t)s.uptime, "connections", "total", conns, "tls", tls,
+                                      "players", users, "games", "open", open, "running", running, "overdue",
+                                      overdue, "finished", finished, "called_off", called_off,
+                                      "actions_per_second", s.actions_per_second, "actions", (json_int_t)s.actions,
+                                      "commits", (json_int_t)s.commits, "commit_ms", "p50", s.latency_ms[0], "p90",
+                                      s.latency_ms[1], "p99", s.latency_ms[2], "max", s.latency_ms[3], "samples",
+                                      s.latency_samples, "histogram", hist, "errors", errors));
+}
+
 static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool ban)
 {
     const char *name = json_string_value(json_object_get(msg, "user"));
+    const char *games = json_string_value(json_object_get(msg, "games"));
+    if (games && strcmp(games, "wait") != 0 && strcmp(games, "adjudicate") != 0) {
+        ak_conn_reply_error(c, id, "bad_request", "games is wait (the default) or adjudicate");
+        return;
+    }
     int64_t user;
     char hash[8];
     if (!name || strlen(name) > 63) {
@@ -127,8 +288,12 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
     }
     if (ban)
         ak_conn_end_sessions(c->srv, user, NULL, NULL, "the account was banned by the server's operators");
-    audit(c, ban ? "ban" : "unban", name, "");
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b}", "user", name, "banned", ban));
+    int ended = ban && games && strcmp(games, "adjudicate") == 0 ? adjudicate_games_of(c, user) : 0;
+    char detail[64] = "";
+    if (ban)
+        snprintf(detail, sizeof detail, "games %s (%d ended)", games ? games : "wait", ended);
+    audit(c, ban ? "ban" : "unban", name, detail);
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:i}", "user", name, "banned", ban, "games_ended", ended));
 }
 
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -146,6 +311,13 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_abort(c, id, msg);
     else if (op && (strcmp(op, "ban") == 0 || strcmp(op, "unban") == 0))
         op_ban(c, id, msg, op[0] == 'b');
+    else if (op && strcmp(op, "adjudicate") == 0)
+        op_adjudicate(c, id, msg);
+    else if (op && strcmp(op, "reset_password") == 0)
+        op_reset_password(c, id, msg);
+    else if (op && strcmp(op, "stats") == 0)
+        op_stats(c, id);
     else
-        ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, ban or unban");
+        ak_conn_reply_error(c, id, "bad_request",
+                            "op is overdue, extend, abort, adjudicate, ban, unban, reset_password or stats");
 }

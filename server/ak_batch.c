@@ -103,15 +103,17 @@ static void start_commit(struct ak_server *srv)
     ak_writer_submit(srv, batch);
 }
 
-/* A commit that held its actions up (a slow sync to disk) is worth knowing
- * about when latency is being investigated. */
+/* Every commit counts in the statistics (ak_stats.c); one that held its
+ * actions up (a slow sync to disk) is worth knowing about when latency is
+ * being investigated. */
 static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
 {
-    if (ns < SLOW_COMMIT_NS)
-        return;
     int n = 0;
     for (const struct ak_commit *k = batch; k; k = k->next)
         n++;
+    ak_stats_commit(ns, n);
+    if (ns < SLOW_COMMIT_NS)
+        return;
     ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
 }
 

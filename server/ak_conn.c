@@ -244,6 +244,7 @@ void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, 
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     json_t *m = ak_msg_error(id, code, text);
+    ak_stats_error(code);
     ak_conn_send(c, m);
     json_decref(m);
 }

@@ -55,6 +55,7 @@ static const struct {
     {"register", ak_cmd_register, false, false, 2},     /* hashes have limits of their own */
     {"login", ak_cmd_login, false, false, 2},
     {"resume", ak_cmd_resume, false, false, 2},
+    {"reset_password", ak_cmd_reset_password, false, false, 2},
     {"logout", ak_cmd_logout, true, false, 1},
     {"games", ak_cmd_games, true, true, 4},
     {"show", ak_cmd_show, false, false, 2},

@@ -28,11 +28,14 @@ void ak_ladder_prepare(const struct ak_config *cfg, const struct ak_game *g, con
     k->rate_winner = k->rate_loser = 0;
     if (prev->phase == AK_PHASE_OVER || next->phase != AK_PHASE_OVER || !g->meta.rated ||
         g->player[0] == g->player[1] ||
-        (next->result != AK_RESULT_AXIS_WINS && next->result != AK_RESULT_ALLIED_WINS))
+        next->result == AK_RESULT_NONE)
         return;
-    int win_side = next->result == AK_RESULT_AXIS_WINS ? AK_AXIS : AK_ALLIED;
+    /* A draw (only an adjudication makes one) scores a half each: the
+     * "winner" is then the Axis player. */
+    int win_side = next->result == AK_RESULT_ALLIED_WINS ? AK_ALLIED : AK_AXIS;
     k->rate_winner = g->player[win_side];
     k->rate_loser = g->player[!win_side];
+    k->rate_score = next->result == AK_RESULT_DRAW ? 0.5 : 1.0;
     k->rating.tau = cfg->rating_tau;
     k->rating.volatility = cfg->rating_volatility;
     k->rating.max_rd = cfg->rating_max_rd;
@@ -72,14 +75,14 @@ int ak_ladder_write(struct ak_store *st, struct ak_commit *k)
         return AK_STORE_ERROR;
     const struct ak_glicko_params p = {.tau = k->rating.tau, .max_rd = k->rating.max_rd};
     struct ak_glicko gw = {w.rating, w.rd, w.volatility}, gl = {l.rating, l.rd, l.volatility};
-    double one = 1, zero = 0;
+    double one = k->rate_score, zero = 1 - k->rate_score;
     struct ak_glicko nw = ak_glicko_update(gw, &gl, &one, 1, &p);
     struct ak_glicko nl = ak_glicko_update(gl, &gw, &zero, 1, &p);
     struct ak_store_glicko sw = {nw.rating, nw.rd, nw.volatility, w.games + 1, k->when};
     struct ak_store_glicko sl = {nl.rating, nl.rd, nl.volatility, l.games + 1, k->when};
     int win_side = k->g->player[AK_AXIS] == k->rate_winner ? AK_AXIS : AK_ALLIED;
     const char *sides[2] = {"axis", "allied"};
-    rc = ak_store_glicko_put(st, k->rate_winner, k->rating.ruleset, &sw, k->game_id, sides[win_side], 1,
+    rc = ak_store_glicko_put(st, k->rate_winner, k->rating.ruleset, &sw, k->game_id, sides[win_side], one,
                              w.rating, k->when);
     if (rc == AK_STORE_OK)
         rc = ak_store_glicko_put(st, k->rate_loser, k->rating.ruleset, &sl, k->game_id, sides[!win_side], 0,
@@ -179,21 +182,23 @@ void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg)
         json_array_append_new(rl, r);
     }
     /* Results by side, over the changes read (the recent ones). */
-    int won[2] = {0, 0}, lost[2] = {0, 0};
+    int won[2] = {0, 0}, lost[2] = {0, 0}, drawn[2] = {0, 0};
     for (int i = 0; i < nc; i++) {
         int side = strcmp(changes[i].side, "axis") == 0 ? 0 : 1;
-        if (changes[i].score > 0.5)
+        if (changes[i].score > 0.75)
             won[side]++;
-        else
+        else if (changes[i].score < 0.25)
             lost[side]++;
+        else
+            drawn[side]++;
         json_array_append_new(recent, json_pack("{s:I,s:s,s:s,s:s,s:s,s:i,s:i,s:I}", "game",
                                                 (json_int_t)changes[i].game, "ruleset", changes[i].ruleset,
                                                 "side", changes[i].side, "opponent", changes[i].opponent,
-                                                "result", changes[i].score > 0.5 ? "won" : "lost", "before",
+                                                "result", changes[i].score > 0.75 ? "won" : changes[i].score < 0.25 ? "lost" : "drawn", "before",
                                                 (int)(changes[i].before + 0.5), "after",
                                                 (int)(changes[i].after + 0.5), "at", (json_int_t)changes[i].at));
     }
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:o,s:{s:{s:i,s:i},s:{s:i,s:i}},s:o}", "user", name, "ratings", rl,
-                                      "results", "axis", "won", won[0], "lost", lost[0], "allied", "won", won[1],
-                                      "lost", lost[1], "recent", recent));
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:o,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}},s:o}", "user", name, "ratings",
+                                      rl, "results", "axis", "won", won[0], "lost", lost[0], "drawn", drawn[0],
+                                      "allied", "won", won[1], "lost", lost[1], "drawn", drawn[1], "recent", recent));
 }

@@ -46,8 +46,9 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_action", "%s", err);
         return;
     }
-    if (a.kind == AK_ACT_TIMEOUT) {
-        ak_conn_reply_error(c, id, "bad_action", "only the server declares a loss on time");
+    if (a.kind == AK_ACT_TIMEOUT || a.kind == AK_ACT_ADJUDICATE) {
+        ak_conn_reply_error(c, id, "bad_action", a.kind == AK_ACT_TIMEOUT ? "only the server declares a loss on time"
+                                                                       : "only an admin adjudicates a game (akc admin adjudicate)");
         return;
     }
     if (a.kind == AK_ACT_RESIGN && g->player[0] == g->player[1])

@@ -175,6 +175,25 @@ struct ak_server {
     bool stopping;
 };
 
+/* ak_stats.c: counters for akc admin stats (and /metrics) */
+#define AK_STATS_BUCKETS 10
+extern const double ak_stats_bucket_ms[AK_STATS_BUCKETS];  /* commit latency bounds */
+struct ak_stats {
+    double actions_per_second;          /* over the last minute */
+    uint64_t commits, actions;          /* since akd started */
+    int64_t uptime;                     /* seconds */
+    double latency_ms[4];               /* p50, p90, p99, max of the recent commits */
+    int latency_samples;
+    uint64_t histogram[AK_STATS_BUCKETS + 1];   /* cumulative; the last is every commit */
+    int nerrors;
+    char error_code[48][32];
+    uint64_t error_count[48];
+};
+void ak_stats_start(void);
+void ak_stats_error(const char *code);
+void ak_stats_commit(uint64_t ns, int actions);
+void ak_stats_read(struct ak_stats *out);
+
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);
 int ak_backup_start(struct ak_server *srv, const char *why);
@@ -230,6 +249,10 @@ void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_login(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* A one-time password reset token for user (32 hex digits, kept only as its
+ * hash) valid until *expires; 0, or -1 if it could not be stored. */
+int ak_account_reset_issue(struct ak_server *srv, int64_t user, char token[33], int64_t *expires);
 void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_games.c: games in memory */
@@ -338,7 +361,8 @@ struct ak_commit {
     int ruleset;
     uint64_t seed;
     char nonce[AK_NONCE_MAX + 1];   /* the action's, as the player sent it */
-    int64_t rate_winner, rate_loser;    /* it ends a rated game: rate them (ak_ladder.c) */
+    int64_t rate_winner, rate_loser;    /* it ends a rated game: rate them (ak_ladder.c); */
+    double rate_score;          /* the winner's score: 1, or 0.5 for a draw */
     struct {                    /* copied on the loop for the writer thread */
         double tau, volatility;
         int max_rd, period_days;

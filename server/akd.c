@@ -374,6 +374,7 @@ int main(int argc, char **argv)
         return 1;
     }
     start_signals(&srv);
+    ak_stats_start();
     ak_clock_start(&srv);
     ak_systemd_ready(&srv);
     ak_log(AK_LOG_INFO, "akd %s listening on %s%s, database %s", AK_VERSION, cfg->listen,

@@ -7,6 +7,7 @@
 
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_victory.h"
 
 static const char *const script[] = {
     "{\"action\":\"move\",\"units\":[\"21pz5\"],\"to\":\"W14\"}",
@@ -137,5 +138,56 @@ START_TEST(event_words)
 }
 END_TEST
 
+/* Not a rule: an operator's adjudication ends the game at any moment,
+ * won by the side named or drawn, whoever's turn it is and whatever
+ * decision is owed; the action survives its JSON form (the record); no
+ * other winner than axis, allied or draw is accepted; a game that is over
+ * takes no adjudication. */
+START_TEST(adjudication)
+{
+    static const struct { const char *json; int result; } cases[] = {
+        {"{\"action\":\"adjudicate\",\"result\":\"axis\"}", AK_RESULT_AXIS_WINS},
+        {"{\"action\":\"adjudicate\",\"result\":\"allied\"}", AK_RESULT_ALLIED_WINS},
+        {"{\"action\":\"adjudicate\",\"result\":\"draw\"}", AK_RESULT_DRAW},
+    };
+    char err[200], text[200];
+    for (int i = 0; i < 3; i++) {
+        struct ak_state s;
+        struct ak_action a, back;
+        struct ak_reject rej;
+        struct ak_events ev = {0};
+        ak_state_init(&s, 0, 7);
+        json_t *j = json_loads(cases[i].json, 0, NULL);
+        ck_assert(ak_action_from_json(j, AK_AXIS, &a, err, sizeof err));
+        json_t *again = ak_action_to_json(&a);
+        ck_assert(json_equal(j, again));
+        ck_assert(ak_action_from_json(again, AK_ALLIED, &back, err, sizeof err));
+        ck_assert_int_eq(back.side, a.side);
+        ck_assert(ak_apply(&s, &a, &ev, &rej));
+        ck_assert_int_eq(s.phase, AK_PHASE_OVER);
+        ck_assert_int_eq(s.result, cases[i].result);
+        ck_assert_int_eq(s.result_reason, AK_WIN_ADJUDICATION);
+        ck_assert_str_eq(ak_win_reason_name(s.result_reason), "adjudication");
+        ck_assert_int_eq(ev.ev[ev.n - 1].kind, AK_EV_GAME_OVER);
+        ak_event_text(&ev.ev[ev.n - 1], text, sizeof text);
+        ck_assert_msg(strstr(text, i == 2 ? "adjudicated it a draw" : "adjudicated it to the"), "%s", text);
+        ck_assert(!ak_apply(&s, &a, NULL, &rej));
+        ck_assert_str_eq(rej.code, "PLAY-5");
+        json_decref(j);
+        json_decref(again);
+    }
+    json_t *bad = json_loads("{\"action\":\"adjudicate\",\"result\":\"nobody\"}", 0, NULL);
+    struct ak_action a;
+    ck_assert(!ak_action_from_json(bad, AK_AXIS, &a, err, sizeof err));
+    ck_assert(strstr(err, "axis, allied or draw"));
+    json_decref(bad);
+    struct ak_state s;
+    struct ak_reject rej;
+    ak_state_init(&s, 0, 7);
+    a = (struct ak_action){.kind = AK_ACT_ADJUDICATE, .side = AK_NOBODY + 1, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    ck_assert(!ak_apply(&s, &a, NULL, &rej));
+}
+END_TEST
+
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
-              event_words)
+              event_words, adjudication)

@@ -1,0 +1,197 @@
+/* akc_admin: `akc admin ...`, the admin role's commands (akd's ak_admin.c
+ * referees them: only accounts named in its admins setting may), and
+ * `akc reset-password USER TOKEN`, the player's side of a reset an admin
+ * issued.
+ *
+ *   admin overdue                         games whose time ran out, waiting
+ *   admin extend GAME DURATION            more time for the awaited player
+ *   admin abort GAME                      call a game off
+ *   admin adjudicate GAME RESULT REASON   end it: axis, allied or draw
+ *   admin ban USER [wait|adjudicate]      ban; its games wait or are decided
+ *   admin unban USER
+ *   admin reset-password USER             a one-time token for the player
+ *   admin stats                           how the server is doing
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "akc_cmd.h"
+
+static const struct {
+    const char *op, *wire;
+    int min, max;           /* words, "admin" and the op included */
+    bool game;              /* the third word is a game number */
+} ops[] = {
+    {"overdue", "overdue", 2, 2, false},       {"extend", "extend", 4, 4, true},
+    {"abort", "abort", 3, 3, true},             {"adjudicate", "adjudicate", 5, 64, true},
+    {"ban", "ban", 3, 4, false},                {"unban", "unban", 3, 3, false},
+    {"reset-password", "reset_password", 3, 3, false}, {"stats", "stats", 2, 2, false},
+};
+
+static int find_op(const char *op)
+{
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].op, op) == 0)
+            return (int)i;
+    return -1;
+}
+
+int akc_admin_check(int argc, char **argv)
+{
+    int k = find_op(argc > 1 ? argv[1] : "");
+    if (k < 0 || argc < ops[k].min || argc > ops[k].max) {
+        fprintf(stderr, "akc admin: %s; usage:\n", k < 0 ? "no such operation" : "wrong arguments");
+        akc_help_to(stderr, "admin");
+        return EXIT_USAGE;
+    }
+    if (ops[k].game && akc_game_number(argv[2]) < 0) {
+        fprintf(stderr, "akc admin %s: '%s' is not a game number\n", argv[1], argv[2]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "extend") == 0 && akc_duration(argv[3]) < 0) {
+        fprintf(stderr, "akc admin extend: '%s' is not a duration (90s, 30m, 12h, 3d)\n", argv[3]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "adjudicate") == 0 && strcmp(argv[3], "axis") != 0 && strcmp(argv[3], "allied") != 0 &&
+        strcmp(argv[3], "draw") != 0) {
+        fprintf(stderr, "akc admin adjudicate: the result is axis, allied or draw, not '%s'\n", argv[3]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "ban") == 0 && argc == 4 && strcmp(argv[3], "wait") != 0 &&
+        strcmp(argv[3], "adjudicate") != 0) {
+        fprintf(stderr, "akc admin ban: its games wait (the default) or adjudicate, not '%s'\n", argv[3]);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The words from argv[from] on, joined by spaces (the reason). */
+static void join_words(char **argv, int from, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (int i = from; argv[i]; i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len, "%s%s", i > from ? " " : "", argv[i]);
+    }
+}
+
+static json_t *request(char **argv, int k)
+{
+    json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", ops[k].wire);
+    if (ops[k].game)
+        json_object_set_new(req, "game", json_integer(akc_game_number(argv[2])));
+    else if (argv[2])
+        json_object_set_new(req, "user", json_string(argv[2]));
+    if (strcmp(argv[1], "extend") == 0)
+        json_object_set_new(req, "seconds", json_integer(akc_duration(argv[3])));
+    if (strcmp(argv[1], "ban") == 0 && argv[3])
+        json_object_set_new(req, "games", json_string(argv[3]));
+    if (strcmp(argv[1], "adjudicate") == 0) {
+        char reason[1024];
+        join_words(argv, 4, reason, sizeof reason);
+        json_object_set_new(req, "result", json_string(argv[3]));
+        json_object_set_new(req, "reason", json_string(reason));
+    }
+    return req;
+}
+
+static void print_overdue(const json_t *r)
+{
+    size_t i;
+    json_t *g;
+    if (json_array_size(json_object_get(r, "games")) == 0)
+        printf("no game is overdue\n");
+    json_array_foreach(json_object_get(r, "games"), i, g) {
+        const json_t *p = json_object_get(g, "players");
+        printf("game %lld: %s (Axis) against %s (Allied), %s to move, overdue\n",
+               (long long)json_integer_value(json_object_get(g, "game")),
+               json_string_value(json_object_get(p, "axis")), json_string_value(json_object_get(p, "allied")),
+               json_string_value(json_object_get(g, "waiting_for")));
+    }
+}
+
+static long long num(const json_t *o, const char *a, const char *b)
+{
+    const json_t *x = json_object_get(o, a);
+    return (long long)json_integer_value(b ? json_object_get(x, b) : x);
+}
+
+static void print_stats(const json_t *r)
+{
+    const json_t *ms = json_object_get(r, "commit_ms");
+    printf("up %lld s; %lld connections (%lld TLS), %lld players logged in\n", num(r, "uptime", NULL),
+           num(r, "connections", "total"), num(r, "connections", "tls"), num(r, "players", NULL));
+    printf("games: %lld open, %lld running (%lld overdue), %lld finished, %lld called off\n",
+           num(r, "games", "open"), num(r, "games", "running"), num(r, "games", "overdue"),
+           num(r, "games", "finished"), num(r, "games", "called_off"));
+    printf("actions: %.2f per second over the last minute, %lld since start in %lld commits\n",
+           json_real_value(json_object_get(r, "actions_per_second")), num(r, "actions", NULL),
+           num(r, "commits", NULL));
+    printf("commit latency (last %lld): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+           num(r, "commit_ms", "samples"), json_real_value(json_object_get(ms, "p50")),
+           json_real_value(json_object_get(ms, "p90")), json_real_value(json_object_get(ms, "p99")),
+           json_real_value(json_object_get(ms, "max")));
+    const char *code;
+    json_t *n;
+    printf("errors answered:%s", json_object_size(json_object_get(r, "errors")) ? "" : " none");
+    json_object_foreach((json_t *)json_object_get(r, "errors"), code, n)
+        printf(" %s %lld", code, (long long)json_integer_value(n));
+    printf("\n");
+}
+
+int akc_admin(struct ak_net *n, char **argv)
+{
+    int status, k = find_op(argv[1]);
+    json_t *r = akc_call(n, request(argv, k), &status);
+    if (!r || akc_json())
+        return (json_decref(r), status);
+    const char *op = argv[1];
+    if (strcmp(op, "overdue") == 0) {
+        print_overdue(r);
+    } else if (strcmp(op, "extend") == 0) {
+        char clock[64];
+        ak_summary_clock(r, clock, sizeof clock);
+        printf("game %s: the clock is %s\n", argv[2], clock);
+    } else if (strcmp(op, "abort") == 0) {
+        printf("game %s aborted\n", argv[2]);
+    } else if (strcmp(op, "adjudicate") == 0) {
+        printf("game %s adjudicated: %s\n", argv[2], strcmp(argv[3], "draw") == 0 ? "a draw"
+                                                  : strcmp(argv[3], "axis") == 0 ? "the Axis player wins"
+                                                                                 : "the Allied player wins");
+    } else if (strcmp(op, "ban") == 0) {
+        printf("%s is banned: it cannot log in or be challenged", argv[2]);
+        if (num(r, "games_ended", NULL))
+            printf("; %lld of its games ended (adjudicated to the opponent, or called off)", num(r, "games_ended", NULL));
+        printf("\n");
+    } else if (strcmp(op, "unban") == 0) {
+        printf("%s is no longer banned\n", argv[2]);
+    } else if (strcmp(op, "reset-password") == 0) {
+        printf("reset token for %s (valid 48 hours, once): %s\n", json_string_value(json_object_get(r, "user")),
+               json_string_value(json_object_get(r, "token")));
+        printf("hand it to the player, who runs: akc reset-password %s %s\n",
+               json_string_value(json_object_get(r, "user")), json_string_value(json_object_get(r, "token")));
+    } else {
+        print_stats(r);
+    }
+    json_decref(r);
+    return 0;
+}
+
+int akc_reset_password(struct ak_net *n, const char *user, const char *token)
+{
+    char password[1024];
+    int status;
+    if (akc_read_new_password(password, sizeof password, "New password: ") != 0)
+        return EXIT_USAGE;
+    json_t *r = akc_call(n, json_pack("{s:s,s:s,s:s,s:s}", "cmd", "reset_password", "user", user, "token", token,
+                                      "new_password", password), &status);
+    memset(password, 0, sizeof password);
+    if (!r)
+        return status;
+    akc_save_session(r);
+    if (!akc_json())
+        printf("password reset; every other session of %s has ended; logged in\n",
+               json_string_value(json_object_get(r, "user")));
+    json_decref(r);
+    return 0;
+}
