@@ -79,7 +79,11 @@ static const char usage_text[] =
         "  admin overdue | admin extend GAME DURATION | admin abort GAME\n"
         "  admin adjudicate GAME axis|allied|draw REASON...\n"
         "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
+        "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
+        "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
         "  admin stats          the admin role (accounts named in akd's admins setting)\n"
+        "  tournament list | tournament show ID | tournament join ID\n"
+        "                       tournaments: standings with tie-breaks, pairings, results\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
         "                       shows N squares around it, --wide draws it all);\n"
         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
@@ -986,6 +990,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_ladder(n);
     if (strcmp(verb, "admin") == 0)
         return akc_admin(n, argv);
+    if (strcmp(verb, "tournament") == 0)
+        return akc_tournament(n, argv);
     if (strcmp(verb, "give-time") == 0 && argc == 3)
         return cmd_give_time(n, game, argv[2]);
     if (strcmp(verb, "rematch") == 0 && argc == 2)
@@ -1113,6 +1119,8 @@ static int check_arguments(int argc, char **argv)
     bool game = false;
     if (strcmp(verb, "admin") == 0)
         return akc_admin_check(argc, argv);
+    if (strcmp(verb, "tournament") == 0)
+        return akc_tournament_check(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(commands[i].verb, verb) == 0) {
             words = commands[i].words;

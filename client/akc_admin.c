@@ -11,6 +11,9 @@
  *   admin unban USER
  *   admin reset-password USER             a one-time token for the player
  *   admin stats                           how the server is doing
+ *   admin tournament-create NAME KIND [rounds=N starts=now|+DURATION time=D per=turn expiry=wait
+ *                                      ruleset=R both_sides rated vacation]
+ *   admin tournament-start ID             start it now
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@ static const struct {
     {"abort", "abort", 3, 3, true},             {"adjudicate", "adjudicate", 5, 64, true},
     {"ban", "ban", 3, 4, false},                {"unban", "unban", 3, 3, false},
     {"reset-password", "reset_password", 3, 3, false}, {"stats", "stats", 2, 2, false},
+    {"tournament-create", "tournament_create", 4, 16, false}, {"tournament-start", "tournament_start", 3, 3, true},
 };
 
 static int find_op(const char *op)
@@ -57,6 +61,17 @@ int akc_admin_check(int argc, char **argv)
         fprintf(stderr, "akc admin adjudicate: the result is axis, allied or draw, not '%s'\n", argv[3]);
         return EXIT_USAGE;
     }
+    if (strcmp(argv[1], "tournament-create") == 0 && strcmp(argv[3], "round_robin") != 0 &&
+        strcmp(argv[3], "swiss") != 0) {
+        fprintf(stderr, "akc admin tournament-create: the kind is round_robin or swiss, not '%s'\n", argv[3]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "tournament-create") == 0) {
+        json_t *req = akc_tournament_create_request(argc, argv);
+        json_decref(req);
+        if (!req)
+            return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "ban") == 0 && argc == 4 && strcmp(argv[3], "wait") != 0 &&
         strcmp(argv[3], "adjudicate") != 0) {
         fprintf(stderr, "akc admin ban: its games wait (the default) or adjudicate, not '%s'\n", argv[3]);
@@ -77,8 +92,16 @@ static void join_words(char **argv, int from, char *out, size_t cap)
 
 static json_t *request(char **argv, int k)
 {
+    if (strcmp(argv[1], "tournament-create") == 0) {
+        int argc = 0;
+        while (argv[argc])
+            argc++;
+        return akc_tournament_create_request(argc, argv);
+    }
     json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", ops[k].wire);
-    if (ops[k].game)
+    if (strcmp(argv[1], "tournament-start") == 0)
+        json_object_set_new(req, "tournament", json_integer(akc_game_number(argv[2])));
+    else if (ops[k].game)
         json_object_set_new(req, "game", json_integer(akc_game_number(argv[2])));
     else if (argv[2])
         json_object_set_new(req, "user", json_string(argv[2]));
@@ -170,6 +193,13 @@ int akc_admin(struct ak_net *n, char **argv)
                json_string_value(json_object_get(r, "token")));
         printf("hand it to the player, who runs: akc reset-password %s %s\n",
                json_string_value(json_object_get(r, "user")), json_string_value(json_object_get(r, "token")));
+    } else if (strcmp(op, "tournament-create") == 0) {
+        printf("tournament %lld created: %s (%s); players join with: akc tournament join %lld\n",
+               num(r, "tournament", NULL), json_string_value(json_object_get(r, "name")),
+               json_string_value(json_object_get(r, "kind")), num(r, "tournament", NULL));
+    } else if (strcmp(op, "tournament-start") == 0) {
+        printf("tournament %s started with %lld players; its games are paired (akc tournament show %s)\n",
+               json_string_value(json_object_get(r, "name")), num(r, "players", NULL), argv[2]);
     } else {
         print_stats(r);
     }

@@ -30,4 +30,9 @@ int akc_admin_check(int argc, char **argv);     /* 0, or EXIT_USAGE after the us
 int akc_admin(struct ak_net *n, char **argv);
 int akc_reset_password(struct ak_net *n, const char *user, const char *token);
 
+/* akc_tournament.c */
+int akc_tournament_check(int argc, char **argv);
+int akc_tournament(struct ak_net *n, char **argv);
+json_t *akc_tournament_create_request(int argc, char **argv);
+
 #endif

@@ -100,5 +100,31 @@ const char *const ak_migrations[] = {
     "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
     "  token_hash TEXT NOT NULL,"
     "  expires INTEGER NOT NULL);",
+    /* 10: tournaments an admin runs (server/ak_tournament.c): who plays,
+     * and which game is which round's pairing */
+    "CREATE TABLE tournaments ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  kind TEXT NOT NULL,"                 /* round_robin or swiss */
+    "  ruleset TEXT NOT NULL,"
+    "  both_sides INTEGER NOT NULL DEFAULT 0,"
+    "  rounds INTEGER NOT NULL DEFAULT 0,"   /* swiss */
+    "  round INTEGER NOT NULL DEFAULT 0,"    /* the current round, 0 before the start */
+    "  starts INTEGER NOT NULL,"             /* seconds since the epoch */
+    "  status TEXT NOT NULL DEFAULT 'open',"  /* open, running, finished */
+    "  tc_seconds INTEGER NOT NULL DEFAULT 0, tc_per TEXT NOT NULL DEFAULT 'action',"
+    "  tc_expiry TEXT NOT NULL DEFAULT 'lose', rated INTEGER NOT NULL DEFAULT 0,"
+    "  vacation INTEGER NOT NULL DEFAULT 0,"
+    "  created_by TEXT NOT NULL);"
+    "CREATE TABLE tournament_players ("
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments(id),"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  joined INTEGER NOT NULL,"
+    "  PRIMARY KEY (tournament_id, user_id));"
+    "CREATE TABLE tournament_games ("
+    "  game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments(id),"
+    "  round INTEGER NOT NULL);"
+    "CREATE INDEX tournament_games_t ON tournament_games(tournament_id, round);",
     NULL,
 };

@@ -101,6 +101,36 @@ int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int6
 /* The new password hash, the reset used up and every session of the
  * account revoked, in one transaction. */
 int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *password_hash);
+/* Tournaments (ak_store_tournament.c, migration 10). */
+struct ak_store_tournament {
+    int64_t id;
+    char name[64];
+    char kind[16];              /* "round_robin" or "swiss" */
+    char ruleset[16];
+    int both_sides;             /* round robin: each pair plays twice, sides swapped */
+    int rounds;                 /* swiss: how many */
+    int round;                  /* the current one, 0 before the start */
+    int64_t starts;
+    char status[12];            /* "open", "running", "finished" */
+    int tc_seconds;
+    char tc_per[8], tc_expiry[8];
+    int rated, vacation;
+    char created_by[64];
+};
+int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *t);  /* sets t->id; EXISTS: name */
+int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tournament *t);
+/* Up to max tournaments, newest first; the count. */
+int ak_store_tournament_list(struct ak_store *st, struct ak_store_tournament *out, int max);
+int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round);
+int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int64_t now);   /* EXISTS */
+/* Its players (by when they joined), up to max: the count. */
+int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max);
+int ak_store_tournament_add_game(struct ak_store *st, int64_t id, int round, int64_t game);
+struct ak_store_tournament_game { int64_t game; int round; };
+/* Its games (by round, then game), up to max: the count. */
+int ak_store_tournament_games(struct ak_store *st, int64_t id, struct ak_store_tournament_game *out, int max);
+/* The tournament a game pairs for: OK with *id and *round, or NOT_FOUND. */
+int ak_store_tournament_of_game(struct ak_store *st, int64_t game, int64_t *id, int *round);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

@@ -19,6 +19,8 @@
  *   unban   user
  *   reset_password user        a one-time token (48 hours) the player
  *                              uses with akc reset-password
+ *   tournament_create ...      a round robin or a Swiss (ak_tournament.c)
+ *   tournament_start tournament  start it now (else at its start date)
  *   stats                      connections, players, games by state,
  *                              actions per second, commit latency,
  *                              errors by code (ak_stats.c)
@@ -317,7 +319,12 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_reset_password(c, id, msg);
     else if (op && strcmp(op, "stats") == 0)
         op_stats(c, id);
-    else
-        ak_conn_reply_error(c, id, "bad_request",
-                            "op is overdue, extend, abort, adjudicate, ban, unban, reset_password or stats");
+    else if (op && (strcmp(op, "tournament_create") == 0 || strcmp(op, "tournament_start") == 0)) {
+        char detail[128];
+        bool create = op[11] == 'c';
+        if ((create ? ak_tournament_create : ak_tournament_start_now)(c, id, msg, detail, sizeof detail) == 0)
+            audit(c, op, "tournament", detail);
+    } else
+        ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
+                            "reset_password, stats, tournament_create or tournament_start");
 }

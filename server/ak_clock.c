@@ -77,6 +77,7 @@ static void on_tick(uv_timer_t *t)
     int64_t now = ak_now();
     ak_conn_tick(srv);      /* expired sessions, silent connections */
     ak_games_evict_idle(srv);
+    ak_tournament_tick(srv);
     for (struct ak_game *g = srv->games; g; g = g->next) {
         int late = ak_game_waiting(g);
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))

@@ -67,6 +67,7 @@ static const struct {
     {"ladder", ak_cmd_ladder, false, false, 4},
     {"player", ak_cmd_player, false, false, 4},
     {"admin", ak_cmd_admin, true, false, 2},
+    {"tournament", ak_cmd_tournament, true, false, 4},
     {"give_time", ak_cmd_give_time, true, false, 2},
     {"passwd", ak_cmd_passwd, true, false, 2},
     {"new", ak_cmd_new, true, false, 1},

@@ -457,6 +457,7 @@ void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int wa
                     g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
         for (int side = 0; side < AK_SIDES; side++)
             ak_notify(srv, "game_over", g, g->player[side], side);
+        ak_tournament_game_over(srv, g);
         return;
     }
     int waiting = ak_waiting_for(g->state);

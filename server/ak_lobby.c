@@ -92,8 +92,14 @@ static int side_arg(const char *name)
 static int create_write(struct ak_store *st, const struct ak_commit *k)
 {
     int64_t gid = k->game_id;
-    return ak_store_game_create(st, ak_ruleset_get(k->ruleset)->name, k->seed, k->side, k->user, k->when,
-                                &k->meta, k->g->position, &gid);
+    int rc = ak_store_game_create(st, ak_ruleset_get(k->ruleset)->name, k->seed, k->side, k->user, k->when,
+                                  &k->meta, k->g->position, &gid);
+    /* a tournament's pairing: its row in the same transaction */
+    if (rc == AK_STORE_OK && k->seat_other)
+        rc = ak_store_game_seat(st, gid, !k->side, k->seat_other);
+    if (rc == AK_STORE_OK && k->tournament)
+        rc = ak_store_tournament_add_game(st, k->tournament, k->round, gid);
+    return rc;
 }
 
 static void create_answer(struct ak_server *srv, struct ak_commit *k)
@@ -108,6 +114,9 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
                 ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
     if (g->meta.challenge)
         ak_notify(srv, "challenge", g, g->meta.challenge, !k->side);
+    int waiting = ak_waiting_for(g->state);
+    if (k->seat_other && waiting < AK_SIDES)       /* both seated: it is someone's turn */
+        ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_full(g, k->user));
 }
@@ -190,7 +199,6 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         }
     }
     m.rated = json_is_true(json_object_get(msg, "rated"));
-    snprintf(m.status, sizeof m.status, "active");
     struct ak_dice dice;
     ak_dice_new(&dice, m.dice_secret, m.dice_commit);
     m.dice_scheme = dice.scheme;
@@ -198,39 +206,55 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     static struct ak_state start;
     if (!position_arg(c, id, json_object_get(msg, "position"), &dice, &position, &start))
         return;
+    struct ak_game_setup setup = {.ruleset = r, .side = side, .creator = c->user, .meta = &m, .dice = &dice,
+                                  .position = position, .start = position ? &start : NULL};
+    if (!ak_game_create(srv, &setup, c, id))
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+}
+
+struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
+                               const json_t *id)
+{
     /* The game is numbered and set up now, and stored with the next batch
      * (create_job); its creator is answered once it is committed. */
     int64_t gid = srv->next_game_id > 0 ? srv->next_game_id : 1;
     struct ak_commit *k = ak_batch_commit_new(srv);
     struct ak_game *g = k ? ak_game_add(srv, gid) : NULL;
     if (!g) {
-        free(position);
+        free(s->position);
         free(k);
-        ak_conn_reply_error(c, id, "internal", "out of memory");
-        return;
+        return NULL;
     }
     g->creating = true;
-    g->position = position;
-    g->dice = dice;
-    if (position)
-        *g->state = start;       /* read from the request: not parsed again */
+    g->position = s->position;
+    g->dice = *s->dice;
+    if (s->start)
+        *g->state = *s->start;      /* read from the request: not parsed again */
     else
-        ak_game_start(g, r, g->state);
-    g->meta = m;
-    g->player[side] = c->user;
+        ak_game_start(g, s->ruleset, g->state);
+    g->meta = *s->meta;
+    snprintf(g->meta.status, sizeof g->meta.status, "active");
+    g->player[s->side] = s->creator;
+    g->player[!s->side] = s->seat_other;
     ak_game_name_players(srv, g);
-    ak_game_watch(c, g);
+    ak_clock_next(g, true);     /* both seated: the clock runs from now */
+    if (c)
+        ak_game_watch(c, g);
     k->job = &create_job;
     k->g = g;
-    k->side = side;
-    k->user = c->user;
-    k->ruleset = r;
-    k->seed = dice.scheme == AK_DICE_LEGACY ? dice.seed : 0;    /* scheme 2 has no seed */
+    k->side = s->side;
+    k->user = s->creator;
+    k->ruleset = s->ruleset;
+    k->seed = s->dice->scheme == AK_DICE_LEGACY ? s->dice->seed : 0;     /* scheme 2 has no seed */
     k->when = ak_now();
-    k->meta = m;
+    k->meta = g->meta;
+    k->tournament = s->tournament;
+    k->round = s->round;
+    k->seat_other = s->seat_other;
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);
+    return g;
 }
 
 void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -293,6 +317,7 @@ int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, 
     ak_game_push(g, push);
     json_decref(push);
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld %s by %s", (long long)g->id, status, by);
+    ak_tournament_game_over(srv, g);
     return 0;
 }
 
@@ -325,6 +350,11 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
+    if (ak_tournament_has_game(c->srv, g->id)) {
+        ak_conn_reply_error(c, id, "tournament_game", "game %lld is a tournament pairing: play it or resign "
+                            "(an admin can adjudicate or abort it)", (long long)g->id);
+        return;
+    }
     if (g->state->actions > 0) {
         ak_conn_reply_error(c, id, "already_started",
                             "game %lld has begun; abort only before the first action (resign instead)",

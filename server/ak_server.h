@@ -194,6 +194,15 @@ void ak_stats_error(const char *code);
 void ak_stats_commit(uint64_t ns, int actions);
 void ak_stats_read(struct ak_stats *out);
 
+/* ak_tournament.c */
+void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* admin ops (ak_admin.c checks the role, and audits detail on 0) */
+int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
+int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
+void ak_tournament_tick(struct ak_server *srv);         /* start dates */
+void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
+bool ak_tournament_has_game(struct ak_server *srv, int64_t game);
+
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);
 int ak_backup_start(struct ak_server *srv, const char *why);
@@ -363,6 +372,9 @@ struct ak_commit {
     char nonce[AK_NONCE_MAX + 1];   /* the action's, as the player sent it */
     int64_t rate_winner, rate_loser;    /* it ends a rated game: rate them (ak_ladder.c); */
     double rate_score;          /* the winner's score: 1, or 0.5 for a draw */
+    int64_t tournament;         /* create: the tournament it pairs for (0: none), */
+    int round;                  /* ... and its round, */
+    int64_t seat_other;         /* ... and the player seated opposite at once (0: none) */
     struct {                    /* copied on the loop for the writer thread */
         double tau, volatility;
         int max_rd, period_days;
@@ -444,6 +456,24 @@ int ak_check_database(const char *path);
  * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
  * nothing changed) if the store failed. */
 int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by);
+/* A new game: the creator seated on side, meta's challenge (if any)
+ * invited to the other seat; numbered and in memory at once, stored with
+ * the next group commit (with its tournament pairing, if any), then c (if
+ * given) is answered to id with the GAME. position (malloc'd, or NULL) is
+ * the game's from then on. NULL if out of memory. */
+struct ak_game_setup {
+    int ruleset, side;
+    int64_t creator;
+    const struct ak_store_game_meta *meta;
+    const struct ak_dice *dice;
+    char *position;
+    const struct ak_state *start;       /* the position's state, NULL: the campaign */
+    int64_t tournament;                 /* 0: none */
+    int round;
+    int64_t seat_other;                 /* seated on the other side at once (0: the seat is open) */
+};
+struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
+                               const json_t *id);
 
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);

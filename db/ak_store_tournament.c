@@ -1,0 +1,176 @@
+/* ak_store_tournament: tournaments as stored (migration 10): the
+ * tournament, its players, and the games that are its pairings. The
+ * results are the games' own; server/ak_tournament.c computes standings
+ * from them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ak_store.h"
+#include "ak_store_internal.h"
+
+#define COLUMNS "id, name, kind, ruleset, both_sides, rounds, round, starts, status, tc_seconds, tc_per, " \
+                "tc_expiry, rated, vacation, created_by"
+
+static void text(char *dst, size_t cap, sqlite3_stmt *q, int col)
+{
+    const unsigned char *t = sqlite3_column_text(q, col);
+    snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static void read_row(sqlite3_stmt *q, struct ak_store_tournament *t)
+{
+    t->id = sqlite3_column_int64(q, 0);
+    text(t->name, sizeof t->name, q, 1);
+    text(t->kind, sizeof t->kind, q, 2);
+    text(t->ruleset, sizeof t->ruleset, q, 3);
+    t->both_sides = sqlite3_column_int(q, 4);
+    t->rounds = sqlite3_column_int(q, 5);
+    t->round = sqlite3_column_int(q, 6);
+    t->starts = sqlite3_column_int64(q, 7);
+    text(t->status, sizeof t->status, q, 8);
+    t->tc_seconds = sqlite3_column_int(q, 9);
+    text(t->tc_per, sizeof t->tc_per, q, 10);
+    text(t->tc_expiry, sizeof t->tc_expiry, q, 11);
+    t->rated = sqlite3_column_int(q, 12);
+    t->vacation = sqlite3_column_int(q, 13);
+    text(t->created_by, sizeof t->created_by, q, 14);
+}
+
+int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *t)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO tournaments(name, kind, ruleset, both_sides, rounds, starts, "
+                                        "tc_seconds, tc_per, tc_expiry, rated, vacation, created_by) "
+                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, t->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, t->kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, t->ruleset, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, t->both_sides);
+    sqlite3_bind_int(q, 5, t->rounds);
+    sqlite3_bind_int64(q, 6, t->starts);
+    sqlite3_bind_int(q, 7, t->tc_seconds);
+    sqlite3_bind_text(q, 8, t->tc_per, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 9, t->tc_expiry, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 10, t->rated);
+    sqlite3_bind_int(q, 11, t->vacation);
+    sqlite3_bind_text(q, 12, t->created_by, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    ak_store_done(st, q);
+    if (rc == SQLITE_CONSTRAINT)
+        return AK_STORE_EXISTS;
+    if (rc != SQLITE_DONE)
+        return AK_STORE_ERROR;
+    t->id = sqlite3_last_insert_rowid(st->db);
+    snprintf(t->status, sizeof t->status, "open");
+    t->round = 0;
+    return AK_STORE_OK;
+}
+
+int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tournament *t)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT " COLUMNS " FROM tournaments WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q), out = rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND
+                                                                                       : AK_STORE_ERROR;
+    if (rc == SQLITE_ROW)
+        read_row(q, t);
+    ak_store_done(st, q);
+    return out;
+}
+
+int ak_store_tournament_list(struct ak_store *st, struct ak_store_tournament *out, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT " COLUMNS " FROM tournaments ORDER BY id DESC LIMIT ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int(q, 1, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max)
+        read_row(q, &out[n++]);
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
+}
+
+int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET status = ?, round = ? WHERE id = ?");
+    if (q) {
+        sqlite3_bind_text(q, 1, status, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 2, round);
+        sqlite3_bind_int64(q, 3, id);
+    }
+    return ak_store_run(st, q);
+}
+
+int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int64_t now)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO tournament_players(tournament_id, user_id, joined) VALUES (?, ?, ?)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int64(q, 2, user);
+    sqlite3_bind_int64(q, 3, now);
+    int rc = sqlite3_step(q);
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE ? AK_STORE_OK : rc == SQLITE_CONSTRAINT ? AK_STORE_EXISTS : AK_STORE_ERROR;
+}
+
+int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM tournament_players WHERE tournament_id = ? "
+                                        "ORDER BY joined, user_id");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max)
+        users[n++] = sqlite3_column_int64(q, 0);
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
+}
+
+int ak_store_tournament_add_game(struct ak_store *st, int64_t id, int round, int64_t game)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO tournament_games(game_id, tournament_id, round) VALUES (?, ?, ?)");
+    if (q) {
+        sqlite3_bind_int64(q, 1, game);
+        sqlite3_bind_int64(q, 2, id);
+        sqlite3_bind_int(q, 3, round);
+    }
+    return ak_store_run(st, q);
+}
+
+int ak_store_tournament_games(struct ak_store *st, int64_t id, struct ak_store_tournament_game *out, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT game_id, round FROM tournament_games WHERE tournament_id = ? "
+                                        "ORDER BY round, game_id");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max) {
+        out[n].game = sqlite3_column_int64(q, 0);
+        out[n++].round = sqlite3_column_int(q, 1);
+    }
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
+}
+
+int ak_store_tournament_of_game(struct ak_store *st, int64_t game, int64_t *id, int *round)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT tournament_id, round FROM tournament_games WHERE game_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, game);
+    int rc = sqlite3_step(q), out = rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND
+                                                                                       : AK_STORE_ERROR;
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(q, 0);
+        *round = sqlite3_column_int(q, 1);
+    }
+    ak_store_done(st, q);
+    return out;
+}

@@ -1,0 +1,586 @@
+/* ak_tournament: tournaments an admin runs, round-robin or Swiss.
+ *
+ * An admin creates one (name, kind, start date, time control, rated or
+ * not; a round robin may have each pair play both sides, a Swiss has a
+ * number of rounds) and players join it until it starts: at its start date
+ * (checked from the clock tick) or when an admin starts it. Each pairing is
+ * a game created as a challenge from the Axis player to the Allied one,
+ * both seated at once so that the clock runs from the start (a tournament
+ * does not wait for a challenge to be accepted); the players are notified
+ * as for any challenge and play it like any game.
+ *
+ * A round robin creates every game at the start (correspondence players
+ * play their games side by side); the rounds are the circle method's, for
+ * the record. A Swiss pairs one round at a time: the first by rating, each
+ * next one when every game of the round before is over, players of equal
+ * points together, never the same pair twice while another pairing
+ * exists, the player with fewer Axis games on the Axis side; with an odd
+ * number one player (the lowest without one yet) has a bye, worth a win.
+ *
+ * Standings come from the games themselves (they are the results): a win
+ * 1, a draw (an adjudication) a half, a loss 0; games lost on time are
+ * counted apart as forfeits; ties are broken by Sonneborn-Berger (the
+ * points of the opponents beaten, half those of the opponents drawn), then
+ * by wins. An aborted pairing counts for nobody. The tournament is
+ * finished when its last game ends. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_notation.h"
+#include "ak_server.h"
+#include "ak_victory.h"
+
+#define PLAYERS_MAX 64
+#define GAMES_MAX 4096
+
+struct standing {
+    int64_t user;
+    char name[64];
+    double points, sb;
+    int wins, draws, losses, forfeits, byes, played, axis_games;
+    double rating;
+    int seed;           /* join order */
+};
+
+/* One pairing as the standings see it. */
+struct pairing {
+    int64_t game;
+    int round;
+    int64_t axis, allied;
+    int result;         /* AK_RESULT_*, NONE while it runs */
+    int reason;
+    bool counts;        /* not aborted */
+};
+
+struct table {
+    struct ak_store_tournament t;
+    struct standing p[PLAYERS_MAX];
+    int np;
+    struct pairing *g;
+    int ng;
+};
+
+static struct standing *player_of(struct table *tb, int64_t user)
+{
+    for (int i = 0; i < tb->np; i++)
+        if (tb->p[i].user == user)
+            return &tb->p[i];
+    return NULL;
+}
+
+static void score_game(struct table *tb, const struct pairing *g)
+{
+    struct standing *a = player_of(tb, g->axis), *b = player_of(tb, g->allied);
+    if (!a || !b || !g->counts || g->result == AK_RESULT_NONE)
+        return;
+    a->played++;
+    b->played++;
+    double pa = g->result == AK_RESULT_AXIS_WINS ? 1 : g->result == AK_RESULT_DRAW ? 0.5 : 0;
+    a->points += pa;
+    b->points += 1 - pa;
+    struct standing *winner = pa == 1 ? a : pa == 0 ? b : NULL, *loser = pa == 1 ? b : pa == 0 ? a : NULL;
+    if (winner) {
+        winner->wins++;
+        loser->losses++;
+        loser->forfeits += g->reason == AK_WIN_TIME;
+    } else {
+        a->draws++;
+        b->draws++;
+    }
+}
+
+/* Sonneborn-Berger needs every player's points first. */
+static void score_sb(struct table *tb, const struct pairing *g)
+{
+    struct standing *a = player_of(tb, g->axis), *b = player_of(tb, g->allied);
+    if (!a || !b || !g->counts || g->result == AK_RESULT_NONE)
+        return;
+    double pa = g->result == AK_RESULT_AXIS_WINS ? 1 : g->result == AK_RESULT_DRAW ? 0.5 : 0;
+    a->sb += pa * b->points;
+    b->sb += (1 - pa) * a->points;
+}
+
+static int by_standing(const void *x, const void *y)
+{
+    const struct standing *a = x, *b = y;
+    if (a->points != b->points)
+        return a->points > b->points ? -1 : 1;
+    if (a->sb != b->sb)
+        return a->sb > b->sb ? -1 : 1;
+    if (a->wins != b->wins)
+        return b->wins - a->wins;
+    return a->seed - b->seed;
+}
+
+/* Swiss byes: a player without a game in a round that has been paired. */
+static void score_byes(struct table *tb)
+{
+    if (strcmp(tb->t.kind, "swiss") != 0)
+        return;
+    for (int r = 1; r <= tb->t.round; r++)
+        for (int i = 0; i < tb->np; i++) {
+            bool paired = false;
+            for (int k = 0; k < tb->ng && !paired; k++)
+                paired = tb->g[k].round == r && (tb->g[k].axis == tb->p[i].user || tb->g[k].allied == tb->p[i].user);
+            if (!paired) {
+                tb->p[i].byes++;
+                tb->p[i].points += 1;
+            }
+        }
+}
+
+static void table_free(struct table *tb) { free(tb->g); }
+
+/* Read a tournament, its players and its games, and score them. -1 with
+ * the store's code in *rc. */
+static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *rc)
+{
+    memset(tb, 0, sizeof *tb);
+    int64_t users[PLAYERS_MAX];
+    static struct ak_store_tournament_game rows[GAMES_MAX];
+    if ((*rc = ak_store_tournament_get(srv->store, id, &tb->t)) != AK_STORE_OK)
+        return -1;
+    int np = ak_store_tournament_players(srv->store, id, users, PLAYERS_MAX);
+    int ng = ak_store_tournament_games(srv->store, id, rows, GAMES_MAX);
+    if (np < 0 || ng < 0 || !(tb->g = calloc((size_t)ng + 1, sizeof *tb->g))) {
+        *rc = AK_STORE_ERROR;
+        return -1;
+    }
+    for (int i = 0; i < np; i++) {
+        struct standing *s = &tb->p[tb->np++];
+        struct ak_store_glicko gl;
+        s->user = users[i];
+        s->seed = i;
+        ak_store_user_name(srv->store, users[i], s->name, sizeof s->name);
+        s->rating = ak_store_glicko_get(srv->store, users[i], tb->t.ruleset, &gl) == AK_STORE_OK ? gl.rating : 1500;
+    }
+    for (int i = 0; i < ng; i++) {
+        struct ak_game *g = ak_game_find(srv, rows[i].game);
+        if (!g)
+            continue;
+        struct ak_game_brief b = ak_game_brief_of(g);
+        struct pairing *p = &tb->g[tb->ng++];
+        *p = (struct pairing){rows[i].game, rows[i].round, g->player[AK_AXIS], g->player[AK_ALLIED],
+                              b.phase == AK_PHASE_OVER ? b.result : AK_RESULT_NONE, b.reason,
+                              strcmp(g->meta.status, "active") == 0};
+        struct standing *a = player_of(tb, p->axis);
+        if (a && p->counts)
+            a->axis_games++;
+    }
+    for (int i = 0; i < tb->ng; i++)
+        score_game(tb, &tb->g[i]);
+    score_byes(tb);
+    for (int i = 0; i < tb->ng; i++)
+        score_sb(tb, &tb->g[i]);
+    return 0;
+}
+
+static bool met(const struct table *tb, int64_t a, int64_t b)
+{
+    for (int i = 0; i < tb->ng; i++)
+        if ((tb->g[i].axis == a && tb->g[i].allied == b) || (tb->g[i].axis == b && tb->g[i].allied == a))
+            return true;
+    return false;
+}
+
+/* Create the game of one pairing (Axis player challenging the Allied
+ * one, both seated, the clock running). */
+static bool pair(struct ak_server *srv, const struct ak_store_tournament *t, int round, int64_t axis, int64_t allied)
+{
+    struct ak_store_game_meta m = {0};
+    struct ak_dice dice;
+    int r = ak_ruleset_find(t->ruleset);
+    ak_dice_new(&dice, m.dice_secret, m.dice_commit);
+    m.dice_scheme = dice.scheme;
+    m.challenge = allied;
+    m.rated = t->rated;
+    m.tc_seconds = t->tc_seconds;
+    snprintf(m.tc_per, sizeof m.tc_per, "%s", t->tc_per);
+    snprintf(m.tc_expiry, sizeof m.tc_expiry, "%s", t->tc_expiry);
+    struct ak_game_setup s = {.ruleset = r < 0 ? 0 : r, .side = AK_AXIS, .creator = axis, .meta = &m,
+                              .dice = &dice, .tournament = t->id, .round = round, .seat_other = allied};
+    struct ak_game *g = ak_game_create(srv, &s, NULL, NULL);
+    if (!g) {
+        ak_log(AK_LOG_ERROR, "tournament %s: could not create a game of round %d", t->name, round);
+        return false;
+    }
+    ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "tournament %s, round %d: game %lld, %s (Axis) against %s (Allied)",
+                t->name, round, (long long)g->id, g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
+    return true;
+}
+
+/* The circle method: n players (a dummy makes n even) meet once each in
+ * n-1 rounds. Sides are balanced as the pairs are made: the player with
+ * fewer Axis games so far (then more Allied ones) takes the Axis, so no
+ * one has more than one game more on one side than on the other. With
+ * both_sides a second cycle plays every pair again, sides swapped. */
+static int pair_round_robin(struct ak_server *srv, struct table *tb)
+{
+    int n = tb->np + (tb->np & 1), made = 0, rounds = n - 1;
+    int seat[PLAYERS_MAX + 1], axis[PLAYERS_MAX] = {0}, allied[PLAYERS_MAX] = {0};
+    bool first_axis[PLAYERS_MAX][PLAYERS_MAX];      /* who had the Axis in the first cycle */
+    for (int i = 0; i < n; i++)
+        seat[i] = i < tb->np ? i : -1;
+    for (int cycle = 0; cycle < (tb->t.both_sides ? 2 : 1); cycle++)
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < n / 2; i++) {
+                int a = seat[i], b = seat[n - 1 - i];
+                if (a < 0 || b < 0)
+                    continue;
+                bool a_axis = axis[a] != axis[b] ? axis[a] < axis[b]
+                            : allied[a] != allied[b] ? allied[a] > allied[b] : ((r + i) & 1) == 0;
+                if (cycle == 0)
+                    first_axis[a][b] = a_axis, first_axis[b][a] = !a_axis;
+                else
+                    a_axis = !first_axis[a][b];
+                int x = a_axis ? a : b, y = a_axis ? b : a;
+                axis[x]++;
+                allied[y]++;
+                made += pair(srv, &tb->t, cycle * rounds + r + 1, tb->p[x].user, tb->p[y].user);
+            }
+            int last = seat[n - 1];     /* rotate all but the first */
+            memmove(&seat[2], &seat[1], sizeof seat[0] * (size_t)(n - 2));
+            seat[1] = last;
+        }
+    tb->t.round = rounds * (tb->t.both_sides ? 2 : 1);
+    return made;
+}
+
+static int by_points_then_rating(const void *x, const void *y)
+{
+    const struct standing *a = x, *b = y;
+    if (a->points != b->points)
+        return a->points > b->points ? -1 : 1;
+    if (a->rating != b->rating)
+        return a->rating > b->rating ? -1 : 1;
+    return a->seed - b->seed;
+}
+
+static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
+{
+    struct standing order[PLAYERS_MAX];
+    bool done[PLAYERS_MAX] = {false};
+    int n = tb->np, made = 0;
+    memcpy(order, tb->p, sizeof order[0] * (size_t)n);
+    qsort(order, (size_t)n, sizeof order[0], by_points_then_rating);
+    if (n & 1)      /* the bye: the lowest-placed player without one yet */
+        for (int i = n - 1; i >= 0; i--)
+            if (order[i].byes == 0 || i == 0) {
+                done[i] = true;
+                break;
+            }
+    for (int i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        int j = -1;
+        for (int k = i + 1; k < n && j < 0; k++)
+            if (!done[k] && !met(tb, order[i].user, order[k].user))
+                j = k;
+        for (int k = i + 1; k < n && j < 0; k++)       /* a rematch rather than none */
+            if (!done[k])
+                j = k;
+        if (j < 0)
+            break;
+        done[i] = done[j] = true;
+        bool i_axis = order[i].axis_games <= order[j].axis_games;
+        made += pair(srv, &tb->t, round, i_axis ? order[i].user : order[j].user,
+                     i_axis ? order[j].user : order[i].user);
+    }
+    return made;
+}
+
+static int start(struct ak_server *srv, struct table *tb, char *why, size_t cap)
+{
+    if (tb->np < 2)
+        return snprintf(why, cap, "tournament %s has %d player%s; it needs 2", tb->t.name, tb->np,
+                        tb->np == 1 ? "" : "s"), -1;
+    if (strcmp(tb->t.kind, "swiss") == 0) {
+        if (tb->t.rounds <= 0)
+            tb->t.rounds = (int)ceil(log2((double)tb->np));
+        pair_swiss_round(srv, tb, 1);
+        tb->t.round = 1;
+    } else {
+        pair_round_robin(srv, tb);
+    }
+    if (ak_store_tournament_set_round(srv->store, tb->t.id, "running", tb->t.round) != AK_STORE_OK)
+        return snprintf(why, cap, "the database could not store it"), -1;
+    ak_log(AK_LOG_INFO, "tournament %s started with %d players", tb->t.name, tb->np);
+    return 0;
+}
+
+/* ---- commands ---- */
+
+static json_t *tournament_json(const struct ak_store_tournament *t, int players)
+{
+    return json_pack("{s:I,s:s,s:s,s:s,s:b,s:i,s:i,s:I,s:s,s:{s:i,s:s,s:s},s:b,s:b,s:s,s:i}", "tournament",
+                     (json_int_t)t->id, "name", t->name, "kind", t->kind, "ruleset", t->ruleset, "both_sides",
+                     t->both_sides, "rounds", t->rounds, "round", t->round, "starts", (json_int_t)t->starts,
+                     "status", t->status, "time_control", "seconds", t->tc_seconds, "per", t->tc_per, "on_expiry",
+                     t->tc_expiry, "rated", t->rated, "vacation", t->vacation, "created_by", t->created_by,
+                     "players", players);
+}
+
+static json_t *standings_json(struct table *tb)
+{
+    struct standing order[PLAYERS_MAX];
+    memcpy(order, tb->p, sizeof order[0] * (size_t)tb->np);
+    qsort(order, (size_t)tb->np, sizeof order[0], by_standing);
+    json_t *list = json_array();
+    for (int i = 0; i < tb->np; i++) {
+        const struct standing *s = &order[i];
+        json_array_append_new(list, json_pack("{s:i,s:s,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:i}", "rank", i + 1, "user",
+                                              s->name, "points", s->points, "sonneborn_berger", s->sb, "wins",
+                                              s->wins, "draws", s->draws, "losses", s->losses, "forfeits",
+                                              s->forfeits, "byes", s->byes, "played", s->played));
+    }
+    return list;
+}
+
+static json_t *games_json(struct ak_server *srv, struct table *tb)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < tb->ng; i++) {
+        const struct pairing *p = &tb->g[i];
+        const struct ak_game *g = ak_game_find(srv, p->game);
+        json_array_append_new(list, json_pack("{s:I,s:i,s:s,s:s,s:s,s:s,s:s}", "game", (json_int_t)p->game, "round",
+                                              p->round, "axis", g->player_name[AK_AXIS], "allied",
+                                              g->player_name[AK_ALLIED], "status", g->meta.status, "result",
+                                              ak_result_name(p->result), "reason", ak_win_reason_name(p->reason)));
+    }
+    return list;
+}
+
+static int64_t tournament_arg(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const json_t *t = json_object_get(msg, "tournament");
+    if (!json_is_integer(t) || json_integer_value(t) <= 0) {
+        ak_conn_reply_error(c, id, "bad_request", "tournament is a tournament's number");
+        return 0;
+    }
+    return (int64_t)json_integer_value(t);
+}
+
+/* The table of tournament number in msg; false after an error reply. */
+static bool table_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct table *tb)
+{
+    int rc;
+    int64_t t = tournament_arg(c, id, msg);
+    if (!t)
+        return false;
+    if (table_load(c->srv, t, tb, &rc) == 0)
+        return true;
+    table_free(tb);
+    if (rc == AK_STORE_NOT_FOUND)
+        ak_conn_reply_error(c, id, "no_such_tournament", "there is no tournament %lld", (long long)t);
+    else
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+    return false;
+}
+
+static void op_list(struct ak_conn *c, const json_t *id)
+{
+    static struct ak_store_tournament list[100];
+    int64_t users[PLAYERS_MAX];
+    int n = ak_store_tournament_list(c->srv->store, list, 100);
+    if (n < 0) {
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+        return;
+    }
+    json_t *out = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(out, tournament_json(&list[i], ak_store_tournament_players(c->srv->store, list[i].id,
+                                                                                         users, PLAYERS_MAX)));
+    ak_conn_reply_ok(c, id, json_pack("{s:o}", "tournaments", out));
+}
+
+static void op_show(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct table tb;
+    if (!table_arg(c, id, msg, &tb))
+        return;
+    json_t *r = tournament_json(&tb.t, tb.np);
+    json_object_set_new(r, "standings", standings_json(&tb));
+    json_object_set_new(r, "games", games_json(c->srv, &tb));
+    table_free(&tb);
+    ak_conn_reply_ok(c, id, r);
+}
+
+static void op_join(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct table tb;
+    if (!table_arg(c, id, msg, &tb))
+        return;
+    if (strcmp(tb.t.status, "open") != 0)
+        ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started; joining is over", tb.t.name);
+    else if (tb.np >= PLAYERS_MAX)
+        ak_conn_reply_error(c, id, "tournament_full", "tournament %s has %d players (the most)", tb.t.name, tb.np);
+    else {
+        int rc = ak_store_tournament_join(c->srv->store, tb.t.id, c->user, ak_now());
+        if (rc == AK_STORE_EXISTS)
+            ak_conn_reply_error(c, id, "already_joined", "you are in tournament %s already", tb.t.name);
+        else if (rc != AK_STORE_OK)
+            ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        else
+            ak_conn_reply_ok(c, id, tournament_json(&tb.t, tb.np + 1));
+    }
+    table_free(&tb);
+}
+
+void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const char *op = json_string_value(json_object_get(msg, "op"));
+    if (op && strcmp(op, "list") == 0)
+        op_list(c, id);
+    else if (op && strcmp(op, "show") == 0)
+        op_show(c, id, msg);
+    else if (op && strcmp(op, "join") == 0)
+        op_join(c, id, msg);
+    else
+        ak_conn_reply_error(c, id, "bad_request", "op is list, show or join");
+}
+
+/* ---- the admin's side (ak_admin.c checks the role and audits) ---- */
+
+static bool time_control(const json_t *tc, struct ak_store_tournament *t)
+{
+    snprintf(t->tc_per, sizeof t->tc_per, "action");
+    snprintf(t->tc_expiry, sizeof t->tc_expiry, "lose");
+    if (!tc || json_is_null(tc))
+        return true;
+    const json_t *secs = json_object_get(tc, "seconds");
+    const char *per = json_string_value(json_object_get(tc, "per"));
+    const char *expiry = json_string_value(json_object_get(tc, "on_expiry"));
+    if (!json_is_integer(secs) || json_integer_value(secs) < 1 || json_integer_value(secs) > 90LL * 86400 ||
+        (per && strcmp(per, "action") != 0 && strcmp(per, "turn") != 0) ||
+        (expiry && strcmp(expiry, "lose") != 0 && strcmp(expiry, "wait") != 0))
+        return false;
+    t->tc_seconds = (int)json_integer_value(secs);
+    snprintf(t->tc_per, sizeof t->tc_per, "%s", per ? per : "action");
+    snprintf(t->tc_expiry, sizeof t->tc_expiry, "%s", expiry ? expiry : "lose");
+    return true;
+}
+
+int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap)
+{
+    struct ak_store_tournament t = {0};
+    const char *name = json_string_value(json_object_get(msg, "name"));
+    const char *kind = json_string_value(json_object_get(msg, "kind"));
+    const char *ruleset = json_string_value(json_object_get(msg, "ruleset"));
+    const json_t *rounds = json_object_get(msg, "rounds"), *starts = json_object_get(msg, "starts");
+    if (!name || !*name || strlen(name) > 63 || !kind || (strcmp(kind, "round_robin") != 0 && strcmp(kind, "swiss") != 0) ||
+        (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 || json_integer_value(rounds) > 20)) ||
+        (starts && !json_is_integer(starts)) || !time_control(json_object_get(msg, "time_control"), &t) ||
+        ak_ruleset_find(ruleset ? ruleset : "classic") < 0) {
+        ak_conn_reply_error(c, id, "bad_request", "a tournament has a name (1 to 63 characters), a kind (round_robin "
+                            "or swiss), optional rounds (1 to 20, swiss), both_sides, starts (seconds since the "
+                            "epoch), time_control, rated, vacation and a known ruleset");
+        return -1;
+    }
+    snprintf(t.name, sizeof t.name, "%s", name);
+    snprintf(t.kind, sizeof t.kind, "%s", kind);
+    snprintf(t.ruleset, sizeof t.ruleset, "%s", ruleset ? ruleset : "classic");
+    snprintf(t.created_by, sizeof t.created_by, "%s", c->user_name);
+    t.rounds = rounds ? (int)json_integer_value(rounds) : 0;
+    t.both_sides = json_is_true(json_object_get(msg, "both_sides"));
+    t.rated = json_is_true(json_object_get(msg, "rated"));
+    t.vacation = json_is_true(json_object_get(msg, "vacation"));
+    t.starts = starts ? (int64_t)json_integer_value(starts) : ak_now() + 7 * 86400;
+    int rc = ak_store_tournament_create(c->srv->store, &t);
+    if (rc == AK_STORE_EXISTS) {
+        ak_conn_reply_error(c, id, "bad_request", "a tournament is called %s already", name);
+        return -1;
+    }
+    if (rc != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        return -1;
+    }
+    snprintf(detail, cap, "%s %s", t.kind, t.name);
+    ak_conn_reply_ok(c, id, tournament_json(&t, 0));
+    return 0;
+}
+
+int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap)
+{
+    struct table tb;
+    char why[200];
+    if (!table_arg(c, id, msg, &tb))
+        return -1;
+    int rc = -1;
+    if (strcmp(tb.t.status, "open") != 0)
+        ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started already", tb.t.name);
+    else if (start(c->srv, &tb, why, sizeof why) != 0)
+        ak_conn_reply_error(c, id, "bad_request", "%s", why);
+    else {
+        snprintf(tb.t.status, sizeof tb.t.status, "running");
+        snprintf(detail, cap, "%s", tb.t.name);
+        ak_conn_reply_ok(c, id, tournament_json(&tb.t, tb.np));
+        rc = 0;
+    }
+    table_free(&tb);
+    return rc;
+}
+
+/* ---- hooks: the clock, and games that end ---- */
+
+void ak_tournament_tick(struct ak_server *srv)
+{
+    static int64_t last;
+    static struct ak_store_tournament list[100];
+    int64_t now = ak_now();
+    if (now == last)
+        return;     /* once a second is plenty for start dates */
+    last = now;
+    int n = ak_store_tournament_list(srv->store, list, 100);
+    for (int i = 0; i < n; i++) {
+        struct table tb;
+        int rc;
+        char why[200];
+        if (strcmp(list[i].status, "open") != 0 || list[i].starts > now)
+            continue;
+        if (table_load(srv, list[i].id, &tb, &rc) == 0 && start(srv, &tb, why, sizeof why) != 0) {
+            /* too few players at the start date: it stays open, said once a day */
+            if (now % 86400 == 0)
+                ak_log(AK_LOG_WARN, "tournament %s cannot start: %s", list[i].name, why);
+        }
+        table_free(&tb);
+    }
+}
+
+void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
+{
+    int64_t tid;
+    int round, rc;
+    struct table tb;
+    if (ak_store_tournament_of_game(srv->store, g->id, &tid, &round) != AK_STORE_OK)
+        return;
+    if (table_load(srv, tid, &tb, &rc) != 0 || strcmp(tb.t.status, "running") != 0) {
+        table_free(&tb);
+        return;
+    }
+    bool round_over = true, all_over = true;
+    for (int i = 0; i < tb.ng; i++) {
+        bool over = tb.g[i].result != AK_RESULT_NONE || !tb.g[i].counts;
+        all_over &= over;
+        round_over &= over || tb.g[i].round != tb.t.round;
+    }
+    bool swiss = strcmp(tb.t.kind, "swiss") == 0;
+    /* Only a game of the current round moves a Swiss on: the next round's
+     * games are not stored yet when two of this round end in one commit. */
+    if (swiss && round_over && round == tb.t.round && tb.t.round < tb.t.rounds) {
+        pair_swiss_round(srv, &tb, tb.t.round + 1);
+        ak_store_tournament_set_round(srv->store, tid, "running", tb.t.round + 1);
+        ak_log(AK_LOG_INFO, "tournament %s: round %d paired", tb.t.name, tb.t.round + 1);
+    } else if (all_over) {
+        ak_store_tournament_set_round(srv->store, tid, "finished", tb.t.round);
+        ak_log(AK_LOG_INFO, "tournament %s finished", tb.t.name);
+    }
+    table_free(&tb);
+}
+
+bool ak_tournament_has_game(struct ak_server *srv, int64_t game)
+{
+    int64_t tid;
+    int round;
+    return ak_store_tournament_of_game(srv->store, game, &tid, &round) == AK_STORE_OK;
+}

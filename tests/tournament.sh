@@ -1,0 +1,147 @@
+#!/bin/bash
+# Integration: tournaments (issue 15). A 4-player round robin run to its
+# standings with one game adjudicated, as an operator would (docs/
+# operations.md), then a 3-player Swiss with a bye and a game forfeited on
+# time that pairs its second round by itself; who may do what.
+# usage: tournament.sh AKD AKC
+set -u
+AKD=$1 AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+start_akd main --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100
+for u in alice bob carol dave erin; do
+    AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
+done
+# field FILE PYTHON-EXPR: evaluate an expression over the JSON document j in FILE
+field() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
+
+# --- who may ---
+as bob admin tournament-create "Bob Cup" round_robin >"$dir/notadmin.out" 2>&1; rc=$?
+check "only an admin creates a tournament" "[ $rc = 1 ] && grep -q 'does not have the admin role' '$dir/notadmin.out'"
+as alice admin tournament-create "Club" knockout >"$dir/kind.out" 2>&1; rc=$?
+check "the kind is round_robin or swiss (usage, exit 2)" "[ $rc = 2 ]"
+as alice admin tournament-create "Club" round_robin colour=red >"$dir/word.out" 2>&1; rc=$?
+check "an unknown setting is refused before anything is sent" "[ $rc = 2 ] && grep -q \"'colour=red' is not\" '$dir/word.out'"
+
+# --- a 4-player round robin ---
+as alice admin tournament-create "Winter Club" round_robin starts=+1d time=3d rated >"$dir/create.out" 2>&1
+expect create 'tournament 1 created: Winter Club (round_robin); players join with: akc tournament join 1'
+as alice admin tournament-create "winter club" swiss >"$dir/dup.out" 2>&1; rc=$?
+check "tournament names are unique (any case)" "[ $rc = 1 ] && grep -q 'called winter club already' '$dir/dup.out'"
+for u in bob carol dave erin; do as $u tournament join 1 >"$dir/join-$u.out" 2>&1; done
+expect join-erin 'you are in tournament Winter Club (4 players so far)'
+as bob tournament join 1 >"$dir/join-again.out" 2>&1; rc=$?
+check "joining twice is refused" "[ $rc = 1 ] && grep -q 'already' '$dir/join-again.out'"
+as bob tournament list >"$dir/list.out" 2>&1
+expect list '^1 *Winter Club *round_robin open *4 players *classic *rated, 259200 s per action, one game a pair; starts'
+as bob admin tournament-start 1 >"$dir/start-bob.out" 2>&1; rc=$?
+check "only an admin starts it early" "[ $rc = 1 ]"
+as alice admin tournament-start 1 >"$dir/start.out" 2>&1
+expect start 'tournament Winter Club started with 4 players'
+sleep 0.3
+as alice tournament join 1 >"$dir/late.out" 2>&1; rc=$?
+check "nobody joins once it has started" "[ $rc = 1 ] && grep -q 'joining is over' '$dir/late.out'"
+as bob --json tournament show 1 >"$dir/rr.json" 2>&1
+check "6 games, every pair once, in 3 rounds" \
+    "[ \$(field '$dir/rr.json' 'len(j[\"games\"])') = 6 ] && [ \$(field '$dir/rr.json' 'len(set(frozenset((g[\"axis\"],g[\"allied\"])) for g in j[\"games\"]))') = 6 ] && [ \"\$(field '$dir/rr.json' 'sorted(set(g[\"round\"] for g in j[\"games\"]))')\" = '[1, 2, 3]' ]"
+check "each player plays three games, at most two of them on one side" \
+    "[ \$(field '$dir/rr.json' 'max(max(sum(g[\"axis\"]==p for g in j[\"games\"]), sum(g[\"allied\"]==p for g in j[\"games\"])) for p in \"bob carol dave erin\".split())') -le 2 ]"
+games=$(field "$dir/rr.json" '" ".join("%d:%s:%s" % (g["game"], g["axis"], g["allied"]) for g in j["games"])')
+first=${games%% *}; g1=${first%%:*}; rest=${first#*:}; ax1=${rest%%:*}; al1=${rest#*:}
+as "$al1" abort "$g1" >"$dir/abort.out" 2>&1; rc=$?
+check "a player cannot abort a tournament game" "[ $rc = 1 ] && grep -q 'tournament pairing' '$dir/abort.out'"
+as "$ax1" games >"$dir/ax-games.out" 2>&1
+check "the pairing is in the Axis player's games, his move, the clock running" "grep -q \"$g1\" '$dir/ax-games.out'"
+# game 1 adjudicated (a draw); in the others the Allied player resigns,
+# except the last, where the Axis player does
+n=0
+for x in $games; do
+    g=${x%%:*}; rest=${x#*:}; ax=${rest%%:*}; al=${rest#*:}
+    n=$((n + 1))
+    if [ $n = 1 ]; then
+        as alice admin adjudicate "$g" draw both players agreed >"$dir/adj.out" 2>&1
+    elif [ $n = 6 ]; then
+        as "$ax" resign "$g" >/dev/null 2>&1
+    else
+        as "$al" resign "$g" >/dev/null 2>&1
+    fi
+done
+sleep 0.3
+expect adj "game $g1 adjudicated: a draw"
+as bob --json tournament show 1 >"$dir/rr2.json" 2>&1
+as bob tournament show 1 >"$dir/rr2.out" 2>&1
+check "the tournament is finished when its last game ends" "[ \$(field '$dir/rr2.json' 'j[\"status\"]') = finished ]"
+# expected points from the games themselves
+exp=$(python3 - "$dir/rr2.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+pts = {s["user"]: 0.0 for s in j["standings"]}
+for g in j["games"]:
+    if g["result"] == "axis_wins": pts[g["axis"]] += 1
+    elif g["result"] == "allied_wins": pts[g["allied"]] += 1
+    else: pts[g["axis"]] += 0.5; pts[g["allied"]] += 0.5
+print(" ".join("%s=%.1f" % (u, pts[u]) for u in sorted(pts)))
+EOF
+)
+got=$(field "$dir/rr2.json" '" ".join("%s=%.1f" % (s["user"], s["points"]) for s in sorted(j["standings"], key=lambda s: s["user"]))')
+check "standings: points from the results ($got)" "[ '$got' = '$exp' ]"
+check "the points add up to 6 (one per game)" "[ \$(field '$dir/rr2.json' 'sum(s[\"points\"] for s in j[\"standings\"])') = 6.0 ]"
+check "standings are sorted by points, then Sonneborn-Berger" \
+    "field '$dir/rr2.json' 'all((a[\"points\"],a[\"sonneborn_berger\"]) >= (b[\"points\"],b[\"sonneborn_berger\"]) for a,b in zip(j[\"standings\"], j[\"standings\"][1:]))' | grep -q True"
+sb=$(python3 - "$dir/rr2.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+pts = {s["user"]: s["points"] for s in j["standings"]}
+sb = {u: 0.0 for u in pts}
+for g in j["games"]:
+    a, b = g["axis"], g["allied"]
+    if g["result"] == "axis_wins": sb[a] += pts[b]
+    elif g["result"] == "allied_wins": sb[b] += pts[a]
+    else: sb[a] += pts[b] / 2; sb[b] += pts[a] / 2
+print(all(abs(s["sonneborn_berger"] - sb[s["user"]]) < 1e-9 for s in j["standings"]))
+EOF
+)
+check "Sonneborn-Berger is the beaten opponents' points plus half the drawn ones'" "[ '$sb' = True ]"
+check "the adjudicated game shows as a draw by adjudication" "grep -q \"game $g1 .*drawn (adjudication)\" '$dir/rr2.out'"
+check "akc tournament show prints the table" "grep -q '^  1  ' '$dir/rr2.out' && grep -q 'points  S-B' '$dir/rr2.out'"
+as bob player bob >"$dir/rated.out" 2>&1
+check "the rated tournament's games moved the ratings" "grep -q 'rated games' '$dir/rated.out'"
+check "the audit has the tournament's creation and start" \
+    "[ \$(sqlite3 '$dir/akd.sqlite3' \"SELECT count(*) FROM admin_actions WHERE op LIKE 'tournament_%'\") = 2 ]"
+
+# --- a 3-player Swiss: a bye, a forfeit on time, round 2 paired by itself ---
+as alice admin tournament-create "Quick Swiss" swiss rounds=2 starts=+1d time=2s >/dev/null 2>&1
+for u in bob carol dave; do as $u tournament join 2 >/dev/null 2>&1; done
+as alice admin tournament-start 2 >/dev/null 2>&1
+sleep 0.3
+as bob --json tournament show 2 >"$dir/sw1.json" 2>&1
+check "round 1: one game and a bye" "[ \$(field '$dir/sw1.json' 'len(j[\"games\"])') = 1 ] && [ \$(field '$dir/sw1.json' 'sum(s[\"byes\"] for s in j[\"standings\"])') = 1 ]"
+bye1=$(field "$dir/sw1.json" '[s["user"] for s in j["standings"] if s["byes"]][0]')
+sleep 3     # nobody moves: the Axis player loses on time
+as bob --json tournament show 2 >"$dir/sw2.json" 2>&1
+check "the forfeit on time counts as such" "[ \$(field '$dir/sw2.json' 'sum(s[\"forfeits\"] for s in j[\"standings\"])') -ge 1 ]"
+check "round 2 was paired when round 1 ended" "[ \$(field '$dir/sw2.json' 'j[\"round\"]') = 2 ] && [ \$(field '$dir/sw2.json' 'len(j[\"games\"])') = 2 ]"
+check "... and the bye went to another player ($bye1 had it)" \
+    "[ \$(field '$dir/sw2.json' 'sum(s[\"byes\"] for s in j[\"standings\"])') = 2 ] && [ \$(field '$dir/sw2.json' '[s[\"byes\"] for s in j[\"standings\"] if s[\"user\"] == \"$bye1\"][0]') = 1 ]"
+check "... without a rematch" "[ \$(field '$dir/sw2.json' 'len(set(frozenset((g[\"axis\"],g[\"allied\"])) for g in j[\"games\"]))') = 2 ]"
+sleep 3
+as bob --json tournament show 2 >"$dir/sw3.json" 2>&1
+as bob tournament show 2 >"$dir/sw3.out" 2>&1
+check "after its last round the Swiss is finished" "[ \$(field '$dir/sw3.json' 'j[\"status\"]') = finished ]"
+check "forfeits show in the games list" "grep -q 'forfeit' '$dir/sw3.out'"
+check "points: each round one game and a bye, each worth one: 4 in all" \
+    "[ \$(field '$dir/sw3.json' 'sum(s[\"points\"] for s in j[\"standings\"])') = 4.0 ]"
+# --- both sides: every pair twice, sides swapped ---
+as alice admin tournament-create "Return Match" round_robin both_sides starts=+1d >/dev/null 2>&1
+for u in bob carol erin; do as $u tournament join 3 >/dev/null 2>&1; done
+as alice admin tournament-start 3 >/dev/null 2>&1
+sleep 0.3
+as bob --json tournament show 3 >"$dir/bs.json" 2>&1
+check "both_sides: 6 games for 3 players, each pair once on each side" \
+    "[ \$(field '$dir/bs.json' 'len(j[\"games\"])') = 6 ] && [ \$(field '$dir/bs.json' 'len(set((g[\"axis\"],g[\"allied\"]) for g in j[\"games\"]))') = 6 ]"
+check "... each player twice Axis, twice Allied" \
+    "field '$dir/bs.json' 'all(sum(g[\"axis\"]==p for g in j[\"games\"]) == 2 for p in (\"bob\",\"carol\",\"erin\"))' | grep -q True"
+as bob tournament show 9 >"$dir/none.out" 2>&1; rc=$?
+check "an unknown tournament: no_such_tournament" "[ $rc = 1 ] && grep -q 'no tournament 9' '$dir/none.out'"
+finish
