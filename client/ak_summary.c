@@ -85,6 +85,10 @@ void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
             snprintf(buf, cap, "CHALLENGE from %s", ax ? ax : al ? al : "?");
         else if (challenge)
             snprintf(buf, cap, "challenge to %s", challenge);
+        else if (json_is_array(json_object_get(g, "rating_range")))
+            snprintf(buf, cap, "open seek, rated %lld-%lld",
+                     (long long)json_integer_value(json_array_get(json_object_get(g, "rating_range"), 0)),
+                     (long long)json_integer_value(json_array_get(json_object_get(g, "rating_range"), 1)));
         else
             snprintf(buf, cap, "open seek");
     } else if (json_is_true(json_object_get(g, "overdue"))) {

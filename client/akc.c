@@ -43,6 +43,7 @@ static struct {
     const char *ruleset;        /* ladder, new: the ruleset */
     int page;                   /* ladder: from 1 */
     bool per_given;             /* --per or --on-expiry on the command line */
+    int min_rating, max_rating; /* new: who may take the open seat */
 } opt;
 
 static const char usage_text[] =
@@ -59,6 +60,7 @@ static const char usage_text[] =
         "Games:\n"
         "  new axis|allied|random   create a game, playing that side; options:\n"
         "      --opponent USER  challenge one player (else anyone may join)\n"
+        "      --min-rating N --max-rating N   an open seek only players so rated may take\n"
         "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
         "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
         "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
@@ -392,6 +394,10 @@ static int cmd_new(struct ak_net *n, const char *side)
         json_object_set_new(req, "ruleset", json_string(opt.ruleset));
     if (opt.opponent)
         json_object_set_new(req, "opponent", json_string(opt.opponent));
+    if (opt.min_rating)
+        json_object_set_new(req, "min_rating", json_integer(opt.min_rating));
+    if (opt.max_rating)
+        json_object_set_new(req, "max_rating", json_integer(opt.max_rating));
     if (opt.position) {
         json_error_t e;
         json_t *pos = json_load_file(opt.position, 0, &e);
@@ -1187,6 +1193,7 @@ int main(int argc, char **argv)
         {"ruleset", required_argument, NULL, 'L'}, {"page", required_argument, NULL, 'G'},
         {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
+        {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1247,6 +1254,17 @@ int main(int argc, char **argv)
         }
         case 'o': opt.opponent = optarg; break;
         case 'r': opt.rated = true; break;
+        case 'm':
+        case 'x': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 4000) {
+                fprintf(stderr, "akc: --%s wants a rating from 1 to 4000\n", c == 'm' ? "min-rating" : "max-rating");
+                return EXIT_USAGE;
+            }
+            *(c == 'm' ? &opt.min_rating : &opt.max_rating) = (int)v;
+            break;
+        }
         case 't':
             if ((opt.time = akc_duration(optarg)) < 0) {
                 fprintf(stderr, "akc: --time wants a duration such as 90s, 30m, 12h or 3d\n");

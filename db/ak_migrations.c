@@ -126,5 +126,8 @@ const char *const ak_migrations[] = {
     "  tournament_id INTEGER NOT NULL REFERENCES tournaments(id),"
     "  round INTEGER NOT NULL);"
     "CREATE INDEX tournament_games_t ON tournament_games(tournament_id, round);",
+    /* 11: who may accept an open seek: a rating range (0: no bound) */
+    "ALTER TABLE games ADD COLUMN min_rating INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN max_rating INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

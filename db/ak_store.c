@@ -376,10 +376,12 @@ static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *
     sqlite3_bind_int64(q, at + 7, m->deadline);
     sqlite3_bind_text(q, at + 8, m->status[0] ? m->status : "active", -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(q, at + 9, m->dice_scheme ? m->dice_scheme : 1);
+    sqlite3_bind_int(q, at + 10, m->min_rating);
+    sqlite3_bind_int(q, at + 11, m->max_rating);
 }
 
 #define META_COLUMNS "dice_commit, dice_secret, challenge_user, rated, tc_seconds, tc_per, " \
-                     "tc_expiry, deadline, status, dice_scheme"
+                     "tc_expiry, deadline, status, dice_scheme, min_rating, max_rating"
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
@@ -387,9 +389,9 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
 {
     sqlite3_stmt *q = ak_store_prep(st, side == 0
         ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
@@ -402,7 +404,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 4, user);
     sqlite3_bind_int64(q, 5, now);
     bind_meta(q, 6, meta ? meta : &none);
-    sqlite3_bind_text(q, 16, position ? position : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 18, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
@@ -413,11 +415,12 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
 {
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
                                "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
-                               "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ? WHERE id = ?");
+                               "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ?, min_rating = ?, "
+                               "max_rating = ? WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
-    sqlite3_bind_int64(q, 11, game);
+    sqlite3_bind_int64(q, 13, game);
     return ak_store_run(st, q);
 }
 
@@ -599,7 +602,9 @@ int ak_store_games_each(struct ak_store *st,
         m->deadline = sqlite3_column_int64(q, 16);
         snprintf(m->status, sizeof m->status, "%s", (const char *)sqlite3_column_text(q, 17));
         m->dice_scheme = sqlite3_column_int(q, 18);
-        g.position = (const char *)sqlite3_column_text(q, 19);
+        m->min_rating = sqlite3_column_int(q, 19);
+        m->max_rating = sqlite3_column_int(q, 20);
+        g.position = (const char *)sqlite3_column_text(q, 21);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

@@ -32,6 +32,7 @@ struct ak_store_game_meta {
     char tc_expiry[8];          /* "lose" (on time) or "wait" (for an operator) */
     int64_t deadline;           /* when the awaited player must have acted, 0 for none */
     char status[12];            /* "active", "aborted", "declined" */
+    int min_rating, max_rating; /* an open seek: who may take the seat (0: no bound) */
 };
 
 struct ak_store_game {

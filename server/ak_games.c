@@ -411,6 +411,9 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
     json_object_set_new(j, "you", mine < 0 ? json_null()
                                            : json_string(mine == AK_AXIS ? "axis" : "allied"));
     json_object_set_new(j, "rated", json_boolean(g->meta.rated));
+    json_object_set_new(j, "rating_range", g->meta.min_rating || g->meta.max_rating
+                        ? json_pack("[i,i]", g->meta.min_rating, g->meta.max_rating ? g->meta.max_rating : 4000)
+                        : json_null());
     json_object_set_new(j, "time_control", time_control_json(g));
     json_object_set_new(j, "deadline", g->meta.deadline ? json_integer(g->meta.deadline) : json_null());
     json_object_set_new(j, "time_left", g->meta.deadline

@@ -81,6 +81,28 @@ static bool position_arg(struct ak_conn *c, const json_t *id, const json_t *pos,
     return *out != NULL;
 }
 
+/* "min_rating", "max_rating": who may take an open seek's seat, by his
+ * rating in the game's ruleset (1500 before his first rated game). Not
+ * for a challenge, which names its player already. */
+static bool rating_range_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_store_game_meta *m)
+{
+    const json_t *lo = json_object_get(msg, "min_rating"), *hi = json_object_get(msg, "max_rating");
+    if ((lo && (!json_is_integer(lo) || json_integer_value(lo) < 1 || json_integer_value(lo) > 4000)) ||
+        (hi && (!json_is_integer(hi) || json_integer_value(hi) < 1 || json_integer_value(hi) > 4000)) ||
+        (lo && hi && json_integer_value(lo) > json_integer_value(hi))) {
+        ak_conn_reply_error(c, id, "bad_request", "min_rating and max_rating are ratings from 1 to 4000, the first "
+                            "not above the second");
+        return false;
+    }
+    if ((lo || hi) && json_object_get(msg, "opponent")) {
+        ak_conn_reply_error(c, id, "bad_request", "a rating range is for an open seek, not a challenge");
+        return false;
+    }
+    m->min_rating = lo ? (int)json_integer_value(lo) : 0;
+    m->max_rating = hi ? (int)json_integer_value(hi) : 0;
+    return true;
+}
+
 static int side_arg(const char *name)
 {
     if (name && strcmp(name, "random") == 0)
@@ -199,6 +221,8 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         }
     }
     m.rated = json_is_true(json_object_get(msg, "rated"));
+    if (!rating_range_arg(c, id, msg, &m))
+        return;
     struct ak_dice dice;
     ak_dice_new(&dice, m.dice_secret, m.dice_commit);
     m.dice_scheme = dice.scheme;
@@ -271,6 +295,19 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "not_invited", "game %lld is a challenge to another player",
                             (long long)g->id);
         return;
+    }
+    if (g->meta.min_rating || g->meta.max_rating) {
+        struct ak_store_glicko r;
+        const char *ruleset = ak_ruleset_get(ak_game_brief_of(g).ruleset)->name;
+        int rc = ak_store_glicko_get(c->srv->store, c->user, ruleset, &r);
+        double rating = rc == AK_STORE_OK ? r.rating : 1500;
+        if (rc == AK_STORE_ERROR ||
+            (g->meta.min_rating && rating < g->meta.min_rating) || (g->meta.max_rating && rating > g->meta.max_rating)) {
+            ak_conn_reply_error(c, id, "not_eligible", "game %lld is for players rated %d to %d in %s; you are %.0f",
+                                (long long)g->id, g->meta.min_rating, g->meta.max_rating ? g->meta.max_rating : 4000,
+                                ruleset, rating);
+            return;
+        }
     }
     if (c->srv->cfg.games_per_user &&
         unfinished_games(c->srv, c->user) >= c->srv->cfg.games_per_user) {
