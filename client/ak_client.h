@@ -136,6 +136,8 @@ int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending);
 /* ak_summary.c: a game summary (PROTOCOL.md SUMMARY) for people. The
  * clock: "-", "2d 4h left (3d/action)", "OVERDUE (3d/action)", "3d/turn". */
 void ak_summary_clock(const json_t *summary, char *buf, size_t cap);
+/* A chat message or push: "bob: hello", "(spectator) carol: nice move". */
+void ak_summary_chat(const json_t *m, char *buf, size_t cap);
 /* "YOUR MOVE", "axis to move", "OVERDUE: ...", "CHALLENGE from alice",
  * "challenge to bob", "open seek", "axis_wins by elimination"; me is the
  * user's name (NULL if not logged in). */

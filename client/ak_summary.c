@@ -125,3 +125,10 @@ bool ak_summary_matches(const json_t *g, const char *me, unsigned filters)
         return false;
     return true;
 }
+
+void ak_summary_chat(const json_t *m, char *buf, size_t cap)
+{
+    const char *channel = json_string_value(json_object_get(m, "channel"));
+    snprintf(buf, cap, "%s%s: %s", channel && strcmp(channel, "spectators") == 0 ? "(spectator) " : "",
+             json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "text")));
+}

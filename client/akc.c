@@ -84,6 +84,12 @@ static const char usage_text[] =
         "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
         "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
         "  admin stats          the admin role (accounts named in akd's admins setting)\n"
+        "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"
+        "                       the spectators; neither reads the other channel until the end)\n"
+        "  settings [chat on|off | notify each|digest | email ADDRESS|none | verify-email TOKEN]\n"
+        "                       your settings: chat pushes, a daily digest instead of one\n"
+        "                       notification per move, an address for notifications\n"
+        "  vacation [DAYS|end]  pause all your clocks for DAYS (days left this year without)\n"
         "  tournament list | tournament show ID | tournament join ID\n"
         "                       tournaments: standings with tie-breaks, pairings, results\n"
         "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
@@ -600,6 +606,10 @@ static void print_push(json_t *m)
     } else if (kind && (strcmp(kind, "aborted") == 0 || strcmp(kind, "declined") == 0)) {
         printf("game %lld was %s by %s\n", (long long)json_integer_value(json_object_get(m, "game")), kind,
                json_string_value(json_object_get(m, "by")));
+    } else if (kind && strcmp(kind, "chat") == 0) {
+        char line[700];
+        ak_summary_chat(m, line, sizeof line);
+        printf("game %lld: %s\n", (long long)json_integer_value(json_object_get(m, "game")), line);
     } else if (kind && strcmp(kind, "joined") == 0) {
         printf("game %lld: %s joined as %s\n", (long long)json_integer_value(json_object_get(m, "game")),
                json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "side")));
@@ -998,6 +1008,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return akc_admin(n, argv);
     if (strcmp(verb, "tournament") == 0)
         return akc_tournament(n, argv);
+    if (strcmp(verb, "chat") == 0 || strcmp(verb, "settings") == 0 || strcmp(verb, "vacation") == 0)
+        return akc_comforts(n, argc, argv);
     if (strcmp(verb, "give-time") == 0 && argc == 3)
         return cmd_give_time(n, game, argv[2]);
     if (strcmp(verb, "rematch") == 0 && argc == 2)
@@ -1127,6 +1139,8 @@ static int check_arguments(int argc, char **argv)
         return akc_admin_check(argc, argv);
     if (strcmp(verb, "tournament") == 0)
         return akc_tournament_check(argc, argv);
+    if (strcmp(verb, "chat") == 0 || strcmp(verb, "settings") == 0 || strcmp(verb, "vacation") == 0)
+        return akc_comforts_check(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(commands[i].verb, verb) == 0) {
             words = commands[i].words;

@@ -30,6 +30,10 @@ int akc_admin_check(int argc, char **argv);     /* 0, or EXIT_USAGE after the us
 int akc_admin(struct ak_net *n, char **argv);
 int akc_reset_password(struct ak_net *n, const char *user, const char *token);
 
+/* akc_comforts.c: chat, settings, vacation */
+int akc_comforts_check(int argc, char **argv);
+int akc_comforts(struct ak_net *n, int argc, char **argv);
+
 /* akc_tournament.c */
 int akc_tournament_check(int argc, char **argv);
 int akc_tournament(struct ak_net *n, char **argv);

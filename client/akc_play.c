@@ -66,6 +66,7 @@ static const char *const play_help =
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
     "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
     "  clock                        the time left, the rated flag and the game's status\n"
+    "  say TEXT | chat              a message to your opponent; the game's chat so far\n"
     "  help | quit\n";
 
 /* Print above the line being edited, then draw the line again. */
@@ -221,6 +222,17 @@ static void on_push(json_t *m)
     if (strcmp(kind, "joined") == 0) {
         say("%s joined as %s.\n", json_string_value(json_object_get(m, "user")),
             json_string_value(json_object_get(m, "side")));
+        return;
+    }
+    if (strcmp(kind, "chat") == 0) {
+        char line[700];
+        ak_summary_chat(m, line, sizeof line);
+        say("  %s\n", line);
+        return;
+    }
+    if (strcmp(kind, "time_given") == 0) {
+        say("%s gave %lld s more to the clock.\n", json_string_value(json_object_get(m, "by")),
+            (long long)json_integer_value(json_object_get(m, "seconds")));
         return;
     }
     if (strcmp(kind, "undo") == 0) {
@@ -543,10 +555,29 @@ static bool confirmed(const char *verb, int n, char **w)
     return ask_yes("Go ahead anyway? [y/N] ");
 }
 
+static void chat_history(void)
+{
+    json_t *r = request(json_pack("{s:s,s:I}", "cmd", "chat", "game", (json_int_t)P.game));
+    size_t i;
+    json_t *m;
+    if (r && json_array_size(json_object_get(r, "messages")) == 0)
+        say("no chat yet (say TEXT sends a message)\n");
+    json_array_foreach(json_object_get(r, "messages"), i, m) {
+        char line[700];
+        ak_summary_chat(m, line, sizeof line);
+        say("  %s\n", line);
+    }
+    json_decref(r);
+}
+
 static void run_command(char *line)
 {
     char *w[10];
     int n = 0;
+    if (strncmp(line, "say ", 4) == 0) {
+        json_decref(request(json_pack("{s:s,s:I,s:s}", "cmd", "chat", "game", (json_int_t)P.game, "text", line + 4)));
+        return;
+    }
     for (char *t = strtok(line, " \t"); t && n < 10; t = strtok(NULL, " \t"))
         w[n++] = t;
     if (n == 0)
@@ -573,6 +604,8 @@ static void run_command(char *line)
         options();
     else if (strcmp(w[0], "clock") == 0)
         clock_now();
+    else if (strcmp(w[0], "chat") == 0)
+        chat_history();
     else if (strcmp(w[0], "undo") == 0)
         json_decref(request(json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)P.game)));
     else if (strcmp(w[0], "odds") == 0 && n == 3)

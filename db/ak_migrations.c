@@ -129,5 +129,26 @@ const char *const ak_migrations[] = {
     /* 11: who may accept an open seek: a rating range (0: no bound) */
     "ALTER TABLE games ADD COLUMN min_rating INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN max_rating INTEGER NOT NULL DEFAULT 0;",
+    /* 12: correspondence comforts: chat kept with its game (not part of
+     * the record), and per player: chat muted, one notification per move
+     * or a daily digest, an e-mail address and its verification, and
+     * vacations (when, and the seconds used in the year) */
+    "CREATE TABLE chat ("
+    "  id INTEGER PRIMARY KEY,"
+    "  game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  at INTEGER NOT NULL,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  channel TEXT NOT NULL,"             /* players or spectators */
+    "  text TEXT NOT NULL);"
+    "CREATE INDEX chat_game ON chat(game_id, id);"
+    "ALTER TABLE users ADD COLUMN chat_muted INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN notify_mode TEXT NOT NULL DEFAULT 'each';"
+    "ALTER TABLE users ADD COLUMN email TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN email_token_hash TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE users ADD COLUMN vacation_start INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN vacation_until INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

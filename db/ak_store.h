@@ -132,6 +132,30 @@ struct ak_store_tournament_game { int64_t game; int round; };
 int ak_store_tournament_games(struct ak_store *st, int64_t id, struct ak_store_tournament_game *out, int max);
 /* The tournament a game pairs for: OK with *id and *round, or NOT_FOUND. */
 int ak_store_tournament_of_game(struct ak_store *st, int64_t game, int64_t *id, int *round);
+/* A player's own settings and state beside his account
+ * (ak_store_people.c, migration 12). */
+struct ak_store_prefs {
+    int chat_muted;
+    char notify_mode[8];        /* "each" or "digest" */
+    char email[128];
+    int email_verified;
+    char email_token_hash[65];  /* the pending verification, "" for none */
+    int64_t vacation_start, vacation_until;    /* 0: not on vacation */
+    int vacation_year;          /* the year vacation_used counts */
+    int64_t vacation_used;      /* seconds of vacation taken in it */
+};
+int ak_store_prefs_get(struct ak_store *st, int64_t user, struct ak_store_prefs *p);
+int ak_store_prefs_put(struct ak_store *st, int64_t user, const struct ak_store_prefs *p);
+/* Each user with a vacation running at now, or in digest mode. */
+int ak_store_vacations_each(struct ak_store *st, int64_t now, void (*cb)(void *ud, int64_t user, int64_t until),
+                            void *ud);
+int ak_store_digest_users(struct ak_store *st, int64_t *users, int max);
+int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t user, const char *channel,
+                      const char *text);
+/* The game's chat in order; cb gets each message with its author's name. */
+int ak_store_chat_each(struct ak_store *st, int64_t game,
+                       void (*cb)(void *ud, int64_t at, const char *user, const char *channel, const char *text),
+                       void *ud);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

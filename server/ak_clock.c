@@ -21,7 +21,7 @@ bool ak_clock_next(struct ak_game *g, bool new_turn)
         g->meta.deadline = 0;
         g->overdue = false;     /* an ended game waits for nobody */
     } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
-        g->meta.deadline = ak_now() + g->meta.tc_seconds;
+        g->meta.deadline = ak_vacation_shift(g, ak_now() + g->meta.tc_seconds);
         g->warned = false;
         g->overdue = false;
     }
@@ -78,11 +78,14 @@ static void on_tick(uv_timer_t *t)
     ak_conn_tick(srv);      /* expired sessions, silent connections */
     ak_games_evict_idle(srv);
     ak_tournament_tick(srv);
+    ak_notify_digest(srv);
     for (struct ak_game *g = srv->games; g; g = g->next) {
         int late = ak_game_waiting(g);
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
             continue;
         int64_t left = g->meta.deadline - now;
+        if (ak_vacation_until(g->player[late]))
+            continue;       /* away: his clock stands still (ak_vacation.c) */
         if (left <= 0)
             expire(srv, g, late);
         /* 80% used; whole seconds, rounded so that a short clock warns too */

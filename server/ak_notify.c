@@ -4,9 +4,19 @@
  * never through a shell) with the event as its one argument and the details
  * in the environment, added to akd's own (PATH, HOME, LANG and the rest,
  * whole, so the program finds what it calls): AK_EVENT (your_turn,
- * challenge, deadline_near, deadline_passed, game_over), AK_GAME, AK_USER
- * (the player to tell), AK_SIDE, AK_OPPONENT, AK_DEADLINE (seconds since
- * the epoch, or 0), AK_RESULT. A mail relay is one such program.
+ * challenge, deadline_near, deadline_passed, game_over, digest,
+ * verify_email), AK_GAME, AK_USER (the player to tell), AK_SIDE,
+ * AK_OPPONENT, AK_DEADLINE (seconds since the epoch, or 0), AK_RESULT,
+ * AK_EMAIL (the player's verified address, or the one to verify for
+ * verify_email; else empty), AK_TOKEN (verify_email: what the player sends
+ * back), AK_GAMES (digest: the games waiting for him, "12 15 31"). A mail
+ * relay is one such program.
+ *
+ * A player who chose the daily digest (settings notify = digest) gets no
+ * your_turn notification: once a day, at digest_hour (UTC), one digest
+ * lists the games waiting for him, if any (ak_notify_digest, from the
+ * clock tick). Everything else (challenges, deadlines, results) is told
+ * as it happens.
  *
  * akd does not wait for it, and a burst of events (a tournament round
  * starting, say) must not start hundreds of processes at once: at most
@@ -24,14 +34,14 @@
 
 #define NOTIFY_RUNNING 4
 #define NOTIFY_QUEUED 1000
-#define NOTIFY_VARS 7
+#define NOTIFY_VARS 10
 #define NOTIFY_OUTPUT_MAX 4096      /* bytes of a program's output logged */
 
 extern char **environ;
 
 struct notify_job {
     char event[32];
-    char vars[NOTIFY_VARS][160];
+    char vars[NOTIFY_VARS][256];
     struct notify_job *next;
 };
 
@@ -202,36 +212,116 @@ void ak_notify_stop(void)
     q.queued = 0;
 }
 
-void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,
-               int side)
+/* A job for user with the common variables set (the game's left empty);
+ * NULL if there is nothing to do or no room. */
+static struct notify_job *new_job(struct ak_server *srv, const char *event, int64_t user, char *email, size_t cap)
 {
-    if (!srv->cfg.notify_command[0] || !user)
-        return;
+    struct ak_store_prefs p;
+    char user_name[64] = "";
+    if (!srv->cfg.notify_command[0] || !user ||
+        ak_store_user_name(srv->store, user, user_name, sizeof user_name) != AK_STORE_OK)
+        return NULL;
     server = srv;
-    char user_name[64] = "", opponent[64] = "";
-    if (ak_store_user_name(srv->store, user, user_name, sizeof user_name) != AK_STORE_OK)
-        return;
+    bool have = ak_store_prefs_get(srv->store, user, &p) == AK_STORE_OK;
+    if (have && strcmp(event, "your_turn") == 0 && strcmp(p.notify_mode, "digest") == 0)
+        return NULL;        /* the digest will list the game */
     if (q.queued >= NOTIFY_QUEUED) {
         ak_log(AK_LOG_WARN, "notify: %d notifications wait already; %s for %s dropped", q.queued, event,
                user_name);
-        return;
+        return NULL;
     }
-    if (side >= 0 && side < AK_SIDES && g->player[!side])
-        snprintf(opponent, sizeof opponent, "%s", g->player_name[!side]);
     struct notify_job *job = calloc(1, sizeof *job);
     if (!job)
-        return;
+        return NULL;
+    snprintf(email, cap, "%s", have && p.email_verified ? p.email : "");
     snprintf(job->event, sizeof job->event, "%s", event);
     snprintf(job->vars[0], sizeof job->vars[0], "AK_EVENT=%s", event);
-    snprintf(job->vars[1], sizeof job->vars[1], "AK_GAME=%lld", (long long)g->id);
+    snprintf(job->vars[1], sizeof job->vars[1], "AK_GAME=");
     snprintf(job->vars[2], sizeof job->vars[2], "AK_USER=%s", user_name);
-    snprintf(job->vars[3], sizeof job->vars[3], "AK_SIDE=%s", side == AK_AXIS ? "axis" : "allied");
-    snprintf(job->vars[4], sizeof job->vars[4], "AK_OPPONENT=%s", opponent);
-    snprintf(job->vars[5], sizeof job->vars[5], "AK_DEADLINE=%lld", (long long)g->meta.deadline);
-    snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=%s", ak_result_name(ak_game_brief_of(g).result));
+    snprintf(job->vars[3], sizeof job->vars[3], "AK_SIDE=");
+    snprintf(job->vars[4], sizeof job->vars[4], "AK_OPPONENT=");
+    snprintf(job->vars[5], sizeof job->vars[5], "AK_DEADLINE=0");
+    snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=");
+    snprintf(job->vars[7], sizeof job->vars[7], "AK_EMAIL=%s", email);
+    snprintf(job->vars[8], sizeof job->vars[8], "AK_TOKEN=");
+    snprintf(job->vars[9], sizeof job->vars[9], "AK_GAMES=");
+    return job;
+}
+
+static void enqueue(struct notify_job *job)
+{
     *q.tail = job;
     q.tail = &job->next;
     q.queued++;
     start_next();
-    ak_log(AK_LOG_DEBUG, "notifying %s of %s in game %lld", user_name, event, (long long)g->id);
+    ak_log(AK_LOG_DEBUG, "notifying %s of %s", job->vars[2] + 8, job->event);
+}
+
+void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,
+               int side)
+{
+    char email[128];
+    struct notify_job *job = new_job(srv, event, user, email, sizeof email);
+    if (!job)
+        return;
+    snprintf(job->vars[1], sizeof job->vars[1], "AK_GAME=%lld", (long long)g->id);
+    snprintf(job->vars[3], sizeof job->vars[3], "AK_SIDE=%s", side == AK_AXIS ? "axis" : "allied");
+    snprintf(job->vars[4], sizeof job->vars[4], "AK_OPPONENT=%s",
+             side >= 0 && side < AK_SIDES && g->player[!side] ? g->player_name[!side] : "");
+    snprintf(job->vars[5], sizeof job->vars[5], "AK_DEADLINE=%lld", (long long)g->meta.deadline);
+    snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=%s", ak_result_name(ak_game_brief_of(g).result));
+    enqueue(job);
+}
+
+void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *address, const char *token)
+{
+    char email[128];
+    struct notify_job *job = new_job(srv, "verify_email", user, email, sizeof email);
+    if (!job)
+        return;
+    snprintf(job->vars[7], sizeof job->vars[7], "AK_EMAIL=%s", address);
+    snprintf(job->vars[8], sizeof job->vars[8], "AK_TOKEN=%s", token);
+    enqueue(job);
+}
+
+/* The games waiting for user, "12 15 31"; how many. */
+static int games_waiting(struct ak_server *srv, int64_t user, char *out, size_t cap)
+{
+    int n = 0;
+    size_t len = 0;
+    out[0] = '\0';
+    for (int64_t id = 1; id < srv->next_game_id; id++) {     /* by number: the list reads in order */
+        const struct ak_game *g = ak_game_find(srv, id);
+        if (!g)
+            continue;
+        int w = ak_game_waiting(g);
+        if (w < AK_SIDES && g->player[w] == user && len + 24 < cap) {
+            len += (size_t)snprintf(out + len, cap - len, "%s%lld", n ? " " : "", (long long)g->id);
+            n++;
+        }
+    }
+    return n;
+}
+
+void ak_notify_digest(struct ak_server *srv)
+{
+    static int last_day = -1;
+    int64_t now = ak_now();
+    int day = (int)(now / 86400), hour = (int)(now % 86400 / 3600);
+    if (!srv->cfg.notify_command[0] || day == last_day || hour < srv->cfg.digest_hour)
+        return;
+    last_day = day;
+    static int64_t users[4096];
+    int n = ak_store_digest_users(srv->store, users, 4096);
+    for (int i = 0; i < n; i++) {
+        char list[200], email[128];
+        int waiting = games_waiting(srv, users[i], list, sizeof list);
+        if (!waiting)
+            continue;
+        struct notify_job *job = new_job(srv, "digest", users[i], email, sizeof email);
+        if (!job)
+            continue;
+        snprintf(job->vars[9], sizeof job->vars[9], "AK_GAMES=%s", list);
+        enqueue(job);
+    }
 }

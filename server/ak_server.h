@@ -56,6 +56,8 @@ struct ak_config {
     char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
     char tls_key[512];
     char admins[512];           /* accounts with the admin role: "alice, bob" */
+    int vacation_days;          /* days of vacation a player may take a year (0: none) */
+    int digest_hour;            /* UTC hour the daily digests go out */
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
     int registrations_per_address;  /* accounts made from one address per hour */
@@ -202,6 +204,8 @@ int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *m
 void ak_tournament_tick(struct ak_server *srv);         /* start dates */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
 bool ak_tournament_has_game(struct ak_server *srv, int64_t game);
+/* Not a tournament game, or one of a tournament that allows vacations. */
+bool ak_tournament_allows_vacation(struct ak_server *srv, int64_t game);
 
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);
@@ -490,6 +494,22 @@ void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g
                int side);
 /* Shutting down: forget the notifications still waiting. */
 void ak_notify_stop(void);
+/* verify_email: the address to verify and the token the player sends back. */
+void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *address, const char *token);
+/* From the clock tick: once a day at digest_hour, each digest player's digest. */
+void ak_notify_digest(struct ak_server *srv);
+
+/* ak_chat.c, ak_settings.c, ak_vacation.c: correspondence comforts */
+void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg);
+int ak_vacation_load(struct ak_server *srv);
+/* When user's vacation ends (0: not on one): his clocks stand still till then. */
+int64_t ak_vacation_until(int64_t user);
+void ak_vacation_free(void);
+/* A deadline for g set now, with its awaited player on vacation: moved to
+ * start when he is back (unless g's tournament allows no vacation). */
+int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline);
 
 /* ak_log.c */
 enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };

@@ -584,3 +584,13 @@ bool ak_tournament_has_game(struct ak_server *srv, int64_t game)
     int round;
     return ak_store_tournament_of_game(srv->store, game, &tid, &round) == AK_STORE_OK;
 }
+
+bool ak_tournament_allows_vacation(struct ak_server *srv, int64_t game)
+{
+    int64_t tid;
+    int round;
+    struct ak_store_tournament t;
+    if (ak_store_tournament_of_game(srv->store, game, &tid, &round) != AK_STORE_OK)
+        return true;
+    return ak_store_tournament_get(srv->store, tid, &t) == AK_STORE_OK && t.vacation;
+}

@@ -62,6 +62,8 @@ static void usage(FILE *f)
             "  --registrations-per-address N  accounts per address per hour (default 10)\n"
             "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
             "                           closed (default 600; clients send ping)\n"
+            "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
+            "  --digest-hour H          UTC hour of the daily digests (default 7)\n"
             "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
             "                           unused (default 300; read back when asked for)\n",
             AK_FRAME_DEFAULT_LIMIT);
@@ -205,6 +207,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"rating-volatility", required_argument, NULL, 's'}, {"rating-max-rd", required_argument, NULL, 's'},
         {"rating-period-days", required_argument, NULL, 's'},
         {"rating-provisional-rd", required_argument, NULL, 's'},
+        {"vacation-days", required_argument, NULL, 's'}, {"digest-hour", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
@@ -339,7 +342,7 @@ int main(int argc, char **argv)
     }
     warn_if_readable(cfg->db);
     ak_store_set_sync(srv.store, cfg->sync_full);
-    if (ak_games_load(&srv) != 0) {
+    if (ak_games_load(&srv) != 0 || ak_vacation_load(&srv) != 0) {
         fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);
         ak_games_free(&srv);
         ak_store_close(srv.store);
@@ -384,6 +387,7 @@ int main(int argc, char **argv)
     uv_run(srv.loop, UV_RUN_DEFAULT);
     uv_loop_close(srv.loop);
     ak_notify_stop();
+    ak_vacation_free();
     ak_games_free(&srv);
     ak_store_close(srv.store);
     ak_tls_ctx_free(srv.tls);

@@ -1,0 +1,102 @@
+/* ak_settings: a player's own settings.
+ *
+ *   {"cmd":"settings"}                      what they are
+ *   {"cmd":"settings","chat":"on"|"off"}    chat pushes (ak_chat.c)
+ *   {"cmd":"settings","notify":"each"|"digest"}
+ *                                           one notification per move, or
+ *                                           a daily digest (ak_notify.c)
+ *   {"cmd":"settings","email":ADDRESS}      an address for notifications:
+ *                                           kept unverified, and the notify
+ *                                           command is run (verify_email)
+ *                                           with a token to send back; ""
+ *                                           removes it
+ *   {"cmd":"settings","verify_email":TOKEN} the token back: verified
+ *
+ * Only a verified address is passed to the notification command (AK_EMAIL),
+ * so that nobody can have akd mail a stranger more than once. */
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ak_server.h"
+
+static json_t *settings_json(const struct ak_store_prefs *p)
+{
+    json_t *j = json_pack("{s:s,s:s,s:s,s:b,s:b}", "chat", p->chat_muted ? "off" : "on", "notify",
+                          p->notify_mode[0] ? p->notify_mode : "each", "email", p->email, "email_verified",
+                          p->email_verified, "email_pending", p->email_token_hash[0] != '\0');
+    json_object_set_new(j, "vacation_until", json_integer((json_int_t)(p->vacation_until > ak_now() ? p->vacation_until : 0)));
+    return j;
+}
+
+/* A plausible address: one @, something on both sides, a dot after it,
+ * no blanks or control characters; the verification is the real test. */
+static bool plausible_email(const char *e)
+{
+    const char *at = strchr(e, '@');
+    if (!at || at == e || strchr(at + 1, '@') || !strchr(at + 1, '.') || strlen(e) > 120)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)e; *p; p++)
+        if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\\')
+            return false;
+    return at[1] != '.' && e[strlen(e) - 1] != '.';
+}
+
+static void token_hash(const char *token, char out[65])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)token, strlen(token), NULL, 0);
+    sodium_bin2hex(out, 65, h, sizeof h);
+}
+
+void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_store_prefs p;
+    if (ak_store_prefs_get(c->srv->store, c->user, &p) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+        return;
+    }
+    const json_t *chat = json_object_get(msg, "chat"), *notify = json_object_get(msg, "notify");
+    const json_t *email = json_object_get(msg, "email"), *verify = json_object_get(msg, "verify_email");
+    const char *cs = json_string_value(chat), *ns = json_string_value(notify), *es = json_string_value(email);
+    if ((chat && (!cs || (strcmp(cs, "on") != 0 && strcmp(cs, "off") != 0))) ||
+        (notify && (!ns || (strcmp(ns, "each") != 0 && strcmp(ns, "digest") != 0))) ||
+        (email && (!es || (*es && !plausible_email(es)))) || (verify && !json_is_string(verify))) {
+        ak_conn_reply_error(c, id, "bad_request", "chat is on or off, notify is each or digest, email an address "
+                            "(\"\" to remove it), verify_email the token sent to it");
+        return;
+    }
+    char token[33] = "";
+    if (cs)
+        p.chat_muted = strcmp(cs, "off") == 0;
+    if (ns)
+        snprintf(p.notify_mode, sizeof p.notify_mode, "%s", ns);
+    if (es) {
+        unsigned char raw[16];
+        snprintf(p.email, sizeof p.email, "%s", es);
+        p.email_verified = 0;
+        p.email_token_hash[0] = '\0';
+        if (*es) {
+            randombytes_buf(raw, sizeof raw);
+            sodium_bin2hex(token, sizeof token, raw, sizeof raw);
+            token_hash(token, p.email_token_hash);
+        }
+    }
+    if (verify) {
+        char h[65];
+        token_hash(json_string_value(verify), h);
+        if (!p.email_token_hash[0] || sodium_memcmp(h, p.email_token_hash, 64) != 0) {
+            ak_conn_reply_error(c, id, "auth_failed", "that is not the token sent to your address");
+            return;
+        }
+        p.email_verified = 1;
+        p.email_token_hash[0] = '\0';
+    }
+    if (ak_store_prefs_put(c->srv->store, c->user, &p) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        return;
+    }
+    if (token[0])
+        ak_notify_verify_email(c->srv, c->user, p.email, token);
+    ak_conn_reply_ok(c, id, settings_json(&p));
+}

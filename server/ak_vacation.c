@@ -1,0 +1,204 @@
+/* ak_vacation: a player's clocks stand still while he is away.
+ *
+ *   {"cmd":"vacation"}                 how many days are left this year
+ *   {"cmd":"vacation","days":N}        away for N days from now
+ *   {"cmd":"vacation","end":true}      back early
+ *
+ * A player may take up to vacation_days days a year (UTC years; days taken
+ * are counted to the second, a vacation ended early uses only its time).
+ * Starting one moves the deadline of each of his games that waits for him
+ * by the length of the vacation; a game that comes to wait for him while
+ * he is away gets its deadline from his return (ak_vacation_shift, from
+ * the clock's ak_clock_next); ending early takes the unused time back off
+ * those deadlines. Games of a tournament that does not allow vacations
+ * keep their clocks (the reply counts them). Who is away is kept in
+ * memory (a small table, read from the store at start) because the clock
+ * asks on every new deadline. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ak_server.h"
+
+static struct away {
+    int64_t user, until;
+} *away;
+static int naway, away_cap;
+static struct ak_server *server;
+
+static void set_until(int64_t user, int64_t until)
+{
+    for (int i = 0; i < naway; i++)
+        if (away[i].user == user) {
+            away[i].until = until;
+            return;
+        }
+    if (naway == away_cap) {
+        int cap = away_cap ? away_cap * 2 : 16;
+        struct away *more = realloc(away, sizeof *more * (size_t)cap);
+        if (!more)
+            return;
+        away = more;
+        away_cap = cap;
+    }
+    away[naway++] = (struct away){user, until};
+}
+
+static void loaded(void *ud, int64_t user, int64_t until)
+{
+    (void)ud;
+    set_until(user, until);
+}
+
+int ak_vacation_load(struct ak_server *srv)
+{
+    server = srv;
+    naway = 0;
+    return ak_store_vacations_each(srv->store, ak_now(), loaded, NULL) == AK_STORE_OK ? 0 : -1;
+}
+
+void ak_vacation_free(void)
+{
+    free(away);
+    away = NULL;
+    naway = away_cap = 0;
+}
+
+int64_t ak_vacation_until(int64_t user)
+{
+    int64_t now = ak_now();
+    for (int i = 0; i < naway; i++)
+        if (away[i].user == user)
+            return away[i].until > now ? away[i].until : 0;
+    return 0;
+}
+
+/* Does g's clock stop for its awaited player's vacation? */
+static bool pauses(const struct ak_game *g)
+{
+    return server && ak_tournament_allows_vacation(server, g->id);
+}
+
+int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline)
+{
+    int w = ak_game_waiting(g);
+    int64_t until = w < AK_SIDES ? ak_vacation_until(g->player[w]) : 0, now = ak_now();
+    return until > now && deadline && pauses(g) ? deadline + (until - now) : deadline;
+}
+
+static int current_year(int64_t now)
+{
+    time_t t = (time_t)now;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    return tm.tm_year + 1900;
+}
+
+/* A vacation that ran out on its own is counted; a new year starts afresh. */
+static void settle(struct ak_store_prefs *p, int64_t now)
+{
+    if (p->vacation_until && p->vacation_until <= now) {
+        p->vacation_used += p->vacation_until - p->vacation_start;
+        p->vacation_start = p->vacation_until = 0;
+    }
+    if (p->vacation_year != current_year(now)) {
+        p->vacation_year = current_year(now);
+        p->vacation_used = 0;
+    }
+}
+
+/* Move by delta the deadline of each of user's games that waits for him
+ * and pauses; how many moved, and in *kept those that keep their clock. */
+static int move_deadlines(struct ak_server *srv, int64_t user, int64_t delta, int *kept)
+{
+    int moved = 0;
+    *kept = 0;
+    for (struct ak_game *g = srv->games; g; g = g->next) {
+        int w = ak_game_waiting(g);
+        if (w >= AK_SIDES || g->player[w] != user || !g->meta.deadline)
+            continue;
+        if (!pauses(g)) {
+            (*kept)++;
+            continue;
+        }
+        int64_t before = g->meta.deadline;
+        g->meta.deadline += delta;
+        if (g->meta.deadline < ak_now())
+            g->meta.deadline = ak_now();
+        g->warned = false;
+        if (ak_game_save_meta(srv, g) != 0)
+            g->meta.deadline = before;
+        else
+            moved++;
+    }
+    return moved;
+}
+
+static json_t *status_json(const struct ak_server *srv, const struct ak_store_prefs *p, int64_t now)
+{
+    int64_t allowed = (int64_t)srv->cfg.vacation_days * 86400, left = allowed - p->vacation_used;
+    if (p->vacation_until > now)
+        left -= now - p->vacation_start;
+    return json_pack("{s:b,s:I,s:i,s:f}", "away", p->vacation_until > now, "until",
+                     (json_int_t)(p->vacation_until > now ? p->vacation_until : 0), "days_per_year",
+                     srv->cfg.vacation_days, "days_left", left > 0 ? (double)left / 86400.0 : 0.0);
+}
+
+void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_server *srv = c->srv;
+    struct ak_store_prefs p;
+    int64_t now = ak_now();
+    const json_t *days = json_object_get(msg, "days");
+    bool end = json_is_true(json_object_get(msg, "end"));
+    if (ak_store_prefs_get(srv->store, c->user, &p) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+        return;
+    }
+    settle(&p, now);
+    struct ak_store_prefs before = p;
+    int moved = 0, kept = 0;
+    if (days) {
+        int64_t left = (int64_t)srv->cfg.vacation_days * 86400 - p.vacation_used;
+        if (!json_is_integer(days) || json_integer_value(days) < 1 || json_integer_value(days) > 366) {
+            ak_conn_reply_error(c, id, "bad_request", "days is a whole number of days from 1");
+            return;
+        }
+        if (p.vacation_until > now) {
+            ak_conn_reply_error(c, id, "bad_request", "you are on vacation already (end it first)");
+            return;
+        }
+        if (json_integer_value(days) * 86400 > left) {
+            ak_conn_reply_error(c, id, "no_vacation_left", "%.1f days of vacation are left this year (of %d)",
+                                left > 0 ? (double)left / 86400.0 : 0.0, srv->cfg.vacation_days);
+            return;
+        }
+        p.vacation_start = now;
+        p.vacation_until = now + json_integer_value(days) * 86400;
+    } else if (end) {
+        if (p.vacation_until <= now) {
+            ak_conn_reply_error(c, id, "bad_request", "you are not on vacation");
+            return;
+        }
+        p.vacation_used += now - p.vacation_start;
+        p.vacation_start = p.vacation_until = 0;
+    }
+    if (memcmp(&p, &before, sizeof p) != 0 && ak_store_prefs_put(srv->store, c->user, &p) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+        return;
+    }
+    if (days) {
+        moved = move_deadlines(srv, c->user, p.vacation_until - now, &kept);
+        set_until(c->user, p.vacation_until);
+        ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s is on vacation for %lld days", c->user_name,
+                    (long long)json_integer_value(days));
+    } else if (end) {
+        set_until(c->user, 0);
+        moved = move_deadlines(srv, c->user, -(before.vacation_until - now), &kept);
+        ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s is back from vacation", c->user_name);
+    }
+    json_t *r = status_json(srv, &p, now);
+    json_object_set_new(r, "games_paused", json_integer(moved));
+    json_object_set_new(r, "games_running", json_integer(kept));
+    ak_conn_reply_ok(c, id, r);
+}

@@ -1,0 +1,166 @@
+#!/bin/bash
+# Integration: the correspondence comforts of issue 15 - seeks with a
+# rating range, chat (players' and spectators' channels, kept apart until
+# the end, muted, limited), vacations (clocks stand still, days per year,
+# tournaments without vacation), the daily digest instead of one
+# notification per move, and e-mail addresses verified by a token.
+# usage: comforts.sh AKD AKC
+set -u
+AKD=$1 AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+cat >"$dir/notify" <<EOF
+#!/bin/sh
+echo "\$1 user=\$AK_USER game=\$AK_GAME email=\$AK_EMAIL token=\$AK_TOKEN games=\$AK_GAMES" >>"$dir/notify.log"
+EOF
+chmod +x "$dir/notify"
+hour=$(date -u +%H)
+start_akd main --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+    --vacation-days 3 --digest-hour "$((10#$hour))"
+for u in alice bob carol dave; do
+    AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
+done
+newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
+
+# --- an open seek with a rating range ---
+as bob new axis --min-rating 1600 --opponent carol >"$dir/seek-ch.out" 2>&1; rc=$?
+check "a rating range is for open seeks, not challenges" "[ $rc = 1 ] && grep -q 'not a challenge' '$dir/seek-ch.out'"
+as bob new axis --min-rating 1700 --max-rating 1600 >"$dir/seek-bad.out" 2>&1; rc=$?
+check "min above max is refused" "[ $rc = 1 ]"
+as bob new axis --max-rating 0 >"$dir/seek-zero.out" 2>&1; rc=$?
+check "a rating is 1 to 4000 (usage)" "[ $rc = 2 ]"
+hi=$(newgame bob new axis --min-rating 1600)
+as carol games --open >"$dir/seek-list.out" 2>&1
+check "the seek shows its range" "grep -q 'open seek, rated 1600-4000' '$dir/seek-list.out'"
+as carol join "$hi" >"$dir/seek-join.out" 2>&1; rc=$?
+check "a 1500 player cannot take a 1600+ seek (not_eligible)" "[ $rc = 1 ] && grep -q 'for players rated 1600 to 4000 in classic; you are 1500' '$dir/seek-join.out'"
+lo=$(newgame bob new axis --min-rating 1400 --max-rating 1550)
+as carol join "$lo" >"$dir/seek-ok.out" 2>&1; rc=$?
+check "... and can take a 1400-1550 one" "[ $rc = 0 ]"
+
+# --- chat ---
+g=$lo
+as dave watch "$g" >"$dir/spectator.out" 2>&1 &
+sw=$!
+as carol watch "$g" >"$dir/player.out" 2>&1 &
+pw=$!
+sleep 0.4
+as bob chat "$g" good luck, have fun >"$dir/say.out" 2>&1
+expect say 'said to the players'
+as dave chat "$g" bob will lose the 21st panzer >"$dir/say2.out" 2>&1
+expect say2 'said to the spectators'
+sleep 0.4
+check "the opponent gets the players' message as it is said" "grep -q 'bob: good luck, have fun' '$dir/player.out'"
+check "... and not the spectators' remark" "! grep -q '21st panzer' '$dir/player.out'"
+check "a spectator gets the spectators' channel" "grep -q '(spectator) dave: bob will lose' '$dir/spectator.out'"
+check "... and not the players'" "! grep -q 'good luck' '$dir/spectator.out'"
+as carol chat "$g" >"$dir/hist-player.out" 2>&1
+check "a player's history: the players' channel only during the game" "grep -q 'bob: good luck' '$dir/hist-player.out' && ! grep -q 'panzer' '$dir/hist-player.out'"
+as dave chat "$g" >"$dir/hist-spec.out" 2>&1
+check "a spectator's history: the spectators' only" "grep -q 'panzer' '$dir/hist-spec.out' && ! grep -q 'good luck' '$dir/hist-spec.out'"
+as carol settings chat off >"$dir/mute.out" 2>&1
+expect mute 'chat: off'
+as bob chat "$g" are you there >/dev/null 2>&1
+sleep 0.4
+check "a player who muted chat gets no chat pushes" "! grep -q 'are you there' '$dir/player.out'"
+as carol chat "$g" >"$dir/hist-muted.out" 2>&1
+check "... and can still read it when he asks" "grep -q 'are you there' '$dir/hist-muted.out'"
+as carol settings chat on >/dev/null 2>&1
+printf '{"id":1,"cmd":"chat","game":%s,"text":"two\\nlines"}\n' "$g" >"$dir/ctrl.in"
+btok=$(sed -n 3p "$dir/state-bob/akc/session")
+{ echo "{\"id\":0,\"cmd\":\"resume\",\"token\":\"$btok\"}"; cat "$dir/ctrl.in";
+  echo "{\"id\":2,\"cmd\":\"chat\",\"game\":$g,\"text\":\"$(head -c 600 /dev/zero | tr '\0' x)\"}"; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/chat-bad.out" 2>&1
+check "a message with a line break, or over 500 bytes, is refused" "[ \$(grep -c '1 to 500 bytes of text, on one line' '$dir/chat-bad.out') = 2 ]"
+for i in 1 2 3 4 5 6 7; do as dave chat "$g" "spam $i" >"$dir/flood.out" 2>&1; done
+check "chat is limited in rate" "grep -q 'too many chat messages' '$dir/flood.out'"
+as bob resign "$g" >/dev/null 2>&1
+sleep 0.3
+as carol chat "$g" >"$dir/hist-after.out" 2>&1
+check "after the game both channels are open to all" "grep -q 'panzer' '$dir/hist-after.out' && grep -q 'good luck' '$dir/hist-after.out'"
+kill $sw $pw 2>/dev/null
+as bob record "$g" >"$dir/rec.json" 2>&1
+check "chat is not in the game record" "! grep -q 'good luck' '$dir/rec.json'"
+as bob verify "$g" >/dev/null 2>&1; rc=$?
+check "... which still verifies" "[ $rc = 0 ]"
+
+# --- vacation ---
+v=$(newgame bob new axis --opponent carol --time 1d)
+as carol join "$v" >/dev/null 2>&1
+before=$(as bob --json show "$v" | python3 -c 'import json,sys; print(json.load(sys.stdin)["deadline"])')
+as bob vacation >"$dir/vac0.out" 2>&1
+expect vac0 '3.0 of 3 days left this year'
+as bob vacation 5 >"$dir/vac-long.out" 2>&1; rc=$?
+check "more days than are left is refused" "[ $rc = 1 ] && grep -q '3.0 days of vacation are left this year (of 3)' '$dir/vac-long.out'"
+as bob vacation 2 >"$dir/vac.out" 2>&1
+expect vac 'on vacation until'
+expect vac '1 game waiting for you had its deadline moved'
+after=$(as bob --json show "$v" | python3 -c 'import json,sys; print(json.load(sys.stdin)["deadline"])')
+check "the game waiting for him has its deadline moved by two days" "[ \$((after - before)) -ge 172790 ] && [ \$((after - before)) -le 172810 ]"
+as bob vacation 1 >"$dir/vac-twice.out" 2>&1; rc=$?
+check "a second vacation while on one is refused" "[ $rc = 1 ]"
+w=$(newgame carol new axis --opponent bob --time 1d)
+as bob join "$w" >/dev/null 2>&1
+as carol move "$w" 21pz5 W14 >/dev/null 2>&1
+as carol move "$w" 21pz3,21pz104 W11 >/dev/null 2>&1
+as carol move "$w" savena,bologna,brescia W7 >/dev/null 2>&1
+as carol move "$w" pavia,trenta,ariete W5 >/dev/null 2>&1
+as carol end-movement "$w" >/dev/null 2>&1
+as carol end-turn "$w" >/dev/null 2>&1
+dl=$(as bob --json show "$w" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["deadline"], j["waiting_for"])')
+now=$(date +%s)
+check "a game that comes to wait for him while he is away counts from his return ($dl)" \
+    "[ \"\${dl#* }\" = allied ] && [ \$(( \${dl% *} - now )) -ge 259000 ]"
+as bob vacation end >"$dir/vac-end.out" 2>&1
+expect vac-end 'not on vacation'
+back=$(as bob --json show "$v" | python3 -c 'import json,sys; print(json.load(sys.stdin)["deadline"])')
+check "back early: the unused time comes off the deadline" "[ \$((back - before)) -ge -10 ] && [ \$((back - before)) -le 60 ]"
+expect vac-end '[23]\.[0-9] of 3 days left this year'
+# a tournament that allows no vacation keeps its clocks
+as alice admin tournament-create "No Holidays" round_robin time=1d >/dev/null 2>&1
+as bob tournament join 1 >/dev/null 2>&1; as dave tournament join 1 >/dev/null 2>&1
+as alice admin tournament-start 1 >/dev/null 2>&1
+sleep 0.3
+as dave vacation 1 >"$dir/vac-t.out" 2>&1
+as bob vacation 1 >"$dir/vac-t2.out" 2>&1
+check "a tournament without vacations keeps its game's clock" "grep -q 'tournament game keeps its clock' '$dir/vac-t.out' '$dir/vac-t2.out'"
+as bob vacation end >/dev/null 2>&1; as dave vacation end >/dev/null 2>&1
+
+# --- e-mail, verified by a token ---
+as erin settings >/dev/null 2>&1
+as carol settings email not-an-address >"$dir/mail-bad.out" 2>&1; rc=$?
+check "an implausible address is refused" "[ $rc = 1 ]"
+as carol settings email carol@example.org >"$dir/mail.out" 2>&1
+expect mail 'e-mail: carol@example.org (not verified'
+sleep 0.5
+check "the notify command gets verify_email with the address and a token" "grep -q 'verify_email user=carol game= email=carol@example.org token=[0-9a-f]\{32\}' '$dir/notify.log'"
+tok=$(sed -n 's/.*verify_email user=carol .*token=\([0-9a-f]*\) .*/\1/p' "$dir/notify.log" | tail -1)
+as carol settings verify-email 0000 >"$dir/mail-wrong.out" 2>&1; rc=$?
+check "a wrong token does not verify" "[ $rc = 1 ]"
+as carol settings verify-email "$tok" >"$dir/mail-ok.out" 2>&1
+expect mail-ok 'e-mail: carol@example.org (verified)'
+x=$(newgame dave new axis --opponent carol)
+sleep 0.5
+check "notifications carry a verified address" "grep -q \"challenge user=carol game=$x email=carol@example.org\" '$dir/notify.log'"
+
+# --- the daily digest ---
+as dave settings notify digest >"$dir/digest-set.out" 2>&1
+expect digest-set 'notifications: a daily digest'
+y=$(newgame carol new allied --opponent dave)
+as dave join "$y" >/dev/null 2>&1
+z=$(newgame bob new allied --opponent dave)
+as dave join "$z" >/dev/null 2>&1
+sleep 0.5
+check "a digest player gets no your_turn notification" "! grep -q \"your_turn user=dave\" '$dir/notify.log'"
+check "... others still do" "grep -q 'your_turn user=' '$dir/notify.log'"
+# today's digests went out at the first tick; a restarted akd sends them
+# again at its first (the hour is this one), listing dave's two games
+kill $pid; wait $pid 2>/dev/null
+start_akd main2 --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+    --digest-hour "$((10#$hour))"
+sleep 1
+check "the daily digest lists the games waiting for him, in one notification" \
+    "[ \$(grep -c 'digest user=dave' '$dir/notify.log') = 1 ] && grep -q \"digest user=dave game= email= token= games=\\(.* \\)\\?$y $z\\$\" '$dir/notify.log'"
+check "... and nobody else gets one (each notification per move)" "! grep -q 'digest user=[^d]' '$dir/notify.log'"
+finish
