@@ -64,6 +64,29 @@ static void audit(struct ak_conn *c, const char *op, const char *target, const c
     ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "admin %s: %s %s%s%s", c->user_name, op, target, detail[0] ? " " : "", detail);
 }
 
+/* The account named by "user" (any case): its id, and its name as
+ * registered in canonical; 0 after an error reply. */
+static int64_t user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64])
+{
+    const char *name = json_string_value(json_object_get(msg, "user"));
+    int64_t user;
+    char hash[8];
+    if (!name || strlen(name) > 63) {
+        ak_conn_reply_error(c, id, "bad_request", "user is an account's name");
+        return 0;
+    }
+    int rc = ak_store_user_find(c->srv->store, name, &user, hash, sizeof hash);
+    if (rc == AK_STORE_NOT_FOUND) {
+        ak_conn_reply_error(c, id, "no_such_user", "no account is called %s", name);
+        return 0;
+    }
+    if (rc != AK_STORE_OK || ak_store_user_name(c->srv->store, user, canonical, 64) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+        return 0;
+    }
+    return user;
+}
+
 static void op_overdue(struct ak_conn *c, const json_t *id)
 {
     json_t *list = json_array();
@@ -193,20 +216,12 @@ static int adjudicate_games_of(struct ak_conn *c, int64_t user)
 
 static void op_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    const char *name = json_string_value(json_object_get(msg, "user"));
-    int64_t user, expires;
-    char hash[8], token[33], canonical[64];
-    if (!name || strlen(name) > 63) {
-        ak_conn_reply_error(c, id, "bad_request", "user is an account's name");
+    int64_t expires;
+    char token[33], canonical[64];
+    int64_t user = user_arg(c, id, msg, canonical);
+    if (!user)
         return;
-    }
-    int rc = ak_store_user_find(c->srv->store, name, &user, hash, sizeof hash);
-    if (rc == AK_STORE_NOT_FOUND) {
-        ak_conn_reply_error(c, id, "no_such_user", "no account is called %s", name);
-        return;
-    }
-    if (rc != AK_STORE_OK || ak_store_user_name(c->srv->store, user, canonical, sizeof canonical) != AK_STORE_OK ||
-        ak_account_reset_issue(c->srv, user, token, &expires) != 0) {
+    if (ak_account_reset_issue(c->srv, user, token, &expires) != 0) {
         ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
         return;
     }
@@ -263,28 +278,20 @@ static void op_stats(struct ak_conn *c, const json_t *id)
 
 static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool ban)
 {
-    const char *name = json_string_value(json_object_get(msg, "user"));
     const char *games = json_string_value(json_object_get(msg, "games"));
     if (games && strcmp(games, "wait") != 0 && strcmp(games, "adjudicate") != 0) {
         ak_conn_reply_error(c, id, "bad_request", "games is wait (the default) or adjudicate");
         return;
     }
-    int64_t user;
-    char hash[8];
-    if (!name || strlen(name) > 63) {
-        ak_conn_reply_error(c, id, "bad_request", "user is an account's name");
+    char canonical[64];
+    int64_t user = user_arg(c, id, msg, canonical);
+    if (!user)
         return;
-    }
-    int rc = ak_store_user_find(c->srv->store, name, &user, hash, sizeof hash);
-    if (rc == AK_STORE_NOT_FOUND) {
-        ak_conn_reply_error(c, id, "no_such_user", "no account is called %s", name);
-        return;
-    }
-    if (rc == AK_STORE_OK && ban && user == c->user) {
+    if (ban && user == c->user) {
         ak_conn_reply_error(c, id, "bad_request", "an admin does not ban himself");
         return;
     }
-    if (rc != AK_STORE_OK || ak_store_user_set_banned(c->srv->store, user, ban) != AK_STORE_OK) {
+    if (ak_store_user_set_banned(c->srv->store, user, ban) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
         return;
     }
@@ -294,8 +301,8 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
     char detail[64] = "";
     if (ban)
         snprintf(detail, sizeof detail, "games %s (%d ended)", games ? games : "wait", ended);
-    audit(c, ban ? "ban" : "unban", name, detail);
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:i}", "user", name, "banned", ban, "games_ended", ended));
+    audit(c, ban ? "ban" : "unban", canonical, detail);
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:i}", "user", canonical, "banned", ban, "games_ended", ended));
 }
 
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)

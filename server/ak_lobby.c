@@ -30,31 +30,37 @@ static int unfinished_games(struct ak_server *srv, int64_t user)
 }
 
 /* "time_control": {"seconds": N, "per": "action"|"turn", "on_expiry": "lose"|"wait"} */
-static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *tc,
-                             struct ak_store_game_meta *m)
+bool ak_time_control_parse(const json_t *tc, int *seconds, char per[8], char expiry[8])
 {
-    snprintf(m->tc_per, sizeof m->tc_per, "action");
-    snprintf(m->tc_expiry, sizeof m->tc_expiry, "lose");
+    snprintf(per, 8, "action");
+    snprintf(expiry, 8, "lose");
+    *seconds = 0;
     if (!tc || json_is_null(tc))
         return true;
     const json_t *secs = json_object_get(tc, "seconds");
-    const char *per = json_string_value(json_object_get(tc, "per"));
-    const char *expiry = json_string_value(json_object_get(tc, "on_expiry"));
-    if (!json_is_integer(secs) || json_integer_value(secs) < 1 ||
-        json_integer_value(secs) > 90LL * 86400 ||
-        (per && strcmp(per, "action") != 0 && strcmp(per, "turn") != 0) ||
-        (expiry && strcmp(expiry, "lose") != 0 && strcmp(expiry, "wait") != 0)) {
-        ak_conn_reply_error(c, id, "bad_request",
-                            "\"time_control\" is {\"seconds\": 1 to 7776000, \"per\": \"action\" or \"turn\", "
-                            "\"on_expiry\": \"lose\" or \"wait\"}");
+    const char *p = json_string_value(json_object_get(tc, "per"));
+    const char *e = json_string_value(json_object_get(tc, "on_expiry"));
+    if (!json_is_integer(secs) || json_integer_value(secs) < 1 || json_integer_value(secs) > 90LL * 86400 ||
+        (p && strcmp(p, "action") != 0 && strcmp(p, "turn") != 0) ||
+        (e && strcmp(e, "lose") != 0 && strcmp(e, "wait") != 0))
         return false;
-    }
-    m->tc_seconds = (int)json_integer_value(secs);
-    if (per)
-        snprintf(m->tc_per, sizeof m->tc_per, "%s", per);
-    if (expiry)
-        snprintf(m->tc_expiry, sizeof m->tc_expiry, "%s", expiry);
+    *seconds = (int)json_integer_value(secs);
+    if (p)
+        snprintf(per, 8, "%s", p);
+    if (e)
+        snprintf(expiry, 8, "%s", e);
     return true;
+}
+
+static bool time_control_arg(struct ak_conn *c, const json_t *id, const json_t *tc,
+                             struct ak_store_game_meta *m)
+{
+    if (ak_time_control_parse(tc, &m->tc_seconds, m->tc_per, m->tc_expiry))
+        return true;
+    ak_conn_reply_error(c, id, "bad_request",
+                        "\"time_control\" is {\"seconds\": 1 to 7776000, \"per\": \"action\" or \"turn\", "
+                        "\"on_expiry\": \"lose\" or \"wait\"}");
+    return false;
 }
 
 /* "position": a public state to start from, where the server allows it;

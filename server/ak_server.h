@@ -478,6 +478,9 @@ struct ak_game_setup {
 };
 struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
                                const json_t *id);
+/* A "time_control" object ({"seconds","per","on_expiry"}, or null/absent
+ * for none) into its parts; false if malformed. */
+bool ak_time_control_parse(const json_t *tc, int *seconds, char per[8], char expiry[8]);
 
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);

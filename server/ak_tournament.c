@@ -442,25 +442,6 @@ void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg)
 
 /* ---- the admin's side (ak_admin.c checks the role and audits) ---- */
 
-static bool time_control(const json_t *tc, struct ak_store_tournament *t)
-{
-    snprintf(t->tc_per, sizeof t->tc_per, "action");
-    snprintf(t->tc_expiry, sizeof t->tc_expiry, "lose");
-    if (!tc || json_is_null(tc))
-        return true;
-    const json_t *secs = json_object_get(tc, "seconds");
-    const char *per = json_string_value(json_object_get(tc, "per"));
-    const char *expiry = json_string_value(json_object_get(tc, "on_expiry"));
-    if (!json_is_integer(secs) || json_integer_value(secs) < 1 || json_integer_value(secs) > 90LL * 86400 ||
-        (per && strcmp(per, "action") != 0 && strcmp(per, "turn") != 0) ||
-        (expiry && strcmp(expiry, "lose") != 0 && strcmp(expiry, "wait") != 0))
-        return false;
-    t->tc_seconds = (int)json_integer_value(secs);
-    snprintf(t->tc_per, sizeof t->tc_per, "%s", per ? per : "action");
-    snprintf(t->tc_expiry, sizeof t->tc_expiry, "%s", expiry ? expiry : "lose");
-    return true;
-}
-
 int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap)
 {
     struct ak_store_tournament t = {0};
@@ -470,7 +451,7 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
     const json_t *rounds = json_object_get(msg, "rounds"), *starts = json_object_get(msg, "starts");
     if (!name || !*name || strlen(name) > 63 || !kind || (strcmp(kind, "round_robin") != 0 && strcmp(kind, "swiss") != 0) ||
         (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 || json_integer_value(rounds) > 20)) ||
-        (starts && !json_is_integer(starts)) || !time_control(json_object_get(msg, "time_control"), &t) ||
+        (starts && !json_is_integer(starts)) || !ak_time_control_parse(json_object_get(msg, "time_control"), &t.tc_seconds, t.tc_per, t.tc_expiry) ||
         ak_ruleset_find(ruleset ? ruleset : "classic") < 0) {
         ak_conn_reply_error(c, id, "bad_request", "a tournament has a name (1 to 63 characters), a kind (round_robin "
                             "or swiss), optional rounds (1 to 20, swiss), both_sides, starts (seconds since the "
