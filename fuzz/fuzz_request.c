@@ -588,7 +588,8 @@ static const char *const error_codes[] = {
     "user_exists", "no_such_game", "already_seated", "seat_taken", "not_your_game", "not_started",
     "bad_action", "illegal", "too_many_connections", "idle_timeout", "rate_limited",
     "too_many_games", "no_such_user", "not_invited", "already_started", "cannot_undo",
-    "session_ended", "tls_not_enabled", "not_admin", "banned",
+    "session_ended", "tls_not_enabled", "not_admin", "banned", "no_such_tournament", "tournament_closed",
+    "tournament_full", "already_joined", "tournament_game", "not_eligible", "no_vacation_left",
 };
 
 static bool known_code(const char *code)
