@@ -122,16 +122,16 @@ int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *
 int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tournament *t);
 /* Up to max tournaments, newest first; the count. */
 int ak_store_tournament_list(struct ak_store *st, struct ak_store_tournament *out, int max);
-int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round);
+int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round, int rounds);
 int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int64_t now);   /* EXISTS */
 /* Its players (by when they joined), up to max: the count. */
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max);
 int ak_store_tournament_add_game(struct ak_store *st, int64_t id, int round, int64_t game);
-struct ak_store_tournament_game { int64_t game; int round; };
-/* Its games (by round, then game), up to max: the count. */
-int ak_store_tournament_games(struct ak_store *st, int64_t id, struct ak_store_tournament_game *out, int max);
-/* The tournament a game pairs for: OK with *id and *round, or NOT_FOUND. */
-int ak_store_tournament_of_game(struct ak_store *st, int64_t game, int64_t *id, int *round);
+/* Every tournament pairing: cb gets the game, its tournament and round. */
+int ak_store_tournament_games_each(struct ak_store *st, void (*cb)(void *ud, int64_t game, int64_t id, int round),
+                                   void *ud);
+/* The open tournaments whose start is due at now, up to max: the count. */
+int ak_store_tournaments_due(struct ak_store *st, int64_t now, int64_t *ids, int max);
 /* A player's own settings and state beside his account
  * (ak_store_people.c, migration 12). */
 struct ak_store_prefs {

@@ -94,13 +94,14 @@ int ak_store_tournament_list(struct ak_store *st, struct ak_store_tournament *ou
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
 }
 
-int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round)
+int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round, int rounds)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET status = ?, round = ? WHERE id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET status = ?, round = ?, rounds = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_text(q, 1, status, -1, SQLITE_STATIC);
         sqlite3_bind_int(q, 2, round);
-        sqlite3_bind_int64(q, 3, id);
+        sqlite3_bind_int(q, 3, rounds);
+        sqlite3_bind_int64(q, 4, id);
     }
     return ak_store_run(st, q);
 }
@@ -143,34 +144,28 @@ int ak_store_tournament_add_game(struct ak_store *st, int64_t id, int round, int
     return ak_store_run(st, q);
 }
 
-int ak_store_tournament_games(struct ak_store *st, int64_t id, struct ak_store_tournament_game *out, int max)
+int ak_store_tournament_games_each(struct ak_store *st, void (*cb)(void *ud, int64_t game, int64_t id, int round),
+                                   void *ud)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT game_id, round FROM tournament_games WHERE tournament_id = ? "
-                                        "ORDER BY round, game_id");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT game_id, tournament_id, round FROM tournament_games");
     if (!q)
         return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, id);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max) {
-        out[n].game = sqlite3_column_int64(q, 0);
-        out[n++].round = sqlite3_column_int(q, 1);
-    }
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        cb(ud, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int(q, 2));
     ak_store_done(st, q);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
+    return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
-int ak_store_tournament_of_game(struct ak_store *st, int64_t game, int64_t *id, int *round)
+int ak_store_tournaments_due(struct ak_store *st, int64_t now, int64_t *ids, int max)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT tournament_id, round FROM tournament_games WHERE game_id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id FROM tournaments WHERE status = 'open' AND starts <= ? ORDER BY id");
     if (!q)
         return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, game);
-    int rc = sqlite3_step(q), out = rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND
-                                                                                       : AK_STORE_ERROR;
-    if (rc == SQLITE_ROW) {
-        *id = sqlite3_column_int64(q, 0);
-        *round = sqlite3_column_int(q, 1);
-    }
+    sqlite3_bind_int64(q, 1, now);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max)
+        ids[n++] = sqlite3_column_int64(q, 0);
     ak_store_done(st, q);
-    return out;
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : AK_STORE_ERROR;
 }

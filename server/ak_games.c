@@ -344,9 +344,20 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     return 0;
 }
 
+static void tournament_of(void *ud, int64_t game, int64_t tournament, int round)
+{
+    struct ak_server *srv = ud;
+    struct ak_game *g = game > 0 && (uint64_t)game < srv->games_cap ? srv->game_by_id[game] : NULL;
+    if (g) {
+        g->tournament = tournament;
+        g->round = round;
+    }
+}
+
 int ak_games_load(struct ak_server *srv)
 {
-    if (ak_store_games_each(srv->store, load_one, srv) != AK_STORE_OK)
+    if (ak_store_games_each(srv->store, load_one, srv) != AK_STORE_OK ||
+        ak_store_tournament_games_each(srv->store, tournament_of, srv) != AK_STORE_OK)
         return -1;
     int n = 0;
     for (struct ak_game *g = srv->games; g; g = g->next, n++)

@@ -266,6 +266,8 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     snprintf(g->meta.status, sizeof g->meta.status, "active");
     g->player[s->side] = s->creator;
     g->player[!s->side] = s->seat_other;
+    g->tournament = s->tournament;
+    g->round = s->round;
     ak_game_name_players(srv, g);
     ak_clock_next(g, true);     /* both seated: the clock runs from now */
     if (c)
@@ -393,7 +395,7 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
-    if (ak_tournament_has_game(c->srv, g->id)) {
+    if (g->tournament) {
         ak_conn_reply_error(c, id, "tournament_game", "game %lld is a tournament pairing: play it or resign "
                             "(an admin can adjudicate or abort it)", (long long)g->id);
         return;

@@ -142,6 +142,8 @@ struct ak_game {
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     char challenge_name[64];            /* the invited player of a challenge, or "" */
+    int64_t tournament;                 /* the tournament it pairs for, 0: none */
+    int round;                          /* ... and its round */
     struct ak_conn **watchers;  /* connections that get its pushes */
     int nwatchers, watchers_cap;
     struct ak_game *next;
@@ -203,9 +205,8 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
 int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
 void ak_tournament_tick(struct ak_server *srv);         /* start dates */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
-bool ak_tournament_has_game(struct ak_server *srv, int64_t game);
 /* Not a tournament game, or one of a tournament that allows vacations. */
-bool ak_tournament_allows_vacation(struct ak_server *srv, int64_t game);
+bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g);
 
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);

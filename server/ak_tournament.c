@@ -39,6 +39,7 @@ struct standing {
     char name[64];
     double points, sb;
     int wins, draws, losses, forfeits, byes, played, axis_games;
+    bool withdrawn;     /* banned: paired no more (Swiss) */
     double rating;
     int seed;           /* join order */
 };
@@ -113,7 +114,8 @@ static int by_standing(const void *x, const void *y)
     return a->seed - b->seed;
 }
 
-/* Swiss byes: a player without a game in a round that has been paired. */
+/* Swiss byes: a player without a pairing (even one aborted since) in a
+ * round that has been paired, unless he was withdrawn (banned). */
 static void score_byes(struct table *tb)
 {
     if (strcmp(tb->t.kind, "swiss") != 0)
@@ -123,7 +125,7 @@ static void score_byes(struct table *tb)
             bool paired = false;
             for (int k = 0; k < tb->ng && !paired; k++)
                 paired = tb->g[k].round == r && (tb->g[k].axis == tb->p[i].user || tb->g[k].allied == tb->p[i].user);
-            if (!paired) {
+            if (!paired && !tb->p[i].withdrawn) {
                 tb->p[i].byes++;
                 tb->p[i].points += 1;
             }
@@ -132,18 +134,27 @@ static void score_byes(struct table *tb)
 
 static void table_free(struct table *tb) { free(tb->g); }
 
+static int by_round(const void *x, const void *y)
+{
+    const struct pairing *a = x, *b = y;
+    return a->round != b->round ? a->round - b->round : (a->game > b->game) - (a->game < b->game);
+}
+
 /* Read a tournament, its players and its games, and score them. -1 with
  * the store's code in *rc. */
 static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *rc)
 {
     memset(tb, 0, sizeof *tb);
     int64_t users[PLAYERS_MAX];
-    static struct ak_store_tournament_game rows[GAMES_MAX];
     if ((*rc = ak_store_tournament_get(srv->store, id, &tb->t)) != AK_STORE_OK)
         return -1;
-    int np = ak_store_tournament_players(srv->store, id, users, PLAYERS_MAX);
-    int ng = ak_store_tournament_games(srv->store, id, rows, GAMES_MAX);
-    if (np < 0 || ng < 0 || !(tb->g = calloc((size_t)ng + 1, sizeof *tb->g))) {
+    int np = ak_store_tournament_players(srv->store, id, users, PLAYERS_MAX), ng = 0;
+    /* Its games from memory, where every pairing is from the moment it is
+     * made (the store has it only after the next group commit), aborted
+     * ones included. */
+    for (const struct ak_game *g = srv->games; g; g = g->next)
+        ng += g->tournament == id;
+    if (np < 0 || !(tb->g = calloc((size_t)ng + 1, sizeof *tb->g))) {
         *rc = AK_STORE_ERROR;
         return -1;
     }
@@ -154,20 +165,22 @@ static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *
         s->seed = i;
         ak_store_user_name(srv->store, users[i], s->name, sizeof s->name);
         s->rating = ak_store_glicko_get(srv->store, users[i], tb->t.ruleset, &gl) == AK_STORE_OK ? gl.rating : 1500;
+        bool banned = false;
+        s->withdrawn = ak_store_user_banned(srv->store, users[i], &banned) == AK_STORE_OK && banned;
     }
-    for (int i = 0; i < ng; i++) {
-        struct ak_game *g = ak_game_find(srv, rows[i].game);
-        if (!g)
+    for (const struct ak_game *g = srv->games; g; g = g->next) {
+        if (g->tournament != id)
             continue;
         struct ak_game_brief b = ak_game_brief_of(g);
         struct pairing *p = &tb->g[tb->ng++];
-        *p = (struct pairing){rows[i].game, rows[i].round, g->player[AK_AXIS], g->player[AK_ALLIED],
+        *p = (struct pairing){g->id, g->round, g->player[AK_AXIS], g->player[AK_ALLIED],
                               b.phase == AK_PHASE_OVER ? b.result : AK_RESULT_NONE, b.reason,
                               strcmp(g->meta.status, "active") == 0};
         struct standing *a = player_of(tb, p->axis);
         if (a && p->counts)
             a->axis_games++;
     }
+    qsort(tb->g, (size_t)tb->ng, sizeof tb->g[0], by_round);
     for (int i = 0; i < tb->ng; i++)
         score_game(tb, &tb->g[i]);
     score_byes(tb);
@@ -257,32 +270,60 @@ static int by_points_then_rating(const void *x, const void *y)
     return a->seed - b->seed;
 }
 
+/* Pair the players of order not yet done, best first: each with the next
+ * below him he has not met, backing up when the rest cannot be paired
+ * (so that no pair meets twice while another pairing exists); with
+ * rematches allowed only when there is no such pairing. partner[i] gets
+ * i's opponent. The search is bounded (*budget steps); false if it finds
+ * nothing within it. */
+static bool match(const struct table *tb, const struct standing *order, int n, bool *done, int *partner,
+                  bool rematches, long *budget)
+{
+    int i = 0;
+    while (i < n && done[i])
+        i++;
+    if (i == n)
+        return true;
+    done[i] = true;
+    for (int k = i + 1; k < n && --*budget > 0; k++) {
+        if (done[k] || (!rematches && met(tb, order[i].user, order[k].user)))
+            continue;
+        done[k] = true;
+        partner[i] = k;
+        partner[k] = i;
+        if (match(tb, order, n, done, partner, rematches, budget))
+            return true;
+        done[k] = false;
+    }
+    done[i] = false;
+    return false;
+}
+
 static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
 {
     struct standing order[PLAYERS_MAX];
-    bool done[PLAYERS_MAX] = {false};
-    int n = tb->np, made = 0;
-    memcpy(order, tb->p, sizeof order[0] * (size_t)n);
+    bool done[PLAYERS_MAX] = {false}, bye[PLAYERS_MAX] = {false};
+    int partner[PLAYERS_MAX], n = 0, made = 0;
+    for (int i = 0; i < tb->np; i++)
+        if (!tb->p[i].withdrawn)
+            order[n++] = tb->p[i];
     qsort(order, (size_t)n, sizeof order[0], by_points_then_rating);
     if (n & 1)      /* the bye: the lowest-placed player without one yet */
         for (int i = n - 1; i >= 0; i--)
             if (order[i].byes == 0 || i == 0) {
-                done[i] = true;
+                bye[i] = true;
                 break;
             }
-    for (int i = 0; i < n; i++) {
-        if (done[i])
+    bool found = false;
+    for (int pass = 0; pass < 2 && !found; pass++) {
+        long budget = 200000;
+        memcpy(done, bye, sizeof done);
+        found = match(tb, order, n, done, partner, pass == 1, &budget);
+    }
+    for (int i = 0; found && i < n; i++) {
+        int j = partner[i];
+        if (bye[i] || j < i)
             continue;
-        int j = -1;
-        for (int k = i + 1; k < n && j < 0; k++)
-            if (!done[k] && !met(tb, order[i].user, order[k].user))
-                j = k;
-        for (int k = i + 1; k < n && j < 0; k++)       /* a rematch rather than none */
-            if (!done[k])
-                j = k;
-        if (j < 0)
-            break;
-        done[i] = done[j] = true;
         bool i_axis = order[i].axis_games <= order[j].axis_games;
         made += pair(srv, &tb->t, round, i_axis ? order[i].user : order[j].user,
                      i_axis ? order[j].user : order[i].user);
@@ -295,16 +336,19 @@ static int start(struct ak_server *srv, struct table *tb, char *why, size_t cap)
     if (tb->np < 2)
         return snprintf(why, cap, "tournament %s has %d player%s; it needs 2", tb->t.name, tb->np,
                         tb->np == 1 ? "" : "s"), -1;
-    if (strcmp(tb->t.kind, "swiss") == 0) {
-        if (tb->t.rounds <= 0)
-            tb->t.rounds = (int)ceil(log2((double)tb->np));
-        pair_swiss_round(srv, tb, 1);
-        tb->t.round = 1;
-    } else {
-        pair_round_robin(srv, tb);
-    }
-    if (ak_store_tournament_set_round(srv->store, tb->t.id, "running", tb->t.round) != AK_STORE_OK)
+    bool swiss = strcmp(tb->t.kind, "swiss") == 0;
+    int n = tb->np + (tb->np & 1);
+    if (swiss && tb->t.rounds <= 0)
+        tb->t.rounds = (int)ceil(log2((double)tb->np));
+    /* the round is stored first: no games are made if it cannot be */
+    int round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
+    if (ak_store_tournament_set_round(srv->store, tb->t.id, "running", round, tb->t.rounds) != AK_STORE_OK)
         return snprintf(why, cap, "the database could not store it"), -1;
+    if (swiss)
+        pair_swiss_round(srv, tb, 1);
+    else
+        pair_round_robin(srv, tb);
+    tb->t.round = round;
     ak_log(AK_LOG_INFO, "tournament %s started with %d players", tb->t.name, tb->np);
     return 0;
 }
@@ -342,7 +386,9 @@ static json_t *games_json(struct ak_server *srv, struct table *tb)
     json_t *list = json_array();
     for (int i = 0; i < tb->ng; i++) {
         const struct pairing *p = &tb->g[i];
-        const struct ak_game *g = ak_game_find(srv, p->game);
+        /* every pairing is in memory, aborted ones too (ak_game_find
+         * leaves those out) */
+        const struct ak_game *g = srv->game_by_id[p->game];
         json_array_append_new(list, json_pack("{s:I,s:i,s:s,s:s,s:s,s:s,s:s}", "game", (json_int_t)p->game, "round",
                                               p->round, "axis", g->player_name[AK_AXIS], "allied",
                                               g->player_name[AK_ALLIED], "status", g->meta.status, "result",
@@ -506,23 +552,25 @@ int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *m
 
 void ak_tournament_tick(struct ak_server *srv)
 {
-    static int64_t last;
-    static struct ak_store_tournament list[100];
-    int64_t now = ak_now();
+    static int64_t last, warned[64];     /* due tournaments that could not start, said once */
+    static int nwarned;
+    int64_t now = ak_now(), due[64];
     if (now == last)
         return;     /* once a second is plenty for start dates */
     last = now;
-    int n = ak_store_tournament_list(srv->store, list, 100);
+    int n = ak_store_tournaments_due(srv->store, now, due, 64);
     for (int i = 0; i < n; i++) {
         struct table tb;
         int rc;
         char why[200];
-        if (strcmp(list[i].status, "open") != 0 || list[i].starts > now)
-            continue;
-        if (table_load(srv, list[i].id, &tb, &rc) == 0 && start(srv, &tb, why, sizeof why) != 0) {
-            /* too few players at the start date: it stays open, said once a day */
-            if (now % 86400 == 0)
-                ak_log(AK_LOG_WARN, "tournament %s cannot start: %s", list[i].name, why);
+        if (table_load(srv, due[i], &tb, &rc) == 0 && start(srv, &tb, why, sizeof why) != 0) {
+            bool said = false;      /* too few players at the start date: it stays open */
+            for (int k = 0; k < nwarned && !said; k++)
+                said = warned[k] == due[i];
+            if (!said && nwarned < 64) {
+                warned[nwarned++] = due[i];
+                ak_log(AK_LOG_WARN, "tournament %s cannot start: %s (it stays open)", tb.t.name, why);
+            }
         }
         table_free(&tb);
     }
@@ -530,10 +578,10 @@ void ak_tournament_tick(struct ak_server *srv)
 
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
 {
-    int64_t tid;
-    int round, rc;
+    int64_t tid = g->tournament;
+    int round = g->round, rc;
     struct table tb;
-    if (ak_store_tournament_of_game(srv->store, g->id, &tid, &round) != AK_STORE_OK)
+    if (!tid)
         return;
     if (table_load(srv, tid, &tb, &rc) != 0 || strcmp(tb.t.status, "running") != 0) {
         table_free(&tb);
@@ -549,29 +597,20 @@ void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
     /* Only a game of the current round moves a Swiss on: the next round's
      * games are not stored yet when two of this round end in one commit. */
     if (swiss && round_over && round == tb.t.round && tb.t.round < tb.t.rounds) {
-        pair_swiss_round(srv, &tb, tb.t.round + 1);
-        ak_store_tournament_set_round(srv->store, tid, "running", tb.t.round + 1);
+        if (ak_store_tournament_set_round(srv->store, tid, "running", tb.t.round + 1, tb.t.rounds) == AK_STORE_OK)
+            pair_swiss_round(srv, &tb, tb.t.round + 1);
         ak_log(AK_LOG_INFO, "tournament %s: round %d paired", tb.t.name, tb.t.round + 1);
     } else if (all_over) {
-        ak_store_tournament_set_round(srv->store, tid, "finished", tb.t.round);
+        ak_store_tournament_set_round(srv->store, tid, "finished", tb.t.round, tb.t.rounds);
         ak_log(AK_LOG_INFO, "tournament %s finished", tb.t.name);
     }
     table_free(&tb);
 }
 
-bool ak_tournament_has_game(struct ak_server *srv, int64_t game)
+bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g)
 {
-    int64_t tid;
-    int round;
-    return ak_store_tournament_of_game(srv->store, game, &tid, &round) == AK_STORE_OK;
-}
-
-bool ak_tournament_allows_vacation(struct ak_server *srv, int64_t game)
-{
-    int64_t tid;
-    int round;
     struct ak_store_tournament t;
-    if (ak_store_tournament_of_game(srv->store, game, &tid, &round) != AK_STORE_OK)
+    if (!g->tournament)
         return true;
-    return ak_store_tournament_get(srv->store, tid, &t) == AK_STORE_OK && t.vacation;
+    return ak_store_tournament_get(srv->store, g->tournament, &t) == AK_STORE_OK && t.vacation;
 }

@@ -76,7 +76,7 @@ int64_t ak_vacation_until(int64_t user)
 /* Does g's clock stop for its awaited player's vacation? */
 static bool pauses(const struct ak_game *g)
 {
-    return server && ak_tournament_allows_vacation(server, g->id);
+    return server && ak_tournament_allows_vacation(server, g);
 }
 
 int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline)

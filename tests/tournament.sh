@@ -132,16 +132,49 @@ check "after its last round the Swiss is finished" "[ \$(field '$dir/sw3.json' '
 check "forfeits show in the games list" "grep -q 'forfeit' '$dir/sw3.out'"
 check "points: each round one game and a bye, each worth one: 4 in all" \
     "[ \$(field '$dir/sw3.json' 'sum(s[\"points\"] for s in j[\"standings\"])') = 4.0 ]"
+# --- a 4-player Swiss with the rounds left to akd (2), whose games all
+# end in the same tick (forfeits): each round is paired once, no rematch ---
+as alice admin tournament-create "Blitz" swiss starts=+1d time=2s >/dev/null 2>&1
+for u in bob carol dave erin; do as $u tournament join 3 >/dev/null 2>&1; done
+as alice admin tournament-start 3 >"$dir/bl-start.out" 2>&1
+sleep 0.3
+as bob --json tournament show 3 >"$dir/bl1.json" 2>&1
+check "a Swiss without rounds= plays enough for a winner (2 for 4 players), stored" "[ \$(field '$dir/bl1.json' 'j[\"rounds\"]') = 2 ]"
+check "right after its start, its pairings show and nobody has a bye" \
+    "[ \$(field '$dir/bl1.json' 'len(j[\"games\"])') = 2 ] && [ \$(field '$dir/bl1.json' 'sum(s[\"byes\"] for s in j[\"standings\"])') = 0 ]"
+for _ in $(seq 80); do     # nobody moves: every game is lost on time, round by round
+    as bob --json tournament show 3 >"$dir/bl3.json" 2>&1
+    [ "$(field "$dir/bl3.json" 'j["status"]')" = finished ] && break
+    sleep 0.1
+done
+check "both games of a round lost on time in one tick: the next round is paired all the same (2 games a round)" \
+    "[ \$(field '$dir/bl3.json' 'len(j[\"games\"])') = 4 ] && [ \"\$(field '$dir/bl3.json' 'sorted(g[\"round\"] for g in j[\"games\"])')\" = '[1, 1, 2, 2]' ]"
+check "... without a rematch" "[ \$(field '$dir/bl3.json' 'len(set(frozenset((g[\"axis\"],g[\"allied\"])) for g in j[\"games\"]))') = 4 ]"
+check "after round 2 it is finished, 4 games, 4 points, 4 forfeits" \
+    "[ \$(field '$dir/bl3.json' 'j[\"status\"]') = finished ] && [ \$(field '$dir/bl3.json' 'sum(s[\"points\"] for s in j[\"standings\"])') = 4.0 ] && [ \$(field '$dir/bl3.json' 'sum(s[\"forfeits\"] for s in j[\"standings\"])') = 4 ]"
+
+# --- an aborted Swiss pairing counts for nobody and gives no bye ---
+as alice admin tournament-create "Aborts" swiss rounds=1 starts=+1d >/dev/null 2>&1
+for u in bob carol; do as $u tournament join 4 >/dev/null 2>&1; done
+as alice admin tournament-start 4 >/dev/null 2>&1
+sleep 0.3
+ab=$(as bob --json tournament show 4 | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"][0]["game"])')
+as alice admin abort "$ab" >/dev/null 2>&1
+sleep 0.3
+as bob --json tournament show 4 >"$dir/ab.json" 2>&1
+check "an aborted pairing is listed as aborted, scores nothing, gives no bye; the tournament is over" \
+    "[ \$(field '$dir/ab.json' 'j[\"games\"][0][\"status\"]') = aborted ] && [ \$(field '$dir/ab.json' 'sum(s[\"points\"] + s[\"byes\"] for s in j[\"standings\"])') = 0.0 ] && [ \$(field '$dir/ab.json' 'j[\"status\"]') = finished ]"
+
 # --- both sides: every pair twice, sides swapped ---
 as alice admin tournament-create "Return Match" round_robin both_sides starts=+1d >/dev/null 2>&1
-for u in bob carol erin; do as $u tournament join 3 >/dev/null 2>&1; done
-as alice admin tournament-start 3 >/dev/null 2>&1
+for u in bob carol erin; do as $u tournament join 5 >/dev/null 2>&1; done
+as alice admin tournament-start 5 >/dev/null 2>&1
 sleep 0.3
-as bob --json tournament show 3 >"$dir/bs.json" 2>&1
+as bob --json tournament show 5 >"$dir/bs.json" 2>&1
 check "both_sides: 6 games for 3 players, each pair once on each side" \
     "[ \$(field '$dir/bs.json' 'len(j[\"games\"])') = 6 ] && [ \$(field '$dir/bs.json' 'len(set((g[\"axis\"],g[\"allied\"]) for g in j[\"games\"]))') = 6 ]"
 check "... each player twice Axis, twice Allied" \
     "field '$dir/bs.json' 'all(sum(g[\"axis\"]==p for g in j[\"games\"]) == 2 for p in (\"bob\",\"carol\",\"erin\"))' | grep -q True"
-as bob tournament show 9 >"$dir/none.out" 2>&1; rc=$?
-check "an unknown tournament: no_such_tournament" "[ $rc = 1 ] && grep -q 'no tournament 9' '$dir/none.out'"
+as bob tournament show 99 >"$dir/none.out" 2>&1; rc=$?
+check "an unknown tournament: no_such_tournament" "[ $rc = 1 ] && grep -q 'no tournament 99' '$dir/none.out'"
 finish
