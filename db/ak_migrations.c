@@ -149,6 +149,8 @@ const char *const ak_migrations[] = {
     "ALTER TABLE users ADD COLUMN vacation_start INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE users ADD COLUMN vacation_until INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE users ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE users ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;",
+    "ALTER TABLE users ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN email_sent INTEGER NOT NULL DEFAULT 0;"   /* the last verification mail */
+    "ALTER TABLE users ADD COLUMN digest_day INTEGER NOT NULL DEFAULT 0;",  /* the last digest's day */
     NULL,
 };

@@ -99,9 +99,10 @@ int ak_store_reset_put(struct ak_store *st, int64_t user, const char *token_hash
 /* AK_STORE_OK with the pending reset's hash (65 bytes) and expiry, or
  * AK_STORE_NOT_FOUND. */
 int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int64_t *expires);
-/* The new password hash, the reset used up and every session of the
- * account revoked, in one transaction. */
-int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *password_hash);
+/* The reset with token_hash used up, the new password hash and every
+ * session of the account revoked, in one transaction; NOT_FOUND (nothing
+ * changed) if that reset is no longer there. */
+int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash);
 /* Tournaments (ak_store_tournament.c, migration 10). */
 struct ak_store_tournament {
     int64_t id;
@@ -143,6 +144,8 @@ struct ak_store_prefs {
     int64_t vacation_start, vacation_until;    /* 0: not on vacation */
     int vacation_year;          /* the year vacation_used counts */
     int64_t vacation_used;      /* seconds of vacation taken in it */
+    int64_t email_sent;         /* when the last verification was sent */
+    int64_t digest_day;         /* the day (since the epoch) of the last digest */
 };
 int ak_store_prefs_get(struct ak_store *st, int64_t user, struct ak_store_prefs *p);
 int ak_store_prefs_put(struct ak_store *st, int64_t user, const struct ak_store_prefs *p);
@@ -152,6 +155,7 @@ int ak_store_vacations_each(struct ak_store *st, int64_t now, void (*cb)(void *u
 int ak_store_digest_users(struct ak_store *st, int64_t *users, int max);
 int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t user, const char *channel,
                       const char *text);
+int ak_store_chat_count(struct ak_store *st, int64_t game, int64_t *count);
 /* The game's chat in order; cb gets each message with its author's name. */
 int ak_store_chat_each(struct ak_store *st, int64_t game,
                        void (*cb)(void *ud, int64_t at, const char *user, const char *channel, const char *text),

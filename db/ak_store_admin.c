@@ -90,11 +90,13 @@ int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int6
     return out;
 }
 
-int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *password_hash)
+int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash)
 {
+    /* The token is used up first: if another request used it meanwhile,
+     * nothing else happens (NOT_FOUND). */
     static const char *const steps[] = {
+        "DELETE FROM password_resets WHERE user_id = ?1 AND token_hash = ?3",
         "UPDATE users SET pwhash = ?2 WHERE id = ?1",
-        "DELETE FROM password_resets WHERE user_id = ?1",
         "DELETE FROM sessions WHERE user_id = ?1",
     };
     if (ak_store_begin(st) != AK_STORE_OK)
@@ -104,10 +106,12 @@ int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *passwor
         sqlite3_stmt *q = ak_store_prep(st, steps[i]);
         if (q) {
             sqlite3_bind_int64(q, 1, user);
-            if (i == 0)
-                sqlite3_bind_text(q, 2, password_hash, -1, SQLITE_STATIC);
+            sqlite3_bind_text(q, 2, password_hash, -1, SQLITE_STATIC);
+            sqlite3_bind_text(q, 3, token_hash, -1, SQLITE_STATIC);
         }
         rc = ak_store_run(st, q);
+        if (rc == AK_STORE_OK && i == 0 && sqlite3_changes(st->db) != 1)
+            rc = AK_STORE_NOT_FOUND;
     }
     if (rc != AK_STORE_OK) {
         ak_store_rollback(st);

@@ -17,8 +17,8 @@ static void text(char *dst, size_t cap, sqlite3_stmt *q, int col)
 int ak_store_prefs_get(struct ak_store *st, int64_t user, struct ak_store_prefs *p)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT chat_muted, notify_mode, email, email_verified, email_token_hash, "
-                                        "vacation_start, vacation_until, vacation_year, vacation_used "
-                                        "FROM users WHERE id = ?");
+                                        "vacation_start, vacation_until, vacation_year, vacation_used, "
+                                        "email_sent, digest_day FROM users WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, user);
@@ -35,6 +35,8 @@ int ak_store_prefs_get(struct ak_store *st, int64_t user, struct ak_store_prefs 
         p->vacation_until = sqlite3_column_int64(q, 6);
         p->vacation_year = sqlite3_column_int(q, 7);
         p->vacation_used = sqlite3_column_int64(q, 8);
+        p->email_sent = sqlite3_column_int64(q, 9);
+        p->digest_day = sqlite3_column_int64(q, 10);
     }
     ak_store_done(st, q);
     return out;
@@ -44,7 +46,8 @@ int ak_store_prefs_put(struct ak_store *st, int64_t user, const struct ak_store_
 {
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE users SET chat_muted = ?, notify_mode = ?, email = ?, "
                                         "email_verified = ?, email_token_hash = ?, vacation_start = ?, "
-                                        "vacation_until = ?, vacation_year = ?, vacation_used = ? WHERE id = ?");
+                                        "vacation_until = ?, vacation_year = ?, vacation_used = ?, email_sent = ?, "
+                                        "digest_day = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_int(q, 1, p->chat_muted);
         sqlite3_bind_text(q, 2, p->notify_mode[0] ? p->notify_mode : "each", -1, SQLITE_STATIC);
@@ -55,7 +58,9 @@ int ak_store_prefs_put(struct ak_store *st, int64_t user, const struct ak_store_
         sqlite3_bind_int64(q, 7, p->vacation_until);
         sqlite3_bind_int(q, 8, p->vacation_year);
         sqlite3_bind_int64(q, 9, p->vacation_used);
-        sqlite3_bind_int64(q, 10, user);
+        sqlite3_bind_int64(q, 10, p->email_sent);
+        sqlite3_bind_int64(q, 11, p->digest_day);
+        sqlite3_bind_int64(q, 12, user);
     }
     return ak_store_run(st, q);
 }
@@ -115,4 +120,16 @@ int ak_store_chat_each(struct ak_store *st, int64_t game,
            (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3));
     ak_store_done(st, q);
     return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_chat_count(struct ak_store *st, int64_t game, int64_t *count)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT count(*) FROM chat WHERE game_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, game);
+    int rc = sqlite3_step(q);
+    *count = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    ak_store_done(st, q);
+    return rc == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
 }

@@ -590,6 +590,7 @@ static const char *const error_codes[] = {
     "too_many_games", "no_such_user", "not_invited", "already_started", "cannot_undo",
     "session_ended", "tls_not_enabled", "not_admin", "banned", "no_such_tournament", "tournament_closed",
     "tournament_full", "already_joined", "tournament_game", "not_eligible", "no_vacation_left",
+    "chat_full",
 };
 
 static bool known_code(const char *code)

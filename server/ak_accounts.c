@@ -44,6 +44,7 @@ struct pw_work {
     char password[1024];
     char new_password[1024];
     char hash[crypto_pwhash_STRBYTES];
+    char reset_hash[65];        /* PW_RESET: the hash of the token used */
     int64_t user;
     bool ok;
 };
@@ -294,7 +295,12 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
         ak_conn_reply_error(c, w->id, "internal", "could not hash the password");
         return;
     }
-    if (ak_store_reset_finish(c->srv->store, w->user, w->hash) != AK_STORE_OK) {
+    int rc = ak_store_reset_finish(c->srv->store, w->user, w->reset_hash, w->hash);
+    if (rc == AK_STORE_NOT_FOUND) {
+        ak_conn_reply_error(c, w->id, "auth_failed", "the reset token is wrong, used or expired; ask an admin for another");
+        return;
+    }
+    if (rc != AK_STORE_OK) {
         ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); nothing changed",
                             ak_store_error(c->srv->store));
         return;
@@ -548,7 +554,14 @@ void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *ms
         ak_conn_reply_error(c, id, "auth_failed", "the reset token is wrong, used or expired; ask an admin for another");
         return;
     }
+    bool banned = false;
+    if (ak_store_user_banned(c->srv->store, w->user, &banned) != AK_STORE_OK || banned) {
+        free(w);
+        ak_conn_reply_error(c, id, "banned", "the account %s is banned by the server's operators", name);
+        return;
+    }
     w->mode = PW_RESET;
+    memcpy(w->reset_hash, hashed, sizeof w->reset_hash);
     ak_store_user_name(c->srv->store, w->user, w->name, sizeof w->name);
     snprintf(w->new_password, sizeof w->new_password, "%s", new);
     queue_password_work(c, id, w);

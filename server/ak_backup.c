@@ -45,15 +45,18 @@ static bool is_backup_name(const char *name)
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 static int backup_filter(const struct dirent *e) { return is_backup_name(e->d_name); }
 
-/* Remove the oldest backups beyond the last keep (names sort by time). */
-static int prune(const char *dir, int keep)
+/* Remove the oldest backups beyond the last keep (names sort by time),
+ * never the one just written (a clock set back, or a backup copied in
+ * from elsewhere, can give an older copy a later name). */
+static int prune(const char *dir, int keep, const char *just)
 {
     struct dirent **list;
     int n = scandir(dir, &list, backup_filter, by_name), removed = 0;
     if (n < 0)
         return 0;
+    const char *base = strrchr(just, '/') ? strrchr(just, '/') + 1 : just;
     for (int i = 0; i < n; i++) {
-        if (i < n - keep) {
+        if (removed < n - keep && strcmp(list[i]->d_name, base) != 0) {
             char path[1100];
             snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
             removed += unlink(path) == 0;
@@ -81,7 +84,7 @@ static void backup_run(uv_work_t *req)
         return;
     }
     if (w->dir[0])
-        w->pruned = prune(w->dir, w->keep);
+        w->pruned = prune(w->dir, w->keep, w->file);
 }
 
 static void backup_done(uv_work_t *req, int status)
@@ -144,6 +147,28 @@ static void on_backup_timer(uv_timer_t *t)
     ak_backup_start(t->data, "scheduled backup");
 }
 
+static int partial_filter(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return strncmp(e->d_name, "akd-", 4) == 0 && n > 8 && strcmp(e->d_name + n - 8, ".partial") == 0;
+}
+
+/* A backup cut short (akd killed while copying) left its .partial file:
+ * nothing will finish it. */
+static void remove_partials(const char *dir)
+{
+    struct dirent **list;
+    int n = scandir(dir, &list, partial_filter, by_name);
+    for (int i = 0; i < n; i++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
+        unlink(path);
+        free(list[i]);
+    }
+    if (n >= 0)
+        free(list);
+}
+
 /* The backup directory is made (private) if missing; a directory akd
  * cannot write is an error at start, not a surprise at the first backup. */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap)
@@ -159,6 +184,7 @@ int ak_backup_init(struct ak_server *srv, char *err, size_t cap)
     }
     if (cfg->backup_dir[0]) {
         mkdir(cfg->backup_dir, 0700);
+        remove_partials(cfg->backup_dir);
         if (access(cfg->backup_dir, W_OK | X_OK) != 0)
             return snprintf(err, cap, "backup_dir %s is not a directory akd can write", cfg->backup_dir), -1;
     }

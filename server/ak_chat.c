@@ -11,7 +11,9 @@
  * muted chat (settings) gets no chat pushes; he can still read the
  * history when he wants. A message is 1 to CHAT_MAX bytes of text without
  * control characters; each account may send CHAT_BURST messages at once
- * and one more every CHAT_EVERY seconds after (a token bucket, in memory). */
+ * and one more every CHAT_EVERY seconds after (a token bucket per account,
+ * in memory), and a game keeps at most CHAT_PER_GAME messages (a chat is
+ * for a game, not a forum; it also bounds what a history read costs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,25 +22,48 @@
 #define CHAT_MAX 500
 #define CHAT_BURST 5
 #define CHAT_EVERY 3
-#define BUCKETS 256
+#define CHAT_PER_GAME 500
+#define BUCKETS 4096
+#define PROBES 64
 
+/* The buckets of the accounts that chatted lately, by open addressing: a
+ * slot is an account's while its bucket is not full again, after which
+ * anyone may take it (a full bucket is what a new account starts with). */
 static struct {
     int64_t user;
     double tokens;
     int64_t at;
 } buckets[BUCKETS];
 
-/* One message more for user now? */
+static double refilled(int slot, int64_t now)
+{
+    double tokens = buckets[slot].tokens + (double)(now - buckets[slot].at) / CHAT_EVERY;
+    return tokens > CHAT_BURST ? CHAT_BURST : tokens;
+}
+
+/* One message more for user now? No when over his rate, and no when the
+ * table holds PROBES busy accounts where his would go (a flood of
+ * accounts is refused rather than given fresh buckets). */
 static bool chat_allowed(int64_t user, int64_t now)
 {
-    int slot = (int)((uint64_t)user % BUCKETS);
-    if (buckets[slot].user != user) {
-        buckets[slot].user = user;
-        buckets[slot].tokens = CHAT_BURST;
-        buckets[slot].at = now;
+    int slot = -1, start = (int)(((uint64_t)user * 0x9e3779b97f4a7c15ull) >> 52) % BUCKETS;
+    for (int i = 0; i < PROBES && slot < 0; i++) {
+        int s = (start + i) % BUCKETS;
+        if (buckets[s].user == user)
+            slot = s;
     }
-    double tokens = buckets[slot].tokens + (double)(now - buckets[slot].at) / CHAT_EVERY;
-    buckets[slot].tokens = tokens > CHAT_BURST ? CHAT_BURST : tokens;
+    for (int i = 0; i < PROBES && slot < 0; i++) {
+        int s = (start + i) % BUCKETS;
+        if (!buckets[s].user || refilled(s, now) >= CHAT_BURST) {
+            slot = s;
+            buckets[s].user = user;
+            buckets[s].tokens = CHAT_BURST;
+            buckets[s].at = now;
+        }
+    }
+    if (slot < 0)
+        return false;
+    buckets[slot].tokens = refilled(slot, now);
     buckets[slot].at = now;
     if (buckets[slot].tokens < 1)
         return false;
@@ -121,6 +146,12 @@ void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     const char *channel = is_player(g, c->user) ? "players" : "spectators";
+    int64_t count;
+    if (ak_store_chat_count(c->srv->store, g->id, &count) != AK_STORE_OK || count >= CHAT_PER_GAME) {
+        ak_conn_reply_error(c, id, "chat_full", "game %lld has %d chat messages, the most it keeps",
+                            (long long)g->id, CHAT_PER_GAME);
+        return;
+    }
     if (ak_store_chat_add(c->srv->store, g->id, now, c->user, channel, text) != AK_STORE_OK) {
         ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing was sent");
         return;

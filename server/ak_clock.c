@@ -84,7 +84,7 @@ static void on_tick(uv_timer_t *t)
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
             continue;
         int64_t left = g->meta.deadline - now;
-        if (ak_vacation_until(g->player[late]))
+        if (ak_vacation_pauses(g))
             continue;       /* away: his clock stands still (ak_vacation.c) */
         if (left <= 0)
             expire(srv, g, late);

@@ -85,7 +85,7 @@ int ak_ladder_write(struct ak_store *st, struct ak_commit *k)
     rc = ak_store_glicko_put(st, k->rate_winner, k->rating.ruleset, &sw, k->game_id, sides[win_side], one,
                              w.rating, k->when);
     if (rc == AK_STORE_OK)
-        rc = ak_store_glicko_put(st, k->rate_loser, k->rating.ruleset, &sl, k->game_id, sides[!win_side], 0,
+        rc = ak_store_glicko_put(st, k->rate_loser, k->rating.ruleset, &sl, k->game_id, sides[!win_side], zero,
                                  l.rating, k->when);
     k->rated[0] = w.rating;
     k->rated[1] = nw.rating;

@@ -295,7 +295,7 @@ static int games_waiting(struct ak_server *srv, int64_t user, char *out, size_t 
         if (!g)
             continue;
         int w = ak_game_waiting(g);
-        if (w < AK_SIDES && g->player[w] == user && len + 24 < cap) {
+        if (w < AK_SIDES && !ak_game_open(g) && g->player[w] == user && len + 24 < cap) {
             len += (size_t)snprintf(out + len, cap - len, "%s%lld", n ? " " : "", (long long)g->id);
             n++;
         }
@@ -315,8 +315,13 @@ void ak_notify_digest(struct ak_server *srv)
     int n = ak_store_digest_users(srv->store, users, 4096);
     for (int i = 0; i < n; i++) {
         char list[200], email[128];
+        struct ak_store_prefs p;
+        /* once a day, a restart included: the day is stored first */
+        if (ak_store_prefs_get(srv->store, users[i], &p) != AK_STORE_OK || p.digest_day == day)
+            continue;
+        p.digest_day = day;
         int waiting = games_waiting(srv, users[i], list, sizeof list);
-        if (!waiting)
+        if (!waiting || ak_store_prefs_put(srv->store, users[i], &p) != AK_STORE_OK)
             continue;
         struct notify_job *job = new_job(srv, "digest", users[i], email, sizeof email);
         if (!job)

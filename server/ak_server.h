@@ -514,6 +514,8 @@ void ak_vacation_free(void);
 /* A deadline for g set now, with its awaited player on vacation: moved to
  * start when he is back (unless g's tournament allows no vacation). */
 int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline);
+/* g waits for a player away on vacation, and its clock stops for it. */
+bool ak_vacation_pauses(const struct ak_game *g);
 
 /* ak_log.c */
 enum ak_log_level { AK_LOG_DEBUG, AK_LOG_INFO, AK_LOG_WARN, AK_LOG_ERROR };

@@ -13,12 +13,15 @@
  *   {"cmd":"settings","verify_email":TOKEN} the token back: verified
  *
  * Only a verified address is passed to the notification command (AK_EMAIL),
- * so that nobody can have akd mail a stranger more than once. */
+ * and an account may have a verification sent once every VERIFY_EVERY
+ * seconds, so that akd mails a stranger at most that often. */
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ak_server.h"
+
+#define VERIFY_EVERY 600
 
 static json_t *settings_json(const struct ak_store_prefs *p)
 {
@@ -67,6 +70,15 @@ void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     char token[33] = "";
+    /* Each address given sends a mail: one every VERIFY_EVERY seconds per
+     * account at most, so that nobody can use akd to flood a mailbox (or
+     * the notification queue). */
+    if (es && *es && p.email_sent && ak_now() - p.email_sent < VERIFY_EVERY) {
+        ak_conn_reply_error(c, id, "rate_limited", "a verification was sent %lld s ago; another may be asked for "
+                            "in %lld s", (long long)(ak_now() - p.email_sent),
+                            (long long)(VERIFY_EVERY - (ak_now() - p.email_sent)));
+        return;
+    }
     if (cs)
         p.chat_muted = strcmp(cs, "off") == 0;
     if (ns)
@@ -77,6 +89,7 @@ void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
         p.email_verified = 0;
         p.email_token_hash[0] = '\0';
         if (*es) {
+            p.email_sent = ak_now();
             randombytes_buf(raw, sizeof raw);
             sodium_bin2hex(token, sizeof token, raw, sizeof raw);
             token_hash(token, p.email_token_hash);

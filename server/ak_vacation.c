@@ -5,7 +5,8 @@
  *   {"cmd":"vacation","end":true}      back early
  *
  * A player may take up to vacation_days days a year (UTC years; days taken
- * are counted to the second, a vacation ended early uses only its time).
+ * are counted to the second: a vacation is charged to the year it is
+ * taken in, and one ended early uses only its time).
  * Starting one moves the deadline of each of his games that waits for him
  * by the length of the vacation; a game that comes to wait for him while
  * he is away gets its deadline from his return (ak_vacation_shift, from
@@ -79,6 +80,12 @@ static bool pauses(const struct ak_game *g)
     return server && ak_tournament_allows_vacation(server, g);
 }
 
+bool ak_vacation_pauses(const struct ak_game *g)
+{
+    int w = ak_game_waiting(g);
+    return w < AK_SIDES && ak_vacation_until(g->player[w]) && pauses(g);
+}
+
 int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline)
 {
     int w = ak_game_waiting(g);
@@ -94,14 +101,15 @@ static int current_year(int64_t now)
     return tm.tm_year + 1900;
 }
 
-/* A vacation that ran out on its own is counted; a new year starts afresh. */
+/* A vacation is charged whole to the year it is taken in, when it is
+ * taken (one that runs into January is last year's); ending it early
+ * gives the rest back to that year. A vacation that ran out is cleared;
+ * with none running, a new year starts afresh. */
 static void settle(struct ak_store_prefs *p, int64_t now)
 {
-    if (p->vacation_until && p->vacation_until <= now) {
-        p->vacation_used += p->vacation_until - p->vacation_start;
+    if (p->vacation_until && p->vacation_until <= now)
         p->vacation_start = p->vacation_until = 0;
-    }
-    if (p->vacation_year != current_year(now)) {
+    if (!p->vacation_until && p->vacation_year != current_year(now)) {
         p->vacation_year = current_year(now);
         p->vacation_used = 0;
     }
@@ -137,8 +145,7 @@ static int move_deadlines(struct ak_server *srv, int64_t user, int64_t delta, in
 static json_t *status_json(const struct ak_server *srv, const struct ak_store_prefs *p, int64_t now)
 {
     int64_t allowed = (int64_t)srv->cfg.vacation_days * 86400, left = allowed - p->vacation_used;
-    if (p->vacation_until > now)
-        left -= now - p->vacation_start;
+    (void)now;
     return json_pack("{s:b,s:I,s:i,s:f}", "away", p->vacation_until > now, "until",
                      (json_int_t)(p->vacation_until > now ? p->vacation_until : 0), "days_per_year",
                      srv->cfg.vacation_days, "days_left", left > 0 ? (double)left / 86400.0 : 0.0);
@@ -175,12 +182,16 @@ void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
         }
         p.vacation_start = now;
         p.vacation_until = now + json_integer_value(days) * 86400;
+        p.vacation_used += json_integer_value(days) * 86400;
     } else if (end) {
         if (p.vacation_until <= now) {
             ak_conn_reply_error(c, id, "bad_request", "you are not on vacation");
             return;
         }
-        p.vacation_used += now - p.vacation_start;
+        if (p.vacation_year == current_year(now))     /* the rest back to the year it was charged to */
+            p.vacation_used -= p.vacation_until - now;
+        if (p.vacation_used < 0)
+            p.vacation_used = 0;
         p.vacation_start = p.vacation_until = 0;
     }
     if (memcmp(&p, &before, sizeof p) != 0 && ak_store_prefs_put(srv->store, c->user, &p) != AK_STORE_OK) {

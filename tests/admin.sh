@@ -63,6 +63,8 @@ as alice admin adjudicate "$d" draw both agreed to stop >"$dir/draw.out" 2>&1
 expect draw "game $d adjudicated: a draw"
 as alice player dave >"$dir/draw-player.out" 2>&1
 check "a draw is rated as a half for each" "grep -q 'game $d .*drawn, rating 1500 ->' '$dir/draw-player.out' && grep -q '1 drawn' '$dir/draw-player.out'"
+as alice player carol >"$dir/draw-player2.out" 2>&1
+check "... the Allied player's record shows the draw too" "grep -q 'game $d .*drawn, rating' '$dir/draw-player2.out'"
 
 p=$(newgame dave new axis --opponent carol)
 as carol join "$p" >/dev/null 2>&1
@@ -105,6 +107,14 @@ wait $bw 2>/dev/null
 check "bob's other sessions ended, and were told why" "grep -q 'password was reset' '$dir/reset-watch.out'"
 AKC_PASSWORD=new-password-bob as eve reset-password bob "$rtok" >"$dir/reset-again.out" 2>&1; rc=$?
 check "the token works once" "[ $rc = 1 ] && grep -q 'wrong, used or expired' '$dir/reset-again.out'"
+as alice admin reset-password dave >"$dir/reset-dave.out" 2>&1
+dtok=$(sed -n 's/.*once): \([0-9a-f]*\)$/\1/p' "$dir/reset-dave.out")
+as alice admin ban dave >/dev/null 2>&1
+AKC_PASSWORD=new-password-dave as eve reset-password dave "$dtok" >"$dir/reset-banned.out" 2>&1; rc=$?
+check "a banned account's reset is refused as banned, and changes nothing" "[ $rc = 1 ] && grep -q 'banned' '$dir/reset-banned.out'"
+as alice admin unban dave >/dev/null 2>&1
+AKC_PASSWORD=new-password-dave as eve reset-password dave "$dtok" >"$dir/reset-unbanned.out" 2>&1
+expect reset-unbanned 'password reset'
 AKC_PASSWORD=password-bob as bob login bob >"$dir/old-pw.out" 2>&1; rc=$?
 check "the old password no longer logs in" "[ $rc = 1 ]"
 AKC_PASSWORD=new-password-bob as bob login bob >"$dir/new-pw.out" 2>&1

@@ -126,6 +126,17 @@ as dave vacation 1 >"$dir/vac-t.out" 2>&1
 as bob vacation 1 >"$dir/vac-t2.out" 2>&1
 check "a tournament without vacations keeps its game's clock" "grep -q 'tournament game keeps its clock' '$dir/vac-t.out' '$dir/vac-t2.out'"
 as bob vacation end >/dev/null 2>&1; as dave vacation end >/dev/null 2>&1
+# ... and its player on vacation loses on time there
+as alice admin tournament-create "Quick No Holidays" round_robin time=2s >/dev/null 2>&1
+as carol tournament join 2 >/dev/null 2>&1; as alice tournament join 2 >/dev/null 2>&1
+as alice admin tournament-start 2 >/dev/null 2>&1
+sleep 0.3
+tg=$(as carol --json tournament show 2 | python3 -c 'import json,sys; g=json.load(sys.stdin)["games"][0]; print(g["game"], g["axis"])')
+as "${tg#* }" vacation 1 >/dev/null 2>&1
+sleep 3
+as carol show "${tg% *}" >"$dir/vac-t3.out" 2>&1
+check "a player on vacation still loses on time in a tournament without vacations" "grep -q 'Allied won by time\|on time' '$dir/vac-t3.out'"
+as "${tg#* }" vacation end >/dev/null 2>&1
 
 # --- e-mail, verified by a token ---
 as erin settings >/dev/null 2>&1
@@ -140,12 +151,16 @@ as carol settings verify-email 0000 >"$dir/mail-wrong.out" 2>&1; rc=$?
 check "a wrong token does not verify" "[ $rc = 1 ]"
 as carol settings verify-email "$tok" >"$dir/mail-ok.out" 2>&1
 expect mail-ok 'e-mail: carol@example.org (verified)'
+as carol settings email other@example.org >"$dir/mail-again.out" 2>&1; rc=$?
+check "another verification mail so soon is refused (nobody floods a mailbox through akd)" "[ $rc = 1 ] && grep -q 'a verification was sent' '$dir/mail-again.out'"
+check "... and nothing was sent" "[ \$(grep -c 'verify_email user=carol' '$dir/notify.log') = 1 ]"
 x=$(newgame dave new axis --opponent carol)
 sleep 0.5
 check "notifications carry a verified address" "grep -q \"challenge user=carol game=$x email=carol@example.org\" '$dir/notify.log'"
 
 # --- the daily digest ---
 as dave settings notify digest >"$dir/digest-set.out" 2>&1
+open_seek=$(newgame dave new axis)
 expect digest-set 'notifications: a daily digest'
 y=$(newgame carol new allied --opponent dave)
 as dave join "$y" >/dev/null 2>&1
@@ -163,4 +178,10 @@ sleep 1
 check "the daily digest lists the games waiting for him, in one notification" \
     "[ \$(grep -c 'digest user=dave' '$dir/notify.log') = 1 ] && grep -q \"digest user=dave game= email= token= games=\\(.* \\)\\?$y $z\\$\" '$dir/notify.log'"
 check "... and nobody else gets one (each notification per move)" "! grep -q 'digest user=[^d]' '$dir/notify.log'"
+check "an open seek of his is not in it (nobody waits on it)" "! grep -q \"digest user=dave.*games=.*\\b$open_seek\\b\" '$dir/notify.log'"
+kill $pid; wait $pid 2>/dev/null
+start_akd main3 --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+    --digest-hour "$((10#$hour))"
+sleep 1
+check "a restart the same day sends no second digest" "[ \$(grep -c 'digest user=dave' '$dir/notify.log') = 1 ]"
 finish

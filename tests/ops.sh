@@ -75,6 +75,16 @@ touch "$dir/bk/notes.txt" "$dir/bk/akd-old.sqlite3"
 kill -USR1 $pid; sleep 1
 check "SIGUSR1 takes one now; pruning leaves other files alone" "[ -f '$dir/bk/notes.txt' ] && [ -f '$dir/bk/akd-old.sqlite3' ]"
 kill $pid; wait $pid 2>/dev/null
+# a backup with a later name than now (a clock set back, a copy from
+# elsewhere) does not make pruning remove the one just written
+cp "$newest" "$dir/bk/akd-29991231T000000Z.sqlite3"
+touch "$dir/bk/akd-20200101T000000Z.sqlite3.partial"
+start_akd backup2 --db "$dir/b.sqlite3" --backup-dir bk --backup-hours 0 --backup-keep 1
+check "a .partial file left by a backup cut short is removed at start" "[ ! -e '$dir/bk/akd-20200101T000000Z.sqlite3.partial' ]"
+kill -USR1 $pid; sleep 1
+written=$(sed -n 's/.*database backed up to \([^ "]*\).*/\1/p' "$dir/backup2.log" | tail -1)
+check "the backup just written is kept, whatever the names of the others" "[ -n '$written' ] && [ -f '$written' ]"
+kill $pid; wait $pid 2>/dev/null
 mkdir -p "$dir/ro"; chmod 500 "$dir/ro"
 if [ "$(id -u)" != 0 ]; then
     "$AKD" --listen 127.0.0.1:1 --db "$dir/r.sqlite3" --backup-dir "$dir/ro" >"$dir/ro.out" 2>&1
