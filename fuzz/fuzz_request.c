@@ -496,7 +496,7 @@ static void back_to_baseline(void)
     ak_games_free(&srv);
     srv.next_game_id = 0;
     srv.skipped_games = 0;
-    if (ak_games_load(&srv) != 0 || srv.skipped_games)
+    if (ak_games_load(&srv) != 0 || srv.skipped_games || ak_vacation_load(&srv) != 0)
         fail("the baseline games do not load again");
     baseline_version = data_version();
     if (games_fingerprint() != baseline_games)
@@ -536,6 +536,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(srv.cfg.db, sizeof srv.cfg.db, "%s", db_path);
     srv.cfg.sync_full = false;
     srv.cfg.allow_positions = 1;
+    snprintf(srv.cfg.admins, sizeof srv.cfg.admins, "alice");     /* the admin role is fuzzed too */
     srv.cfg.max_line = MAX_LINE;
     srv.cfg.log_level = debug ? AK_LOG_DEBUG : AK_LOG_ERROR;
     ak_log_set_level(srv.cfg.log_level);

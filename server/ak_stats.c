@@ -84,6 +84,8 @@ void ak_stats_read(struct ak_stats *out)
 {
     memset(out, 0, sizeof *out);
     int64_t now = ak_now();
+    if (!st.started)
+        st.started = now;       /* a server that never called ak_stats_start (the fuzzer's) */
     uint64_t recent = 0;
     for (int i = 0; i < WINDOW; i++)
         if (st.second[i] > now - WINDOW && st.second[i] <= now)
