@@ -583,6 +583,7 @@ void ak_conn_resume(struct ak_conn *c)
  * whose handshake has not even begun, only closed. */
 static void refuse_at_accept(struct ak_conn *c, const char *why)
 {
+    ak_stats_refused();
     if (c->tls)
         conn_close(c);
     else

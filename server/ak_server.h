@@ -57,6 +57,8 @@ struct ak_config {
     char tls_key[512];
     char admins[512];           /* accounts with the admin role: "alice, bob" */
     int vacation_days;          /* days of vacation a player may take a year (0: none) */
+    char http_listen[256];      /* HOST:PORT of the HTTP listener (ak_web.c), "" for none */
+    char metrics_allow[512];    /* addresses that may read /metrics */
     int digest_hour;            /* UTC hour the daily digests go out */
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
@@ -185,6 +187,8 @@ extern const double ak_stats_bucket_ms[AK_STATS_BUCKETS];  /* commit latency bou
 struct ak_stats {
     double actions_per_second;          /* over the last minute */
     uint64_t commits, actions;          /* since akd started */
+    uint64_t pushes, refused;           /* pushes sent (one per watcher), connections refused */
+    double latency_sum_ms;              /* every commit's time, summed */
     int64_t uptime;                     /* seconds */
     double latency_ms[4];               /* p50, p90, p99, max of the recent commits */
     int latency_samples;
@@ -196,6 +200,11 @@ struct ak_stats {
 void ak_stats_start(void);
 void ak_stats_error(const char *code);
 void ak_stats_commit(uint64_t ns, int actions);
+void ak_stats_push(int watchers);
+void ak_stats_refused(void);
+/* ak_metrics.c: the Prometheus text exposition of the counters and of the
+ * server's connections and games; malloc'd, its length in *len. */
+char *ak_metrics_text(struct ak_server *srv, size_t *len);
 void ak_stats_read(struct ak_stats *out);
 
 /* ak_tournament.c */
@@ -207,6 +216,10 @@ void ak_tournament_tick(struct ak_server *srv);         /* start dates */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
 /* Not a tournament game, or one of a tournament that allows vacations. */
 bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g);
+
+/* ak_web.c (akd only): the HTTP listener */
+int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, size_t cap);
+void ak_web_stop(void);
 
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);

@@ -1,6 +1,7 @@
 /* ak_stats: what an operator asks of a running akd (akc admin stats, and
- * the /metrics page later): errors answered by code, commits and their
- * latency, actions per second over the last minute.
+ * /metrics, ak_metrics.c): errors answered by code, commits and their
+ * latency, actions per second over the last minute, pushes sent,
+ * connections refused.
  *
  * Counters only, updated on the loop where the events happen (a reply, a
  * finished group commit): no locks, nothing stored. Latency percentiles
@@ -20,8 +21,9 @@
 static struct {
     struct { char code[32]; uint64_t n; } errors[ERROR_CODES];
     int nerrors;
-    uint64_t commits, actions;
+    uint64_t commits, actions, pushes, refused;
     uint64_t latency_ns[LATENCY_KEEP];
+    double latency_sum_ms;
     int nlatency, next_latency;
     uint64_t histogram[AK_STATS_BUCKETS + 1];  /* commits at or under each bound, +Inf last */
     uint64_t per_second[WINDOW];
@@ -53,6 +55,9 @@ void ak_stats_error(const char *code)
     st.errors[i].n++;
 }
 
+void ak_stats_push(int watchers) { st.pushes += (uint64_t)watchers; }
+void ak_stats_refused(void) { st.refused++; }
+
 void ak_stats_commit(uint64_t ns, int actions)
 {
     int64_t now = ak_now();
@@ -64,6 +69,7 @@ void ak_stats_commit(uint64_t ns, int actions)
     st.per_second[slot] += (uint64_t)actions;
     st.commits++;
     st.actions += (uint64_t)actions;
+    st.latency_sum_ms += (double)ns / 1e6;
     st.latency_ns[st.next_latency] = ns;
     st.next_latency = (st.next_latency + 1) % LATENCY_KEEP;
     if (st.nlatency < LATENCY_KEEP)
@@ -94,6 +100,9 @@ void ak_stats_read(struct ak_stats *out)
     out->actions_per_second = (double)recent / (double)(span > 0 ? span : 1);
     out->commits = st.commits;
     out->actions = st.actions;
+    out->pushes = st.pushes;
+    out->latency_sum_ms = st.latency_sum_ms;
+    out->refused = st.refused;
     out->uptime = now - st.started;
     static uint64_t sorted[LATENCY_KEEP];
     memcpy(sorted, st.latency_ns, sizeof sorted[0] * (size_t)st.nlatency);

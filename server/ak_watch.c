@@ -87,6 +87,7 @@ void ak_game_push(const struct ak_game *g, json_t *msg)
 
 void ak_game_push_line(const struct ak_game *g, const char *line, size_t len)
 {
+    ak_stats_push(g->nwatchers);
     for (int i = 0; i < g->nwatchers; i++)
         ak_conn_send_bytes(g->watchers[i], line, len);
 }

@@ -63,6 +63,8 @@ static void usage(FILE *f)
             "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
             "                           closed (default 600; clients send ping)\n"
             "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
+            "  --http-listen HOST:PORT  an HTTP listener (HTTPS with --tls-cert): /metrics\n"
+            "  --metrics-allow LIST     addresses that may read /metrics (default 127.0.0.1, ::1)\n"
             "  --digest-hour H          UTC hour of the daily digests (default 7)\n"
             "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
             "                           unused (default 300; read back when asked for)\n",
@@ -98,6 +100,7 @@ static void on_stop(uv_signal_t *sig, int signum)
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     uv_close((uv_handle_t *)&srv->sighup, NULL);
     ak_backup_stop(srv);
+    ak_web_stop();
     ak_systemd_stopping(srv);
 }
 
@@ -208,6 +211,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"rating-period-days", required_argument, NULL, 's'},
         {"rating-provisional-rd", required_argument, NULL, 's'},
         {"vacation-days", required_argument, NULL, 's'}, {"digest-hour", required_argument, NULL, 's'},
+        {"http-listen", required_argument, NULL, 's'}, {"metrics-allow", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
@@ -375,6 +379,18 @@ int main(int argc, char **argv)
     if (ak_backup_init(&srv, err, sizeof err) != 0) {
         fprintf(stderr, "akd: %s\n", err);
         return 1;
+    }
+    if (cfg->http_listen[0]) {
+        char whost[256];
+        int wport;
+        if (parse_listen(cfg->http_listen, whost, sizeof whost, &wport) != 0) {
+            fprintf(stderr, "akd: http_listen wants HOST:PORT, e.g. 127.0.0.1:8080\n");
+            return 2;
+        }
+        if (ak_web_start(&srv, whost, wport, err, sizeof err) != 0) {
+            fprintf(stderr, "akd: %s\n", err);
+            return 1;
+        }
     }
     start_signals(&srv);
     ak_stats_start();

@@ -1,0 +1,134 @@
+/* ak_metrics: akd's counters in the Prometheus text format (version
+ * 0.0.4), for /metrics on the HTTP listener (ak_web.c): connections by
+ * kind, players logged in, games by state, actions, pushes, the group
+ * commit latency as a histogram, errors answered by code, requests refused
+ * for their rate and connections refused. Counters are totals since akd
+ * started (Prometheus derives the rates); actions_per_second is there too,
+ * for a glance without a Prometheus. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_server.h"
+
+struct text {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+    for (int tries = 0; tries < 2 && !t->failed; tries++) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = true;
+            return;
+        }
+        if (t->buf && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap <= t->len + (size_t)n)
+            cap *= 2;
+        char *more = realloc(t->buf, cap);
+        if (!more) {
+            t->failed = true;
+            return;
+        }
+        t->buf = more;
+        t->cap = cap;
+    }
+}
+
+static void head(struct text *t, const char *name, const char *type, const char *help)
+{
+    put(t, "# HELP akd_%s %s\n# TYPE akd_%s %s\n", name, help, name, type);
+}
+
+static void connections(struct text *t, const struct ak_server *srv)
+{
+    int plain = 0, tls = 0, ws = 0, players = 0;
+    for (const struct ak_conn *c = srv->conns; c; c = c->next) {
+        tls += c->tls != NULL;
+        plain += c->tls == NULL;
+        bool seen = false;
+        for (const struct ak_conn *o = srv->conns; o != c && !seen; o = o->next)
+            seen = o->user && o->user == c->user;
+        players += c->user && !seen;
+    }
+    head(t, "connections", "gauge", "Connections open, by kind.");
+    put(t, "akd_connections{kind=\"tcp\"} %d\nakd_connections{kind=\"tls\"} %d\nakd_connections{kind=\"websocket\"} %d\n",
+        plain, tls, ws);
+    head(t, "players_logged_in", "gauge", "Accounts with at least one logged-in connection.");
+    put(t, "akd_players_logged_in %d\n", players);
+}
+
+static void games(struct text *t, const struct ak_server *srv)
+{
+    int open = 0, running = 0, overdue = 0, finished = 0, called_off = 0;
+    for (const struct ak_game *g = srv->games; g; g = g->next) {
+        if (g->creating)
+            continue;
+        if (strcmp(g->meta.status, "active") != 0)
+            called_off++;
+        else if (ak_game_brief_of(g).phase == AK_PHASE_OVER)
+            finished++;
+        else if (ak_game_open(g))
+            open++;
+        else
+            running++;
+        overdue += g->overdue;
+    }
+    head(t, "games", "gauge", "Games by state (overdue ones are also running).");
+    put(t, "akd_games{state=\"open\"} %d\nakd_games{state=\"running\"} %d\nakd_games{state=\"overdue\"} %d\n"
+           "akd_games{state=\"finished\"} %d\nakd_games{state=\"called_off\"} %d\n",
+        open, running, overdue, finished, called_off);
+}
+
+char *ak_metrics_text(struct ak_server *srv, size_t *len)
+{
+    struct text t = {0};
+    struct ak_stats s;
+    ak_stats_read(&s);
+    connections(&t, srv);
+    games(&t, srv);
+    head(&t, "actions_total", "counter", "Actions committed since akd started.");
+    put(&t, "akd_actions_total %llu\n", (unsigned long long)s.actions);
+    head(&t, "actions_per_second", "gauge", "Actions committed per second over the last minute.");
+    put(&t, "akd_actions_per_second %.3f\n", s.actions_per_second);
+    head(&t, "pushes_total", "counter", "Pushes sent to watchers (one per watcher) since akd started.");
+    put(&t, "akd_pushes_total %llu\n", (unsigned long long)s.pushes);
+    head(&t, "commit_latency_seconds", "histogram", "Time each group commit took to reach the disk.");
+    for (int b = 0; b < AK_STATS_BUCKETS; b++)
+        put(&t, "akd_commit_latency_seconds_bucket{le=\"%g\"} %llu\n", ak_stats_bucket_ms[b] / 1000.0,
+            (unsigned long long)s.histogram[b]);
+    put(&t, "akd_commit_latency_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)s.histogram[AK_STATS_BUCKETS]);
+    put(&t, "akd_commit_latency_seconds_sum %.6f\nakd_commit_latency_seconds_count %llu\n", s.latency_sum_ms / 1000.0,
+        (unsigned long long)s.commits);
+    head(&t, "errors_total", "counter", "Error replies since akd started, by code.");
+    uint64_t limited = 0;
+    for (int i = 0; i < s.nerrors; i++) {
+        put(&t, "akd_errors_total{code=\"%s\"} %llu\n", s.error_code[i], (unsigned long long)s.error_count[i]);
+        if (strcmp(s.error_code[i], "rate_limited") == 0)
+            limited = s.error_count[i];
+    }
+    head(&t, "rate_limited_total", "counter", "Requests refused for their rate (and logins for failed guesses).");
+    put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)limited);
+    head(&t, "refused_connections_total", "counter", "Connections refused at accept (over a connection limit).");
+    put(&t, "akd_refused_connections_total %llu\n", (unsigned long long)s.refused);
+    head(&t, "uptime_seconds", "gauge", "Seconds since akd started.");
+    put(&t, "akd_uptime_seconds %lld\n", (long long)s.uptime);
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    *len = t.len;
+    return t.buf;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Integration: akd's HTTP listener (issue 17, first part): /metrics in the
+# Prometheus text format with values that follow the play, only for the
+# addresses in metrics_allow, the security headers on every answer, 404
+# elsewhere, HTTPS with the game port's certificate, and a clean stop.
+# usage: web.sh AKD AKC
+set -u
+AKD=$1 AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+hport=$((20000 + RANDOM % 30000))
+start_akd main --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport
+check "akd logs its HTTP listener" "grep -q 'HTTP on 127.0.0.1:$hport' '$dir/main.log'"
+for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
+g=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$g" >/dev/null 2>&1
+as bob watch "$g" >/dev/null 2>&1 &
+w=$!
+sleep 0.3
+as alice move "$g" 21pz5 W14 >/dev/null 2>&1
+as alice frobnicate >/dev/null 2>&1
+printf '{"id":1,"cmd":"nonsense"}\n' | "$AKC" --server 127.0.0.1:$port raw >/dev/null 2>&1
+sleep 0.3
+curl -s -D "$dir/m.head" "http://127.0.0.1:$hport/metrics" >"$dir/m.txt"
+kill $w 2>/dev/null
+check "/metrics answers 200 in the Prometheus text format" \
+    "grep -q '^HTTP/1.1 200' '$dir/m.head' && grep -qi '^content-type: text/plain; version=0.0.4' '$dir/m.head'"
+check "... every line a comment or NAME{LABELS} VALUE" \
+    "python3 -c 'import re,sys; bad=[l for l in open(\"$dir/m.txt\") if l.strip() and not l.startswith(\"# \") and not re.match(r\"^[a-z_]+(\\{[a-z_]+=\\\"[^\\\"]*\\\"(,[a-z_]+=\\\"[^\\\"]*\\\")*\\})? -?[0-9.e+]+\$\", l.strip()) and not l.strip().endswith(\"+Inf\")]; sys.exit(1 if bad else 0)'"
+check "... the running game counts" "grep -q '^akd_games{state=\"running\"} 1$' '$dir/m.txt'"
+check "... the actions committed count" "grep -q '^akd_actions_total [1-9]' '$dir/m.txt'"
+check "... the pushes to the watcher count" "grep -q '^akd_pushes_total [1-9]' '$dir/m.txt'"
+check "... the commit latency is a histogram ending in +Inf and a count" \
+    "grep -q '^akd_commit_latency_seconds_bucket{le=\"+Inf\"} [1-9]' '$dir/m.txt' && grep -q '^akd_commit_latency_seconds_count [1-9]' '$dir/m.txt'"
+check "... errors by code" "grep -q '^akd_errors_total{code=\"unknown_command\"} [1-9]' '$dir/m.txt'"
+check "... connections by kind" "grep -q '^akd_connections{kind=\"tcp\"} ' '$dir/m.txt' && grep -q '^akd_connections{kind=\"websocket\"} ' '$dir/m.txt'"
+check "answers carry a Content-Security-Policy with no inline script, and nosniff" \
+    "grep -qi \"^content-security-policy: default-src 'none'.*script-src 'self'\" '$dir/m.head' && ! grep -qi 'unsafe-inline' '$dir/m.head' && grep -qi '^x-content-type-options: nosniff' '$dir/m.head'"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing-here")
+check "another path is 404 ($code)" "[ '$code' = 404 ]"
+kill $pid; wait $pid 2>/dev/null
+check "akd stops cleanly with the HTTP listener (exit 0, no sanitizer report)" "! grep -q 'ERROR: \\|runtime error' '$dir/main.log' && grep -q 'stopped' '$dir/main.log'"
+
+# metrics_allow: loopback is not in it here
+hport=$((20000 + RANDOM % 30000))
+start_akd closed --db "$dir/akd2.sqlite3" --http-listen 127.0.0.1:$hport --metrics-allow "10.1.2.3"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/metrics")
+check "/metrics from an address not in metrics_allow is 403 ($code)" "[ '$code' = 403 ]"
+check "... and logged" "grep -q '/metrics refused to' '$dir/closed.log'"
+kill $pid; wait $pid 2>/dev/null
+
+# HTTPS with the certificate of the game port
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/k.pem" -out "$dir/c.pem" \
+    -days 2 -subj /CN=localhost -addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' 2>/dev/null
+hport=$((20000 + RANDOM % 30000))
+start_akd tls --db "$dir/akd3.sqlite3" --http-listen 127.0.0.1:$hport --tls-cert "$dir/c.pem" --tls-key "$dir/k.pem"
+code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$dir/c.pem" "https://127.0.0.1:$hport/metrics")
+check "with tls_cert the listener speaks HTTPS with that certificate ($code)" "[ '$code' = 200 ]"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --http-listen nonsense >"$dir/bad.out" 2>&1; rc=$?
+check "a bad http_listen is a usage error" "[ $rc = 2 ] && grep -q 'http_listen wants HOST:PORT' '$dir/bad.out'"
+finish
