@@ -21,12 +21,14 @@ struct ak_net {
     int fd;
     struct ssl_st *ssl;         /* NULL: plaintext */
     struct ssl_ctx_st *ctx;
-    char buf[1 << 16];
-    size_t len;
+    char *buf;                  /* what was read and not yet taken as lines: grows */
+    size_t len, cap;            /* up to AK_NET_LINE_MAX (a long record is large) */
     int next_id;
     bool heard;                 /* a message has arrived */
     bool closed;                /* the connection ended */
 };
+
+#define AK_NET_LINE_MAX (16u << 20)
 
 /* How to reach the server. */
 enum { AK_TLS_AUTO = -1, AK_TLS_OFF = 0, AK_TLS_ON = 1 };

@@ -158,6 +158,9 @@ void ak_net_close(struct ak_net *n)
     SSL_CTX_free(n->ctx);
     n->ssl = NULL;
     n->ctx = NULL;
+    free(n->buf);
+    n->buf = NULL;
+    n->len = n->cap = 0;
     if (n->fd >= 0)
         close(n->fd);
     n->fd = -1;
@@ -202,8 +205,27 @@ int ak_net_send_line(struct ak_net *n, const char *line, size_t len)
 
 /* Read what is there (waiting up to timeout_ms for something): >0 bytes,
  * 0 for nothing in time, -1 for the end of the connection. */
+/* Room to read into: the buffer doubles while a line is longer than it,
+ * up to AK_NET_LINE_MAX. */
+static bool room(struct ak_net *n)
+{
+    if (n->len < n->cap)
+        return true;
+    size_t cap = n->cap ? n->cap * 2 : 1u << 16;
+    if (cap > AK_NET_LINE_MAX)
+        return false;
+    char *more = realloc(n->buf, cap);
+    if (!more)
+        return false;
+    n->buf = more;
+    n->cap = cap;
+    return true;
+}
+
 static ssize_t receive(struct ak_net *n, int timeout_ms)
 {
+    if (!room(n))
+        return -1;      /* a line longer than any akd sends */
     for (;;) {
         if (!n->ssl || SSL_pending(n->ssl) == 0) {
             struct pollfd p = {n->fd, POLLIN, 0};
@@ -216,10 +238,10 @@ static ssize_t receive(struct ak_net *n, int timeout_ms)
                 return 0;
         }
         if (!n->ssl) {
-            ssize_t r = read(n->fd, n->buf + n->len, sizeof n->buf - n->len);
+            ssize_t r = read(n->fd, n->buf + n->len, n->cap - n->len);
             return r > 0 ? r : -1;
         }
-        int r = SSL_read(n->ssl, n->buf + n->len, (int)(sizeof n->buf - n->len));
+        int r = SSL_read(n->ssl, n->buf + n->len, (int)(n->cap - n->len));
         if (r > 0)
             return r;
         int e = SSL_get_error(n->ssl, r);
@@ -232,7 +254,7 @@ static ssize_t receive(struct ak_net *n, int timeout_ms)
 json_t *ak_net_read(struct ak_net *n, int timeout_ms)
 {
     for (;;) {
-        char *nl = memchr(n->buf, '\n', n->len);
+        char *nl = n->len ? memchr(n->buf, '\n', n->len) : NULL;
         if (nl) {
             size_t linelen = (size_t)(nl - n->buf);
             char err[128];
@@ -244,8 +266,6 @@ json_t *ak_net_read(struct ak_net *n, int timeout_ms)
                 return msg;
             continue;
         }
-        if (n->len == sizeof n->buf)
-            return NULL;
         ssize_t r = receive(n, timeout_ms);
         if (r < 0)
             n->closed = true;
@@ -257,7 +277,7 @@ json_t *ak_net_read(struct ak_net *n, int timeout_ms)
 
 bool ak_net_pending(const struct ak_net *n)
 {
-    return memchr(n->buf, '\n', n->len) != NULL || (n->ssl && SSL_pending(n->ssl) > 0);
+    return (n->len && memchr(n->buf, '\n', n->len) != NULL) || (n->ssl && SSL_pending(n->ssl) > 0);
 }
 
 void ak_net_ping(struct ak_net *n)

@@ -64,4 +64,12 @@ const char *ak_result_name(int result);
  *   "confirm_before"}] (square, count/of and confirm_before when set). */
 json_t *ak_hazards_to_json(const struct ak_state *s);
 
+/* The board for a client that draws it (ak_board_json.c): {"grid":{"rows",
+ * "numbers","neighbour_steps"},"squares":[{"hex","row","number","terrain"}],
+ * "road":[[A,B]...],"blocked":[[A,B]...],"names":[{"hex","name"}],
+ * "home_bases":{"axis","allied"},"fortresses":[...],"counters":[{"unit",
+ * "counter","nationality","side","type","attack","defense","movement",
+ * "substitute"}]}. */
+json_t *ak_board_to_json(void);
+
 #endif

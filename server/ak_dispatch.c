@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_codec.h"
+#include "ak_notation.h"
 #include "ak_server.h"
 #include "ak_version.h"
 
@@ -34,6 +36,26 @@ static void cmd_rules(struct ak_conn *c, const json_t *id, const json_t *msg)
     ak_conn_reply_ok(c, id, json_pack("{s:o}", "rules", list));
 }
 
+/* The board for clients that draw it: the same for the life of the
+ * process, so encoded once. */
+static void cmd_map(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    static char *text;
+    static size_t len;
+    (void)msg;
+    if (!text) {
+        json_t *board = ak_board_to_json();
+        text = board ? ak_json_text(board) : NULL;
+        json_decref(board);
+        len = text ? strlen(text) : 0;
+    }
+    if (!text) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    ak_conn_reply_ok_text(c, id, text, len);
+}
+
 static void cmd_ping(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     (void)msg;
@@ -52,6 +74,7 @@ static const struct {
     {"hello", cmd_hello, false, false, 1},
     {"ping", cmd_ping, false, false, 1},
     {"rules", cmd_rules, false, false, 2},
+    {"map", cmd_map, false, false, 4},
     {"register", ak_cmd_register, false, false, 2},     /* hashes have limits of their own */
     {"login", ak_cmd_login, false, false, 2},
     {"resume", ak_cmd_resume, false, false, 2},

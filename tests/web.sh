@@ -37,6 +37,15 @@ check "... errors by code" "grep -q '^akd_errors_total{code=\"unknown_command\"}
 check "... connections by kind" "grep -q '^akd_connections{kind=\"tcp\"} ' '$dir/m.txt' && grep -q '^akd_connections{kind=\"websocket\"} ' '$dir/m.txt'"
 check "answers carry a Content-Security-Policy with no inline script, and nosniff" \
     "grep -qi \"^content-security-policy: default-src 'none'.*script-src 'self'\" '$dir/m.head' && ! grep -qi 'unsafe-inline' '$dir/m.head' && grep -qi '^x-content-type-options: nosniff' '$dir/m.head'"
+# the board for clients that draw it; its answer is longer than 64 KiB,
+# which akc reads whole
+printf '{"id":1,"cmd":"map"}\n' | timeout 20 "$AKC" --server 127.0.0.1:$port raw >"$dir/map.out" 2>&1
+check "map needs no login and answers the board (a line over 64 KiB, read whole)" \
+    "[ \$(head -1 '$dir/map.out' | wc -c) -gt 65536 ] && head -1 '$dir/map.out' | grep -q '\"ok\":true'"
+check "... 1,385 squares, 99 road hexsides, 26 blocked (25 Qattara, 1 water), 102 counters" \
+    "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; assert (len(m[\"squares\"]), len(m[\"road\"]), len(m[\"blocked\"]), len(m[\"counters\"])) == (1385, 99, 26, 102)'"
+check "... E18-F19 is blocked, G25 is a fortress, W6 clear, the home bases W3 and J62" \
+    "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; sq={s[\"hex\"]: s[\"terrain\"] for s in m[\"squares\"]}; assert [\"E18\",\"F19\"] in m[\"blocked\"] and sq[\"G25\"] == \"fortress\" and sq[\"W6\"] == \"clear\" and m[\"home_bases\"] == {\"axis\": \"W3\", \"allied\": \"J62\"}'"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing-here")
 check "another path is 404 ($code)" "[ '$code' = 404 ]"
 kill $pid; wait $pid 2>/dev/null
