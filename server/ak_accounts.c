@@ -307,6 +307,10 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
     }
     user_key(key, sizeof key, w->name);
     forget_failures(key);
+    /* This connection may have resumed the old session (akc does): it
+     * goes on under the new one rather than being ended with the rest. */
+    c->user = 0;
+    c->user_name[0] = c->token_hash[0] = '\0';
     ak_conn_end_sessions(c->srv, w->user, NULL, NULL, "the account's password was reset");
     ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", w->name, c->peer);
     start_session(c, w->id, w->user, w->name);

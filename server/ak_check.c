@@ -12,17 +12,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "ak_server.h"
 
+/* Open a database to read it without leaving a trace: a file without a
+ * write-ahead log beside it (a backup, a stopped akd's database) is opened
+ * immutable, so SQLite makes no -wal or -shm file next to it; one with a
+ * log (akd may be running on it) is opened read-only as it is. */
+static int open_untouched(const char *path, sqlite3 **db)
+{
+    char wal[1100], uri[3400];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (access(wal, F_OK) == 0 || strlen(path) > 1000)
+        return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+    size_t n = (size_t)snprintf(uri, sizeof uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)   /* a URI: escape what is not plain */
+        n += (size_t)snprintf(uri + n, sizeof uri - n, isalnum(*p) || strchr("/._-~", *p) ? "%c" : "%%%02X", *p);
+    snprintf(uri + n, sizeof uri - n, "?immutable=1");
+    return sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
 static int copy_database(const char *from, const char *to, char *err, size_t cap)
 {
     sqlite3 *src = NULL, *dst = NULL;
     int rc = -1;
-    if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    if (open_untouched(from, &src) != SQLITE_OK) {
         snprintf(err, cap, "cannot open it: %s", src ? sqlite3_errmsg(src) : "out of memory");
     } else if (sqlite3_open(to, &dst) != SQLITE_OK) {
         snprintf(err, cap, "cannot make a scratch copy in %s", to);

@@ -119,6 +119,14 @@ AKC_PASSWORD=password-bob as bob login bob >"$dir/old-pw.out" 2>&1; rc=$?
 check "the old password no longer logs in" "[ $rc = 1 ]"
 AKC_PASSWORD=new-password-bob as bob login bob >"$dir/new-pw.out" 2>&1
 expect new-pw 'logged in as bob'
+# from akc still holding the account's session (it resumes it first)
+as alice admin reset-password bob >"$dir/reset2.out" 2>&1
+rtok2=$(sed -n 's/.*once): \([0-9a-f]*\)$/\1/p' "$dir/reset2.out")
+AKC_PASSWORD=third-password-bob as bob reset-password bob "$rtok2" >"$dir/reset-own.out" 2>&1; rc=$?
+check "a player still logged in resets his own password: ok, and logged in under the new session" \
+    "[ $rc = 0 ] && grep -q 'password reset' '$dir/reset-own.out'"
+as bob games >"$dir/after-reset.out" 2>&1; rc=$?
+check "... his akc goes on with the new session" "[ $rc = 0 ]"
 for i in 1 2 3 4 5 6 7 8 9 10 11; do
     AKC_PASSWORD=new-password-carol as eve reset-password carol "$(printf '%032d' $i)" >"$dir/guess.out" 2>&1
 done
