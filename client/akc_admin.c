@@ -182,7 +182,7 @@ int akc_admin(struct ak_net *n, char **argv)
                                                   : strcmp(argv[3], "axis") == 0 ? "the Axis player wins"
                                                                                  : "the Allied player wins");
     } else if (strcmp(op, "ban") == 0) {
-        printf("%s is banned: it cannot log in or be challenged", argv[2]);
+        printf("%s is banned: the account cannot log in or be challenged", argv[2]);
         if (num(r, "games_ended", NULL))
             printf("; %lld of its games ended (adjudicated to the opponent, or called off)", num(r, "games_ended", NULL));
         printf("\n");

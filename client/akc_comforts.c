@@ -58,7 +58,7 @@ static void print_vacation(const json_t *r)
         struct tm tm;
         gmtime_r(&until, &tm);
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-        printf("on vacation until %s: your clocks stand still\n", when);
+        printf("on vacation until %s: your clocks stand still (not in tournaments that allow no vacation)\n", when);
     } else {
         printf("not on vacation\n");
     }

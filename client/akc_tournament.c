@@ -104,8 +104,9 @@ int akc_tournament(struct ak_net *n, char **argv)
     } else if (strcmp(argv[1], "show") == 0) {
         print_show(r);
     } else {
-        printf("you are in tournament %s (%lld players so far)\n", json_string_value(json_object_get(r, "name")),
-               (long long)json_integer_value(json_object_get(r, "players")));
+        long long n = (long long)json_integer_value(json_object_get(r, "players"));
+        printf("you are in tournament %s (%lld player%s so far)\n", json_string_value(json_object_get(r, "name")), n,
+               n == 1 ? "" : "s");
     }
     json_decref(r);
     return 0;

@@ -25,6 +25,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: akd [--config FILE] [--listen HOST:PORT] [--db PATH] [--SETTING VALUE]...\n"
+            "       akd --check DB\n"
             "       akd --help | --version\n"
             "\n"
             "The Afrika Korps play server: referees games by the 1964 rules, stores\n"
@@ -33,7 +34,8 @@ static void usage(FILE *f)
             "  --config FILE            read settings (key = value lines) first; without it,\n"
             "                           $AKD_CONFIG or " AK_DEFAULT_CONFIG " if it exists\n"
             "  --check DB               check a database or a backup (integrity, schema, every\n"
-            "                           game replayed to its stored state) and exit: 0 good, 1 not\n"
+            "                           game replayed to its stored state) and exit: 0 good,\n"
+            "                           1 problems found, 2 unreadable\n"
             "  --listen HOST:PORT       address to listen on (e.g. 127.0.0.1:7140)\n"
             "  --db PATH                SQLite database, created if missing\n"
             "  --log-level LEVEL        debug, info (default), warn or error\n"
@@ -62,6 +64,9 @@ static void usage(FILE *f)
             "  --registrations-per-address N  accounts per address per hour (default 10)\n"
             "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
             "                           closed (default 600; clients send ping)\n"
+            "  --admins LIST            accounts with the admin role, \"alice, bob\"\n"
+            "  --rating-tau X, --rating-volatility X, --rating-max-rd N, --rating-period-days N,\n"
+            "  --rating-provisional-rd N   Glicko-2 settings (man akd)\n"
             "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
             "  --http-listen HOST:PORT  an HTTP listener (HTTPS with --tls-cert): /metrics\n"
             "  --metrics-allow LIST     addresses that may read /metrics (default 127.0.0.1, ::1)\n"
@@ -345,6 +350,7 @@ int main(int argc, char **argv)
         return 1;
     }
     warn_if_readable(cfg->db);
+    ak_log(AK_LOG_INFO, "database %s: schema version %d", cfg->db, ak_store_schema_version(srv.store));
     ak_store_set_sync(srv.store, cfg->sync_full);
     if (ak_games_load(&srv) != 0 || ak_vacation_load(&srv) != 0) {
         fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);

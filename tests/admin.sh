@@ -80,7 +80,7 @@ b1=$(newgame dave new axis --opponent bob)
 as bob join "$b1" >/dev/null 2>&1
 b2=$(newgame dave new allied)
 as alice admin ban dave adjudicate >"$dir/ban.out" 2>&1
-expect ban 'dave is banned: it cannot log in or be challenged; 3 of its games ended'
+expect ban 'dave is banned: the account cannot log in or be challenged; 3 of its games ended'
 as bob show "$b1" >"$dir/ban-show.out" 2>&1
 check "dave's started game went to his opponent" "grep -q 'Allied won by adjudication' '$dir/ban-show.out'"
 as carol show "$p" >"$dir/ban-show2.out" 2>&1
