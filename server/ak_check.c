@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -85,8 +86,13 @@ int ak_check_database(const char *path)
     static struct ak_server srv;
     char err[600], scratch[] = "/tmp/akd-check-XXXXXX", copy[64], what[300];
     int problems = 0;
+    struct stat st;
     if (access(path, R_OK) != 0) {
         printf("akd --check %s: no such readable file\n", path);
+        return 2;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        printf("akd --check %s: not a file (give the database or a backup, e.g. %s/akd-....sqlite3)\n", path, path);
         return 2;
     }
     if (!mkdtemp(scratch)) {

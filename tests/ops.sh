@@ -71,6 +71,9 @@ newest=$(ls "$dir/bk"/akd-*.sqlite3 | tail -1)
 check "backups are mode 0600" "[ \$(stat -c %a '$newest') = 600 ]"
 check "akd --check passes on a backup" "'$AKD' --check '$newest' >'$dir/check.out' 2>&1"
 check "... which holds the accounts" "[ \$(sqlite3 '$newest' 'SELECT count(*) FROM users') = 1 ]"
+check "... and leaves nothing beside it (no -wal, no -shm)" "[ ! -e '$newest-wal' ] && [ ! -e '$newest-shm' ]"
+"$AKD" --check "$dir/bk" >"$dir/check-dir.out" 2>&1; rc=$?
+check "akd --check of a directory says so (exit 2)" "[ $rc = 2 ] && grep -q 'not a file' '$dir/check-dir.out'"
 touch "$dir/bk/notes.txt" "$dir/bk/akd-old.sqlite3"
 kill -USR1 $pid; sleep 1
 check "SIGUSR1 takes one now; pruning leaves other files alone" "[ -f '$dir/bk/notes.txt' ] && [ -f '$dir/bk/akd-old.sqlite3' ]"
