@@ -15,20 +15,45 @@ static void when_text(int64_t t, char *buf, size_t cap)
     strftime(buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
+/* 259200 -> "3d", 5400 -> "1h30m", 90 -> "1m30s". */
+static void duration_text(long long s, char *buf, size_t cap)
+{
+    long long d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60, r = s % 60;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (d)
+        n += (size_t)snprintf(buf + n, cap - n, "%lldd", d);
+    if (h && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "%lldh", h);
+    if (m && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "%lldm", m);
+    if ((r || !n) && n < cap)
+        snprintf(buf + n, cap - n, "%llds", r);
+}
+
 static void print_line(const json_t *t)
 {
-    char when[40], tc[64] = "no clock";
+    char when[40], tc[80] = "no clock", span[32], form[48];
     const json_t *c = json_object_get(t, "time_control");
     long long secs = (long long)json_integer_value(json_object_get(c, "seconds"));
-    if (secs)
-        snprintf(tc, sizeof tc, "%lld s per %s", secs, json_string_value(json_object_get(c, "per")));
+    const char *status = json_string_value(json_object_get(t, "status"));
+    bool swiss = strcmp(json_string_value(json_object_get(t, "kind")), "swiss") == 0;
+    if (secs) {
+        duration_text(secs, span, sizeof span);
+        snprintf(tc, sizeof tc, "%s per %s%s", span, json_string_value(json_object_get(c, "per")),
+                 strcmp(json_string_value(json_object_get(c, "on_expiry")), "wait") == 0 ? ", waits when it runs out" : "");
+    }
+    if (swiss)
+        snprintf(form, sizeof form, "%lld rounds", (long long)json_integer_value(json_object_get(t, "rounds")));
+    else
+        snprintf(form, sizeof form, "%s", json_is_true(json_object_get(t, "both_sides")) ? "both sides" : "one game a pair");
     when_text((int64_t)json_integer_value(json_object_get(t, "starts")), when, sizeof when);
-    printf("%-4lld %-20s %-11s %-8s %2lld players  %-8s %s%s, %s; starts %s\n",
+    printf("%-4lld %-20s %-11s %-8s %2lld players  %-8s %s%s, %s%s%s\n",
            (long long)json_integer_value(json_object_get(t, "tournament")), json_string_value(json_object_get(t, "name")),
-           json_string_value(json_object_get(t, "kind")), json_string_value(json_object_get(t, "status")),
+           json_string_value(json_object_get(t, "kind")), status,
            (long long)json_integer_value(json_object_get(t, "players")), json_string_value(json_object_get(t, "ruleset")),
-           json_is_true(json_object_get(t, "rated")) ? "rated, " : "", tc,
-           json_is_true(json_object_get(t, "both_sides")) ? "both sides" : "one game a pair", when);
+           json_is_true(json_object_get(t, "rated")) ? "rated, " : "", tc, form,
+           strcmp(status, "open") == 0 ? "; starts " : "", strcmp(status, "open") == 0 ? when : "");
 }
 
 static void print_show(const json_t *r)

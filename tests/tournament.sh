@@ -34,7 +34,7 @@ expect join-erin 'you are in tournament Winter Club (4 players so far)'
 as bob tournament join 1 >"$dir/join-again.out" 2>&1; rc=$?
 check "joining twice is refused" "[ $rc = 1 ] && grep -q 'already' '$dir/join-again.out'"
 as bob tournament list >"$dir/list.out" 2>&1
-expect list '^1 *Winter Club *round_robin open *4 players *classic *rated, 259200 s per action, one game a pair; starts'
+expect list '^1 *Winter Club *round_robin open *4 players *classic *rated, 3d per action, one game a pair; starts'
 as bob admin tournament-start 1 >"$dir/start-bob.out" 2>&1; rc=$?
 check "only an admin starts it early" "[ $rc = 1 ]"
 as alice admin tournament-start 1 >"$dir/start.out" 2>&1
