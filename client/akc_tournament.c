@@ -77,6 +77,9 @@ static void print_show(const json_t *r)
                (long long)json_integer_value(json_object_get(x, "byes")));
     if (json_array_size(json_object_get(r, "games")))
         printf("\n");
+    json_array_foreach(json_object_get(r, "byes"), i, x)
+        printf("  round %-3lld bye for %s (a win)\n", (long long)json_integer_value(json_object_get(x, "round")),
+               json_string_value(json_object_get(x, "user")));
     json_array_foreach(json_object_get(r, "games"), i, x) {
         const char *result = json_string_value(json_object_get(x, "result"));
         const char *status = json_string_value(json_object_get(x, "status"));

@@ -116,20 +116,34 @@ static int by_standing(const void *x, const void *y)
 
 /* Swiss byes: a player without a pairing (even one aborted since) in a
  * round that has been paired, unless he was withdrawn (banned). */
+static bool had_bye(const struct table *tb, int i, int round)
+{
+    if (strcmp(tb->t.kind, "swiss") != 0 || tb->p[i].withdrawn)
+        return false;
+    for (int k = 0; k < tb->ng; k++)
+        if (tb->g[k].round == round && (tb->g[k].axis == tb->p[i].user || tb->g[k].allied == tb->p[i].user))
+            return false;
+    return true;
+}
+
 static void score_byes(struct table *tb)
 {
-    if (strcmp(tb->t.kind, "swiss") != 0)
-        return;
     for (int r = 1; r <= tb->t.round; r++)
-        for (int i = 0; i < tb->np; i++) {
-            bool paired = false;
-            for (int k = 0; k < tb->ng && !paired; k++)
-                paired = tb->g[k].round == r && (tb->g[k].axis == tb->p[i].user || tb->g[k].allied == tb->p[i].user);
-            if (!paired && !tb->p[i].withdrawn) {
+        for (int i = 0; i < tb->np; i++)
+            if (had_bye(tb, i, r)) {
                 tb->p[i].byes++;
                 tb->p[i].points += 1;
             }
-        }
+}
+
+static json_t *byes_json(const struct table *tb)
+{
+    json_t *list = json_array();
+    for (int r = 1; r <= tb->t.round; r++)
+        for (int i = 0; i < tb->np; i++)
+            if (had_bye(tb, i, r))
+                json_array_append_new(list, json_pack("{s:i,s:s}", "round", r, "user", tb->p[i].name));
+    return list;
 }
 
 static void table_free(struct table *tb) { free(tb->g); }
@@ -448,6 +462,7 @@ static void op_show(struct ak_conn *c, const json_t *id, const json_t *msg)
     json_t *r = tournament_json(&tb.t, tb.np);
     json_object_set_new(r, "standings", standings_json(&tb));
     json_object_set_new(r, "games", games_json(c->srv, &tb));
+    json_object_set_new(r, "byes", byes_json(&tb));
     table_free(&tb);
     ak_conn_reply_ok(c, id, r);
 }

@@ -117,6 +117,7 @@ as alice admin tournament-start 2 >/dev/null 2>&1
 sleep 0.3
 as bob --json tournament show 2 >"$dir/sw1.json" 2>&1
 check "round 1: one game and a bye" "[ \$(field '$dir/sw1.json' 'len(j[\"games\"])') = 1 ] && [ \$(field '$dir/sw1.json' 'sum(s[\"byes\"] for s in j[\"standings\"])') = 1 ]"
+check "... the bye is listed with its round" "[ \$(field '$dir/sw1.json' 'len([b for b in j[\"byes\"] if b[\"round\"] == 1])') = 1 ]"
 bye1=$(field "$dir/sw1.json" '[s["user"] for s in j["standings"] if s["byes"]][0]')
 sleep 3     # nobody moves: the Axis player loses on time
 as bob --json tournament show 2 >"$dir/sw2.json" 2>&1
