@@ -235,27 +235,8 @@ static void op_stats(struct ak_conn *c, const json_t *id)
     struct ak_server *srv = c->srv;
     struct ak_stats s;
     ak_stats_read(&s);
-    int conns = 0, tls = 0, users = 0;
-    for (const struct ak_conn *k = srv->conns; k; k = k->next) {
-        conns++;
-        tls += k->tls != NULL;
-        bool seen = false;      /* a player counts once, however many connections */
-        for (const struct ak_conn *o = srv->conns; o != k && !seen; o = o->next)
-            seen = o->user && o->user == k->user;
-        users += k->user && !seen;
-    }
-    int open = 0, running = 0, overdue = 0, finished = 0, called_off = 0;
-    for (const struct ak_game *g = srv->games; g; g = g->next) {
-        if (strcmp(g->meta.status, "active") != 0)
-            called_off++;
-        else if (ak_game_brief_of(g).phase == AK_PHASE_OVER)
-            finished++;
-        else if (ak_game_open(g))
-            open++;
-        else
-            running++;
-        overdue += g->overdue;
-    }
+    struct ak_census n;
+    ak_census_take(srv, &n);
     json_t *errors = json_object(), *hist = json_object();
     for (int i = 0; i < s.nerrors; i++)
         json_object_set_new(errors, s.error_code[i], json_integer((json_int_t)s.error_count[i]));
@@ -267,9 +248,9 @@ static void op_stats(struct ak_conn *c, const json_t *id)
     json_object_set_new(hist, "+Inf", json_integer((json_int_t)s.histogram[AK_STATS_BUCKETS]));
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:{s:i,s:i},s:i,s:{s:i,s:i,s:i,s:i,s:i},s:f,s:I,s:I,"
                                       "s:{s:f,s:f,s:f,s:f,s:i,s:o},s:o}",
-                                      "uptime", (json_int_t)s.uptime, "connections", "total", conns, "tls", tls,
-                                      "players", users, "games", "open", open, "running", running, "overdue",
-                                      overdue, "finished", finished, "called_off", called_off,
+                                      "uptime", (json_int_t)s.uptime, "connections", "total", n.tcp + n.tls + n.ws,
+                                      "tls", n.tls, "players", n.players, "games", "open", n.open, "running", n.running,
+                                      "overdue", n.overdue, "finished", n.finished, "called_off", n.called_off,
                                       "actions_per_second", s.actions_per_second, "actions", (json_int_t)s.actions,
                                       "commits", (json_int_t)s.commits, "commit_ms", "p50", s.latency_ms[0], "p90",
                                       s.latency_ms[1], "p99", s.latency_ms[2], "max", s.latency_ms[3], "samples",

@@ -52,44 +52,45 @@ static void head(struct text *t, const char *name, const char *type, const char 
     put(t, "# HELP akd_%s %s\n# TYPE akd_%s %s\n", name, help, name, type);
 }
 
-static void connections(struct text *t, const struct ak_server *srv)
+void ak_census_take(const struct ak_server *srv, struct ak_census *n)
 {
-    int plain = 0, tls = 0, ws = 0, players = 0;
+    memset(n, 0, sizeof *n);
     for (const struct ak_conn *c = srv->conns; c; c = c->next) {
-        tls += c->tls != NULL;
-        plain += c->tls == NULL;
-        bool seen = false;
+        n->tls += c->tls != NULL;
+        n->tcp += c->tls == NULL;
+        bool seen = false;      /* a player counts once, however many connections */
         for (const struct ak_conn *o = srv->conns; o != c && !seen; o = o->next)
             seen = o->user && o->user == c->user;
-        players += c->user && !seen;
+        n->players += c->user && !seen;
     }
-    head(t, "connections", "gauge", "Connections open, by kind.");
-    put(t, "akd_connections{kind=\"tcp\"} %d\nakd_connections{kind=\"tls\"} %d\nakd_connections{kind=\"websocket\"} %d\n",
-        plain, tls, ws);
-    head(t, "players_logged_in", "gauge", "Accounts with at least one logged-in connection.");
-    put(t, "akd_players_logged_in %d\n", players);
-}
-
-static void games(struct text *t, const struct ak_server *srv)
-{
-    int open = 0, running = 0, overdue = 0, finished = 0, called_off = 0;
     for (const struct ak_game *g = srv->games; g; g = g->next) {
         if (g->creating)
             continue;
         if (strcmp(g->meta.status, "active") != 0)
-            called_off++;
+            n->called_off++;
         else if (ak_game_brief_of(g).phase == AK_PHASE_OVER)
-            finished++;
+            n->finished++;
         else if (ak_game_open(g))
-            open++;
+            n->open++;
         else
-            running++;
-        overdue += g->overdue;
+            n->running++;
+        n->overdue += g->overdue;
     }
+}
+
+static void census(struct text *t, const struct ak_server *srv)
+{
+    struct ak_census n;
+    ak_census_take(srv, &n);
+    head(t, "connections", "gauge", "Connections open, by kind.");
+    put(t, "akd_connections{kind=\"tcp\"} %d\nakd_connections{kind=\"tls\"} %d\nakd_connections{kind=\"websocket\"} %d\n",
+        n.tcp, n.tls, n.ws);
+    head(t, "players_logged_in", "gauge", "Accounts with at least one logged-in connection.");
+    put(t, "akd_players_logged_in %d\n", n.players);
     head(t, "games", "gauge", "Games by state (overdue ones are also running).");
     put(t, "akd_games{state=\"open\"} %d\nakd_games{state=\"running\"} %d\nakd_games{state=\"overdue\"} %d\n"
            "akd_games{state=\"finished\"} %d\nakd_games{state=\"called_off\"} %d\n",
-        open, running, overdue, finished, called_off);
+        n.open, n.running, n.overdue, n.finished, n.called_off);
 }
 
 char *ak_metrics_text(struct ak_server *srv, size_t *len)
@@ -97,8 +98,7 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     struct text t = {0};
     struct ak_stats s;
     ak_stats_read(&s);
-    connections(&t, srv);
-    games(&t, srv);
+    census(&t, srv);
     head(&t, "actions_total", "counter", "Actions committed since akd started.");
     put(&t, "akd_actions_total %llu\n", (unsigned long long)s.actions);
     head(&t, "actions_per_second", "gauge", "Actions committed per second over the last minute.");

@@ -205,6 +205,13 @@ void ak_stats_refused(void);
 /* ak_metrics.c: the Prometheus text exposition of the counters and of the
  * server's connections and games; malloc'd, its length in *len. */
 char *ak_metrics_text(struct ak_server *srv, size_t *len);
+/* What is open now: connections by kind, players logged in, games by state
+ * (for /metrics and akc admin stats alike). */
+struct ak_census {
+    int tcp, tls, ws, players;
+    int open, running, overdue, finished, called_off;
+};
+void ak_census_take(const struct ak_server *srv, struct ak_census *n);
 void ak_stats_read(struct ak_stats *out);
 
 /* ak_tournament.c */
