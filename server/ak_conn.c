@@ -4,9 +4,12 @@
  * per second (a token bucket: over the rate a request gets "rate_limited"
  * and is not run), and the longest line (closed with an error).
  *
- * With TLS (ak_tls.c) the bytes read go through the connection's TLS state
- * before framing, and what a loop turn gathered for a connection is sealed
- * in one piece before the same single write. */
+ * The TCP transport lives here: with TLS (ak_tls.c) the bytes read go
+ * through the connection's TLS state before framing, and what a loop turn
+ * gathered for a connection is sealed in one piece before the same single
+ * write. A WebSocket (ak_web.c) is another transport behind the same
+ * struct ak_transport: it opens its connections with ak_conn_open and
+ * feeds what it reads to ak_conn_feed, so both share every limit above. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,6 @@ struct queued_line {
     bool over_rate;         /* refused on arrival: answered in its turn, not run */
     char text[];
 };
-#define OUT_BACKLOG_MAX (16u << 20)
 /* A TLS handshake not finished in this many seconds is dropped (a client
  * that connects and says nothing holds a connection slot meanwhile). */
 #define HANDSHAKE_SECONDS 10
@@ -120,7 +122,7 @@ static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *
         }
         return;
     }
-    if (uv_stream_get_write_queue_size(s) + rest > OUT_BACKLOG_MAX) {
+    if (uv_stream_get_write_queue_size(s) + rest > AK_OUT_BACKLOG_MAX) {
         ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
         conn_close(c);
         return;
@@ -177,7 +179,7 @@ static void write_sealed(struct ak_conn *c)
     send_buffer(c, &c->cipher, &c->cipher_len, &c->cipher_cap);
 }
 
-static void write_out(struct ak_conn *c)
+static void tcp_write(struct ak_conn *c)
 {
     if (c->tls)
         write_sealed(c);
@@ -193,7 +195,7 @@ void ak_conn_flush_all(struct ak_server *srv)
         struct ak_conn *next = c->next_dirty;
         c->dirty = false;
         if (!c->closing)
-            write_out(c);
+            c->tp->write(c);
         ak_conn_unref(c);
         c = next;
     }
@@ -287,13 +289,13 @@ static void conn_close(struct ak_conn *c)
     /* Closing first: a write that fails now calls conn_close again, which
      * must find the handles already on their way out. */
     c->closing = true;
-    write_out(c);   /* a last error reply goes out before the socket closes */
+    c->tp->write(c);    /* a last error reply goes out before the transport closes */
     ak_conn_unwatch_all(c);
     unlink_conn(c);
     ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s closed", c->peer);
     uv_close((uv_handle_t *)&c->idle, on_close);
     uv_close((uv_handle_t *)&c->throttle, on_close);
-    uv_close((uv_handle_t *)&c->tcp, on_close);
+    c->tp->close(c);
 }
 
 void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text)
@@ -413,13 +415,24 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
  * requests full (paused), its rate exceeded (throttled), or closing. */
 static void update_reading(struct ak_conn *c)
 {
-    if (c->closing)
-        return;
-    if (c->paused || c->throttled)
-        uv_read_stop((uv_stream_t *)&c->tcp);
-    else
-        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    if (!c->closing)
+        c->tp->set_reading(c, !c->paused && !c->throttled);
 }
+
+static void tcp_set_reading(struct ak_conn *c, bool on)
+{
+    if (on)
+        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    else
+        uv_read_stop((uv_stream_t *)&c->tcp);
+}
+
+static void tcp_close(struct ak_conn *c)
+{
+    uv_close((uv_handle_t *)&c->tcp, on_close);
+}
+
+static const struct ak_transport tcp_transport = {"tcp", tcp_write, tcp_set_reading, tcp_close};
 
 static void on_throttle_end(uv_timer_t *t)
 {
@@ -524,6 +537,35 @@ static bool tls_on_plain_port(struct ak_conn *c, const char *data, ssize_t n)
     return true;
 }
 
+static void refuse_long_line(struct ak_conn *c)
+{
+    ak_conn_reply_error(c, NULL, "line_too_long", "a message is longer than %zu bytes; closing the connection",
+                        c->frame.limit);
+    ak_log(AK_LOG_WARN, "%s sent a line over the limit", c->peer);
+    conn_close(c);
+}
+
+/* A WebSocket's bytes: its frames end its messages, as newlines do. */
+void ak_conn_feed(struct ak_conn *c, const char *data, size_t len, bool end)
+{
+    if (c->closing)
+        return;
+    c->refs++;  /* a command may close the connection under us */
+    c->spoke = true;
+    int rc = ak_frame_feed(&c->frame, data, len, on_line, c);
+    if (rc == 0 && end && !c->closing)
+        rc = ak_frame_feed(&c->frame, "\n", 1, on_line, c);
+    if (rc == -1)
+        refuse_long_line(c);
+    ak_conn_unref(c);
+}
+
+void ak_conn_transport_gone(struct ak_conn *c)
+{
+    conn_close(c);      /* nothing when it was closing already */
+    ak_conn_unref(c);
+}
+
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     struct ak_conn *c = s->data;
@@ -542,11 +584,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
             ak_log(AK_LOG_INFO, "%s: %s; closing", c->peer, ak_tls_error(c->tls));
             conn_close(c);
         } else if (rc == -1) {
-            ak_conn_reply_error(c, NULL, "line_too_long",
-                                "a message is longer than %zu bytes; closing the connection",
-                                c->frame.limit);
-            ak_log(AK_LOG_WARN, "%s sent a line over the limit", c->peer);
-            conn_close(c);
+            refuse_long_line(c);
         }
         ak_conn_unref(c);
     } else if (n < 0) {
@@ -598,54 +636,40 @@ static int connections_from(const struct ak_server *srv, const char *peer)
     return n;
 }
 
-static void on_connection(uv_stream_t *server, int status)
+/* A connection's own state, not yet counted nor admitted. */
+static struct ak_conn *conn_new(struct ak_server *srv, const struct ak_transport *tp)
 {
-    struct ak_server *srv = server->data;
-    if (status < 0 || srv->stopping)
-        return;
     struct ak_conn *c = calloc(1, sizeof *c);
     if (!c || ak_frame_init(&c->frame, srv->cfg.max_line) != 0) {
         free(c);
-        return;
+        return NULL;
     }
     c->srv = srv;
-    c->refs = 3;    /* the socket, the idle timer and the throttle timer */
+    c->tp = tp;
+    c->refs = 3;    /* the transport, the idle timer and the throttle timer */
     c->accepted = uv_now(srv->loop);
-    if (srv->tls && !(c->tls = ak_tls_new(srv->tls))) {
-        ak_frame_free(&c->frame);
-        free(c);
-        return;
-    }
     c->queue_tail = &c->queue;
     c->tokens = 2.0 * srv->cfg.rate;
     c->refilled = uv_now(srv->loop);
-    uv_tcp_init(srv->loop, &c->tcp);
     uv_timer_init(srv->loop, &c->idle);
     uv_timer_init(srv->loop, &c->throttle);
-    c->tcp.data = c->idle.data = c->throttle.data = c;
-    if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {
-        c->closing = true;
-        uv_close((uv_handle_t *)&c->idle, on_close);
-        uv_close((uv_handle_t *)&c->throttle, on_close);
-        uv_close((uv_handle_t *)&c->tcp, on_close);
-        return;
-    }
-    struct sockaddr_storage addr;
-    int alen = sizeof addr;
-    char host[48] = "?";
-    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
-        uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
-    snprintf(c->peer, sizeof c->peer, "%s", host);
-    /* Output is already gathered into one write per loop turn; Nagle's
-     * wait for an acknowledgement would only delay replies and pushes. */
-    uv_tcp_nodelay(&c->tcp, 1);
+    c->idle.data = c->throttle.data = c;
+    return c;
+}
+
+/* Count c among the connections, or refuse it over a limit; start its
+ * time to log in (or to finish its TLS handshake). */
+static void conn_admit(struct ak_conn *c)
+{
+    struct ak_server *srv = c->srv;
     int from_peer = connections_from(srv, c->peer);
     c->next = srv->conns;
     srv->conns = c;
     srv->nconns++;
     static uint64_t last_id;
     c->id = ++last_id;
-    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s%s", c->peer, c->tls ? " (TLS)" : "");
+    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s%s%s", c->peer, c->tls ? " (TLS)" : "",
+                c->ws ? " (WebSocket)" : "");
     if (srv->cfg.max_connections && srv->nconns > srv->cfg.max_connections) {
         ak_log(AK_LOG_WARN, "refusing %s: %d connections (the limit)", c->peer, srv->cfg.max_connections);
         refuse_at_accept(c, "the server is full; try again later");
@@ -662,7 +686,56 @@ static void on_connection(uv_stream_t *server, int status)
         wait = HANDSHAKE_SECONDS * 1000;
     if (wait)
         uv_timer_start(&c->idle, on_idle, wait, 0);
-    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    c->tp->set_reading(c, true);
+}
+
+struct ak_conn *ak_conn_open(struct ak_server *srv, const struct ak_transport *tp, void *ws, const char *peer)
+{
+    if (srv->stopping)
+        return NULL;
+    struct ak_conn *c = conn_new(srv, tp);
+    if (!c)
+        return NULL;
+    c->ws = ws;
+    snprintf(c->peer, sizeof c->peer, "%s", peer);
+    conn_admit(c);
+    return c;
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    struct ak_server *srv = server->data;
+    if (status < 0 || srv->stopping)
+        return;
+    struct ak_conn *c = conn_new(srv, &tcp_transport);
+    if (!c)
+        return;
+    if (srv->tls && !(c->tls = ak_tls_new(srv->tls))) {
+        c->closing = true;
+        uv_close((uv_handle_t *)&c->idle, on_close);
+        uv_close((uv_handle_t *)&c->throttle, on_close);
+        ak_conn_unref(c);   /* no socket to close */
+        return;
+    }
+    uv_tcp_init(srv->loop, &c->tcp);
+    c->tcp.data = c;
+    if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0) {
+        c->closing = true;
+        uv_close((uv_handle_t *)&c->idle, on_close);
+        uv_close((uv_handle_t *)&c->throttle, on_close);
+        uv_close((uv_handle_t *)&c->tcp, on_close);
+        return;
+    }
+    struct sockaddr_storage addr;
+    int alen = sizeof addr;
+    char host[48] = "?";
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
+        uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
+    snprintf(c->peer, sizeof c->peer, "%s", host);
+    /* Output is already gathered into one write per loop turn; Nagle's
+     * wait for an acknowledgement would only delay replies and pushes. */
+    uv_tcp_nodelay(&c->tcp, 1);
+    conn_admit(c);
 }
 
 int ak_server_listen(struct ak_server *srv, const char *host, int port)

@@ -57,7 +57,8 @@ void ak_census_take(const struct ak_server *srv, struct ak_census *n)
     memset(n, 0, sizeof *n);
     for (const struct ak_conn *c = srv->conns; c; c = c->next) {
         n->tls += c->tls != NULL;
-        n->tcp += c->tls == NULL;
+        n->ws += c->ws != NULL;
+        n->tcp += c->tls == NULL && c->ws == NULL;
         bool seen = false;      /* a player counts once, however many connections */
         for (const struct ak_conn *o = srv->conns; o != c && !seen; o = o->next)
             seen = o->user && o->user == c->user;

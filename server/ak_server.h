@@ -59,6 +59,7 @@ struct ak_config {
     int vacation_days;          /* days of vacation a player may take a year (0: none) */
     char http_listen[256];      /* HOST:PORT of the HTTP listener (ak_web.c), "" for none */
     char metrics_allow[512];    /* addresses that may read /metrics */
+    char web_dir[512];          /* the browser client's files ("" serves none) */
     int digest_hour;            /* UTC hour the daily digests go out */
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
@@ -81,8 +82,21 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 /* Read "key = value" lines ('#' comments); -1 with the line in err. */
 int ak_config_load(struct ak_config *c, const char *path, char *err, size_t cap);
 
+/* How a connection's bytes travel: a TCP socket (ak_conn.c, with or
+ * without TLS) or a WebSocket (ak_web.c). Everything above the bytes
+ * (framing, limits, rate, login, commands, pushes) is the same for both. */
+struct ak_conn;
+struct ak_transport {
+    const char *kind;                                   /* for the log and metrics */
+    void (*write)(struct ak_conn *c);                   /* send c->out, the turn's output */
+    void (*set_reading)(struct ak_conn *c, bool on);    /* read on, or hold back */
+    void (*close)(struct ak_conn *c);   /* after what is written; drops its reference when gone */
+};
+
 struct ak_conn {
-    uv_tcp_t tcp;
+    uv_tcp_t tcp;           /* the TCP transport's socket (unused on a WebSocket) */
+    const struct ak_transport *tp;
+    void *ws;               /* the WebSocket session (ak_web.c); NULL on TCP */
     struct ak_server *srv;
     struct ak_conn *next;
     struct ak_frame frame;
@@ -252,6 +266,17 @@ void ak_conn_reply_ok_text(struct ak_conn *c, const json_t *id, const char *resu
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ak_conn_unref(struct ak_conn *c);
+/* Output not taken by a client past this is a client not reading: closed. */
+#define AK_OUT_BACKLOG_MAX (16u << 20)
+/* A transport's new connection (peer: its address): counted, limited and
+ * timed as every other. It holds one reference for the transport, given
+ * back through ak_conn_transport_gone. Over a limit it comes back already
+ * closing, its refusal written. NULL when out of memory. */
+struct ak_conn *ak_conn_open(struct ak_server *srv, const struct ak_transport *tp, void *ws, const char *peer);
+/* Bytes read by a transport; end: a message ends here (a WebSocket frame). */
+void ak_conn_feed(struct ak_conn *c, const char *data, size_t len, bool end);
+/* The transport is gone (the peer left, or the close finished). */
+void ak_conn_transport_gone(struct ak_conn *c);
 /* A command went off the loop: hold later requests until ak_conn_resume. */
 void ak_conn_hold(struct ak_conn *c);
 void ak_conn_resume(struct ak_conn *c);

@@ -1,15 +1,23 @@
 /* ak_web: akd's HTTP listener (http_listen), on akd's own libuv loop
  * through libwebsockets (its libuv event library, on a foreign loop):
  *
- *   /metrics   the Prometheus text of ak_metrics.c, for the addresses in
- *              metrics_allow only (default loopback); 403 for others
+ *   /metrics       the Prometheus text of ak_metrics.c, for the addresses
+ *                  in metrics_allow only (default loopback); 403 for others
+ *   / and /game/N  the browser client's page (web_dir/index.html); its
+ *                  modules and style sheet are the other files of web_dir
+ *   WebSocket      (an upgrade on any path, subprotocol "akd" or none) the
+ *                  NDJSON protocol of PROTOCOL.md, one message per frame:
+ *                  a transport of ak_conn.c (struct ak_transport), so the
+ *                  connection limits, rate, login, commands and pushes are
+ *                  those of the TCP port, by the same code
  *
- * With tls_cert and tls_key set it speaks HTTPS with the same certificate
- * as the game port. Every answer carries the security headers of
- * libwebsockets' best-practice option (a Content-Security-Policy allowing
- * no inline script and no other origin, nosniff, no framing, no referrer).
- * The browser client and its WebSocket endpoint (issue 17) are served here
- * next; anything else is 404 until then. */
+ * With tls_cert and tls_key set it speaks HTTPS (and wss) with the same
+ * certificate as the game port. Every answer carries the security headers
+ * of libwebsockets' best-practice option (a Content-Security-Policy
+ * allowing no inline script and no other origin, nosniff, no framing, no
+ * referrer). Only files whose names are plain (a letter, then letters,
+ * digits, '-' or '_', and a known extension) are served: no path reaches
+ * outside web_dir. Anything else is 404. */
 #include <ctype.h>
 #include <libwebsockets.h>
 #include <stdio.h>
@@ -19,9 +27,24 @@
 
 #include "ak_server.h"
 
-struct http_session {
-    char *body;                 /* the answer being written, after LWS_PRE bytes */
+/* One message to send on a WebSocket, after LWS_PRE bytes of room for
+ * the frame header (libwebsockets writes it there). */
+struct ws_frame {
+    struct ws_frame *next;
     size_t len;
+    unsigned char data[];
+};
+
+/* libwebsockets' per-connection memory (zeroed; freed after CLOSED):
+ * an HTTP answer, or a WebSocket's connection and output. */
+struct session {
+    char *body;                 /* HTTP: the answer being written, after LWS_PRE bytes */
+    size_t len;
+    struct lws *wsi;            /* WebSocket: */
+    struct ak_conn *conn;       /* its connection, NULL once gone */
+    struct ws_frame *head, *tail;   /* messages not yet written */
+    size_t queued;              /* their bytes */
+    bool closing;               /* close once they are written */
 };
 
 static struct lws_context *context;
@@ -52,7 +75,7 @@ static int answer_status(struct lws *wsi, unsigned int code)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-static int start_metrics(struct lws *wsi, struct http_session *hs)
+static int start_metrics(struct lws *wsi, struct session *hs)
 {
     char peer[128] = "";
     lws_get_peer_simple(wsi, peer, sizeof peer);
@@ -78,35 +101,205 @@ static int start_metrics(struct lws *wsi, struct http_session *hs)
     return 0;
 }
 
-static int on_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+/* The file of web_dir a path names, with its type; false for any other path. */
+static bool static_file(const char *url, char *path, size_t cap, const char **type)
 {
-    struct http_session *hs = user;
+    static const struct {
+        const char *ext, *type;
+    } types[] = {{".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+                 {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
+                 {".png", "image/png"},                 {".ico", "image/x-icon"}};
+    const char *name = url + 1;
+    bool page = strcmp(url, "/") == 0 || strcmp(url, "/lobby") == 0;
+    if (strncmp(url, "/game/", 6) == 0 && url[6]) {
+        page = strspn(url + 6, "0123456789") == strlen(url + 6) && strlen(url + 6) <= 18;
+        if (!page)
+            return false;
+    }
+    if (page)
+        name = "index.html";
+    if (!isalpha((unsigned char)name[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != strlen(name))
+        return false;
+    const char *dot = strchr(name, '.');
+    if (!dot || strchr(dot + 1, '.'))
+        return false;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i].ext) == 0) {
+            *type = types[i].type;
+            return (size_t)snprintf(path, cap, "%s/%s", server->cfg.web_dir, name) < cap;
+        }
+    return false;
+}
+
+static int serve_file(struct lws *wsi, const char *url)
+{
+    char path[1024];
+    const char *type;
+    if (!server->cfg.web_dir[0] || !static_file(url, path, sizeof path, &type))
+        return answer_status(wsi, HTTP_STATUS_NOT_FOUND);
+    /* The page is small and changes with akd: no stale copies. */
+    static const char no_cache[] = "cache-control: no-cache\x0d\x0a";
+    int rc = lws_serve_http_file(wsi, path, type, no_cache, (int)strlen(no_cache));
+    if (rc < 0)
+        return answer_status(wsi, HTTP_STATUS_NOT_FOUND);      /* no such file */
+    if (rc > 0)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return 0;
+}
+
+/* --- the WebSocket transport (struct ak_transport for ak_conn.c) --- */
+
+static void ws_drop_frames(struct session *ss)
+{
+    while (ss->head) {
+        struct ws_frame *f = ss->head;
+        ss->head = f->next;
+        free(f);
+    }
+    ss->tail = NULL;
+    ss->queued = 0;
+}
+
+static void ws_close(struct ak_conn *c)
+{
+    struct session *ss = c->ws;
+    if (!ss || ss->closing)
+        return;
+    ss->closing = true;
+    lws_callback_on_writable(ss->wsi);
+}
+
+/* The turn's output, one message per frame (a line without its newline). */
+static void ws_write(struct ak_conn *c)
+{
+    struct session *ss = c->ws;
+    const char *p = c->out, *end = c->out + c->out_len;
+    c->out_len = 0;
+    if (!ss || ss->closing)     /* gone, or on its way out */
+        return;
+    bool any = false;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = (size_t)((nl ? nl : end) - p);
+        struct ws_frame *f = malloc(sizeof *f + LWS_PRE + len);
+        if (!f) {
+            ws_drop_frames(ss);
+            ws_close(c);
+            return;
+        }
+        f->next = NULL;
+        f->len = len;
+        memcpy(f->data + LWS_PRE, p, len);
+        *(ss->tail ? &ss->tail->next : &ss->head) = f;
+        ss->tail = f;
+        ss->queued += len;
+        any = true;
+        p += len + (nl != NULL);
+    }
+    if (ss->queued > AK_OUT_BACKLOG_MAX) {
+        ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
+        ws_drop_frames(ss);
+        ws_close(c);
+        return;
+    }
+    if (any)
+        lws_callback_on_writable(ss->wsi);
+}
+
+static void ws_set_reading(struct ak_conn *c, bool on)
+{
+    struct session *ss = c->ws;
+    if (ss && !ss->closing)
+        lws_rx_flow_control(ss->wsi, on);
+}
+
+static const struct ak_transport ws_transport = {"websocket", ws_write, ws_set_reading, ws_close};
+
+/* One frame per writable callback, as libwebsockets asks. */
+static int ws_writable(struct lws *wsi, struct session *ss)
+{
+    struct ws_frame *f = ss->head;
+    if (f) {
+        ss->head = f->next;
+        if (!ss->head)
+            ss->tail = NULL;
+        ss->queued -= f->len;
+        int n = lws_write(wsi, f->data + LWS_PRE, f->len, LWS_WRITE_TEXT);
+        free(f);
+        if (n < 0)
+            return -1;
+        if (ss->head || ss->closing)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (ss->closing) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, NULL, 0);
+        return -1;
+    }
+    return 0;
+}
+
+static int ws_established(struct lws *wsi, struct session *ss)
+{
+    char peer[64] = "?";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    ss->wsi = wsi;
+    ss->conn = ak_conn_open(server, &ws_transport, ss, strncmp(peer, "::ffff:", 7) == 0 ? peer + 7 : peer);
+    return ss->conn ? 0 : -1;
+}
+
+static void ws_closed(struct session *ss)
+{
+    ws_drop_frames(ss);
+    struct ak_conn *c = ss->conn;
+    ss->conn = NULL;
+    if (c) {
+        c->ws = NULL;   /* this memory goes with the WebSocket */
+        ak_conn_transport_gone(c);
+    }
+}
+
+static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    struct session *ss = user;
     switch (reason) {
     case LWS_CALLBACK_HTTP: {
         const char *url = in ? in : "";
         if (strcmp(url, "/metrics") == 0)
-            return start_metrics(wsi, hs);
-        return answer_status(wsi, HTTP_STATUS_NOT_FOUND);
+            return start_metrics(wsi, ss);
+        return serve_file(wsi, url);
     }
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        if (!hs->body)
+        if (!ss->body)
+            return 0;
+        if (lws_write(wsi, (unsigned char *)ss->body + LWS_PRE, ss->len, LWS_WRITE_HTTP_FINAL) != (int)ss->len)
             return -1;
-        if (lws_write(wsi, (unsigned char *)hs->body + LWS_PRE, hs->len, LWS_WRITE_HTTP_FINAL) != (int)hs->len)
-            return -1;
-        free(hs->body);
-        hs->body = NULL;
+        free(ss->body);
+        ss->body = NULL;
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
-        free(hs->body);
-        hs->body = NULL;
+        free(ss->body);
+        ss->body = NULL;
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED:
+        return ws_established(wsi, ss);
+    case LWS_CALLBACK_RECEIVE:
+        if (ss->conn && !ss->closing)
+            ak_conn_feed(ss->conn, in, len, lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return ws_writable(wsi, ss);
+    case LWS_CALLBACK_CLOSED:
+        ws_closed(ss);
         return 0;
     default:
         return lws_callback_http_dummy(wsi, reason, user, in, len);
     }
 }
 
+/* One protocol for both: a WebSocket without a subprotocol gets the first. */
 static const struct lws_protocols protocols[] = {
-    {"http", on_http, sizeof(struct http_session), 0, 0, NULL, 0},
+    {"akd", on_request, sizeof(struct session), 4096, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -140,7 +333,8 @@ int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, s
     context = lws_create_context(&info);
     if (!context)
         return snprintf(err, cap, "cannot listen for HTTP on %s:%d (see the log)", host, port), -1;
-    ak_log(AK_LOG_INFO, "HTTP%s on %s:%d: /metrics for %s", srv->cfg.tls_cert[0] ? "S" : "", host, port,
+    ak_log(AK_LOG_INFO, "HTTP%s on %s:%d: the web client from %s, WebSocket, /metrics for %s",
+           srv->cfg.tls_cert[0] ? "S" : "", host, port, srv->cfg.web_dir[0] ? srv->cfg.web_dir : "(no web_dir)",
            srv->cfg.metrics_allow);
     return 0;
 }

@@ -68,7 +68,9 @@ static void usage(FILE *f)
             "  --rating-tau X, --rating-volatility X, --rating-max-rd N, --rating-period-days N,\n"
             "  --rating-provisional-rd N   Glicko-2 settings (man akd)\n"
             "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
-            "  --http-listen HOST:PORT  an HTTP listener (HTTPS with --tls-cert): /metrics\n"
+            "  --http-listen HOST:PORT  an HTTP listener (HTTPS with --tls-cert): the browser\n"
+            "                           client, its WebSocket and /metrics\n"
+            "  --web-dir DIR            the browser client's files (default " AKD_WEB_DIR ")\n"
             "  --metrics-allow LIST     addresses that may read /metrics (default 127.0.0.1, ::1)\n"
             "  --digest-hour H          UTC hour of the daily digests (default 7)\n"
             "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
@@ -217,6 +219,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"rating-provisional-rd", required_argument, NULL, 's'},
         {"vacation-days", required_argument, NULL, 's'}, {"digest-hour", required_argument, NULL, 's'},
         {"http-listen", required_argument, NULL, 's'}, {"metrics-allow", required_argument, NULL, 's'},
+        {"web-dir", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
