@@ -85,6 +85,7 @@ static const struct {
     {"watch", ak_cmd_watch, false, false, 2},
     {"dests", ak_cmd_dests, true, true, 5},
     {"why", ak_cmd_why, true, true, 5},
+    {"odds", ak_cmd_odds, true, true, 5},
     {"options", ak_cmd_options, true, true, 10},
     {"record", ak_cmd_record, true, true, 10},
     {"ladder", ak_cmd_ladder, false, false, 4},

@@ -2,13 +2,14 @@
  *
  * `act` reads an action for the player's side, lets the rules library
  * decide on a copy of the state (ak_apply), and commits it through
- * ak_game_commit; `dests`, `why` and `options` answer from the same
- * library without changing anything.
+ * ak_game_commit; `dests`, `why`, `odds` and `options` answer from the
+ * same library without changing anything.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_battle.h"
 #include "ak_codec.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
@@ -133,6 +134,38 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 1, "route", dest_json(&d)));
     else
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
+}
+
+/* The odds a battle would be fought at, before it is declared: the
+ * declaration applied to a copy of the state, exactly as `act` would
+ * (terrain, supply, every declaration rule). Only a declaration: it rolls
+ * no die, where trying a resolution would tell the roll of a nonce. */
+void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    json_t *fake = json_pack("{s:s,s:O?,s:O?,s:O?}", "action", "battle", "attackers", json_object_get(msg, "attackers"),
+                             "defenders", json_object_get(msg, "defenders"), "supply", json_object_get(msg, "supply"));
+    struct ak_action a;
+    char err[200];
+    bool ok = ak_action_from_json(fake, g->state->side, &a, err, sizeof err);
+    json_decref(fake);
+    if (!ok) {
+        ak_conn_reply_error(c, id, "bad_request", "%s", err);
+        return;
+    }
+    static struct ak_state next;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    next = *g->state;
+    if (!ak_apply(&next, &a, &ev, &rej)) {
+        ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "legal", 0, "reason", reject_json(&rej)));
+        return;
+    }
+    const struct ak_battle *b = &next.battle[next.nbattles - 1];
+    ak_conn_reply_ok(c, id, json_pack("{s:b,s:i,s:i,s:s}", "legal", 1, "attack", b->attack, "defense", b->defense,
+                                      "odds", ak_odds_name(b->column)));
 }
 
 /* Why `options` lists no action: the game is over, or only moves are left

@@ -10,7 +10,7 @@ dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 hport=$((20000 + RANDOM % 30000))
-start_akd main --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport
+start_akd main --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$(dirname "$0")/../web"
 check "akd logs its HTTP listener" "grep -q 'HTTP on 127.0.0.1:$hport' '$dir/main.log'"
 for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
 g=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
@@ -48,6 +48,18 @@ check "... E18-F19 is blocked, G25 is a fortress, W6 clear, the home bases W3 an
     "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; sq={s[\"hex\"]: s[\"terrain\"] for s in m[\"squares\"]}; assert [\"E18\",\"F19\"] in m[\"blocked\"] and sq[\"G25\"] == \"fortress\" and sq[\"W6\"] == \"clear\" and m[\"home_bases\"] == {\"axis\": \"W3\", \"allied\": \"J62\"}'"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing-here")
 check "another path is 404 ($code)" "[ '$code' = 404 ]"
+# the browser client's files (the browser test, browser.sh, plays through them)
+curl -s -D "$dir/page.head" "http://127.0.0.1:$hport/" >"$dir/page.html"
+check "/ is the page, text/html, with the security headers" \
+    "grep -q '^HTTP/1.1 200' '$dir/page.head' && grep -qi '^content-type: text/html' '$dir/page.head' && grep -q 'src=\"/app.js\"' '$dir/page.html' && grep -qi \"^content-security-policy: default-src 'none'\" '$dir/page.head'"
+check "/game/7 is the same page (a link to watch a game)" \
+    "curl -s 'http://127.0.0.1:$hport/game/7' | cmp -s - '$dir/page.html'"
+check "the modules are text/javascript, the style sheet text/css" \
+    "curl -s -D - -o /dev/null 'http://127.0.0.1:$hport/app.js' | grep -qi '^content-type: text/javascript' && curl -s -D - -o /dev/null 'http://127.0.0.1:$hport/style.css' | grep -qi '^content-type: text/css'"
+for path in /../meson.build /%2e%2e/meson.build /game/7x /game/ /web/app.js /.git/config /app.js.orig /README.md; do
+    code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport$path")
+    check "$path is 404, nothing outside web_dir or of an unknown kind ($code)" "[ '$code' = 404 ]"
+done
 kill $pid; wait $pid 2>/dev/null
 check "akd stops cleanly with the HTTP listener (exit 0, no sanitizer report)" "! grep -q 'ERROR: \\|runtime error' '$dir/main.log' && grep -q 'stopped' '$dir/main.log'"
 

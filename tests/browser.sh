@@ -1,0 +1,33 @@
+#!/bin/bash
+# The browser client in Debian's chromium, driven by playwright-core
+# (tests/browser/play.mjs says what it checks), against a test akd with its
+# HTTP listener serving web/. scripts/setup installs chromium, Node.js and
+# the test's npm package (tests/browser/package-lock.json); without them
+# this test is skipped (exit 77) and says why. Screenshots land in
+# $AK_ARTIFACTS (default build-test/browser-artifacts).
+# usage: browser.sh AKD AK-SCENARIO POSITION.scn
+set -u
+AKD=$1 SCENARIO=$2 POSITION=$3
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$here/lib.sh"
+
+chromium=${CHROMIUM:-$(command -v chromium || true)}
+if [ -z "$chromium" ] || ! command -v node >/dev/null || [ ! -d "$here/browser/node_modules/playwright-core" ]; then
+    echo "SKIP: the browser tests need chromium, node and tests/browser/node_modules (scripts/setup installs them)"
+    exit 77
+fi
+hport=$((20000 + RANDOM % 30000))
+start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1
+"$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
+artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}
+CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" \
+    "$dir/position.json" "$artifacts"
+rc=$?
+kill $pid; wait $pid 2>/dev/null
+if grep -q 'ERROR: \|runtime error' "$dir/akd.log"; then
+    echo "FAIL: a sanitizer report in akd's log:"; grep -A20 'ERROR: \|runtime error' "$dir/akd.log" | head -40
+    rc=1
+fi
+exit $rc

@@ -1,0 +1,81 @@
+// app.js: the page's entry. Connects to akd's WebSocket on the same
+// address, logs in again with a saved session, and shows the view the
+// address names: /game/N (watch or play a game), else the lobby, or the
+// login form for someone not logged in.
+
+import { Connection, AkError } from "./net.js";
+import { Board } from "./board.js";
+import { GameView } from "./game.js";
+import { Lobby } from "./lobby.js";
+import { errorText } from "./describe.js";
+
+const $ = (id) => document.getElementById(id);
+const conn = new Connection(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+
+function showError(text) {
+  const p = $("error");
+  p.textContent = text;
+  p.hidden = !text;
+  clearTimeout(showError.timer);
+  if (text) showError.timer = setTimeout(() => { p.hidden = true; }, 8000);
+}
+
+function show(view) {
+  for (const v of ["login-view", "lobby-view", "game-view"]) $(v).hidden = v !== view;
+}
+
+function renderUser() {
+  $("userbar").hidden = !conn.user;
+  $("login-link").hidden = !!conn.user;
+  $("username").textContent = conn.user ? `Logged in as ${conn.user}` : "";
+}
+
+conn.onState((s, detail) => {
+  $("conn-status").textContent = s === "closed" ? "disconnected: reconnecting…" : "connected";
+  if (s === "error" && detail) showError(`${detail.message} (${detail.code})`);
+});
+
+async function login(cmd) {
+  const user = $("login-user").value.trim(), password = $("login-password").value;
+  try {
+    await conn.login(cmd, user, password);
+    showError("");
+    route();
+  } catch (e) {
+    showError(errorText(e));
+  }
+}
+
+let board = null, gameView = null, lobby = null;
+
+async function route() {
+  renderUser();
+  const m = location.pathname.match(/^\/game\/(\d+)$/);
+  if (m) {
+    show("game-view");
+    if (!board) {
+      const map = await conn.request("map");
+      board = new Board($("board"), map);
+      gameView = new GameView(conn, board, showError);
+      $("zoom-in").addEventListener("click", () => board.zoom(1 / 1.25));
+      $("zoom-out").addEventListener("click", () => board.zoom(1.25));
+      $("zoom-fit").addEventListener("click", () => board.fit());
+    }
+    try {
+      await gameView.open(Number(m[1]));
+    } catch (e) {
+      showError(e instanceof AkError ? errorText(e) : String(e));
+    }
+    return;
+  }
+  if (!conn.user) { show("login-view"); return; }
+  show("lobby-view");
+  if (!lobby) lobby = new Lobby(conn, showError);
+  lobby.load();
+}
+
+$("login-form").addEventListener("submit", (ev) => { ev.preventDefault(); login("login"); });
+$("register").addEventListener("click", () => login("register"));
+$("logout").addEventListener("click", async () => { await conn.logout(); location.href = "/"; });
+
+conn.connect().then(route);

@@ -1,0 +1,40 @@
+// describe.js: words for people about actions, battles and times, apart
+// from the page's logic (as akc keeps its notation apart from play).
+
+const list = (units) => (Array.isArray(units) ? units.join(", ") : String(units ?? ""));
+
+export function describeAction(a) {
+  switch (a.action) {
+    case "move": return `Move ${list(a.units)} to ${a.to}`;
+    case "place": return `Place ${a.unit} at ${a.at}`;
+    case "embark": return `Embark ${list(a.units)}`;
+    case "end_movement": return "End the movement portion";
+    case "end_turn": return "End the combat portion and the turn";
+    case "destroy_supply": return `Destroy supply ${list(a.units)}`;
+    case "battle": return `Battle: ${list(a.attackers)} against ${list(a.defenders)}${a.supply ? ` (supply ${a.supply})` : ""}`;
+    case "cancel": return `Cancel battle ${a.battle}`;
+    case "abandon": return `Abandon ${list(a.units)}`;
+    case "resolve": return `Resolve battle ${a.battle}`;
+    case "retreat": return `Retreat ${list(a.units)} by ${(a.path || []).join(" then ")}`;
+    case "exchange": return `Lose ${list(a.units)} in the exchange`;
+    case "advance": return a.units && a.units.length ? `Advance ${list(a.units)} to ${a.to}` : "Do not advance";
+    case "substitute": return `Substitute ${list(a.out)} for ${list(a.in)}`;
+    case "resign": return "Resign";
+    default: return JSON.stringify(a);
+  }
+}
+
+export const sideName = (side) => (side === "axis" ? "Axis" : side === "allied" ? "Allied" : "—");
+
+export function duration(seconds) {
+  if (seconds <= 0) return "no time left";
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600), m = Math.floor(seconds % 3600 / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  return `${m} min ${Math.floor(seconds % 60)} s`;
+}
+
+export function errorText(e) {
+  if (e.code === "illegal") return `Not allowed: ${e.message} (${e.section}, ${e.rule})`;
+  return e.message || String(e);
+}

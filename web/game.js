@@ -1,0 +1,380 @@
+// game.js: one game on the page (/game/N): the board following the pushes,
+// whose turn and the clock, the dangers ahead (hazards), the battles, the
+// log of the engine's events, and, for the player the game waits for, the
+// actions: select a stack and click where `dests` says it can go; in
+// combat select attackers and defenders, see the odds (`odds`) and
+// declare; resolve; answer retreats, exchanges and advances from the legal
+// `options`; undo; end the portion or the turn (asking first when a
+// hazard would bite). Every action goes to akd, which alone decides.
+
+import { applyPatch } from "./patch.js";
+import { nonce } from "./net.js";
+import { describeAction, sideName, duration, errorText } from "./describe.js";
+
+const $ = (id) => document.getElementById(id);
+
+function item(parent, text, cls) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (cls) li.className = cls;
+  parent.appendChild(li);
+  return li;
+}
+
+function button(parent, text, onClick, attrs = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
+  b.addEventListener("click", onClick);
+  parent.appendChild(b);
+  return b;
+}
+
+export class GameView {
+  constructor(conn, board, showError) {
+    this.conn = conn;
+    this.board = board;
+    this.showError = showError;
+    this.game = null;
+    this.selected = null;       // {hex, units: Set}
+    this.dests = new Map();     // hex -> dest
+    this.attackers = new Set();
+    this.defenders = new Set();
+    board.onSelect = (hex) => this.select(hex);
+    board.onHover = (hex) => { $("hover-hex").textContent = hex ? `${hex} (${board.squares.get(hex)?.terrain})` : ""; };
+    conn.onPush((m) => this.push(m));
+    conn.onState((s) => { if (s === "reconnected" && this.id) this.open(this.id); });
+    $("undo").addEventListener("click", () => this.act(null, "undo"));
+    $("end-movement").addEventListener("click", () => this.end("end_movement"));
+    $("end-turn").addEventListener("click", () => this.end("end_turn"));
+    $("resign").addEventListener("click", () => {
+      if (confirm("Resign this game?")) this.act({ action: "resign" });
+    });
+    $("battle-declare").addEventListener("click", () => this.declare());
+    $("select-none").addEventListener("click", () => {
+      if (!this.selected) return;
+      this.selected.units.clear();
+      this.loadDests();
+    });
+    $("battle-clear").addEventListener("click", () => this.clearBattle());
+    $("battle-supply").addEventListener("change", () => this.updateOdds());
+    $("goto").addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter") return;
+      const hex = ev.target.value.trim().toUpperCase();
+      if (!board.squares.has(hex)) { this.showError(`no square ${hex} on the map`); return; }
+      board.setCursor(hex);
+      this.select(hex);
+    });
+    setInterval(() => this.renderClock(), 1000);
+  }
+
+  async open(id) {
+    this.id = id;
+    const g = await this.conn.request("watch", { game: id });
+    this.load(g);
+    item($("log"), `Game ${id}: ${g.date}, ${g.phase}.`);
+  }
+
+  // A whole GAME (watch or show): the summary, the state and its hazards.
+  load(g) {
+    this.game = g;
+    this.state = g.state;
+    this.seq = g.seq;
+    this.render();
+    this.renderDecisions();
+  }
+
+  get me() { return this.game?.you || null; }
+  get waiting() {
+    const s = this.state;
+    if (!s || s.result !== "none") return null;
+    return s.pending ? s.pending.side : s.side;
+  }
+  get myTurn() { return !!this.me && this.waiting === this.me && !this.game.open; }
+  sideOf(unit) { return this.board.counters.get(unit)?.side; }
+
+  push(m) {
+    if (m.game !== this.id) return;
+    if (m.push === "game" || m.push === "undo") {
+      const expected = m.push === "game" ? this.seq + 1 : this.seq - 1;
+      try {
+        if (m.seq !== expected) throw new Error("a gap in the pushes");
+        applyPatch(this.state, m.patch);
+        this.seq = m.seq;
+      } catch {
+        this.refresh(0);
+        return;
+      }
+      if (m.push === "undo") item($("log"), `Taken back by the ${sideName(m.by)} player: ${describeAction(m.action)}`);
+      for (const e of m.events || []) item($("log"), e.text, e.event);
+      if (m.dice_secret) item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
+      $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+      this.selected = null;
+      this.dests.clear();
+      this.render();
+    } else if (m.push === "joined") {
+      item($("log"), `${m.user} joined as ${sideName(m.side)}.`);
+    } else if (m.push === "declined" || m.push === "aborted") {
+      item($("log"), `The game was ${m.push} by ${m.by}.`);
+    } else if (m.push === "chat") {
+      item($("log"), `${m.user} (${m.channel}): ${m.text}`, "chat");
+      return;
+    } else if (m.push === "time_given") {
+      item($("log"), `${m.by} gave ${duration(m.seconds)} more.`);
+    }
+    this.refresh(150);
+  }
+
+  // The summary (clock, whose turn) and the hazards after a push, and the
+  // whole state when the pushes lost track: one `show`, debounced.
+  refresh(delay) {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(async () => {
+      try { this.load(await this.conn.request("show", { game: this.id })); } catch (e) { this.showError(errorText(e)); }
+    }, delay);
+  }
+
+  render() {
+    const g = this.game, s = this.state;
+    this.board.setUnits(s);
+    $("game-title").textContent = `Game ${g.game}: ${g.players.axis || "(open)"} (Axis) against ${g.players.allied || "(open)"} (Allied)`;
+    let status;
+    if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
+    else if (g.open) status = g.challenge ? `Waiting for ${g.challenge} to accept.` : "Waiting for an opponent to join.";
+    else status = `Turn ${s.turn}, ${s.date}: ${sideName(s.side)} ${s.phase}. ` +
+      (this.myTurn ? (s.pending ? `Your decision: ${s.pending.decision} in battle ${s.pending.battle}.` : "Your move.") : `Waiting for the ${sideName(this.waiting)} player.`);
+    $("game-status").textContent = status;
+    this.renderClock();
+    const hz = $("hazards");
+    hz.textContent = "";
+    for (const h of g.hazards || []) item(hz, `⚠ ${h.text} (${h.section})`);
+    $("decisions").textContent = "";    // the options are asked again (load)
+    this.renderBattles();
+    this.renderControls();
+    this.renderSelection();
+  }
+
+  renderClock() {
+    const g = this.game;
+    if (!g) return;
+    if (g.deadline && g.result === "none" && this.waiting) {
+      const left = g.deadline - Date.now() / 1000;
+      $("game-clock").textContent = `${sideName(this.waiting)} to play: ${duration(left)} left${g.overdue ? " (overdue)" : ""}`;
+    } else {
+      $("game-clock").textContent = g.time_control ? "" : "No time control.";
+    }
+  }
+
+  renderControls() {
+    const s = this.state, mine = this.myTurn && !s.pending;
+    $("undo").disabled = !(this.me && s.phase === "movement" && s.side === this.me && s.result === "none");
+    $("end-movement").disabled = !(mine && s.phase === "movement");
+    $("end-turn").disabled = !(mine && s.phase === "combat");
+    $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
+    $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);
+    if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); }
+    const sup = $("battle-supply"), keep = sup.value;
+    sup.textContent = "";
+    sup.appendChild(new Option("none", ""));
+    for (const [unit, u] of Object.entries(s.units)) {
+      const c = this.board.counters.get(unit);
+      if (u.where === "board" && c?.type === "supply" && c.side === this.me) sup.appendChild(new Option(`${unit} (${u.hex})`, unit));
+    }
+    sup.value = [...sup.options].some((o) => o.value === keep) ? keep : "";
+    this.renderBattleBox();
+  }
+
+  renderBattles() {
+    const ol = $("battles"), s = this.state;
+    ol.textContent = "";
+    (s.battles || []).forEach((b, i) => {
+      const n = i + 1;
+      const units = Object.entries(s.units).filter(([, u]) => u.battle === n && u.where === "board");
+      const att = units.filter(([u]) => this.sideOf(u) === s.side).map(([u]) => u);
+      const def = units.filter(([u]) => this.sideOf(u) !== s.side).map(([u]) => u);
+      const li = item(ol, `Battle ${n} at ${b.hexes.join(", ")}: ${att.join(", ") || "—"} against ${def.join(", ") || "—"}, ${b.attack} to ${b.defense}, odds ${b.odds}` +
+        (b.resolved ? `: rolled ${b.roll || "no die"}, ${b.result}` : ""));
+      if (this.myTurn && !s.pending && !b.resolved) {
+        button(li, `Resolve battle ${n}`, () => this.act({ action: "resolve", battle: n }));
+        if (!s.combat_locked) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
+      }
+    });
+  }
+
+  // The legal options for a decision (and the placements and other
+  // actions of a portion), from the engine, as buttons.
+  async renderDecisions() {
+    const box = $("decisions");
+    const seq = this.seq;
+    box.textContent = "";
+    if (!this.myTurn) return;
+    let r;
+    try { r = await this.conn.request("options", { game: this.id }); } catch (e) { return; }
+    if (seq !== this.seq) return;   // the state moved on meanwhile
+    const shown = r.actions.filter((a) => !["end_movement", "end_turn", "battle", "resolve", "cancel"].includes(a.action));
+    if (!shown.length) return;
+    const h = document.createElement("h3");
+    h.textContent = this.state.pending ? "Your decision" : "Other actions";
+    box.appendChild(h);
+    for (const a of shown.slice(0, 60)) {
+      const b = button(box, describeAction(a), () => this.act(a), { "data-action": a.action });
+      if (a.path) {
+        b.addEventListener("mouseenter", () => this.board.highlight("path", a.path));
+        b.addEventListener("focus", () => this.board.highlight("path", a.path));
+      }
+    }
+    if (shown.length > 60) item(box, `… and ${shown.length - 60} more (akc options lists them all)`);
+  }
+
+  // --- selecting on the board ---
+  async select(hex) {
+    this.board.highlight("path", []);
+    if (!hex) { this.selected = null; this.dests.clear(); this.renderSelection(); return; }
+    const s = this.state;
+    if (this.selected && this.dests.has(hex)) {
+      const units = [...this.selected.units];
+      await this.act({ action: "move", units, to: hex });
+      return;
+    }
+    if (!$("battle-box").hidden) {
+      this.toggleBattle(hex);
+      return;
+    }
+    const units = this.board.unitsAt(hex);
+    this.selected = { hex, units: new Set(units.filter((u) => this.sideOf(u) === this.me)) };
+    this.dests.clear();
+    this.renderSelection();
+    if (this.myTurn && !s.pending && s.phase === "movement" && this.selected.units.size) await this.loadDests();
+  }
+
+  async loadDests() {
+    const sel = this.selected;
+    this.dests.clear();
+    if (sel.units.size) {
+      try {
+        const r = await this.conn.request("dests", { game: this.id, units: [...sel.units] });
+        if (sel !== this.selected) return;
+        for (const d of r.dests) if (d.hex !== sel.hex) this.dests.set(d.hex, d);
+      } catch (e) {
+        $("selection-help").textContent = errorText(e);
+      }
+    }
+    this.renderSelection();
+  }
+
+  renderSelection() {
+    const sel = this.selected, box = $("selection");
+    this.board.highlight("selected", sel ? [sel.hex] : []);
+    this.board.highlight("dest", [...this.dests.keys()]);
+    box.hidden = !sel;
+    if (!sel) return;
+    $("select-none").hidden = !(this.myTurn && sel.units.size);
+    $("selection-title").textContent = `Square ${sel.hex}`;
+    const ul = $("selection-units");
+    ul.textContent = "";
+    for (const unit of this.board.unitsAt(sel.hex)) {
+      const c = this.board.counters.get(unit);
+      const li = document.createElement("li");
+      const text = `${c?.counter || unit} (${unit}): ${c?.attack}-${c?.defense}-${c?.movement}, ${sideName(c?.side)}`;
+      if (this.sideOf(unit) === this.me && this.myTurn) {
+        const label = document.createElement("label");
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.checked = sel.units.has(unit);
+        box.addEventListener("change", () => {
+          if (box.checked) sel.units.add(unit); else sel.units.delete(unit);
+          this.loadDests();
+        });
+        label.append(box, " " + text);
+        li.appendChild(label);
+      } else {
+        li.textContent = text;
+      }
+      ul.appendChild(li);
+    }
+    const help = $("selection-help");
+    if (this.dests.size) {
+      help.textContent = `${this.dests.size} squares reachable (outlined): click one, or choose: `;
+      const sel2 = document.createElement("select");
+      sel2.setAttribute("aria-label", "Move to");
+      sel2.appendChild(new Option("move to…", ""));
+      for (const hex of [...this.dests.keys()].sort()) sel2.appendChild(new Option(hex, hex));
+      sel2.addEventListener("change", () => { if (sel2.value) this.select(sel2.value); });
+      help.appendChild(sel2);
+    } else {
+      help.textContent = "";
+    }
+  }
+
+  // --- declaring battles ---
+  toggleBattle(hex) {
+    const units = this.board.unitsAt(hex);
+    const own = units.filter((u) => this.sideOf(u) === this.me && this.board.counters.get(u)?.type !== "supply");
+    const enemy = units.filter((u) => this.sideOf(u) && this.sideOf(u) !== this.me);
+    const toggle = (set, list) => {
+      const all = list.every((u) => set.has(u));
+      for (const u of list) if (all) set.delete(u); else set.add(u);
+    };
+    if (own.length) toggle(this.attackers, own);
+    else if (enemy.length) toggle(this.defenders, enemy);
+    this.renderBattleBox();
+    this.updateOdds();
+  }
+
+  clearBattle() {
+    this.attackers.clear();
+    this.defenders.clear();
+    this.renderBattleBox();
+  }
+
+  renderBattleBox() {
+    const hexes = (set) => [...new Set([...set].map((u) => this.state.units[u]?.hex))];
+    this.board.highlight("attacker", hexes(this.attackers));
+    this.board.highlight("defender", hexes(this.defenders));
+    $("battle-attackers").textContent = [...this.attackers].join(", ") || "none (click your units)";
+    $("battle-defenders").textContent = [...this.defenders].join(", ") || "none (click enemy units)";
+    $("battle-declare").disabled = !(this.attackers.size && this.defenders.size);
+    if (!this.attackers.size || !this.defenders.size) $("battle-odds").textContent = "";
+  }
+
+  battleFields() {
+    const f = { attackers: [...this.attackers], defenders: [...this.defenders] };
+    if ($("battle-supply").value) f.supply = $("battle-supply").value;
+    return f;
+  }
+
+  async updateOdds() {
+    if (!this.attackers.size || !this.defenders.size) return;
+    const out = $("battle-odds");
+    try {
+      const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
+      out.textContent = r.legal ? `${r.attack} to ${r.defense}: odds ${r.odds}`
+        : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;
+    } catch (e) {
+      out.textContent = errorText(e);
+    }
+  }
+
+  async declare() {
+    if (await this.act({ action: "battle", ...this.battleFields() })) this.clearBattle();
+  }
+
+  // --- sending ---
+  async end(kind) {
+    const bite = (this.game.hazards || []).filter((h) => h.confirm_before === kind);
+    if (bite.length && !confirm(bite.map((h) => h.text).join("\n") + "\n\nGo ahead anyway?")) return;
+    await this.act({ action: kind });
+  }
+
+  async act(action, cmd = "act") {
+    try {
+      const fields = cmd === "act" ? { game: this.id, action, nonce: nonce() } : { game: this.id };
+      await this.conn.request(cmd, fields);
+      return true;
+    } catch (e) {
+      this.showError(errorText(e));
+      return false;
+    }
+  }
+}
