@@ -88,6 +88,7 @@ static const struct {
     {"odds", ak_cmd_odds, true, true, 5},
     {"options", ak_cmd_options, true, true, 10},
     {"record", ak_cmd_record, true, true, 10},
+    {"replay", ak_cmd_replay, true, true, 10},
     {"ladder", ak_cmd_ladder, false, false, 4},
     {"player", ak_cmd_player, false, false, 4},
     {"admin", ak_cmd_admin, true, false, 2},

@@ -509,6 +509,31 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
         "actions", r.actions, "final_hash", hash, "position", position));
 }
 
+/* {"cmd":"replay","game","at"}: the public state after the game's first
+ * `at` actions (0: its start), replayed from the stored log by the rules
+ * library: what the browser's replay slider shows. Only states everyone
+ * watching has already seen; the dice of actions to come stay unknown. */
+void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    const json_t *at = json_object_get(msg, "at");
+    if (!json_is_integer(at) || json_integer_value(at) < 0 || json_integer_value(at) > g->state->actions) {
+        ak_conn_reply_error(c, id, "bad_request", "\"at\" is a number of actions from 0 to %u (the game's seq)",
+                            (unsigned)g->state->actions);
+        return;
+    }
+    static struct ak_state past;
+    if (ak_game_replay(c->srv, g, g->state->ruleset, (uint32_t)json_integer_value(at), &past, NULL) != 0) {
+        ak_conn_reply_error(c, id, "internal", "game %lld's actions could not be replayed", (long long)g->id);
+        return;
+    }
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:I,s:o}", "game", (json_int_t)g->id, "seq", json_integer_value(at),
+                                      "state", ak_state_to_json(&past)));
+}
+
 /* {"cmd":"give_time","game","seconds"}: a player adds time to his
  * opponent's clock (a courtesy of correspondence play: a journey, an
  * illness). Only while the opponent is the one awaited and his clock runs;

@@ -480,6 +480,7 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_ladder.c: ratings of rated games */

@@ -66,6 +66,10 @@ export class GameView {
       board.setCursor(hex);
       this.select(hex);
     });
+    $("replay").addEventListener("input", () => {
+      clearTimeout(this.replayTimer);
+      this.replayTimer = setTimeout(() => this.replayTo(Number($("replay").value)), 120);
+    });
     setInterval(() => this.renderClock(), 1000);
   }
 
@@ -83,6 +87,35 @@ export class GameView {
     this.seq = g.seq;
     this.render();
     this.renderDecisions();
+    this.renderReplay();
+  }
+
+  // --- the replay slider, once the game is over: the position after any
+  // number of its actions (akd replays them: `replay`), the action named
+  // from the record ---
+  async renderReplay() {
+    const over = this.state.result !== "none";
+    $("replay-box").hidden = !over;
+    if (!over || this.record?.game === this.id) return;
+    const slider = $("replay");
+    slider.max = String(this.seq);
+    slider.value = String(this.seq);
+    if (!this.conn.user) { $("replay-at").textContent = "Log in to replay the game."; slider.disabled = true; return; }
+    try { this.record = await this.conn.request("record", { game: this.id }); } catch (e) { this.showError(errorText(e)); return; }
+    $("replay-at").textContent = `The end: ${this.seq} actions.`;
+  }
+
+  async replayTo(at) {
+    try {
+      const r = await this.conn.request("replay", { game: this.id, at });
+      if (Number($("replay").value) !== at) return;
+      this.board.setUnits(r.state);
+      const a = this.record?.actions?.[at - 1];
+      $("replay-at").textContent = at === 0 ? "The start." :
+        `After action ${at} of ${this.seq} (${sideName(a?.side)}: ${a ? describeAction(a.action) : "?"}), turn ${r.state.turn}, ${r.state.date}, ${r.state.phase}.`;
+    } catch (e) {
+      this.showError(errorText(e));
+    }
   }
 
   get me() { return this.game?.you || null; }

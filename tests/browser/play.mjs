@@ -14,7 +14,11 @@
 //      (BACK 2), Bob chooses the retreat from his options and Alice and
 //      Carol see it (the dice are the game's own: new games until it comes
 //      up, two chances in three each)
-//   4. screenshots of the board at the opening and after the battle, kept
+//   4. the rest of the turn: Alice ends hers, Bob moves a unit chosen from
+//      the keyboard-reachable list of squares, ends his movement and his
+//      turn; everyone is in turn 2. /metrics counts the WebSockets
+//   5. Alice resigns; the replay slider takes her back to the start
+//   6. screenshots of the board at the opening and after the battle, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS
@@ -51,6 +55,10 @@ async function newPage(name, viewport = { width: 1280, height: 800 }) {
   const page = await ctx.newPage();
   page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
+  // the questions before an action that would throw something away:
+  // answered yes, and kept to be checked
+  page.asked = [];
+  page.on("dialog", (d) => { page.asked.push(d.message()); d.accept(); });
   return page;
 }
 
@@ -119,9 +127,9 @@ async function positionGame() {
     };
   }), position);
 }
-let retreated = false, afterBattle = null;
+let retreated = false, afterBattle = null, game = null;
 for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
-  const game = await positionGame();
+  game = await positionGame();
   await bob.goto(url);
   await bob.click(`button[data-join="${game}"]`);
   await bob.waitForURL(new RegExp(`/game/${game}$`));
@@ -133,10 +141,10 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
   await alice.click('polygon[data-hex="P35"]', { force: true });
   await expectText(carol, "#log li", "folgere moved P31 to P35", "Carol sees folgere move to P35");
   // ending the movement throws the unplaced supply away: asked first
-  let asked = "";
-  alice.once("dialog", (d) => { asked = d.message(); d.accept(); });
+  alice.asked = [];
   await alice.click("#end-movement");
   await expectText(alice, "#game-status", "Axis combat", "the combat portion begins");
+  const asked = alice.asked.join(" / ");
   if (attempt === 1) ok(/Go ahead anyway/.test(asked), `end movement asked first: ${asked.split("\n")[0]}`);
   await alice.click('g.counter[data-hex="P35"]', { force: true });
   await alice.click('g.counter[data-hex="P36"]', { force: true });
@@ -165,6 +173,42 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
   }
 }
 ok(retreated, "a retreat came up and was chosen in the browser");
+
+// --- 4. the rest of the turn, Bob's from the keyboard-reachable list ---
+if (retreated) {
+  await alice.click("#end-turn");
+  await expectText(bob, "#game-status", "Allied movement.*Your move", "Alice ended her turn: Bob's move");
+  await bob.fill("#goto", "L59");
+  await bob.press("#goto", "Enter");
+  await bob.click("#select-none");
+  await bob.check('#selection-units label:has-text("(22gdsinf)") input');
+  const to = bob.locator('#selection-help select');
+  await to.waitFor();
+  const target = await to.locator("option").last().getAttribute("value");
+  await to.selectOption(target);
+  await expectText(carol, "#log li", `22gdsinf moved L59 to ${target}`, `Bob moves 22gdsinf to ${target} from the list`);
+  await bob.click("#end-movement");
+  await expectText(bob, "#game-status", "Allied combat", "Bob's combat portion");
+  await bob.click("#end-turn");
+  await expectText(carol, "#game-status", "Turn 2", "a full turn played: Carol sees turn 2");
+  await expectText(alice, "#game-status", "Turn 2.*Your move", "... and Alice is to move");
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const ws = Number((metrics.match(/^akd_connections\{kind="websocket"\} (\d+)$/m) || [])[1]);
+  ok(ws >= 3, `/metrics counts the pages' WebSockets (${ws})`);
+
+  // --- 5. the replay slider of a finished game ---
+  await alice.click("#resign");
+  await expectText(carol, "#game-status", "The Allies won", "Alice resigned: Carol sees the result");
+  await alice.waitForSelector("#replay-box:not([hidden])");
+  await expectText(alice, "#replay-at", "The end", "the replay slider appears once the game is over");
+  await alice.focus("#replay");
+  await alice.keyboard.press("Home");
+  await expectText(alice, "#replay-at", "The start", "the slider goes back to the start from the keyboard");
+  await alice.waitForSelector('g.counter[data-hex="P31"]', { state: "attached" });
+  ok(await alice.locator('g.counter[data-hex="P33"], g.counter[data-hex="P34"]').count() === 1, "... folgere back on P31, the supply on P33");
+  await alice.keyboard.press("ArrowRight");
+  await expectText(alice, "#replay-at", "After action 1 of", "one step on: after action 1, named");
+}
 
 // --- 4. the screenshots against the references ---
 async function compare(name, png) {
