@@ -60,6 +60,23 @@ for path in /../meson.build /%2e%2e/meson.build /game/7x /game/ /web/app.js /.gi
     code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport$path")
     check "$path is 404, nothing outside web_dir or of an unknown kind ($code)" "[ '$code' = 404 ]"
 done
+# the queries the browser client asks: odds before a battle, replay
+printf '%s\n' '{"id":1,"cmd":"login","user":"alice","password":"password-alice"}' \
+    "{\"id\":2,\"cmd\":\"odds\",\"game\":$g,\"attackers\":[\"21pz5\"],\"defenders\":[\"9ainf20\"]}" \
+    "{\"id\":3,\"cmd\":\"replay\",\"game\":$g,\"at\":0}" \
+    "{\"id\":4,\"cmd\":\"replay\",\"game\":$g,\"at\":1}" \
+    "{\"id\":5,\"cmd\":\"replay\",\"game\":$g,\"at\":2}" \
+    "{\"id\":6,\"cmd\":\"replay\",\"game\":$g,\"at\":-1}" | raw queries
+expect queries '"id":2,"ok":true,"result":{"legal":false,"reason":{"rule":"[A-Z]'
+check "odds in the movement portion says which rule forbids the battle" \
+    "grep '\"id\":2' '$dir/queries.out' | grep -q 'PLAY-2.*not possible now (movement portion)'"
+check "replay 0 is the opening (21pz5 on W6), replay 1 after the move (on W14)" \
+    "python3 -c 'import json,sys; r={m[\"id\"]: m for m in map(json.loads, open(\"$dir/queries.out\")) if \"id\" in m}; assert r[3][\"result\"][\"state\"][\"units\"][\"21pz5\"][\"hex\"] == \"W6\" and r[3][\"result\"][\"seq\"] == 0; assert r[4][\"result\"][\"state\"][\"units\"][\"21pz5\"][\"hex\"] == \"W14\"'"
+expect queries '"id":5,"ok":false,"error":{"code":"bad_request","message":"\\"at\\" is a number of actions from 0 to 1'
+expect queries '"id":6,"ok":false,"error":{"code":"bad_request"'
+printf '%s\n' "{\"id\":1,\"cmd\":\"replay\",\"game\":$g,\"at\":0}" "{\"id\":2,\"cmd\":\"odds\",\"game\":$g,\"attackers\":[\"21pz5\"],\"defenders\":[\"9ainf20\"]}" | raw anon
+expect anon '"id":1,"ok":false,"error":{"code":"not_logged_in"'
+expect anon '"id":2,"ok":false,"error":{"code":"not_logged_in"'
 kill $pid; wait $pid 2>/dev/null
 check "akd stops cleanly with the HTTP listener (exit 0, no sanitizer report)" "! grep -q 'ERROR: \\|runtime error' '$dir/main.log' && grep -q 'stopped' '$dir/main.log'"
 
