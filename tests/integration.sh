@@ -270,6 +270,9 @@ check "akd --check of a missing file exits 2" "[ $rc = 2 ] && grep -q 'no such r
 # only it) instead of holding the output in memory without end.
 start_akd unread --db "$dir/akd.sqlite3" --rate 0
 exec 5<>/dev/tcp/127.0.0.1/$port
+# akd may close the socket in the middle of a batch: a write then fails
+# (EPIPE) instead of the signal ending this script
+trap '' PIPE
 for _ in $(seq 40); do
     for _ in $(seq 100); do echo '{"id":1,"cmd":"show","game":1}'; done >&5 2>/dev/null || break
     grep -q "does not read" "$dir/unread.log" && break
@@ -277,6 +280,7 @@ done
 for _ in $(seq 100); do grep -q "does not read" "$dir/unread.log" && break; sleep 0.1; done
 check "a client that never reads is closed after 16 MiB" "grep -q 'does not read what it is sent; closing' '$dir/unread.log'"
 exec 5>&-
+trap - PIPE
 echo '{"id":1,"cmd":"hello"}' | raw afterunread
 expect afterunread '"id":1,"ok":true'
 kill -TERM $pid; wait $pid
