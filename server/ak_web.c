@@ -262,6 +262,10 @@ static void ws_closed(struct session *ss)
 static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     struct session *ss = user;
+    /* Some callbacks come without session memory (a connection closed
+     * during its TLS handshake, before any was allocated). */
+    if (!ss)
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
     switch (reason) {
     case LWS_CALLBACK_HTTP: {
         const char *url = in ? in : "";

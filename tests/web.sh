@@ -7,7 +7,7 @@
 set -u
 AKD=$1 AKC=$2
 dir=$(mktemp -d)
-trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; cat "$dir/wss.out" 2>/dev/null; rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 hport=$((20000 + RANDOM % 30000))
 start_akd main --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$(dirname "$0")/../web"
@@ -95,6 +95,13 @@ hport=$((20000 + RANDOM % 30000))
 start_akd tls --db "$dir/akd3.sqlite3" --http-listen 127.0.0.1:$hport --tls-cert "$dir/c.pem" --tls-key "$dir/k.pem"
 code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$dir/c.pem" "https://127.0.0.1:$hport/metrics")
 check "with tls_cert the listener speaks HTTPS with that certificate ($code)" "[ '$code' = 200 ]"
+printf '%s\n' '{"id":1,"cmd":"hello"}' '{"id":2,"cmd":"frobnicate"}' |
+    python3 "$(dirname "$0")/wsclient.py" "wss://127.0.0.1:$hport/ws" "$dir/c.pem" >"$dir/wss.out" 2>&1
+check "... and its WebSocket is wss: the protocol over TLS, one reply a frame" \
+    "grep -q '^{\"id\":1,\"ok\":true,\"result\":{\"server\":\"akd\"' '$dir/wss.out' && grep -q '^{\"id\":2,\"ok\":false,\"error\":{\"code\":\"unknown_command\"' '$dir/wss.out'"
+kill $pid; wait $pid; rc=$?
+check "akd survived the HTTPS requests and stops cleanly (exit $rc, no sanitizer report)" \
+    "[ $rc = 0 ] && ! grep -q 'ERROR: \\|runtime error' '$dir/tls.log'"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --http-listen nonsense >"$dir/bad.out" 2>&1; rc=$?
 check "a bad http_listen is a usage error" "[ $rc = 2 ] && grep -q 'http_listen wants HOST:PORT' '$dir/bad.out'"
 finish
