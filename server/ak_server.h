@@ -60,6 +60,7 @@ struct ak_config {
     char http_listen[256];      /* HOST:PORT of the HTTP listener (ak_web.c), "" for none */
     char metrics_allow[512];    /* addresses that may read /metrics */
     char web_dir[512];          /* the browser client's files ("" serves none) */
+    char updated_crt[512];      /* the Updated ruleset's combat results table (docs/crt-format.md) */
     int digest_hour;            /* UTC hour the daily digests go out */
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
@@ -165,8 +166,10 @@ struct ak_game {
     struct ak_game *next;
 };
 
+struct ak_crt_table;
 struct ak_server {
     uv_loop_t *loop;
+    const struct ak_crt_table *updated_crt;     /* read at start from cfg.updated_crt, or NULL */
     uv_tcp_t listener;
     uv_signal_t sigint, sigterm, sighup, sigusr1;
     uv_timer_t clock;

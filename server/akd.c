@@ -7,6 +7,7 @@
  * already committed, so stopping loses nothing. SIGHUP reopens the log
  * file; SIGUSR1 writes an online backup of the database to backup_file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <sodium.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 
 #include <unistd.h>
 
+#include "ak_crt_table.h"
 #include "ak_json_pool.h"
 #include "ak_server.h"
 #include "ak_version.h"
@@ -71,6 +73,8 @@ static void usage(FILE *f)
             "  --http-listen HOST:PORT  an HTTP listener (HTTPS with --tls-cert): the browser\n"
             "                           client, its WebSocket and /metrics\n"
             "  --web-dir DIR            the browser client's files (default " AKD_WEB_DIR ")\n"
+            "  --updated-crt FILE       the Updated ruleset's combat results table\n"
+            "                           (docs/crt-format.md), checked at start\n"
             "  --metrics-allow LIST     addresses that may read /metrics (default 127.0.0.1, ::1)\n"
             "  --digest-hour H          UTC hour of the daily digests (default 7)\n"
             "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
@@ -109,6 +113,34 @@ static void on_stop(uv_signal_t *sig, int signum)
     ak_backup_stop(srv);
     ak_web_stop();
     ak_systemd_stopping(srv);
+}
+
+/* The Updated ruleset's combat results table (updated_crt): read whole
+ * and checked before akd serves anyone, so that a mistyped cell stops the
+ * start with its line instead of a game. -1 with the message in err. */
+static int load_updated_crt(struct ak_server *srv, char *err, size_t cap)
+{
+    static struct ak_crt_table table;
+    static char text[256 * 1024];
+    const char *path = srv->cfg.updated_crt;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return snprintf(err, cap, "updated_crt %s: %s", path, strerror(errno)), -1;
+    size_t n = fread(text, 1, sizeof text, f);
+    bool too_long = n == sizeof text, failed = ferror(f);
+    fclose(f);
+    if (failed || too_long)
+        return snprintf(err, cap, "updated_crt %s: %s", path, failed ? "cannot be read" : "longer than 256 KiB"), -1;
+    text[n] = '\0';
+    if (memchr(text, '\0', n))
+        return snprintf(err, cap, "updated_crt %s: not a text file", path), -1;
+    char why[300];
+    if (ak_crt_table_parse(&table, text, why, sizeof why))
+        return snprintf(err, cap, "updated_crt %.300s: %s", path, why), -1;
+    srv->updated_crt = &table;
+    ak_log(AK_LOG_INFO, "updated_crt %s: \"%s\", %d columns, modified rolls %d to %d", path, table.name,
+           table.ncolumns, table.row_min, table.row_max);
+    return 0;
 }
 
 /* Load the certificate and key; NULL (with a message in err) if they
@@ -219,7 +251,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"rating-provisional-rd", required_argument, NULL, 's'},
         {"vacation-days", required_argument, NULL, 's'}, {"digest-hour", required_argument, NULL, 's'},
         {"http-listen", required_argument, NULL, 's'}, {"metrics-allow", required_argument, NULL, 's'},
-        {"web-dir", required_argument, NULL, 's'},
+        {"web-dir", required_argument, NULL, 's'}, {"updated-crt", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
@@ -342,6 +374,10 @@ int main(int argc, char **argv)
         return 1;
     }
     char err[700];
+    if (cfg->updated_crt[0] && load_updated_crt(&srv, err, sizeof err) != 0) {
+        fprintf(stderr, "akd: %s\n", err);
+        return 2;
+    }
     if (cfg->tls_cert[0] && !(srv.tls = load_tls(cfg, err, sizeof err))) {
         fprintf(stderr, "akd: %s\n", err);
         return 1;

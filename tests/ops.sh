@@ -145,4 +145,21 @@ if meson install -C "$build" --no-rebuild --destdir "$inst" >"$dir/inst.log" 2>&
 else
     bad "meson install"; cat "$dir/inst.log"
 fi
+
+# The Updated ruleset's combat results table (updated_crt): checked whole
+# at start; a bad one stops akd (exit 2) naming the file and the line.
+crt="$(dirname "$0")/data/crt-test.txt"
+start_akd crt --db "$dir/crt.sqlite3" --updated-crt "$crt"
+check "updated_crt: akd starts with the test table and logs what it read" \
+    "grep -q 'updated_crt .*crt-test.txt: .*TEST TABLE.*10 columns, modified rolls -1 to 8' '$dir/crt.log'"
+kill $pid; wait $pid 2>/dev/null
+sed 's/^roll 3 .*/roll 3 AL50% AL50% - DR2 HX DL1 DL50% DL50% DL1\/DR2 DL2\/DR9%/' "$crt" >"$dir/bad-crt.txt"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/bad-crt.txt" >"$dir/badcrt.out" 2>&1; rc=$?
+check "a bad cell stops akd (exit $rc) naming the file, the line and the cell" \
+    "[ $rc = 2 ] && grep -q 'updated_crt .*bad-crt.txt: line 17: .DL2/DR9%. (column 6-1) is not a result' '$dir/badcrt.out'"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/none.txt" >"$dir/nocrt.out" 2>&1; rc=$?
+check "a missing table stops akd (exit $rc) and says so" "[ $rc = 2 ] && grep -q 'updated_crt .*none.txt: No such file' '$dir/nocrt.out'"
+head -c 300000 /dev/zero >"$dir/zero-crt.txt"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/zero-crt.txt" >"$dir/zerocrt.out" 2>&1; rc=$?
+check "a binary or oversized file is refused (exit $rc)" "[ $rc = 2 ] && grep -q 'updated_crt .*zero-crt.txt: longer than 256 KiB' '$dir/zerocrt.out'"
 finish
