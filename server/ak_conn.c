@@ -298,6 +298,11 @@ static void conn_close(struct ak_conn *c)
     c->tp->close(c);
 }
 
+void ak_conn_close(struct ak_conn *c)
+{
+    conn_close(c);
+}
+
 void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const char *text)
 {
     ak_conn_reply_error(c, id, code, "%s", text);
@@ -344,14 +349,14 @@ void ak_conn_tick(struct ak_server *srv)
     struct ak_conn *next;
     for (struct ak_conn *c = srv->conns; c; c = next) {
         next = c->next;
-        if (!c->user || c->closing)
-            continue;
-        if (c->session_expires && c->session_expires <= now) {
+        if (c->closing || (!c->user && !c->nwatch))
+            continue;       /* waiting to log in: its idle timer */
+        if (c->user && c->session_expires && c->session_expires <= now) {
             ak_log(AK_LOG_INFO, "%s's session from %s expired", c->user_name, c->peer);
             ak_conn_refuse(c, NULL, "session_ended", "the session expired; log in again");
         } else if (silent && !c->busy && ms - c->last_heard > silent) {
-            ak_log(AK_LOG_INFO, "%s's connection from %s said nothing for %d s; closing", c->user_name,
-                   c->peer, srv->cfg.session_idle_timeout);
+            ak_log(AK_LOG_INFO, "%s's connection from %s said nothing for %d s; closing",
+                   c->user ? c->user_name : "a spectator", c->peer, srv->cfg.session_idle_timeout);
             ak_conn_refuse(c, NULL, "idle_timeout", "nothing was sent for too long (send ping to stay); closing");
         }
     }
@@ -430,6 +435,7 @@ static void tcp_set_reading(struct ak_conn *c, bool on)
 static void tcp_close(struct ak_conn *c)
 {
     uv_close((uv_handle_t *)&c->tcp, on_close);
+    uv_close((uv_handle_t *)&c->linger, on_close);
 }
 
 static const struct ak_transport tcp_transport = {"tcp", tcp_write, tcp_set_reading, tcp_close};
@@ -563,6 +569,7 @@ void ak_conn_feed(struct ak_conn *c, const char *data, size_t len, bool end)
 void ak_conn_transport_gone(struct ak_conn *c)
 {
     conn_close(c);      /* nothing when it was closing already */
+    uv_close((uv_handle_t *)&c->linger, on_close);
     ak_conn_unref(c);
 }
 
@@ -646,14 +653,15 @@ static struct ak_conn *conn_new(struct ak_server *srv, const struct ak_transport
     }
     c->srv = srv;
     c->tp = tp;
-    c->refs = 3;    /* the transport, the idle timer and the throttle timer */
+    c->refs = 4;    /* the transport and the idle, throttle and linger timers */
     c->accepted = uv_now(srv->loop);
     c->queue_tail = &c->queue;
     c->tokens = 2.0 * srv->cfg.rate;
     c->refilled = uv_now(srv->loop);
     uv_timer_init(srv->loop, &c->idle);
     uv_timer_init(srv->loop, &c->throttle);
-    c->idle.data = c->throttle.data = c;
+    uv_timer_init(srv->loop, &c->linger);
+    c->idle.data = c->throttle.data = c->linger.data = c;
     return c;
 }
 
@@ -714,6 +722,7 @@ static void on_connection(uv_stream_t *server, int status)
         c->closing = true;
         uv_close((uv_handle_t *)&c->idle, on_close);
         uv_close((uv_handle_t *)&c->throttle, on_close);
+        uv_close((uv_handle_t *)&c->linger, on_close);
         ak_conn_unref(c);   /* no socket to close */
         return;
     }
@@ -724,6 +733,7 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&c->idle, on_close);
         uv_close((uv_handle_t *)&c->throttle, on_close);
         uv_close((uv_handle_t *)&c->tcp, on_close);
+        uv_close((uv_handle_t *)&c->linger, on_close);
         return;
     }
     struct sockaddr_storage addr;

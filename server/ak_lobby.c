@@ -415,6 +415,11 @@ void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg)
     if (!g)
         return;
     ak_game_watch(c, g);
+    /* A spectator without an account (a link to a game in a browser) is
+     * not a connection waiting to log in: from now on the silence limit
+     * of logged-in connections applies to it (it pings to stay). */
+    if (!c->user)
+        ak_conn_authenticated(c);
     ak_conn_reply_ok(c, id, ak_game_full(g, c->user));
 }
 

@@ -117,6 +117,7 @@ struct ak_conn {
     uint64_t id;            /* numbers connections for the log (conn=) */
     uv_timer_t idle;        /* closes a connection left unauthenticated */
     uv_timer_t throttle;    /* over its rate: not read until it fires */
+    uv_timer_t linger;      /* a closing transport's time to write what is left (ak_web.c) */
     bool throttled;         /* not read for now: over its rate */
     int overruns;           /* times it went over its rate (reads shrink) */
     double tokens;          /* requests it may still send now (rate limit) */
@@ -278,6 +279,8 @@ void ak_conn_unref(struct ak_conn *c);
 struct ak_conn *ak_conn_open(struct ak_server *srv, const struct ak_transport *tp, void *ws, const char *peer);
 /* Bytes read by a transport; end: a message ends here (a WebSocket frame). */
 void ak_conn_feed(struct ak_conn *c, const char *data, size_t len, bool end);
+/* Close c after what it was sent (its transport goes when written). */
+void ak_conn_close(struct ak_conn *c);
 /* The transport is gone (the peer left, or the close finished). */
 void ak_conn_transport_gone(struct ak_conn *c);
 /* A command went off the loop: hold later requests until ak_conn_resume. */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include "ak_server.h"
 
@@ -160,12 +161,40 @@ static void ws_drop_frames(struct session *ss)
     ss->queued = 0;
 }
 
+/* A WebSocket whose peer takes nothing would wait for its writable
+ * callback for ever, a descriptor nobody counts any more: the close gets
+ * this long to write what is left (the connection's linger timer; the
+ * timeouts of libwebsockets did not always fire on a foreign loop), then
+ * the socket is dropped. */
+#define WS_CLOSE_MS 5000
+
+static void ws_kill(uv_timer_t *t)
+{
+    struct ak_conn *c = t->data;
+    struct session *ss = c->ws;
+    if (!ss)
+        return;
+    /* Not gone yet: libwebsockets would hold the socket until its unsent
+     * bytes drain, which a peer that does not read never lets happen. The
+     * socket is reset (no lingering) and shut, and the connection closed
+     * from outside its callbacks. */
+    ak_log(AK_LOG_INFO, "%s did not take its last messages; dropping the connection", c->peer);
+    int fd = (int)lws_get_socket_fd(ss->wsi);
+    if (fd >= 0) {
+        struct linger reset = {1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+        shutdown(fd, SHUT_RDWR);
+    }
+    lws_set_timeout(ss->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
+}
+
 static void ws_close(struct ak_conn *c)
 {
     struct session *ss = c->ws;
     if (!ss || ss->closing)
         return;
     ss->closing = true;
+    uv_timer_start(&c->linger, ws_kill, WS_CLOSE_MS, 0);
     lws_callback_on_writable(ss->wsi);
 }
 
@@ -197,9 +226,13 @@ static void ws_write(struct ak_conn *c)
         p += len + (nl != NULL);
     }
     if (ss->queued > AK_OUT_BACKLOG_MAX) {
+        /* Nothing more will be written to it: dropped at once, and the
+         * connection closed (and no longer counted) now. */
         ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
         ws_drop_frames(ss);
-        ws_close(c);
+        ss->closing = true;
+        uv_timer_start(&c->linger, ws_kill, 0, 0);
+        ak_conn_close(c);
         return;
     }
     if (any)
@@ -288,8 +321,13 @@ static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *u
     case LWS_CALLBACK_ESTABLISHED:
         return ws_established(wsi, ss);
     case LWS_CALLBACK_RECEIVE:
-        if (ss->conn && !ss->closing)
-            ak_conn_feed(ss->conn, in, len, lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
+        if (!ss->conn || ss->closing)
+            return 0;
+        if (lws_frame_is_binary(wsi)) {     /* the protocol is text (UTF-8 JSON) */
+            ak_conn_refuse(ss->conn, NULL, "bad_json", "binary frames are not read; send each request as a text frame");
+            return 0;
+        }
+        ak_conn_feed(ss->conn, in, len, lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
         return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return ws_writable(wsi, ss);

@@ -80,6 +80,47 @@ expect anon '"id":2,"ok":false,"error":{"code":"not_logged_in"'
 kill $pid; wait $pid 2>/dev/null
 check "akd stops cleanly with the HTTP listener (exit 0, no sanitizer report)" "! grep -q 'ERROR: \\|runtime error' '$dir/main.log' && grep -q 'stopped' '$dir/main.log'"
 
+# Hostile and careless HTTP and WebSocket clients (an adversarial trial
+# found each): akd survives connections closed before their headers, long
+# or odd request lines and garbage; a WebSocket that reads nothing is
+# closed and gone after its idle timeout; binary frames are refused; a
+# spectator watching from a link is not dropped as a connection that never
+# logged in.
+hport=$((20000 + RANDOM % 30000))
+start_akd hostile --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --idle-timeout 2 --session-idle-timeout 30 --rate 0
+python3 - "$hport" <<'PYEOF2'
+import socket, sys, time
+port = int(sys.argv[1])
+for send in [b"", b"GET /app", b"GET /" + b"a" * 5000 + b".js HTTP/1.1\r\nHost: x\r\n\r\n",
+             b"OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", b"GET http://evil/x HTTP/1.1\r\nHost: x\r\n\r\n",
+             b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64]:
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(send)
+    time.sleep(0.05)
+    s.close()
+time.sleep(0.3)
+PYEOF2
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/")
+check "akd survives HTTP connections closed early, a 5,000-byte path, OPTIONS *, an absolute URI and TLS garbage ($code)" \
+    "[ '$code' = 404 ] || [ '$code' = 200 ]; kill -0 $pid && ! grep -q 'ERROR: \\|runtime error' '$dir/hostile.log'"
+yes '{"id":1,"cmd":"map"}' | head -100 | WS_NO_READ=9 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" >"$dir/noread.out" 2>&1
+check "a WebSocket that reads nothing (9 MB waiting) is closed after the idle timeout, not left open uncounted" "grep -q '^(server closed it)' '$dir/noread.out'"
+printf '%s\n' '{"id":1,"cmd":"login","user":"alice","password":"password-alice"}' $(yes '{"id":1,"cmd":"map"}' | head -250) |
+    WS_NO_READ=4 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" >"$dir/backlog.out" 2>&1
+check "one that lets 16 MiB pile up is dropped at once, and logged" \
+    "grep -q '^(server closed it)' '$dir/backlog.out' && grep -q 'does not read what it is sent; closing' '$dir/hostile.log'"
+printf '%s\n' '{"id":1,"cmd":"hello"}' | WS_BINARY=1 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" >"$dir/binary.out" 2>&1
+check "a binary frame is refused as not JSON text" "grep -q 'bad_json.*binary frames are not read' '$dir/binary.out'"
+printf '%s\n' "{\"id\":1,\"cmd\":\"watch\",\"game\":$g}" '#sleep 3.5' '{"id":2,"cmd":"ping"}' |
+    python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" >"$dir/spectator.out" 2>&1
+check "a spectator watching without an account outlives idle_timeout (2 s) and still pings" \
+    "grep -q '\"id\":2,\"ok\":true' '$dir/spectator.out' && ! grep -q idle_timeout '$dir/spectator.out'"
+printf '%s\n' '{"id":1,"cmd":"hello"}' '#sleep 3.5' '{"id":2,"cmd":"ping"}' |
+    python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" >"$dir/loiter.out" 2>&1
+check "... while one that neither logs in nor watches is closed at idle_timeout" "grep -q 'idle_timeout' '$dir/loiter.out'"
+kill $pid; wait $pid 2>/dev/null
+check "... and akd stops cleanly after all that" "! grep -q 'ERROR: \\|runtime error' '$dir/hostile.log'"
+
 # metrics_allow: loopback is not in it here
 hport=$((20000 + RANDOM % 30000))
 start_akd closed --db "$dir/akd2.sqlite3" --http-listen 127.0.0.1:$hport --metrics-allow "10.1.2.3"

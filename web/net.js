@@ -37,38 +37,47 @@ export class Connection {
   onState(fn) { this.stateListeners.push(fn); }
   setState(s, detail) { for (const fn of this.stateListeners) fn(s, detail); }
 
-  // Opens the socket; resolves once it is open and, with a saved token,
-  // logged in again (or the token dropped if it no longer works).
+  // Opens the socket. this.ready resolves once a socket is open and, with
+  // a saved token, logged in again (or the token dropped if it no longer
+  // works); while no socket is open it stays pending, across retries, so
+  // that requests wait for the next connection instead of failing or
+  // hanging on a socket that never opened.
   connect() {
-    this.ready = new Promise((resolve) => {
-      const ws = new WebSocket(this.url, "akd");
-      this.ws = ws;
-      ws.onopen = async () => {
-        this.retryMs = 500;
-        if (this.token) {
-          try {
-            const r = await this.send("resume", { token: this.token });
-            this.user = r.user;
-          } catch (e) {
-            this.token = null;
-            this.user = null;
-          }
+    if (!this.readyResolve) this.ready = new Promise((resolve) => { this.readyResolve = resolve; });
+    const ready = this.ready;
+    const ws = new WebSocket(this.url, "akd");
+    this.ws = ws;
+    ws.onopen = async () => {
+      if (this.token) {
+        try {
+          const r = await this.send("resume", { token: this.token });
+          this.user = r.user;
+        } catch (e) {
+          if (e.code !== "disconnected") this.token = null;
+          this.user = null;
         }
-        this.setState("open");
-        this.pinger = setInterval(() => this.send("ping").catch(() => {}), PING_MS);
-        resolve();
-      };
-      ws.onmessage = (e) => this.receive(e.data);
-      ws.onclose = () => {
-        clearInterval(this.pinger);
-        for (const [, w] of this.waiting) w.reject(new AkError({ code: "disconnected", message: "the connection to the server was lost" }));
-        this.waiting.clear();
-        this.setState("closed");
-        setTimeout(() => this.connect().then(() => this.setState("reconnected")), this.retryMs);
-        this.retryMs = Math.min(this.retryMs * 2, 15000);
-      };
-    });
-    return this.ready;
+      }
+      if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;   // closed meanwhile: onclose retries
+      this.setState(this.everOpen ? "reconnected" : "open");
+      this.everOpen = true;
+      this.pinger = setInterval(() => this.send("ping").catch(() => {}), PING_MS);
+      const resolve = this.readyResolve;
+      this.readyResolve = null;
+      resolve();
+    };
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      for (const [, w] of this.waiting) w.reject(new AkError({ code: "disconnected", message: "the connection to the server was lost" }));
+      this.waiting.clear();
+      if (!this.readyResolve) this.ready = new Promise((resolve) => { this.readyResolve = resolve; });
+      this.setState("closed");
+      // Slower each time, until a reply says the server is glad of us: a
+      // server that refuses at once (too many connections) is not hammered.
+      setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, 15000);
+    };
+    return ready;
   }
 
   receive(text) {
@@ -84,6 +93,7 @@ export class Connection {
       if (msg.error) this.setState("error", msg.error);
       return;
     }
+    if (msg.ok) this.retryMs = 500;
     const w = this.waiting.get(msg.id);
     if (!w) return;
     this.waiting.delete(msg.id);
@@ -106,7 +116,7 @@ export class Connection {
 
   // A request once the connection is ready (waits through a reconnect).
   async request(cmd, fields = {}) {
-    await this.ready;
+    while (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.readyResolve) await this.ready;
     return this.send(cmd, fields);
   }
 
