@@ -12,13 +12,14 @@ import { errorText } from "./describe.js";
 const $ = (id) => document.getElementById(id);
 const conn = new Connection(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
 
+// Errors stay until dismissed or 20 s pass, at the bottom of the window.
 function showError(text) {
-  const p = $("error");
-  p.textContent = text;
-  p.hidden = !text;
+  $("error-text").textContent = text;
+  $("error").hidden = !text;
   clearTimeout(showError.timer);
-  if (text) showError.timer = setTimeout(() => { p.hidden = true; }, 8000);
+  if (text) showError.timer = setTimeout(() => { $("error").hidden = true; }, 20000);
 }
+$("error-close").addEventListener("click", () => showError(""));
 
 function show(view) {
   for (const v of ["login-view", "lobby-view", "game-view"]) $(v).hidden = v !== view;
@@ -36,7 +37,9 @@ conn.onState((s, detail) => {
 });
 
 async function login(cmd) {
+  if (!$("login-form").reportValidity()) return;
   const user = $("login-user").value.trim(), password = $("login-password").value;
+  if (cmd === "register" && password.length < 8) { showError("A new password needs at least 8 characters."); return; }
   try {
     await conn.login(cmd, user, password);
     showError("");
@@ -64,6 +67,8 @@ async function route() {
     try {
       await gameView.open(Number(m[1]));
     } catch (e) {
+      $("game-title").textContent = e.code === "no_such_game" ? `There is no game ${m[1]}.` : "The game cannot be shown.";
+      $("board-wrap").hidden = true;
       showError(e instanceof AkError ? errorText(e) : String(e));
     }
     return;
@@ -76,6 +81,9 @@ async function route() {
 
 $("login-form").addEventListener("submit", (ev) => { ev.preventDefault(); login("login"); });
 $("register").addEventListener("click", () => login("register"));
-$("logout").addEventListener("click", async () => { await conn.logout(); location.href = "/"; });
+$("logout").addEventListener("click", async () => {
+  try { await conn.logout(); } catch (e) { /* logged out here either way */ }
+  location.href = "/";
+});
 
 conn.connect().then(route);

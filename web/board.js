@@ -141,7 +141,16 @@ export class Board {
       if (s.terrain === "sea") continue;
       x0 = Math.min(x0, s.x); y0 = Math.min(y0, s.y); x1 = Math.max(x1, s.x); y1 = Math.max(y1, s.y);
     }
-    this.setView({ x: x0 - W, y: y0 - 2 * R, w: x1 - x0 + 2 * W, h: y1 - y0 + 4 * R });
+    const whole = { x: x0 - W, y: y0 - 2 * R, w: x1 - x0 + 2 * W, h: y1 - y0 + 4 * R };
+    // A tall, narrow board (a phone) would show the whole map as a strip:
+    // it shows the map's full height instead, its middle, to pan from.
+    const aspect = this.svg.clientWidth / Math.max(1, this.svg.clientHeight);
+    if (aspect && aspect < 1.2) {
+      const w = whole.h * aspect;
+      this.setView({ x: whole.x + whole.w / 2 - w / 2, y: whole.y, w, h: whole.h });
+      return;
+    }
+    this.setView(whole);
   }
 
   setView(v) {

@@ -6,7 +6,7 @@ const list = (units) => (Array.isArray(units) ? units.join(", ") : String(units 
 export function describeAction(a) {
   switch (a.action) {
     case "move": return `Move ${list(a.units)} to ${a.to}`;
-    case "place": return `Place ${a.unit} at ${a.at}`;
+    case "place": return `Place ${list(a.unit ?? a.units)} at ${a.at}`;
     case "embark": return `Embark ${list(a.units)}`;
     case "end_movement": return "End the movement portion";
     case "end_turn": return "End the combat portion and the turn";
@@ -23,6 +23,12 @@ export function describeAction(a) {
     default: return JSON.stringify(a);
   }
 }
+
+const RESULTS = { AE: "attacker eliminated", AB2: "attacker back 2", EX: "exchange", DB2: "defender back 2", DE: "defender eliminated" };
+export const resultName = (code) => RESULTS[code] || code;
+
+const TERRAIN = { homebase: "home base", "qattara-partial": "partial Qattara", qattara: "Qattara Depression" };
+export const terrainName = (t) => TERRAIN[t] || t;
 
 export const sideName = (side) => (side === "axis" ? "Axis" : side === "allied" ? "Allied" : "—");
 

@@ -9,7 +9,7 @@
 
 import { applyPatch } from "./patch.js";
 import { nonce } from "./net.js";
-import { describeAction, sideName, duration, errorText } from "./describe.js";
+import { describeAction, sideName, duration, errorText, resultName, terrainName } from "./describe.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,7 +42,7 @@ export class GameView {
     this.attackers = new Set();
     this.defenders = new Set();
     board.onSelect = (hex) => this.select(hex);
-    board.onHover = (hex) => { $("hover-hex").textContent = hex ? `${hex} (${board.squares.get(hex)?.terrain})` : ""; };
+    board.onHover = (hex) => { $("hover-hex").textContent = hex ? `${hex} (${terrainName(board.squares.get(hex)?.terrain)})` : ""; };
     conn.onPush((m) => this.push(m));
     conn.onState((s) => { if (s === "reconnected" && this.id) this.open(this.id); });
     $("undo").addEventListener("click", () => this.act(null, "undo"));
@@ -142,7 +142,7 @@ export class GameView {
       if (m.push === "undo") item($("log"), `Taken back by the ${sideName(m.by)} player: ${describeAction(m.action)}`);
       for (const e of m.events || []) item($("log"), e.text, e.event);
       if (m.dice_secret) item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
-      $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+      $("log").scrollTop = $("log").scrollHeight;    // the log's own box, not the page
       this.selected = null;
       this.dests.clear();
       this.render();
@@ -182,6 +182,9 @@ export class GameView {
     const hz = $("hazards");
     hz.textContent = "";
     for (const h of g.hazards || []) item(hz, `⚠ ${h.text} (${h.section})`);
+    $("hazards-title").hidden = !(g.hazards || []).length;
+    $("hazards-title").textContent = this.myTurn ? "Before you act:" : `Dangers for the ${sideName(this.waiting)} player:`;
+    $("controls").hidden = !this.me;
     $("decisions").textContent = "";    // the options are asked again (load)
     this.renderBattles();
     this.renderControls();
@@ -201,7 +204,8 @@ export class GameView {
 
   renderControls() {
     const s = this.state, mine = this.myTurn && !s.pending;
-    $("undo").disabled = !(this.me && s.phase === "movement" && s.side === this.me && s.result === "none");
+    $("undo").disabled = !(this.me && s.phase === "movement" && s.side === this.me && s.result === "none" && !s.pending &&
+      Object.values(s.units).some((u) => u.flags & 2 || u.flags & 4));    // something moved or arrived this portion
     $("end-movement").disabled = !(mine && s.phase === "movement");
     $("end-turn").disabled = !(mine && s.phase === "combat");
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
@@ -221,13 +225,14 @@ export class GameView {
   renderBattles() {
     const ol = $("battles"), s = this.state;
     ol.textContent = "";
+    this.board.highlight("battle", (s.battles || []).filter((b) => !b.resolved).flatMap((b) => b.hexes));
     (s.battles || []).forEach((b, i) => {
       const n = i + 1;
       const units = Object.entries(s.units).filter(([, u]) => u.battle === n && u.where === "board");
       const att = units.filter(([u]) => this.sideOf(u) === s.side).map(([u]) => u);
       const def = units.filter(([u]) => this.sideOf(u) !== s.side).map(([u]) => u);
       const li = item(ol, `Battle ${n} at ${b.hexes.join(", ")}: ${att.join(", ") || "—"} against ${def.join(", ") || "—"}, ${b.attack} to ${b.defense}, odds ${b.odds}` +
-        (b.resolved ? `: rolled ${b.roll || "no die"}, ${b.result}` : ""));
+        (b.resolved ? `: rolled ${b.roll || "no die"}, ${resultName(b.result)}` : ""));
       if (this.myTurn && !s.pending && !b.resolved) {
         button(li, `Resolve battle ${n}`, () => this.act({ action: "resolve", battle: n }));
         if (!s.combat_locked) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
@@ -275,10 +280,29 @@ export class GameView {
       return;
     }
     const units = this.board.unitsAt(hex);
-    this.selected = { hex, units: new Set(units.filter((u) => this.sideOf(u) === this.me)) };
+    const own = units.filter((u) => this.sideOf(u) === this.me);
+    const moving = this.myTurn && !s.pending && s.phase === "movement";
+    // A square the selected units cannot reach: say why, keep the selection.
+    if (moving && this.selected?.units.size && !own.length && hex !== this.selected.hex) {
+      await this.explain(hex);
+      return;
+    }
+    // A stack too big to end a move together starts with its strongest
+    // unit only (the others are a tick away).
+    const combat = own.filter((u) => !["supply", "headquarters"].includes(this.board.counters.get(u)?.type));
+    this.selected = { hex, units: new Set(combat.length > 3 ? own.slice(0, 1) : own) };
     this.dests.clear();
     this.renderSelection();
-    if (this.myTurn && !s.pending && s.phase === "movement" && this.selected.units.size) await this.loadDests();
+    if (moving && this.selected.units.size) await this.loadDests();
+  }
+
+  async explain(hex) {
+    try {
+      const r = await this.conn.request("why", { game: this.id, units: [...this.selected.units], to: hex });
+      if (!r.reachable) this.showError(`${[...this.selected.units].join(", ")} cannot reach ${hex}: ${r.reason.message} (${r.reason.section})`);
+    } catch (e) {
+      this.showError(errorText(e));
+    }
   }
 
   async loadDests() {
@@ -290,10 +314,12 @@ export class GameView {
         if (sel !== this.selected) return;
         for (const d of r.dests) if (d.hex !== sel.hex) this.dests.set(d.hex, d);
       } catch (e) {
-        $("selection-help").textContent = errorText(e);
+        this.showError(errorText(e));
       }
     }
+    const focused = document.activeElement?.dataset?.unit;
     this.renderSelection();
+    if (focused) document.querySelector(`#selection-units input[data-unit="${focused}"]`)?.focus();
   }
 
   renderSelection() {
@@ -302,7 +328,8 @@ export class GameView {
     this.board.highlight("dest", [...this.dests.keys()]);
     box.hidden = !sel;
     if (!sel) return;
-    $("select-none").hidden = !(this.myTurn && sel.units.size);
+    $("select-none").hidden = !this.myTurn;
+    $("select-none").disabled = !sel.units.size;
     $("selection-title").textContent = `Square ${sel.hex}`;
     const ul = $("selection-units");
     ul.textContent = "";
@@ -314,6 +341,7 @@ export class GameView {
         const label = document.createElement("label");
         const box = document.createElement("input");
         box.type = "checkbox";
+        box.dataset.unit = unit;
         box.checked = sel.units.has(unit);
         box.addEventListener("change", () => {
           if (box.checked) sel.units.add(unit); else sel.units.delete(unit);
@@ -327,12 +355,18 @@ export class GameView {
       ul.appendChild(li);
     }
     const help = $("selection-help");
-    if (this.dests.size) {
+    const moving = this.myTurn && !this.state.pending && this.state.phase === "movement";
+    if (moving && sel.units.size && !this.dests.size) {
+      help.textContent = "These units have nowhere to go together now (a stack ends its move with at most three " +
+        "combat units, and a unit that has spent its movement stays): untick some, or pick another square.";
+    } else if (this.dests.size) {
       help.textContent = `${this.dests.size} squares reachable (outlined): click one, or choose: `;
       const sel2 = document.createElement("select");
       sel2.setAttribute("aria-label", "Move to");
       sel2.appendChild(new Option("move to…", ""));
-      for (const hex of [...this.dests.keys()].sort()) sel2.appendChild(new Option(hex, hex));
+      const order = (h) => [h.charCodeAt(0), Number(h.slice(1))];
+      const byName = (a, b) => { const [x, y] = [order(a), order(b)]; return x[0] - y[0] || x[1] - y[1]; };
+      for (const hex of [...this.dests.keys()].sort(byName)) sel2.appendChild(new Option(hex, hex));
       sel2.addEventListener("change", () => { if (sel2.value) this.select(sel2.value); });
       help.appendChild(sel2);
     } else {
@@ -351,6 +385,7 @@ export class GameView {
     };
     if (own.length) toggle(this.attackers, own);
     else if (enemy.length) toggle(this.defenders, enemy);
+    this.oddsLegal = false;
     this.renderBattleBox();
     this.updateOdds();
   }
@@ -367,7 +402,7 @@ export class GameView {
     this.board.highlight("defender", hexes(this.defenders));
     $("battle-attackers").textContent = [...this.attackers].join(", ") || "none (click your units)";
     $("battle-defenders").textContent = [...this.defenders].join(", ") || "none (click enemy units)";
-    $("battle-declare").disabled = !(this.attackers.size && this.defenders.size);
+    $("battle-declare").disabled = !(this.attackers.size && this.defenders.size && this.oddsLegal);
     if (!this.attackers.size || !this.defenders.size) $("battle-odds").textContent = "";
   }
 
@@ -384,6 +419,8 @@ export class GameView {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
       out.textContent = r.legal ? `${r.attack} to ${r.defense}: odds ${r.odds}`
         : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;
+      this.oddsLegal = r.legal;
+      $("battle-declare").disabled = !r.legal;
     } catch (e) {
       out.textContent = errorText(e);
     }
@@ -395,12 +432,19 @@ export class GameView {
 
   // --- sending ---
   async end(kind) {
+    // What holds the portion open is said at once, not after a question.
+    const stuck = (this.game.hazards || []).find((h) => h.kind === "cannot_end");
+    if (stuck) { this.showError(`${stuck.text} (${stuck.section})`); return; }
     const bite = (this.game.hazards || []).filter((h) => h.confirm_before === kind);
     if (bite.length && !confirm(bite.map((h) => h.text).join("\n") + "\n\nGo ahead anyway?")) return;
     await this.act({ action: kind });
   }
 
   async act(action, cmd = "act") {
+    if (!this.conn.isOpen) {     // not kept to be sent later, unseen
+      this.showError("Not connected to the server: nothing was sent. Try again once the page says connected.");
+      return false;
+    }
     try {
       const fields = cmd === "act" ? { game: this.id, action, nonce: nonce() } : { game: this.id };
       await this.conn.request(cmd, fields);

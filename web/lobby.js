@@ -12,6 +12,18 @@ export class Lobby {
     this.showError = showError;
     $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.create(); });
     conn.onPush((m) => { if (!$("lobby-view").hidden && m.push !== "chat") this.load(); });
+    // A challenge to this player pushes nothing to him: the list is asked
+    // again now and then while it is shown.
+    setInterval(() => { if (!$("lobby-view").hidden && conn.isOpen) this.load(); }, 30000);
+  }
+
+  button(cell, text, onClick, attrs = {}) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
+    b.addEventListener("click", onClick);
+    cell.appendChild(b);
   }
 
   async load() {
@@ -30,28 +42,38 @@ export class Lobby {
       tr.insertCell().textContent = g.players.allied || "—";
       tr.insertCell().textContent = `${g.turn} (${g.date})`;
       let state;
-      if (g.result !== "none") state = `over: ${g.result.replace("_", " ")} (${g.reason})`;
-      else if (g.open) state = g.challenge ? `challenge to ${g.challenge}` : "open seek";
-      else state = g.your_turn ? "your turn" : `${sideName(g.waiting_for)} to play`;
-      tr.insertCell().textContent = state + (g.you ? ` · you play ${sideName(g.you)}` : "");
+      if (g.result !== "none") state = `Over: ${g.result === "axis_wins" ? "the Axis won" : g.result === "allied_wins" ? "the Allies won" : "a draw"} (${g.reason})`;
+      else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}` : "Open seek";
+      else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
+      tr.insertCell().textContent = state + (g.you ? ` · you play ${sideName(g.you)}` : "") + (g.rated ? " · rated" : "");
       const act = tr.insertCell();
-      const mayJoin = g.open && !g.you && (!g.challenge || g.challenge.toLowerCase() === (this.conn.user || "").toLowerCase());
-      if (mayJoin) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = g.challenge ? "Accept" : "Join";
-        b.setAttribute("data-join", g.game);
-        b.addEventListener("click", () => this.join(g.game));
-        act.appendChild(b);
-      }
+      const me = (this.conn.user || "").toLowerCase();
+      const invited = g.challenge && g.challenge.toLowerCase() === me;
+      if (g.open && !g.you && (!g.challenge || invited))
+        this.button(act, g.challenge ? "Accept" : "Join", () => this.join(g.game), { "data-join": g.game });
+      if (g.open && invited && !g.you)
+        this.button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
+      if (g.open && g.you)
+        this.button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
     }
-    if (!r.games.length) body.insertRow().insertCell().textContent = "No games yet: create one above.";
+    if (!r.games.length) {
+      const cell = body.insertRow().insertCell();
+      cell.colSpan = 6;
+      cell.textContent = "No games yet: create one above.";
+    }
   }
 
   async join(game) {
     try {
       await this.conn.request("join", { game });
       location.href = `/game/${game}`;
+    } catch (e) { this.showError(errorText(e)); }
+  }
+
+  async call(cmd, game) {
+    try {
+      await this.conn.request(cmd, { game });
+      this.load();
     } catch (e) { this.showError(errorText(e)); }
   }
 

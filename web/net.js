@@ -30,6 +30,9 @@ export class Connection {
     this.retryMs = 500;
   }
 
+  // A socket is open and logged in again: actions may be sent.
+  get isOpen() { return !!this.ws && this.ws.readyState === WebSocket.OPEN && !this.readyResolve; }
+
   get token() { return sessionStorage.getItem(TOKEN_KEY); }
   set token(t) { if (t) sessionStorage.setItem(TOKEN_KEY, t); else sessionStorage.removeItem(TOKEN_KEY); }
 
