@@ -8,8 +8,8 @@ import { Board } from "./board.js";
 import { GameView } from "./game.js";
 import { Lobby } from "./lobby.js";
 import { errorText } from "./describe.js";
+import { $ } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const conn = new Connection(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
 
 // Errors stay until dismissed or 20 s pass, at the bottom of the window.

@@ -10,26 +10,7 @@
 import { applyPatch } from "./patch.js";
 import { nonce } from "./net.js";
 import { describeAction, sideName, duration, errorText, resultName, terrainName } from "./describe.js";
-
-const $ = (id) => document.getElementById(id);
-
-function item(parent, text, cls) {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (cls) li.className = cls;
-  parent.appendChild(li);
-  return li;
-}
-
-function button(parent, text, onClick, attrs = {}) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
-  b.addEventListener("click", onClick);
-  parent.appendChild(b);
-  return b;
-}
+import { $, item, button } from "./dom.js";
 
 export class GameView {
   constructor(conn, board, showError) {

@@ -3,8 +3,7 @@
 // form for a new game.
 
 import { sideName, errorText } from "./describe.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, button } from "./dom.js";
 
 export class Lobby {
   constructor(conn, showError) {
@@ -15,15 +14,6 @@ export class Lobby {
     // A challenge to this player pushes nothing to him: the list is asked
     // again now and then while it is shown.
     setInterval(() => { if (!$("lobby-view").hidden && conn.isOpen) this.load(); }, 30000);
-  }
-
-  button(cell, text, onClick, attrs = {}) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
-    for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
-    b.addEventListener("click", onClick);
-    cell.appendChild(b);
   }
 
   async load() {
@@ -50,11 +40,11 @@ export class Lobby {
       const me = (this.conn.user || "").toLowerCase();
       const invited = g.challenge && g.challenge.toLowerCase() === me;
       if (g.open && !g.you && (!g.challenge || invited))
-        this.button(act, g.challenge ? "Accept" : "Join", () => this.join(g.game), { "data-join": g.game });
+        button(act, g.challenge ? "Accept" : "Join", () => this.join(g.game), { "data-join": g.game });
       if (g.open && invited && !g.you)
-        this.button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
+        button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
       if (g.open && g.you)
-        this.button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
+        button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
     }
     if (!r.games.length) {
       const cell = body.insertRow().insertCell();
