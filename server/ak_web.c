@@ -373,8 +373,15 @@ int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, s
     }
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_to_log);
     context = lws_create_context(&info);
+    /* libwebsockets hands back a context even when its listener could not
+     * be made (the port taken): without its default vhost nothing listens,
+     * and an operator must hear of it at start, not from his users. */
+    if (context && !lws_get_vhost_by_name(context, "default")) {
+        lws_context_destroy(context);
+        context = NULL;
+    }
     if (!context)
-        return snprintf(err, cap, "cannot listen for HTTP on %s:%d (see the log)", host, port), -1;
+        return snprintf(err, cap, "cannot listen for HTTP on %s:%d (the port is taken, or see the log)", host, port), -1;
     ak_log(AK_LOG_INFO, "HTTP%s on %s:%d: the web client from %s, WebSocket, /metrics for %s",
            srv->cfg.tls_cert[0] ? "S" : "", host, port, srv->cfg.web_dir[0] ? srv->cfg.web_dir : "(no web_dir)",
            srv->cfg.metrics_allow);

@@ -18,7 +18,7 @@ if [ -z "$chromium" ] || ! command -v node >/dev/null || [ ! -d "$here/browser/n
     echo "SKIP: the browser tests need chromium, node and tests/browser/node_modules (scripts/setup installs them)"
     exit 77
 fi
-hport=$((20000 + RANDOM % 30000))
+hport=$(free_port)
 start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
 artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}

@@ -27,6 +27,10 @@ start_akd() {
     echo "cannot start akd"; cat "$dir/$name.log"; exit 1
 }
 
+# free_port: a loopback port nothing listens on now (for a second listener
+# beside start_akd's, which picks its own)
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 # raw NAME: feed stdin to an `akc raw` session, output in $dir/NAME.out
 raw() { "$AKC" --server 127.0.0.1:$port raw >"$dir/$1.out" 2>&1; }
 # expect NAME PATTERN: $dir/NAME.out has a line matching PATTERN

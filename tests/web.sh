@@ -9,7 +9,7 @@ AKD=$1 AKC=$2
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; cat "$dir/wss.out" 2>/dev/null; rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
-hport=$((20000 + RANDOM % 30000))
+hport=$(free_port)
 start_akd main --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$(dirname "$0")/../web"
 check "akd logs its HTTP listener" "grep -q 'HTTP on 127.0.0.1:$hport' '$dir/main.log'"
 for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
@@ -86,7 +86,7 @@ check "akd stops cleanly with the HTTP listener (exit 0, no sanitizer report)" "
 # closed and gone after its idle timeout; binary frames are refused; a
 # spectator watching from a link is not dropped as a connection that never
 # logged in.
-hport=$((20000 + RANDOM % 30000))
+hport=$(free_port)
 start_akd hostile --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --idle-timeout 2 --session-idle-timeout 30 --rate 0
 python3 - "$hport" <<'PYEOF2'
 import socket, sys, time
@@ -122,7 +122,7 @@ kill $pid; wait $pid 2>/dev/null
 check "... and akd stops cleanly after all that" "! grep -q 'ERROR: \\|runtime error' '$dir/hostile.log'"
 
 # metrics_allow: loopback is not in it here
-hport=$((20000 + RANDOM % 30000))
+hport=$(free_port)
 start_akd closed --db "$dir/akd2.sqlite3" --http-listen 127.0.0.1:$hport --metrics-allow "10.1.2.3"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/metrics")
 check "/metrics from an address not in metrics_allow is 403 ($code)" "[ '$code' = 403 ]"
@@ -132,7 +132,7 @@ kill $pid; wait $pid 2>/dev/null
 # HTTPS with the certificate of the game port
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/k.pem" -out "$dir/c.pem" \
     -days 2 -subj /CN=localhost -addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' 2>/dev/null
-hport=$((20000 + RANDOM % 30000))
+hport=$(free_port)
 start_akd tls --db "$dir/akd3.sqlite3" --http-listen 127.0.0.1:$hport --tls-cert "$dir/c.pem" --tls-key "$dir/k.pem"
 code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$dir/c.pem" "https://127.0.0.1:$hport/metrics")
 check "with tls_cert the listener speaks HTTPS with that certificate ($code)" "[ '$code' = 200 ]"
@@ -145,4 +145,10 @@ check "akd survived the HTTPS requests and stops cleanly (exit $rc, no sanitizer
     "[ $rc = 0 ] && ! grep -q 'ERROR: \\|runtime error' '$dir/tls.log'"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --http-listen nonsense >"$dir/bad.out" 2>&1; rc=$?
 check "a bad http_listen is a usage error" "[ $rc = 2 ] && grep -q 'http_listen wants HOST:PORT' '$dir/bad.out'"
+taken=$(free_port)
+python3 -c "import socket,time; s=socket.socket(); s.bind(('127.0.0.1', $taken)); s.listen(); time.sleep(5)" &
+sleep 0.5
+"$AKD" --listen 127.0.0.1:0 --db "$dir/y.sqlite3" --http-listen 127.0.0.1:$taken >"$dir/taken.out" 2>&1; rc=$?
+check "an http_listen port already taken stops akd at start (exit $rc), saying so" \
+    "[ $rc != 0 ] && grep -q 'cannot listen for HTTP on 127.0.0.1:$taken' '$dir/taken.out' && ! grep -q 'ERROR: \\|runtime error' '$dir/taken.out'"
 finish
