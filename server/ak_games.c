@@ -499,28 +499,38 @@ static char *text_printf(size_t *len, const char *fmt, ...)
 
 /* The sender's result ({"seq","events"}) and the watchers' push line
  * (PROTOCOL.md, "push":"game"), written around the events and the patch
- * encoded once each: the same events are in both. */
+ * encoded once each: the same events are in both. The push also carries
+ * what a watcher cannot work out from the state alone, the new deadline
+ * and the dangers ahead (hazards), computed once for every watcher:
+ * without them each would ask for the whole game after every push. */
 static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const char *by,
                            const struct ak_events *ev)
 {
     json_t *events = events_json(ev), *patch = ak_state_patch(&k->prev, g->state);
+    json_t *hazards = ak_hazards_to_json(g->state);
     char *events_text = ak_json_text(events), *patch_text = ak_json_text(patch);
+    char *hazards_text = ak_json_text(hazards);
     json_decref(events);
     json_decref(patch);
+    json_decref(hazards);
     bool over = g->state->phase == AK_PHASE_OVER && g->meta.dice_secret[0];
     k->result_text = k->push_line = NULL;
-    if (events_text && patch_text) {
+    if (events_text && patch_text && hazards_text) {
         k->result_text = text_printf(&k->result_len, "{\"seq\":%u,\"events\":%s}", k->seq, events_text);
+        char deadline[24] = "null";
+        if (g->meta.deadline)
+            snprintf(deadline, sizeof deadline, "%lld", (long long)g->meta.deadline);
         /* by is "axis", "allied" or "server", the secret hex: no escapes. */
         k->push_line = text_printf(&k->push_len,
                                    "{\"push\":\"game\",\"game\":%lld,\"seq\":%u,\"by\":\"%s\","
-                                   "\"patch\":%s,\"events\":%s%s%s%s}\n",
-                                   (long long)g->id, k->seq, by, patch_text, events_text,
+                                   "\"patch\":%s,\"events\":%s,\"deadline\":%s,\"hazards\":%s%s%s%s}\n",
+                                   (long long)g->id, k->seq, by, patch_text, events_text, deadline, hazards_text,
                                    over ? ",\"dice_secret\":\"" : "", over ? g->meta.dice_secret : "",
                                    over ? "\"" : "");
     }
     free(events_text);
     free(patch_text);
+    free(hazards_text);
     if (k->result_text && k->push_line)
         return true;
     free(k->result_text);
@@ -560,13 +570,14 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->new_turn = next->side != g->state->side || next->turn != g->state->turn;
     ak_ladder_prepare(&srv->cfg, g, g->state, next, k);
     *g->state = *next;
+    ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(g->state) != k->waiting_before);
     if (!encode_answers(k, g, by, ev)) {
+        ak_batch_restore_clock(k);
         free(k->action_text);
         *g->state = k->prev;
         free(k);
         return false;
     }
-    ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(g->state) != k->waiting_before);
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);

@@ -73,9 +73,9 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->snapshot_seq = upto;
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
     ak_conn_reply_ok(c, id, json_pack("{s:I,s:O}", "seq", (json_int_t)upto, "action", taken));
-    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
+    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
                              "seq", (json_int_t)upto, "by", side == AK_AXIS ? "axis" : "allied",
-                             "action", taken, "patch", patch);
+                             "action", taken, "patch", patch, "hazards", ak_hazards_to_json(g->state));
     ak_game_push(g, push);
     json_decref(push);
 }

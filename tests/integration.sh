@@ -62,6 +62,9 @@ expect alice2 '"id":9,"ok":true.*"seq":1'
 # Bob saw the move as a JSON Patch of the state with its events.
 for _ in $(seq 50); do grep -q '"push":"game"' "$dir/bob.out" && break; sleep 0.1; done
 expect bob '"push":"game","game":1,"seq":1,"by":"axis","patch":\[.*"path":"/units/21pz5/hex","value":"W14"'
+# ... with the deadline and the dangers of the new state, so that no
+# watcher asks for the whole game after each action (PROTOCOL.md, Pushes)
+expect bob '"push":"game","game":1,"seq":1,.*"deadline":null,"hazards":\[{"kind":"[a-z_]*","rule":"[A-Z]'
 expect bob '"text":"21pz5 moved W6 to W14'
 
 # Bob may not move in the Axis turn.

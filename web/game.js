@@ -66,6 +66,10 @@ export class GameView {
     this.game = g;
     this.state = g.state;
     this.seq = g.seq;
+    this.update();
+  }
+
+  update() {
     this.render();
     this.renderDecisions();
     this.renderReplay();
@@ -124,9 +128,15 @@ export class GameView {
       for (const e of m.events || []) item($("log"), e.text, e.event);
       if (m.dice_secret) item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
       $("log").scrollTop = $("log").scrollHeight;    // the log's own box, not the page
+      // What the state does not say comes with the push (PROTOCOL.md):
+      // no whole game is asked for after each action.
+      this.game.seq = m.seq;
+      if ("hazards" in m) this.game.hazards = m.hazards;
+      if ("deadline" in m) { this.game.deadline = m.deadline; this.game.overdue = false; }
       this.selected = null;
       this.dests.clear();
-      this.render();
+      this.update();
+      return;
     } else if (m.push === "joined") {
       item($("log"), `${m.user} joined as ${sideName(m.side)}.`);
     } else if (m.push === "declined" || m.push === "aborted") {
@@ -140,8 +150,8 @@ export class GameView {
     this.refresh(150);
   }
 
-  // The summary (clock, whose turn) and the hazards after a push, and the
-  // whole state when the pushes lost track: one `show`, debounced.
+  // The whole game again (one `show`, debounced): when the pushes lost
+  // track, or after a push that changes the summary (a join, a call-off).
   refresh(delay) {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(async () => {
@@ -175,7 +185,7 @@ export class GameView {
   renderClock() {
     const g = this.game;
     if (!g) return;
-    if (g.deadline && g.result === "none" && this.waiting) {
+    if (g.deadline && this.state.result === "none" && this.waiting) {
       const left = g.deadline - Date.now() / 1000;
       $("game-clock").textContent = `${sideName(this.waiting)} to play: ${duration(left)} left${g.overdue ? " (overdue)" : ""}`;
     } else {
