@@ -1,9 +1,14 @@
-/* ak_move: the step rule, the destination search and move execution. */
+/* ak_move: movement by squares (the 1964 rules: one square per movement
+ * factor, the Coast Road bonus, Rommel's bonus, halts in zones and on
+ * escarpments), the dispatch to the state's ruleset, and the execution of
+ * a move that both ways of moving share (positions, captures on the way). */
 #include "ak_move.h"
 
 #include <string.h>
 
 #include "ak_capture.h"
+#include "ak_move_internal.h"
+#include "ak_stacking.h"
 #include "ak_zoc.h"
 
 /* What one step means for the moving stack. */
@@ -25,48 +30,14 @@ struct group {
     ak_hex target;          /* a route search: prune squares too far from it */
     int budget;             /* the most squares any unit of the stack can go */
     const struct ak_map *m;
-    uint8_t zoc[AK_HEX_COUNT];      /* 1: in an enemy zone of control */
-    uint8_t enemy[AK_HEX_COUNT];    /* ENEMY_* bits */
-    uint8_t own_combat[AK_HEX_COUNT];   /* the mover's combat units per square */
+    struct ak_move_board b;         /* zones and enemies, square by square */
 };
-
-enum { ENEMY_COMBAT = 1, ENEMY_PASSABLE = 2, ENEMY_SUPPLY_NEAR = 4, ENEMY_OTHER = 8 };
 
 static struct group G;   /* the static work area (see ak_move.h) */
 
 static void mark_enemies(struct group *g)
 {
-    const struct ak_state *s = g->s;
-    memset(g->zoc, 0, sizeof g->zoc);
-    memset(g->enemy, 0, sizeof g->enemy);
-    memset(g->own_combat, 0, sizeof g->own_combat);
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        const struct ak_unit_def *d = ak_def(u);
-        if (x->where == AK_AT_BOARD && d->side == g->side && ak_unit_is_combat(d))
-            g->own_combat[x->hex]++;
-        if (x->where != AK_AT_BOARD || d->side == g->side)
-            continue;
-        if (ak_unit_is_combat(d))
-            g->enemy[x->hex] |= (x->flags & AK_U_ZOC_OFF) ? ENEMY_PASSABLE : ENEMY_COMBAT;
-        else
-            g->enemy[x->hex] |= ENEMY_OTHER;
-        if (d->type == AK_TYPE_SUPPLY)
-            g->enemy[x->hex] |= ENEMY_SUPPLY_NEAR;
-        bool supply = d->type == AK_TYPE_SUPPLY, exerts = ak_exerts_zoc(s, u);
-        if (!supply && !exerts)
-            continue;
-        unsigned blocked = g->m->blocked[x->hex];
-        for (int dir = 0; dir < AK_DIRS; dir++) {
-            ak_hex h = ak_hex_neighbor(x->hex, dir);
-            if (h == AK_HEX_NONE || (blocked & (1u << dir)))
-                continue;
-            if (supply)
-                g->enemy[h] |= ENEMY_SUPPLY_NEAR;
-            if (exerts && g->m->terrain[h] != AK_TERRAIN_FORTRESS)    /* ak_zoc_covers */
-                g->zoc[h] = 1;
-        }
-    }
+    ak_move_board_mark(g->s, g->side, &g->b);
 }
 
 static bool group_init(struct group *g, const struct ak_ruleset *r, const struct ak_state *s,
@@ -121,18 +92,6 @@ static bool affordable(const struct group *g, int road, int clear)
     return true;
 }
 
-/* Does the junction rule make b->c an ordinary step after a road step a->b? */
-static bool junction_breaks(ak_hex a, ak_hex b, ak_hex c)
-{
-    const struct ak_map *m = ak_map();
-    for (int j = 0; j < m->junctions; j++)
-        if (m->junction[j].b == b &&
-            ((m->junction[j].a == a && m->junction[j].c == c) ||
-             (m->junction[j].c == a && m->junction[j].a == c)))
-            return true;
-    return false;
-}
-
 /* The step rule. prev is the square before `from` if the step into `from`
  * was a road step (else AK_HEX_NONE); index is the step's number in this
  * move. Returns STEP_* flags, or -1 with *rej. */
@@ -144,37 +103,18 @@ static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to
                       struct ak_reject *rej)
 {
     char a[8], b[8];
+    if (!ak_move_step_basic(&g->b, g->combat, from, to, rej))
+        return -1;
     int dir = ak_hex_dir(from, to);
-    if (dir < 0)
-        return STEP_REJECT(rej, "MOVE-4", "%s and %s are not adjacent squares",
-                         ak_hex_format(from, a), ak_hex_format(to, b));
     const struct ak_map *m = g->m;
-    int terrain = m->terrain[to];
-    if (terrain == AK_TERRAIN_OFFBOARD || terrain == AK_TERRAIN_SEA ||
-        terrain == AK_TERRAIN_QATTARA || (m->blocked[from] & (1u << dir)))
-        return STEP_REJECT(rej, "MOVE-8", "%s cannot be entered from %s: %s",
-                         ak_hex_format(to, a), ak_hex_format(from, b),
-                         (m->blocked[from] & (1u << dir)) ? "the hexside between them is water or Qattara"
-                         : m->terrain[to] == AK_TERRAIN_QATTARA ? "it is in the Qattara Depression"
-                         : m->terrain[to] == AK_TERRAIN_SEA ? "it is sea"
-                         : "it is off the board");
-    uint8_t e = g->enemy[to];
-    if (e & ENEMY_COMBAT)
-        return STEP_REJECT(rej, "MOVE-6", "%s is held by enemy combat units; no unit moves onto or over them",
-                         ak_hex_format(to, a));
-    if (!g->combat && (e & (ENEMY_OTHER | ENEMY_PASSABLE)))
-        return STEP_REJECT(rej, "MOVE-6", "%s holds enemy units; without combat units the stack cannot move onto them",
-                         ak_hex_format(to, a));
-    if (!g->combat && (e & ENEMY_SUPPLY_NEAR))
-        return STEP_REJECT(rej, "CAPTURE-5", "supply units without combat units may not move next to enemy supply at %s",
-                         ak_hex_format(to, a));
-    if (index == 0 && g->zoc[from] && g->zoc[to] && ak_same_enemy_zoc(g->s, from, to, g->side))
+    uint8_t e = g->b.enemy[to];
+    if (index == 0 && g->b.zoc[from] && g->b.zoc[to] && ak_same_enemy_zoc(g->s, from, to, g->side))
         return STEP_REJECT(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
                          ak_hex_format(from, a), ak_hex_format(to, b));
     int flags = 0;
-    if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && junction_breaks(prev, from, to)))
+    if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && ak_move_junction_breaks(prev, from, to)))
         flags |= STEP_ROAD;
-    if (g->zoc[to])
+    if (g->b.zoc[to])
         flags |= STEP_HALT;
     bool escarpment_exit = index == 0 && g->escarpment_start && m->road[to];
     if (m->terrain[to] == AK_TERRAIN_ESCARPMENT && !(flags & STEP_ROAD) && !escarpment_exit)
@@ -186,7 +126,7 @@ static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to
 
 static const char *halt_code(const struct group *g, ak_hex h)
 {
-    return g->zoc[h] ? "ATTACKING-1" : "ESCARPMENT-2";
+    return g->b.zoc[h] ? "ATTACKING-1" : "ESCARPMENT-2";
 }
 
 bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, int n,
@@ -212,7 +152,7 @@ bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, 
                              name, ak_def(units[0])->shortname);
         if (x->flags & AK_U_HALTED) {
             bool zoc = ak_in_enemy_zoc(s, x->hex, side);
-            return ak_reject(rej, zoc ? "ATTACKING-1" : "ESCARPMENT-2",
+            return ak_reject(rej, zoc ? ak_ruleset_get(s->ruleset)->zoc_halt_code : "ESCARPMENT-2",
                              "%s has stopped for this turn: it %s", name,
                              zoc ? "entered an enemy zone of control" : "landed on an escarpment");
         }
@@ -450,25 +390,14 @@ static bool better(const struct node *a, const struct node *b)
     return a->via != VIA_HALT && b->via == VIA_HALT;
 }
 
-/* May the stack end its move on h? Stacking and enemy units there. */
 static bool can_stop(const struct ak_ruleset *r, const struct group *g, ak_hex h,
                      struct ak_reject *rej)
 {
-    char a[8];
-    if (g->enemy[h] & (ENEMY_PASSABLE | ENEMY_COMBAT))
-        return ak_reject(rej, "MOVE-6", "the stack may pass over the beaten enemy at %s but not stop on it",
-                         ak_hex_format(h, a));
-    int combat = 0;
-    for (int i = 0; i < g->n; i++)
-        combat += ak_unit_is_combat(ak_def(g->units[i]));
-    if (combat && h != g->start && g->own_combat[h] + combat > r->stack_limit)
-        return ak_reject(rej, "STACK-1", "%s would hold %d combat units; the limit is %d",
-                         ak_hex_format(h, a), g->own_combat[h] + combat, r->stack_limit);
-    return true;
+    return ak_move_can_stop(r, g->s, &g->b, g->side, g->units, g->n, h, rej);
 }
 
-int ak_move_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
-                         struct ak_dest *out, int max, struct ak_reject *rej)
+static int squares_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
+                                struct ak_dest *out, int max, struct ak_reject *rej)
 {
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     if (!ak_move_group_ok(s, side, units, n, rej))
@@ -532,10 +461,10 @@ static bool explain_unreachable(const struct ak_state *s, const uint8_t *units, 
         for (int i = 0; i < path.npath; i++) {
             int f = step_check(&G, prev, from, path.path[i], i, &ignored);
             if (f >= 0 && (f & STEP_HALT) && i + 1 < path.npath)
-                return ak_reject(rej, G.zoc[path.path[i]] ? "ATTACKING-2" : "ESCARPMENT-2",
+                return ak_reject(rej, G.b.zoc[path.path[i]] ? "ATTACKING-2" : "ESCARPMENT-2",
                                  "every route to %s within reach passes %s, where the stack must stop (%s)",
                                  ak_hex_format(dest, a), ak_hex_format(path.path[i], b),
-                                 G.zoc[path.path[i]] ? "an enemy zone of control" : "an escarpment");
+                                 G.b.zoc[path.path[i]] ? "an enemy zone of control" : "an escarpment");
             prev = (f >= 0 && (f & STEP_ROAD)) ? from : AK_HEX_NONE;
             from = path.path[i];
         }
@@ -545,8 +474,8 @@ static bool explain_unreachable(const struct ak_state *s, const uint8_t *units, 
     return ak_reject(rej, "MOVE-2", "%s cannot reach %s this turn", d->shortname, ak_hex_format(dest, a));
 }
 
-bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int n,
-                   ak_hex dest, struct ak_dest *out, struct ak_reject *rej)
+static bool squares_route(const struct ak_state *s, int side, const uint8_t *units, int n,
+                          ak_hex dest, struct ak_dest *out, struct ak_reject *rej)
 {
     char a[8];
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
@@ -557,17 +486,8 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
     group_init(&G, r, s, side, units, n);
     if (dest == G.start)
         return ak_reject(rej, "MOVE-4", "the stack is already at %s", ak_hex_format(dest, a));
-    if (!ak_enterable(dest))
-        return ak_reject(rej, "MOVE-8", "%s cannot be entered: %s", ak_hex_format(dest, a),
-                         ak_map()->terrain[dest] == AK_TERRAIN_QATTARA ? "it is in the Qattara Depression"
-                         : ak_map()->terrain[dest] == AK_TERRAIN_SEA ? "it is sea"
-                                                                     : "it is off the board");
-    if (G.enemy[dest] & ENEMY_COMBAT)
-        return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units", ak_hex_format(dest, a));
-    if (!G.combat && (G.enemy[dest] & (ENEMY_OTHER | ENEMY_SUPPLY_NEAR)))
-        return ak_reject(rej, G.enemy[dest] & ENEMY_OTHER ? "MOVE-6" : "CAPTURE-5",
-                         "supply units without combat units may not move onto or next to enemy supply at %s",
-                         ak_hex_format(dest, a));
+    if (!ak_move_dest_basic(&G.b, G.combat, dest, rej))
+        return false;
     G.target = dest;
     search_to(&G);
     int best = best_to(dest);
@@ -579,9 +499,9 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
     return true;
 }
 
-bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units, int n,
-                        const ak_hex *path, int npath, struct ak_dest *out,
-                        struct ak_reject *rej)
+static bool squares_check_path(const struct ak_state *s, int side, const uint8_t *units, int n,
+                               const ak_hex *path, int npath, struct ak_dest *out,
+                               struct ak_reject *rej)
 {
     char a[8];
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
@@ -600,7 +520,7 @@ bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units
         if (halted_at >= 0)
             return ak_reject(rej, halt_code(&G, path[halted_at]),
                              "the stack must stop at %s: %s", ak_hex_format(path[halted_at], a),
-                             G.zoc[path[halted_at]] ? "it is in an enemy zone of control"
+                             G.b.zoc[path[halted_at]] ? "it is in an enemy zone of control"
                                                     : "it landed on an escarpment off the road");
         int f = step_check(&G, prev, from, path[i], i, rej);
         if (f < 0)
@@ -634,18 +554,75 @@ bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units
     return true;
 }
 
-static void pay(const struct ak_ruleset *r, struct ak_state *s, int u, int road, int clear)
+static void squares_pay_unit(const struct ak_ruleset *r, struct ak_state *s, int u, bool rommel,
+                             int road, int clear)
 {
     struct ak_unit *x = &s->unit[u];
     const struct ak_unit_def *d = ak_def(u);
     int road_left = r->road_bonus - x->road_spent;
     int road_pay = road < road_left ? road : road_left;
     int rest = clear + road - road_pay;
-    int bonus_left = G.rommel && d->type != AK_TYPE_HEADQUARTERS ? r->rommel_bonus - x->rommel_spent : 0;
+    int bonus_left = rommel && d->type != AK_TYPE_HEADQUARTERS ? r->rommel_bonus - x->rommel_spent : 0;
     int bonus_pay = rest < bonus_left ? rest : bonus_left;
     x->road_spent = (uint8_t)(x->road_spent + road_pay);
     x->rommel_spent = (uint8_t)(x->rommel_spent + bonus_pay);
     x->mp_spent = (uint8_t)(x->mp_spent + rest - bonus_pay);
+}
+
+static void squares_pay(const struct ak_ruleset *r, struct ak_state *s, int side, const uint8_t *units, int n,
+                        const struct ak_dest *route)
+{
+    (void)side;
+    bool rommel = false;
+    for (int i = 0; i < n; i++)
+        rommel |= ak_def(units[i])->type == AK_TYPE_HEADQUARTERS;
+    for (int i = 0; i < n; i++) {
+        squares_pay_unit(r, s, units[i], rommel, route->road, route->clear);
+        if (route->halts)
+            s->unit[units[i]].flags |= AK_U_HALTED;
+    }
+}
+
+const struct ak_movement ak_movement_squares = {
+    .destinations = squares_destinations,
+    .route = squares_route,
+    .check_path = squares_check_path,
+    .pay = squares_pay,
+};
+
+static const struct ak_movement *movement_of(const struct ak_state *s)
+{
+    return ak_ruleset_get(s->ruleset)->movement;
+}
+
+int ak_move_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
+                         struct ak_dest *out, int max, struct ak_reject *rej)
+{
+    return movement_of(s)->destinations(s, side, units, n, out, max, rej);
+}
+
+bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int n,
+                   ak_hex dest, struct ak_dest *out, struct ak_reject *rej)
+{
+    return movement_of(s)->route(s, side, units, n, dest, out, rej);
+}
+
+bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units, int n,
+                        const ak_hex *path, int npath, struct ak_dest *out,
+                        struct ak_reject *rej)
+{
+    return movement_of(s)->check_path(s, side, units, n, path, npath, out, rej);
+}
+
+bool ak_move_action_route(const struct ak_state *s, const struct ak_action *a, struct ak_dest *route,
+                          struct ak_reject *rej)
+{
+    bool ok = a->npath > 0
+                  ? ak_move_check_path(s, s->side, a->units, a->nunits, a->path, a->npath, route, rej)
+                  : ak_move_route(s, s->side, a->units, a->nunits, a->hex, route, rej);
+    if (ok && a->npath > 0 && a->hex != AK_HEX_NONE && a->hex != route->hex)
+        return ak_reject(rej, "ACTION", "the path does not end at the destination given");
+    return ok;
 }
 
 void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
@@ -662,8 +639,8 @@ void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
     for (int u = 0; combat && u < s->units; u++)
         if (ak_on_board(s, u) && ak_def(u)->side != side && !ak_unit_is_combat(ak_def(u)))
             prey[nprey++] = s->unit[u].hex;
+    r->movement->pay(r, s, side, units, n, route);
     for (int i = 0; i < n; i++) {
-        pay(r, s, units[i], route->road, route->clear);
         ak_event_add(ev, AK_EV_MOVED, side, units[i], AK_UNIT_NONE, from, route->hex,
                      route->road + route->clear, route->road, route->clear);
     }
@@ -679,8 +656,6 @@ void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,
     for (int i = 0; i < n; i++) {
         struct ak_unit *x = &s->unit[units[i]];
         x->flags |= AK_U_MOVED;
-        if (route->halts)
-            x->flags |= AK_U_HALTED;
         if (ak_def(units[i])->type == AK_TYPE_SUPPLY && ak_enemy_unit_adjacent(s, x->hex, side))
             x->flags |= AK_U_SUPPLY_NEAR_ENEMY;
     }

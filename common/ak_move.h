@@ -26,10 +26,46 @@
 struct ak_dest {
     ak_hex hex;
     uint8_t road, clear;    /* road-hexside steps and other steps */
-    uint8_t halts;          /* the stack must stop there for the turn */
+    uint8_t halts;          /* the stack (movement points: its infantry) must stop there */
+    uint16_t cost;          /* movement points: the first unit's cost, in twelfths */
     uint8_t npath;
     ak_hex path[AK_PATH_MAX];
 };
+
+/* A way of moving, one per ruleset (ak_ruleset.movement): squares with a
+ * road bonus (1964, ak_move.c) or movement points (ak_move_points.c).
+ * The functions below dispatch to the state's ruleset. */
+struct ak_movement {
+    int (*destinations)(const struct ak_state *s, int side, const uint8_t *units, int n,
+                        struct ak_dest *out, int max, struct ak_reject *rej);
+    bool (*route)(const struct ak_state *s, int side, const uint8_t *units, int n, ak_hex dest,
+                  struct ak_dest *out, struct ak_reject *rej);
+    bool (*check_path)(const struct ak_state *s, int side, const uint8_t *units, int n,
+                       const ak_hex *path, int npath, struct ak_dest *out, struct ak_reject *rej);
+    /* Charge each unit for a checked route and mark those that must stop. */
+    void (*pay)(const struct ak_ruleset *r, struct ak_state *s, int side, const uint8_t *units, int n,
+                const struct ak_dest *route);
+};
+extern const struct ak_movement ak_movement_squares, ak_movement_points;
+
+/* Movement points (the Updated ruleset) are counted in twelfths, so that a
+ * quarter and a third of a point are whole numbers (ROAD MOVEMENT). */
+#define AK_MP 12
+/* How a unit pays for movement points (NEW ZOCS 1-2, TERRAIN EFFECTS 3,
+ * ROAD MOVEMENT; supply units and Rommel ignore enemy zones, reading A-28). */
+enum ak_move_class {
+    AK_MOVE_ITALIAN_INFANTRY, AK_MOVE_INFANTRY, AK_MOVE_MECHANIZED, AK_MOVE_OTHER, AK_MOVE_CLASSES
+};
+struct ak_mp_costs {
+    int clear;                          /* a square off the road, not escarpment */
+    int escarpment[AK_MOVE_CLASSES];    /* an escarpment square off the road */
+    int road[AK_MOVE_CLASSES];          /* a square along the road, whatever its terrain */
+    int zoc_mechanized;                 /* mechanized units: to enter, and to leave, an enemy zone */
+    int infantry_leave_divisor;         /* infantry leaving a zone pays its allowance / this */
+};
+int ak_move_class_of(int u);
+/* "6 1/3", "3 1/2", "0": twelfths of a point as a player reads them. */
+char *ak_mp_format(int twelfths, char *buf, int len);
 
 /* May these units move together now? false with *rej if not. */
 bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, int n,
@@ -46,6 +82,10 @@ bool ak_move_route(const struct ak_state *s, int side, const uint8_t *units, int
 bool ak_move_check_path(const struct ak_state *s, int side, const uint8_t *units, int n,
                         const ak_hex *path, int npath, struct ak_dest *out,
                         struct ak_reject *rej);
+/* The route a move action asks for: its explicit path checked, or the
+ * chosen path to its destination; false with *rej. */
+bool ak_move_action_route(const struct ak_state *s, const struct ak_action *a, struct ak_dest *route,
+                          struct ak_reject *rej);
 /* Carry out a checked move: positions, spent movement, halts, and the
  * captures and Rommel displacements that happen on the way (CAPTURE 2). */
 void ak_move_execute(const struct ak_ruleset *r, struct ak_state *s, int side,

@@ -286,12 +286,12 @@ static json_t *side_json(int side)
 
 static json_t *unit_json(const struct ak_unit *x)
 {
-    return json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
+    return json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
                      "where", ak_where_name(x->where),
                      "hex", hex_json(x->hex), "start", hex_json(x->start_hex),
                      "flags", x->flags, "mp", x->mp_spent, "road", x->road_spent,
                      "rommel", x->rommel_spent, "sea_turn", x->sea_turn,
-                     "isolated", x->isolated, "battle", x->battle);
+                     "isolated", x->isolated, "battle", x->battle, "reduced", x->reduced);
 }
 
 /* Everything but the units. */
@@ -336,6 +336,7 @@ static void unit_patch(json_t *ops, int u, const struct ak_unit *a, const struct
     PATCH_FIELD(ops, p, "/units/%s/sea_turn", n, a->sea_turn != b->sea_turn, json_integer(b->sea_turn));
     PATCH_FIELD(ops, p, "/units/%s/isolated", n, a->isolated != b->isolated, json_integer(b->isolated));
     PATCH_FIELD(ops, p, "/units/%s/battle", n, a->battle != b->battle, json_integer(b->battle));
+    PATCH_FIELD(ops, p, "/units/%s/reduced", n, a->reduced != b->reduced, json_integer(b->reduced));
 }
 
 static json_t *battles_json(const struct ak_state *s);
@@ -597,6 +598,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         y->sea_turn = u8_value(json_object_get(x, "sea_turn"), &in_range);
         y->isolated = u8_value(json_object_get(x, "isolated"), &in_range);
         y->battle = u8_value(json_object_get(x, "battle"), &in_range);
+        y->reduced = u8_value(json_object_get(x, "reduced"), &in_range);
         if (!hex_field_ok(json_object_get(x, "hex")) || !hex_field_ok(json_object_get(x, "start")))
             return fail(err, errlen, "unit %s names a square that is not on the map", d->unit[u].shortname);
     }

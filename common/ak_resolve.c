@@ -13,6 +13,7 @@
 #include "ak_battle.h"
 #include "ak_capture.h"
 #include "ak_combat.h"
+#include "ak_stacking.h"
 #include "ak_victory.h"
 #include "ak_zoc.h"
 
@@ -40,7 +41,7 @@ int ak_retreat_routes(const struct ak_state *s, int u, struct ak_route *out)
             ak_hex h2 = ak_hex_neighbor(h1, d2);
             if (h2 == AK_HEX_NONE || h2 == h0 || !ak_adjacent(h1, h2) || !ak_enterable(h2) ||
                 ak_enemy_combat_at(s, h2, side) || ak_in_enemy_zoc(s, h2, side) ||
-                ak_combat_units_at(s, h2, side) + 1 > r->stack_limit)
+                !ak_stack_room(r, s, h2, side, &(uint8_t){(uint8_t)u}, 1, NULL))
                 continue;
             out[n++] = (struct ak_route){{h1, h2}};
         }
@@ -298,8 +299,8 @@ bool ak_combat_advance(const struct ak_ruleset *r, struct ak_state *s,
     if (!target)
         return ak_reject(rej, "ADVANCE", "%s is not a vacated escarpment or fortress square of battle %d",
                          h, b + 1);
-    if (ak_combat_units_at(s, a->hex, s->side) + a->nunits > r->stack_limit)
-        return ak_reject(rej, "STACK-1", "at most %d combat units may stand on %s", r->stack_limit, h);
+    if (!ak_stack_room(r, s, a->hex, s->side, a->units, a->nunits, rej))
+        return false;
     for (int i = 0; i < a->nunits; i++) {
         int u = a->units[i];
         if (!in_battle(s, u, b, s->side) || !ak_adjacent(s->unit[u].hex, a->hex))

@@ -92,13 +92,26 @@ struct ak_reject {
     char text[240];         /* for the player */
 };
 
+struct ak_movement;
+struct ak_mp_costs;
+
 struct ak_ruleset {
     const char *name;       /* "classic" */
     const char *title;
     int stack_limit;        /* combat units per square (MORE THAN ONE 1) */
     int start_stack_limit;  /* PREPARE FOR PLAY 2 */
     int road_bonus;         /* SPECIAL TERRAIN MOVEMENT */
-    int rommel_bonus;       /* ROMMEL HEADQUARTERS UNIT */
+    int rommel_bonus;       /* ROMMEL HEADQUARTERS UNIT: squares, or movement points */
+    int italian_stack_limit;    /* NEW STACKING: a square holding an Italian division; 0: no such rule */
+    bool zoc_out_of_fortress;   /* units in a fortress exert a zone out of it (NEW ZOCS 4) */
+    bool two_step_units;        /* units over 2 attack factors have a reduced side (NEW COMBAT SYSTEM 5) */
+    const char *zoc_halt_code;  /* the rule that stops a unit in an enemy zone */
+    /* How units move: squares and a road bonus (1964), or movement
+     * points with terrain and zone costs (ak_move.h). */
+    const struct ak_movement *movement;
+    const struct ak_mp_costs *mp_costs;     /* movement points: their costs; NULL for squares */
+    /* Why a new game of this edition cannot be started yet, or NULL. */
+    const char *unfinished;
     /* Start of a player turn: control snapshot, supply due, flags reset. */
     void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);
     /* One handler per action kind; false with *rej filled on rejection.

@@ -20,13 +20,8 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     struct ak_dest route;
-    bool ok = a->npath > 0
-                  ? ak_move_check_path(s, s->side, a->units, a->nunits, a->path, a->npath, &route, rej)
-                  : ak_move_route(s, s->side, a->units, a->nunits, a->hex, &route, rej);
-    if (!ok)
+    if (!ak_move_action_route(s, a, &route, rej))
         return false;
-    if (a->npath > 0 && a->hex != AK_HEX_NONE && a->hex != route.hex)
-        return ak_reject(rej, "ACTION", "the path does not end at the destination given");
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
     if (!ak_sustain_still_possible(s, a->units, a->nunits, rej))
         return false;
@@ -71,6 +66,8 @@ const struct ak_ruleset ak_rules_classic = {
     .start_stack_limit = 10,
     .road_bonus = 10,
     .rommel_bonus = 2,
+    .zoc_halt_code = "ATTACKING-1",
+    .movement = &ak_movement_squares,
     .start_player_turn = ak_turn_start,
     .apply = {
         [AK_ACT_MOVE] = classic_move,

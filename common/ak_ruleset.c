@@ -5,9 +5,10 @@
 
 #include "ak_rules.h"
 
-extern const struct ak_ruleset ak_rules_classic;
+extern const struct ak_ruleset ak_rules_classic, ak_rules_updated;
 
-static const struct ak_ruleset *const rulesets[] = {&ak_rules_classic};
+/* The order is part of the stored games (ak_state.ruleset): append only. */
+static const struct ak_ruleset *const rulesets[] = {&ak_rules_classic, &ak_rules_updated};
 
 const struct ak_ruleset *ak_ruleset_get(int index)
 {
@@ -81,6 +82,12 @@ static const struct ak_rule_info rules[] = {
     {"ADVANCE", "MOVEMENT AFTER BATTLE", "survivors may move onto a vacated escarpment or fortress square"},
     {"REPLACEMENTS", "REPLACEMENTS", "dead units return for accumulated attack factors from March 1942"},
     {"SUBSTITUTE", "ALLIED SUBSTITUTE COUNTERS", "from August 1942, equal attack factors, matching types, on one square"},
+    /* The Updated Afrika Korps variant (seed 003). */
+    {"UPD-MP", "TERRAIN EFFECTS 3, ROAD MOVEMENT", "a unit pays movement points for every square: 1, escarpment 2 (infantry) or 3, along the road 1/4 (Italian infantry) or 1/3"},
+    {"UPD-ZOC-1", "NEW ZOCS 1", "infantry stops on entering an enemy zone of control, pays half its allowance to leave one and never moves from one zone square to another"},
+    {"UPD-ZOC-2", "NEW ZOCS 2", "mechanized units pay 2 more movement points to enter, and 2 to leave, an enemy zone of control"},
+    {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
+    {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},
 };
 

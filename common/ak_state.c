@@ -89,6 +89,12 @@ uint64_t ak_state_hash(const struct ak_state *s)
         h = fnv(h, (uint16_t)x->hex, 2);
         h = fnv(h, (uint16_t)x->start_hex, 2);
     }
+    /* Fields the 1964 rules never set are hashed only when set, so that
+     * the hashes of classic games, kept in their records, stay what they
+     * were before the fields existed. */
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].reduced)
+            h = fnv(h, (uint32_t)u | (uint32_t)s->unit[u].reduced << 8 | 1u << 16, 4);
     return h;
 }
 

@@ -41,12 +41,14 @@ enum {
 struct ak_unit {
     uint8_t where;        /* enum ak_where */
     uint8_t flags;        /* AK_U_* */
-    uint8_t mp_spent;     /* squares paid from the movement factor this turn */
+    uint8_t mp_spent;     /* squares paid from the movement factor this turn
+                             (movement points: twelfths of a point, AK_MP) */
     uint8_t road_spent;   /* squares paid from the Coast Road bonus */
     uint8_t rommel_spent; /* squares paid from Rommel's bonus */
     uint8_t sea_turn;     /* turn it put to sea */
     uint8_t isolated;     /* consecutive own turns begun isolated (ISOLATION) */
     uint8_t battle;       /* 1 + index of its battle this turn, 0 if none */
+    uint8_t reduced;      /* 1: on its reduced side (two-step units, Updated ruleset) */
     ak_hex hex;           /* on board, or the port it sailed from */
     ak_hex start_hex;     /* where it began this player turn */
 };

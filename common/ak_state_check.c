@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "ak_battle.h"
+#include "ak_losses.h"
 
 static bool bad(char *err, int errlen, const char *fmt, ...)
 {
@@ -67,6 +68,12 @@ static bool check_unit(const struct ak_state *s, int u, char *err, int errlen)
     if (x->isolated > 2)
         return bad(err, errlen, "unit %s has been isolated %d turns (at most 2 are counted)", name,
                    x->isolated);
+    if (x->reduced > 1)
+        return bad(err, errlen, "unit %s is reduced %d times (a unit has at most two steps)", name, x->reduced);
+    if (x->reduced && (!ak_ruleset_get(s->ruleset)->two_step_units || ak_steps_of(ak_def(u)->attack) < 2))
+        return bad(err, errlen, "unit %s is reduced but has no reduced side%s", name,
+                   ak_ruleset_get(s->ruleset)->two_step_units ? " (two attack factors or less: one step)"
+                                                               : " in these rules");
     if (x->sea_turn > s->turn)
         return bad(err, errlen, "unit %s put to sea on a later turn", name);
     return true;

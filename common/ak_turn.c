@@ -6,6 +6,7 @@
 #include "ak_battle.h"
 #include "ak_capture.h"
 #include "ak_combat.h"
+#include "ak_stacking.h"
 #include "ak_sustain.h"
 #include "ak_victory.h"
 #include "ak_zoc.h"
@@ -91,7 +92,7 @@ static void isolation_start(struct ak_state *s, struct ak_events *ev)
     }
 }
 
-void ak_turn_start(struct ak_state *s, struct ak_events *ev)
+void ak_turn_reset(struct ak_state *s, struct ak_events *ev)
 {
     for (int k = 0; k < AK_KEYS; k++)
         s->control[k] = (uint8_t)ak_control_now(s, k);
@@ -107,6 +108,11 @@ void ak_turn_start(struct ak_state *s, struct ak_events *ev)
     memset(&s->pending, 0, sizeof s->pending);
     ak_event_add(ev, AK_EV_TURN, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE,
                  AK_HEX_NONE, s->turn, 0, 0);
+}
+
+void ak_turn_start(struct ak_state *s, struct ak_events *ev)
+{
+    ak_turn_reset(s, ev);
     if (ak_victory_by_key_squares(s, ev))
         return;
     isolation_start(s, ev);
@@ -121,10 +127,13 @@ static bool stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, in
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         if (x->where == AK_AT_BOARD && ak_def(u)->side == side &&
-            ak_combat_units_at(s, x->hex, side) > r->stack_limit)
-            return ak_reject(rej, "STACK-1", "%s holds %d combat units; move some away before ending the movement portion (the limit is %d)",
-                             ak_hex_format(x->hex, a), ak_combat_units_at(s, x->hex, side),
-                             r->stack_limit);
+            !ak_stack_room(r, s, x->hex, side, NULL, 0, NULL)) {
+            int limit = ak_stack_limit(r, s, x->hex, side, NULL, 0);
+            return ak_reject(rej, limit < r->stack_limit ? "UPD-STACK" : "STACK-1",
+                             "%s holds %d combat units; move some away before ending the movement portion (the limit is %d%s)",
+                             ak_hex_format(x->hex, a), ak_combat_units_at(s, x->hex, side), limit,
+                             limit < r->stack_limit ? " with an Italian division there" : "");
+        }
     }
     return true;
 }

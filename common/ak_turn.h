@@ -14,6 +14,11 @@
 
 #include "ak_rules.h"
 
+/* What every edition does as a player turn starts: control of the key
+ * squares judged, movement and battles reset, the turn announced. */
+void ak_turn_reset(struct ak_state *s, struct ak_events *ev);
+/* The 1964 start of a player turn: the reset, the key-squares win,
+ * isolation, replacements, the supply table. */
 void ak_turn_start(struct ak_state *s, struct ak_events *ev);
 bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);

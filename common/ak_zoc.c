@@ -1,6 +1,8 @@
 /* ak_zoc: adjacency and zone of control queries over a state. */
 #include "ak_zoc.h"
 
+#include "ak_rules.h"
+
 #include <string.h>
 
 bool ak_enterable(ak_hex h)
@@ -16,7 +18,7 @@ bool ak_exerts_zoc(const struct ak_state *s, int u)
     const struct ak_unit *x = &s->unit[u];
     return x->where == AK_AT_BOARD && ak_unit_is_combat(ak_def(u)) &&
            !(x->flags & AK_U_ZOC_OFF) &&
-           ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS;
+           (ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS || ak_ruleset_get(s->ruleset)->zoc_out_of_fortress);
 }
 
 bool ak_zoc_covers(const struct ak_state *s, int u, ak_hex h)

@@ -4,7 +4,8 @@
  * adjacent squares. Only combat units have a zone (CAPTURE 1, ROMMEL 1).
  * The rules notes add: nothing is adjacent across an all-water or Qattara
  * hexside, units next to a fortress exert no zone into it and units inside
- * a fortress exert none out of it. Automatic victory (Rules engine II) can
+ * a fortress exert none out of it (the Updated ruleset lets them: NEW ZOCS
+ * 4, ak_ruleset.zoc_out_of_fortress). Automatic victory (Rules engine II) can
  * switch a unit's zone off for the rest of the turn (AK_U_ZOC_OFF).
  */
 #ifndef AK_ZOC_H

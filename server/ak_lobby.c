@@ -205,6 +205,11 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "unknown ruleset '%s'", ruleset);
         return;
     }
+    if (ak_ruleset_get(r)->unfinished) {
+        ak_conn_reply_error(c, id, "ruleset_unavailable", "the %s ruleset cannot be played yet: %s",
+                            ak_ruleset_get(r)->name, ak_ruleset_get(r)->unfinished);
+        return;
+    }
     if (!time_control_arg(c, id, json_object_get(msg, "time_control"), &m))
         return;
     if (srv->cfg.games_per_user && unfinished_games(srv, c->user) >= srv->cfg.games_per_user) {
@@ -236,6 +241,12 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     static struct ak_state start;
     if (!position_arg(c, id, json_object_get(msg, "position"), &dice, &position, &start))
         return;
+    if (position && start.ruleset != r) {
+        free(position);
+        ak_conn_reply_error(c, id, "bad_request", "the position is of the %s ruleset, not %s",
+                            ak_ruleset_get(start.ruleset)->name, ak_ruleset_get(r)->name);
+        return;
+    }
     struct ak_game_setup setup = {.ruleset = r, .side = side, .creator = c->user, .meta = &m, .dice = &dice,
                                   .position = position, .start = position ? &start : NULL};
     if (!ak_game_create(srv, &setup, c, id))

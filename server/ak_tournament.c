@@ -519,6 +519,12 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
                             "epoch), time_control, rated, vacation and a known ruleset");
         return -1;
     }
+    const struct ak_ruleset *rules = ak_ruleset_get(ak_ruleset_find(ruleset ? ruleset : "classic"));
+    if (rules->unfinished) {
+        ak_conn_reply_error(c, id, "ruleset_unavailable", "the %s ruleset cannot be played yet: %s", rules->name,
+                            rules->unfinished);
+        return -1;
+    }
     snprintf(t.name, sizeof t.name, "%s", name);
     snprintf(t.kind, sizeof t.kind, "%s", kind);
     snprintf(t.ruleset, sizeof t.ruleset, "%s", ruleset ? ruleset : "classic");

@@ -16,6 +16,7 @@
 #include "ak_capture.h"
 #include "ak_engine.h"
 #include "ak_hazards.h"
+#include "ak_move.h"
 #include "ak_notation.h"
 #include "ak_victory.h"
 
@@ -448,6 +449,20 @@ static void expect(struct run *r, char **w, int n)
             result(r->s.unit[u].mp_spent == atoi(w[2]) && r->s.unit[u].road_spent == atoi(w[3]),
                    "%s spent %s of its movement and %s of the road bonus (spent %d and %d)", w[1], w[2],
                    w[3], r->s.unit[u].mp_spent, r->s.unit[u].road_spent);
+    } else if (n >= 3 && strcmp(w[0], "points") == 0) {
+        /* expect points UNIT 6 1/3: movement points spent this turn */
+        int u = unit_arg(w[1]);
+        char want[32] = "", got[16];
+        for (int i = 2; i < n; i++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i > 2 ? " " : "", w[i]);
+        if (u >= 0) {
+            ak_mp_format(r->s.unit[u].mp_spent + r->s.unit[u].rommel_spent, got, sizeof got);
+            result(strcmp(want, got) == 0, "%s spent %s movement points (spent %s)", w[1], want, got);
+        }
+    } else if (n == 2 && (strcmp(w[0], "reduced") == 0 || strcmp(w[0], "full") == 0)) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].reduced == (w[0][0] == 'r'), "%s is %s", w[1], w[0][0] == 'r' ? "reduced" : "at full strength");
     } else if (n == 2 && strcmp(w[0], "supply-due") == 0) {
         result(r->s.supply_due == atoi(w[1]), "supply due %s (is %d)", w[1], r->s.supply_due);
     } else if (!expect_combat(r, w, n)) {
@@ -474,7 +489,15 @@ static void run_line(struct run *r, char **w, int n)
     if (strcmp(w[0], "scenario") == 0 || strcmp(w[0], "cites") == 0)
         return;
     if (strcmp(w[0], "setup") == 0 && n >= 2) {
-        ak_state_init(&r->s, 0, n >= 3 ? strtoull(w[2], NULL, 10) : 1);
+        /* setup campaign|empty [SEED] [RULESET] */
+        int ruleset = 0;
+        uint64_t seed = 1;
+        for (int i = 2; i < n; i++)
+            if (ak_ruleset_find(w[i]) >= 0)
+                ruleset = ak_ruleset_find(w[i]);
+            else
+                seed = strtoull(w[i], NULL, 10);
+        ak_state_init(&r->s, ruleset, seed);
         r->actor = -1;
         if (strcmp(w[1], "empty") == 0)
             for (int u = 0; u < r->s.units; u++)
@@ -501,6 +524,8 @@ static void run_line(struct run *r, char **w, int n)
             r->s.supply_due = (uint8_t)atoi(w[2]);
         else if (strcmp(w[1], "supply-roll") == 0 && n == 3)
             set_supply_roll(r, atoi(w[2]));
+        else if (strcmp(w[1], "reduced") == 0 && n == 3 && unit_arg(w[2]) >= 0)
+            r->s.unit[unit_arg(w[2])].reduced = 1;
         else if (strcmp(w[1], "isolated") == 0 && n == 4 && unit_arg(w[2]) >= 0)
             r->s.unit[unit_arg(w[2])].isolated = (uint8_t)atoi(w[3]);
         else

@@ -148,6 +148,13 @@ as alice ladder --page 2 >"$dir/ladder2.out" 2>&1
 expect ladder2 'page 2 is past its end'
 as alice ladder --ruleset nosuch >"$dir/ladder3.out" 2>&1; rc=$?
 check "ladder of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q 'ruleset is the name of a ruleset' '$dir/ladder3.out'"
+# The Updated ruleset exists in the engine but is not complete: akd says so
+# instead of starting a game it could not referee.
+as alice new axis --ruleset updated >"$dir/updated.out" 2>&1; rc=$?
+check "new of the unfinished updated ruleset: ruleset_unavailable, saying why (exit 1)" \
+    "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played yet: only its movement' '$dir/updated.out'"
+as alice new axis --ruleset nosuch >"$dir/nosuch.out" 2>&1; rc=$?
+check "new of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q \"unknown ruleset 'nosuch'\" '$dir/nosuch.out'"
 
 # The admin role: alice has it (admins = alice), nobody else can use it.
 for op in "overdue" "abort 2" "ban alice" "unban carol" "extend 2 1h"; do
