@@ -57,6 +57,7 @@ static const char *const play_help =
     "  place UNIT HEX | embark UNITS | substitute OUT IN\n"
     "  end-movement | end-turn      end the portion or the player turn (asks first when the\n"
     "                               rules would take something away; `yes` after it: don't ask)\n"
+    "  end-phase                    Updated ruleset: end the combat, mech or supply phase\n"
     "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n"
     "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
     "  resolve N | cancel N | abandon UNITS\n"

@@ -12,6 +12,7 @@ extern const char ak_data_map_txt[];
 extern const char ak_data_units_txt[];
 extern const char ak_data_scenario_txt[];
 extern const char ak_data_crt_txt[];
+extern const char ak_data_updated_txt[];
 
 static struct ak_data data;
 static bool loaded;
@@ -35,6 +36,7 @@ const struct ak_data *ak_data_load(void)
     must("units.txt", ak_units_parse(&data, ak_data_units_txt, err, sizeof err));
     must("scenario-1941.txt", ak_scenario_parse(&data, ak_data_scenario_txt, err, sizeof err));
     must("crt.txt", ak_crt_parse(&data.crt, ak_data_crt_txt, err, sizeof err));
+    must("updated-1941.txt", ak_updated_calendar_parse(&data, ak_data_updated_txt, err, sizeof err));
     loaded = true;
     ak_data_loaded = &data;
     return &data;

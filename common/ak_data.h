@@ -85,12 +85,21 @@ struct ak_crt {
     uint8_t result[6][AK_CRT_COLUMNS];      /* [roll-1][column] */
 };
 
+/* The Updated ruleset's calendar (updated-1941.txt), by turn of the
+ * campaign. */
+struct ak_updated_calendar {
+    bool month_start[AK_TURNS_MAX + 1];     /* the first turn of a month */
+    uint8_t points[AK_TURNS_MAX + 1][AK_SIDES][2];  /* replacement points added: [infantry, armor] */
+    int convoy_drm_first, convoy_drm_last;  /* turns whose Axis convoy roll may get +1 */
+};
+
 struct ak_data {
     struct ak_map map;
     struct ak_unit_def unit[AK_UNIT_MAX];
     int units;
     struct ak_scenario scenario;
     struct ak_crt crt;
+    struct ak_updated_calendar updated;
 };
 
 /* The parsed game data. Aborts with a message if the embedded data is
@@ -123,6 +132,8 @@ const char *ak_map_parse(struct ak_map *m, const char *text, char *err, int errl
 const char *ak_units_parse(struct ak_data *d, const char *text, char *err, int errlen);
 const char *ak_scenario_parse(struct ak_data *d, const char *text, char *err, int errlen);
 const char *ak_crt_parse(struct ak_crt *c, const char *text, char *err, int errlen);
+/* After the scenario: its turns give the months. */
+const char *ak_updated_calendar_parse(struct ak_data *d, const char *text, char *err, int errlen);
 
 /* Line tokenizer shared by the parsers: splits text into lines and words. */
 #define AK_WORDS_MAX 40

@@ -16,6 +16,7 @@ static const char *action_words(int kind)
         [AK_ACT_RESOLVE] = "resolving a battle", [AK_ACT_RETREAT] = "a retreat", [AK_ACT_EXCHANGE] = "an exchange",
         [AK_ACT_ADVANCE] = "an advance", [AK_ACT_SUBSTITUTE] = "a substitution", [AK_ACT_RESIGN] = "resigning",
         [AK_ACT_TIMEOUT] = "a loss on time", [AK_ACT_ADJUDICATE] = "an adjudication",
+        [AK_ACT_END_PHASE] = "ending the phase",
     };
     return kind >= 0 && kind < AK_ACT_KINDS && words[kind] ? words[kind] : "that action";
 }
@@ -95,28 +96,7 @@ int ak_waiting_for(const struct ak_state *s)
 
 unsigned ak_possible_actions(const struct ak_state *s)
 {
-    const struct ak_scenario *sc = &ak_data()->scenario;
-    static const uint8_t decision[] = {
-        [AK_PEND_RETREAT] = AK_ACT_RETREAT,
-        [AK_PEND_EXCHANGE] = AK_ACT_EXCHANGE,
-        [AK_PEND_ADVANCE] = AK_ACT_ADVANCE,
-    };
-    unsigned m = 0;
-    switch (s->phase) {
-    case AK_PHASE_MOVEMENT:
-        m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_EMBARK |
-            1u << AK_ACT_END_MOVEMENT;
-        if (s->side == AK_ALLIED && sc->substitute_from && s->turn >= sc->substitute_from)
-            m |= 1u << AK_ACT_SUBSTITUTE;
-        return m;
-    case AK_PHASE_COMBAT:
-        if (s->pending.kind)
-            return 1u << decision[s->pending.kind];
-        m = 1u << AK_ACT_RESOLVE | 1u << AK_ACT_DESTROY_SUPPLY | 1u << AK_ACT_END_TURN;
-        if (!s->combat_locked)
-            m |= 1u << AK_ACT_BATTLE | 1u << AK_ACT_CANCEL | 1u << AK_ACT_ABANDON;
-        return m;
-    default:
+    if (s->phase == AK_PHASE_OVER)
         return 0;
-    }
+    return ak_ruleset_get(s->ruleset)->possible_actions(s);
 }

@@ -96,13 +96,41 @@ static int unit_budget(const struct stack *k, int u)
 {
     const struct ak_unit *x = &k->s->unit[u];
     const struct ak_unit_def *d = ak_def(u);
-    int allowance = d->movement * AK_MP;
+    int allowance = d->movement * AK_MP, full = allowance;
+    /* SUPPLY PHASE 1: out of supply, a mechanized unit's allowance is
+     * halved; MECH PHASE: half the allowance again after combat. */
+    if (ak_move_class_of(u) == AK_MOVE_MECHANIZED && (x->marks & AK_MARK_OOS))
+        allowance /= 2;
+    if (k->s->phase == AK_PHASE_MECH)
+        allowance /= 2;
     int left = allowance - x->mp_spent;
     if (k->rommel && d->type != AK_TYPE_HEADQUARTERS)
         left += k->r->rommel_bonus * AK_MP - x->rommel_spent;
     if (is_infantry(ak_move_class_of(u)) && k->b.zoc[k->start])
-        left -= allowance / k->c->infantry_leave_divisor;
+        left -= full / k->c->infantry_leave_divisor;
     return left;
+}
+
+/* MECH PHASE: "In supply mechanized units, only, may move again"; a unit
+ * marked out of supply "cannot move in a mechanized movement phase". */
+static bool mech_phase_ok(const struct ak_state *s, const uint8_t *units, int n, struct ak_reject *rej)
+{
+    if (s->phase != AK_PHASE_MECH)
+        return true;
+    for (int i = 0; i < n; i++) {
+        const char *name = ak_def(units[i])->shortname;
+        if (ak_move_class_of(units[i]) != AK_MOVE_MECHANIZED)
+            return ak_reject(rej, "UPD-MECH", "%s is not mechanized: only armor, recce and mechanized infantry move in the mechanized movement phase",
+                             name);
+        if (s->unit[units[i]].marks & AK_MARK_OOS)
+            return ak_reject(rej, "UPD-MECH", "%s is out of supply: it cannot move in the mechanized movement phase", name);
+    }
+    return true;
+}
+
+static bool group_ok(const struct ak_state *s, int side, const uint8_t *units, int n, struct ak_reject *rej)
+{
+    return ak_move_group_ok(s, side, units, n, rej) && mech_phase_ok(s, units, n, rej);
 }
 
 static void stack_init(struct stack *k, const struct ak_state *s, int side, const uint8_t *units, int n)
@@ -339,7 +367,7 @@ static void fill_dest(const struct stack *k, int id, struct ak_dest *d)
 static int points_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
                                struct ak_dest *out, int max, struct ak_reject *rej)
 {
-    if (!ak_move_group_ok(s, side, units, n, rej))
+    if (!group_ok(s, side, units, n, rej))
         return -1;
     stack_init(&K, s, side, units, n);
     search(&K);
@@ -393,7 +421,7 @@ static bool points_route(const struct ak_state *s, int side, const uint8_t *unit
     char a[8];
     if (dest < 0 || dest >= AK_HEX_COUNT)
         return ak_reject(rej, "MOVE-8", "that is not a square of the map");
-    if (!ak_move_group_ok(s, side, units, n, rej))
+    if (!group_ok(s, side, units, n, rej))
         return false;
     stack_init(&K, s, side, units, n);
     if (dest == K.start)
@@ -414,7 +442,7 @@ static bool points_check_path(const struct ak_state *s, int side, const uint8_t 
                               const ak_hex *path, int npath, struct ak_dest *out, struct ak_reject *rej)
 {
     char a[8], need[16], left[16];
-    if (!ak_move_group_ok(s, side, units, n, rej))
+    if (!group_ok(s, side, units, n, rej))
         return false;
     stack_init(&K, s, side, units, n);
     if (npath > 0 && path[0] == K.start) {
@@ -489,6 +517,8 @@ static void points_pay(const struct ak_ruleset *r, struct ak_state *s, int side,
         x->mp_spent = (uint8_t)(x->mp_spent + total - from_bonus);
         if (is_infantry(cls) && K.b.zoc[route->hex])
             x->flags |= AK_U_HALTED;
+        if (s->phase == AK_PHASE_MECH)
+            x->marks |= AK_MARK_MECH_MOVED;     /* no replacements this turn (REPLACEMENT PHASE) */
     }
 }
 

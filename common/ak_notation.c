@@ -17,7 +17,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout", "adjudicate",
+    "resign", "timeout", "adjudicate", "end_phase",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -27,8 +27,8 @@ const char *ak_action_kind_name(int kind)
 
 const char *ak_phase_name(int phase)
 {
-    static const char *const n[] = {"movement", "combat", "over"};
-    return phase >= 0 && phase <= AK_PHASE_OVER ? n[phase] : "?";
+    static const char *const n[] = {"movement", "combat", "over", "mech", "supply", "replacement"};
+    return phase >= 0 && phase < AK_PHASES ? n[phase] : "?";
 }
 
 const char *ak_where_name(int where)
@@ -286,12 +286,12 @@ static json_t *side_json(int side)
 
 static json_t *unit_json(const struct ak_unit *x)
 {
-    return json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
+    return json_pack("{s:s,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
                      "where", ak_where_name(x->where),
                      "hex", hex_json(x->hex), "start", hex_json(x->start_hex),
                      "flags", x->flags, "mp", x->mp_spent, "road", x->road_spent,
                      "rommel", x->rommel_spent, "sea_turn", x->sea_turn,
-                     "isolated", x->isolated, "battle", x->battle, "reduced", x->reduced);
+                     "isolated", x->isolated, "battle", x->battle, "reduced", x->reduced, "marks", x->marks);
 }
 
 /* Everything but the units. */
@@ -337,6 +337,7 @@ static void unit_patch(json_t *ops, int u, const struct ak_unit *a, const struct
     PATCH_FIELD(ops, p, "/units/%s/isolated", n, a->isolated != b->isolated, json_integer(b->isolated));
     PATCH_FIELD(ops, p, "/units/%s/battle", n, a->battle != b->battle, json_integer(b->battle));
     PATCH_FIELD(ops, p, "/units/%s/reduced", n, a->reduced != b->reduced, json_integer(b->reduced));
+    PATCH_FIELD(ops, p, "/units/%s/marks", n, a->marks != b->marks, json_integer(b->marks));
 }
 
 static json_t *battles_json(const struct ak_state *s);
@@ -373,6 +374,13 @@ static void head_patch(json_t *ops, const struct ak_state *a, const struct ak_st
                (int[]){b->replacement[0], b->replacement[1]});
     pair_patch(ops, "no_supply_turns", (int[]){a->no_supply_turns[0], a->no_supply_turns[1]},
                (int[]){b->no_supply_turns[0], b->no_supply_turns[1]});
+    for (int i = 0; i < AK_SIDES; i++)
+        for (int k = 0; k < AK_POOLS; k++)
+            if (a->pool[i][k] != b->pool[i][k]) {
+                snprintf(p, sizeof p, "/pools/%d/%d", i, k);
+                ak_patch_replace(ops, p, json_integer(b->pool[i][k]));
+            }
+    PATCH_FIELD(ops, p, "%s", "/flags", a->flags != b->flags, json_integer(b->flags));
     pair_patch(ops, "hold_turns", (int[]){a->hold_turns[0], a->hold_turns[1]},
                (int[]){b->hold_turns[0], b->hold_turns[1]});
     PATCH_FIELD(ops, p, "%s", "/actions", a->actions != b->actions, json_integer((json_int_t)b->actions));
@@ -450,6 +458,9 @@ static json_t *state_head_json(const struct ak_state *s)
     json_object_set_new(j, "battles", battles_json(s));
     json_object_set_new(j, "combat_locked", json_boolean(s->combat_locked));
     json_object_set_new(j, "pending", pending_json(s));
+    json_object_set_new(j, "pools", json_pack("[[i,i],[i,i]]", s->pool[0][0], s->pool[0][1], s->pool[1][0],
+                                              s->pool[1][1]));
+    json_object_set_new(j, "flags", json_integer(s->flags));
     return j;
 }
 
@@ -558,7 +569,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     s->turn = u8_value(json_object_get(j, "turn"), &in_range);
     const char *side = json_string_value(json_object_get(j, "side"));
     s->side = (uint8_t)(side ? ak_side_parse(side) : AK_NOBODY);
-    s->phase = (uint8_t)name_index(json_string_value(json_object_get(j, "phase")), ak_phase_name, 3);
+    s->phase = (uint8_t)name_index(json_string_value(json_object_get(j, "phase")), ak_phase_name, AK_PHASES);
     s->result = (uint8_t)name_index(json_string_value(json_object_get(j, "result")), ak_result_name, 4);
     s->supply_roll = u8_value(json_object_get(j, "supply_roll"), &in_range);
     s->supply_due = u8_value(json_object_get(j, "supply_due"), &in_range);
@@ -575,6 +586,11 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
     }
     for (int i = 0; i < AK_SIDES; i++)
         s->hold_turns[i] = u8_value(json_array_get(json_object_get(j, "hold_turns"), (size_t)i), &in_range);
+    for (int i = 0; i < AK_SIDES; i++)
+        for (int k = 0; k < AK_POOLS; k++)
+            s->pool[i][k] = u8_value(json_array_get(json_array_get(json_object_get(j, "pools"), (size_t)i), (size_t)k),
+                                     &in_range);
+    s->flags = u8_value(json_object_get(j, "flags"), &in_range);
     int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_ADJUDICATION + 1);
     s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
     s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
@@ -599,6 +615,7 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
         y->isolated = u8_value(json_object_get(x, "isolated"), &in_range);
         y->battle = u8_value(json_object_get(x, "battle"), &in_range);
         y->reduced = u8_value(json_object_get(x, "reduced"), &in_range);
+        y->marks = u8_value(json_object_get(x, "marks"), &in_range);
         if (!hex_field_ok(json_object_get(x, "hex")) || !hex_field_ok(json_object_get(x, "start")))
             return fail(err, errlen, "unit %s names a square that is not on the map", d->unit[u].shortname);
     }
@@ -613,7 +630,7 @@ bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, 
     if (!ak_state_from_json(j, s, err, errlen))
         return false;
     /* ak_state_from_json checked every square and range. */
-    if (s->phase > AK_PHASE_COMBAT || s->side >= AK_SIDES || s->nbattles || s->pending.kind)
+    if (s->phase == AK_PHASE_OVER || s->side >= AK_SIDES || s->nbattles || s->pending.kind)
         return fail(err, errlen, "%s", "a position must be in play: a turn, a side, a portion, no battles");
     s->result = AK_RESULT_NONE;
     s->actions = 0;
@@ -720,7 +737,11 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
                  unit, e->a ? t : f);
         break;
     case AK_EV_REPLACEMENTS:
-        snprintf(buf, len, "%s earns %d replacement factors (%d in hand)", side, e->a, e->b);
+        if (e->c)       /* the Updated ruleset's pools: 1 infantry, 2 armor */
+            snprintf(buf, len, "%s earns %d %s replacement points (%d in its pool)", side, e->a,
+                     e->c == 1 ? "infantry" : "armor", e->b);
+        else
+            snprintf(buf, len, "%s earns %d replacement factors (%d in hand)", side, e->a, e->b);
         break;
     default:
         snprintf(buf, len, "?");
@@ -757,7 +778,7 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "%s did not land in time and is lost at sea", unit);
         break;
     case AK_EV_SUPPLY_ROLL:
-        snprintf(buf, len, "Supply table, turn %d: rolled %d: %s", e->c, e->a,
+        snprintf(buf, len, "Supply table, turn %d: rolled %d%s: %s", e->c, e->a, e->d ? " +1 (no supply last month)" : "",
                  e->b ? "SUNK, no Axis supply unit this turn" : "one Axis supply unit is due");
         break;
     case AK_EV_SUPPLY_DESTROYED:
@@ -767,7 +788,8 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "%s supply not taken this turn is lost", side);
         break;
     case AK_EV_PHASE:
-        snprintf(buf, len, "%s %s portion begins", side, ak_phase_name(e->a));
+        snprintf(buf, len, "%s %s %s begins", side, ak_phase_name(e->a),
+                 e->a == AK_PHASE_MOVEMENT || e->a == AK_PHASE_COMBAT ? "portion" : "phase");
         break;
     case AK_EV_TURN:
         snprintf(buf, len, "Turn %d (%s): the %s player turn begins", e->a,

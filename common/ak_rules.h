@@ -41,6 +41,7 @@ enum ak_action_kind {
     AK_ACT_RESIGN,          /* the acting side concedes, at any moment */
     AK_ACT_TIMEOUT,         /* the server: the acting side lost on time */
     AK_ACT_ADJUDICATE,      /* an operator's result: side is the winner, AK_NOBODY a draw */
+    AK_ACT_END_PHASE,       /* the current phase is over (Updated ruleset: combat, mech, supply) */
     AK_ACT_KINDS
 };
 
@@ -106,13 +107,18 @@ struct ak_ruleset {
     bool zoc_out_of_fortress;   /* units in a fortress exert a zone out of it (NEW ZOCS 4) */
     bool two_step_units;        /* units over 2 attack factors have a reduced side (NEW COMBAT SYSTEM 5) */
     const char *zoc_halt_code;  /* the rule that stops a unit in an enemy zone */
+    unsigned phases;            /* bit per enum ak_phase the edition has */
+    /* The action kinds possible now (a bit per enum ak_action_kind), by
+     * phase and owed decision; ak_possible_actions asks the ruleset. */
+    unsigned (*possible_actions)(const struct ak_state *s);
     /* How units move: squares and a road bonus (1964), or movement
      * points with terrain and zone costs (ak_move.h). */
     const struct ak_movement *movement;
     const struct ak_mp_costs *mp_costs;     /* movement points: their costs; NULL for squares */
     /* Why a new game of this edition cannot be started yet, or NULL. */
     const char *unfinished;
-    /* Start of a player turn: control snapshot, supply due, flags reset. */
+    /* Start of a player turn: control snapshot, supply due, flags reset
+     * (the Updated ruleset's reinforcement phase). */
     void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);
     /* One handler per action kind; false with *rej filled on rejection.
      * The state may be left half-changed on rejection: the engine

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "ak_move.h"
-#include "ak_turn.h"
+#include "ak_updated.h"
 #include "ak_victory.h"
 
 static bool updated_move(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
@@ -32,13 +32,6 @@ static bool updated_move(const struct ak_ruleset *r, struct ak_state *s, const s
         return false;
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
     return true;
-}
-
-/* The start of a player turn; the reinforcement phase is to come. */
-static void updated_turn_start(struct ak_state *s, struct ak_events *ev)
-{
-    ak_turn_reset(s, ev);
-    ak_victory_by_key_squares(s, ev);
 }
 
 /* Movement points in twelfths (AK_MP): seed 003, TERRAIN EFFECTS 3 and
@@ -68,9 +61,15 @@ const struct ak_ruleset ak_rules_updated = {
     .mp_costs = &updated_costs,
     .unfinished = "only its movement and stacking are built so far; its combat, supply, replacement and "
                   "reinforcement rules are not (issue 16)",
-    .start_player_turn = updated_turn_start,
+    .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
+              1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
+    .possible_actions = ak_updated_possible_actions,
+    .start_player_turn = ak_updated_turn_start,
     .apply = {
         [AK_ACT_MOVE] = updated_move,
+        [AK_ACT_END_MOVEMENT] = ak_updated_end_movement,
+        [AK_ACT_END_PHASE] = ak_updated_end_phase,
+        [AK_ACT_END_TURN] = ak_updated_end_turn,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,
         [AK_ACT_ADJUDICATE] = ak_victory_adjudicate,

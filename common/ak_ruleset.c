@@ -86,6 +86,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-MP", "TERRAIN EFFECTS 3, ROAD MOVEMENT", "a unit pays movement points for every square: 1, escarpment 2 (infantry) or 3, along the road 1/4 (Italian infantry) or 1/3"},
     {"UPD-ZOC-1", "NEW ZOCS 1", "infantry stops on entering an enemy zone of control, pays half its allowance to leave one and never moves from one zone square to another"},
     {"UPD-ZOC-2", "NEW ZOCS 2", "mechanized units pay 2 more movement points to enter, and 2 to leave, an enemy zone of control"},
+    {"UPD-MECH", "MECH PHASE", "only mechanized units not out of supply move in the mechanized movement phase, on half their allowance"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},

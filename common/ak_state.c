@@ -93,8 +93,14 @@ uint64_t ak_state_hash(const struct ak_state *s)
      * the hashes of classic games, kept in their records, stay what they
      * were before the fields existed. */
     for (int u = 0; u < s->units; u++)
-        if (s->unit[u].reduced)
-            h = fnv(h, (uint32_t)u | (uint32_t)s->unit[u].reduced << 8 | 1u << 16, 4);
+        if (s->unit[u].reduced || s->unit[u].marks)
+            h = fnv(h, (uint32_t)u | (uint32_t)s->unit[u].reduced << 8 | (uint32_t)s->unit[u].marks << 16 | 1u << 24, 4);
+    for (int i = 0; i < AK_SIDES; i++)
+        for (int k = 0; k < AK_POOLS; k++)
+            if (s->pool[i][k])
+                h = fnv(h, (uint32_t)(i * AK_POOLS + k) | (uint32_t)s->pool[i][k] << 8 | 2u << 24, 4);
+    if (s->flags)
+        h = fnv(h, (uint32_t)s->flags | 3u << 24, 4);
     return h;
 }
 

@@ -24,7 +24,14 @@ enum ak_where {
     AK_AT_WITHDRAWN,  /* exchanged for a substitute counter (ALLIED SUBSTITUTE) */
 };
 
-enum ak_phase { AK_PHASE_MOVEMENT = 0, AK_PHASE_COMBAT = 1, AK_PHASE_OVER = 2 };
+/* The phases of a player turn. The 1964 rules have a movement and a
+ * combat portion; the Updated ruleset adds the mechanized movement, supply
+ * and replacement phases after combat (SEQUENCE); its reinforcement phase
+ * is carried out as the turn starts. OVER stays 2: stored states use it. */
+enum ak_phase {
+    AK_PHASE_MOVEMENT = 0, AK_PHASE_COMBAT = 1, AK_PHASE_OVER = 2,
+    AK_PHASE_MECH = 3, AK_PHASE_SUPPLY = 4, AK_PHASE_REPLACEMENT = 5, AK_PHASES
+};
 
 /* Per-unit flags for the current player turn. */
 enum {
@@ -38,6 +45,13 @@ enum {
     AK_U_MUST_RETREAT = 1 << 7,  /* lost a battle: BACK 2 still owed */
 };
 
+/* Marks a unit carries between turns in the Updated ruleset (ak_unit.marks). */
+enum {
+    AK_MARK_OOS = 1 << 0,         /* out of supply since its side's last supply phase */
+    AK_MARK_ISOLATED = 1 << 1,    /* isolated as well (SUPPLY PHASE 4) */
+    AK_MARK_MECH_MOVED = 1 << 2,  /* moved in this turn's mechanized movement phase */
+};
+
 struct ak_unit {
     uint8_t where;        /* enum ak_where */
     uint8_t flags;        /* AK_U_* */
@@ -49,6 +63,7 @@ struct ak_unit {
     uint8_t isolated;     /* consecutive own turns begun isolated (ISOLATION) */
     uint8_t battle;       /* 1 + index of its battle this turn, 0 if none */
     uint8_t reduced;      /* 1: on its reduced side (two-step units, Updated ruleset) */
+    uint8_t marks;        /* AK_MARK_* (Updated ruleset) */
     ak_hex hex;           /* on board, or the port it sailed from */
     ak_hex start_hex;     /* where it began this player turn */
 };
@@ -92,6 +107,14 @@ enum ak_win_reason {
     AK_WIN_ADJUDICATION,                /* or an operator decided the game */
 };
 
+/* Replacement pools of the Updated ruleset, per side (NEW COMBAT SYSTEM 7). */
+enum { AK_POOL_INFANTRY, AK_POOL_ARMOR, AK_POOLS };
+
+/* State-wide flags of the Updated ruleset (ak_state.flags). */
+enum {
+    AK_SF_AXIS_SUPPLY_MISSED = 1 << 0,  /* the last month-start convoy roll gave no supply unit */
+};
+
 /* Key squares whose control is judged at the start of a player turn. */
 enum { AK_KEY_AXIS_BASE, AK_KEY_ALLIED_BASE, AK_KEY_TOBRUCH, AK_KEY_BENGASI, AK_KEYS };
 
@@ -110,6 +133,8 @@ struct ak_state {
     uint8_t result_reason;    /* enum ak_win_reason */
     uint8_t nbattles;         /* battles declared this combat portion */
     uint8_t combat_locked;    /* the first battle was resolved: no new ones */
+    uint8_t flags;            /* AK_SF_* */
+    uint8_t pool[AK_SIDES][AK_POOLS];   /* replacement points (Updated ruleset) */
     struct ak_pending pending;
     uint16_t units;           /* number of counters */
     uint32_t actions;         /* actions applied so far */

@@ -68,6 +68,10 @@ static bool check_unit(const struct ak_state *s, int u, char *err, int errlen)
     if (x->isolated > 2)
         return bad(err, errlen, "unit %s has been isolated %d turns (at most 2 are counted)", name,
                    x->isolated);
+    if (x->marks & ~(AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED))
+        return bad(err, errlen, "unit %s carries unknown marks", name);
+    if ((x->marks & AK_MARK_ISOLATED) && !(x->marks & AK_MARK_OOS))
+        return bad(err, errlen, "unit %s is isolated but not out of supply", name);
     if (x->reduced > 1)
         return bad(err, errlen, "unit %s is reduced %d times (a unit has at most two steps)", name, x->reduced);
     if (x->reduced && (!ak_ruleset_get(s->ruleset)->two_step_units || ak_steps_of(ak_def(u)->attack) < 2))
@@ -103,8 +107,19 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "the state has %d units, the game %d", s->units, d->units);
     if (s->turn < 1 || s->turn > d->scenario.turns)
         return bad(err, errlen, "turn %d is not between 1 and %d", s->turn, d->scenario.turns);
-    if (s->phase > AK_PHASE_OVER)
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (s->phase >= AK_PHASES || !(r->phases & (1u << s->phase)))
         return bad(err, errlen, "unknown portion of the turn");
+    /* Pools, marks and flags belong to the editions with a supply phase. */
+    bool supply_phase = r->phases & (1u << AK_PHASE_SUPPLY);
+    if (!supply_phase && (s->flags || s->pool[0][0] || s->pool[0][1] || s->pool[1][0] || s->pool[1][1]))
+        return bad(err, errlen, "replacement pools and supply flags are not part of the %s rules", r->name);
+    for (int u = 0; u < s->units && !supply_phase; u++)
+        if (s->unit[u].marks)
+            return bad(err, errlen, "unit %s carries supply marks, not part of the %s rules", ak_def(u)->shortname,
+                       r->name);
+    if (s->flags & ~AK_SF_AXIS_SUPPLY_MISSED)
+        return bad(err, errlen, "unknown state flags");
     if (s->side >= AK_SIDES && !(s->phase == AK_PHASE_OVER && s->side == AK_NOBODY))
         return bad(err, errlen, "no side is moving");
     if (s->result > AK_RESULT_DRAW || s->result_reason > AK_WIN_ADJUDICATION)

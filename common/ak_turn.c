@@ -120,8 +120,8 @@ void ak_turn_start(struct ak_state *s, struct ak_events *ev)
     roll_supply(s, ev);
 }
 
-static bool stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, int side,
-                        struct ak_reject *rej)
+bool ak_turn_stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, int side,
+                         struct ak_reject *rej)
 {
     char a[8];
     for (int u = 0; u < s->units; u++) {
@@ -181,7 +181,7 @@ bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     (void)a;
-    if (!stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej) ||
+    if (!ak_turn_stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej) ||
         !ak_sustain_portion_may_end(s, rej))
         return false;
     for (int u = 0; u < s->units; u++) {
@@ -289,8 +289,14 @@ bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
         return false;
     ak_combat_finish(s, ev);
     isolation_end(s, ev);
+    ak_turn_pass(r, s, ev);
+    return true;
+}
+
+void ak_turn_pass(const struct ak_ruleset *r, struct ak_state *s, struct ak_events *ev)
+{
     if (ak_victory_by_elimination(s, ev))
-        return true;
+        return;
     if (s->turn == ak_data()->scenario.turns)
         lose_late_reinforcements(s, s->side, ev);
     if (s->side == AK_AXIS) {
@@ -299,12 +305,41 @@ bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
         /* HOW TO WIN: the Allied player wins by avoiding the German
          * conditions of victory by his last October 1942 turn. */
         ak_victory_declare(s, AK_ALLIED, AK_WIN_DENIAL, ev);
-        return true;
+        return;
     } else {
         s->side = AK_AXIS;
         s->turn++;
     }
     s->phase = AK_PHASE_MOVEMENT;
     r->start_player_turn(s, ev);
-    return true;
+}
+
+/* The 1964 sequence: a movement portion, then a combat portion whose
+ * owed decisions come first. */
+unsigned ak_turn_possible_actions(const struct ak_state *s)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    static const uint8_t decision[] = {
+        [AK_PEND_RETREAT] = AK_ACT_RETREAT,
+        [AK_PEND_EXCHANGE] = AK_ACT_EXCHANGE,
+        [AK_PEND_ADVANCE] = AK_ACT_ADVANCE,
+    };
+    unsigned m = 0;
+    switch (s->phase) {
+    case AK_PHASE_MOVEMENT:
+        m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_EMBARK |
+            1u << AK_ACT_END_MOVEMENT;
+        if (s->side == AK_ALLIED && sc->substitute_from && s->turn >= sc->substitute_from)
+            m |= 1u << AK_ACT_SUBSTITUTE;
+        return m;
+    case AK_PHASE_COMBAT:
+        if (s->pending.kind)
+            return 1u << decision[s->pending.kind];
+        m = 1u << AK_ACT_RESOLVE | 1u << AK_ACT_DESTROY_SUPPLY | 1u << AK_ACT_END_TURN;
+        if (!s->combat_locked)
+            m |= 1u << AK_ACT_BATTLE | 1u << AK_ACT_CANCEL | 1u << AK_ACT_ABANDON;
+        return m;
+    default:
+        return 0;
+    }
 }

@@ -26,6 +26,13 @@ bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
                             const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,
                  const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
+/* The action kinds possible now in the 1964 sequence of play. */
+unsigned ak_turn_possible_actions(const struct ak_state *s);
+/* No square of side holds more combat units than the stacking rules allow. */
+bool ak_turn_stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, int side, struct ak_reject *rej);
+/* The player turn is over: the elimination win, late reinforcements lost
+ * on the last turn, then the next player turn begins (or the game ends). */
+void ak_turn_pass(const struct ak_ruleset *r, struct ak_state *s, struct ak_events *ev);
 /* Is Tobruch held by `side` with enemy combat units next to it? */
 bool ak_tobruch_besieged(const struct ak_state *s, int side);
 

@@ -156,6 +156,8 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
     }
     if (n == 1 && strcmp(w[0], "end-movement") == 0)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 1 && strcmp(w[0], "end-phase") == 0)
+        return (a->kind = AK_ACT_END_PHASE), true;
     if (n == 1 && strcmp(w[0], "end-turn") == 0)
         return (a->kind = AK_ACT_END_TURN), true;
     if (n == 1 && strcmp(w[0], "resign") == 0)
@@ -252,6 +254,23 @@ static int side_arg(const char *w)
     if (s < 0)
         result(false, "'%s' is not a side", w);
     return s;
+}
+
+static int phase_arg(const char *w)
+{
+    for (int p = 0; p < AK_PHASES; p++)
+        if (strcmp(w, ak_phase_name(p)) == 0)
+            return p;
+    result(false, "'%s' is not a phase", w);
+    return AK_PHASE_MOVEMENT;
+}
+
+static int pool_arg(const char *w)
+{
+    if (strcmp(w, "infantry") == 0 || strcmp(w, "armor") == 0)
+        return w[0] == 'i' ? AK_POOL_INFANTRY : AK_POOL_ARMOR;
+    result(false, "'%s' is not a pool (infantry, armor)", w);
+    return -1;
 }
 
 /* The engine carries out some steps itself that a player of another
@@ -459,6 +478,15 @@ static void expect(struct run *r, char **w, int n)
             ak_mp_format(r->s.unit[u].mp_spent + r->s.unit[u].rommel_spent, got, sizeof got);
             result(strcmp(want, got) == 0, "%s spent %s movement points (spent %s)", w[1], want, got);
         }
+    } else if (n == 4 && strcmp(w[0], "pool") == 0) {
+        int side = side_arg(w[1]), k = pool_arg(w[2]);
+        if (side >= 0 && side < AK_SIDES && k >= 0)
+            result(r->s.pool[side][k] == atoi(w[3]), "%s %s pool %s (is %d)", w[1], w[2], w[3], r->s.pool[side][k]);
+    } else if (n == 2 && (strcmp(w[0], "oos") == 0 || strcmp(w[0], "in-supply") == 0)) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(!(r->s.unit[u].marks & AK_MARK_OOS) == (w[0][0] == 'i'), "%s is %s", w[1],
+                   w[0][0] == 'i' ? "in supply" : "marked out of supply");
     } else if (n == 2 && (strcmp(w[0], "reduced") == 0 || strcmp(w[0], "full") == 0)) {
         int u = unit_arg(w[1]);
         if (u >= 0)
@@ -507,6 +535,10 @@ static void run_line(struct run *r, char **w, int n)
         int u = unit_arg(w[1]);
         if (u >= 0)
             put(r, u, w + 2, n - 2);
+    } else if (strcmp(w[0], "set") == 0 && n == 5 && strcmp(w[1], "pool") == 0) {
+        int side = side_arg(w[2]), k = pool_arg(w[3]);
+        if (side >= 0 && side < AK_SIDES && k >= 0)
+            r->s.pool[side][k] = (uint8_t)atoi(w[4]);
     } else if (strcmp(w[0], "set") == 0 && n == 4 &&
                (strcmp(w[1], "replacement") == 0 || strcmp(w[1], "no-supply") == 0 || strcmp(w[1], "hold") == 0)) {
         int side = side_arg(w[2]);
@@ -519,13 +551,17 @@ static void run_line(struct run *r, char **w, int n)
         else if (strcmp(w[1], "side") == 0)
             r->s.side = (uint8_t)side_arg(w[2]);
         else if (strcmp(w[1], "phase") == 0)
-            r->s.phase = strcmp(w[2], "combat") == 0 ? AK_PHASE_COMBAT : AK_PHASE_MOVEMENT;
+            r->s.phase = (uint8_t)phase_arg(w[2]);
         else if (strcmp(w[1], "supply-due") == 0 && n == 3)
             r->s.supply_due = (uint8_t)atoi(w[2]);
         else if (strcmp(w[1], "supply-roll") == 0 && n == 3)
             set_supply_roll(r, atoi(w[2]));
         else if (strcmp(w[1], "reduced") == 0 && n == 3 && unit_arg(w[2]) >= 0)
             r->s.unit[unit_arg(w[2])].reduced = 1;
+        else if (strcmp(w[1], "oos") == 0 && n == 3 && unit_arg(w[2]) >= 0)
+            r->s.unit[unit_arg(w[2])].marks |= AK_MARK_OOS;
+        else if (strcmp(w[1], "supply-missed") == 0 && n == 3)
+            r->s.flags = (uint8_t)(atoi(w[2]) ? r->s.flags | AK_SF_AXIS_SUPPLY_MISSED : r->s.flags & ~AK_SF_AXIS_SUPPLY_MISSED);
         else if (strcmp(w[1], "isolated") == 0 && n == 4 && unit_arg(w[2]) >= 0)
             r->s.unit[unit_arg(w[2])].isolated = (uint8_t)atoi(w[3]);
         else

@@ -127,4 +127,63 @@ START_TEST(counters)
 }
 END_TEST
 
-AK_CHECK_MAIN("data", parse_and_format, neighbour_chains, distance, counts, named_squares, blocked_hexsides, counters)
+/* REPLACEMENT RATES (seed 003): the year totals the seed gives, from
+ * updated-1941.txt, with the November and December 1942 figures the seed
+ * lists for those who play on (the campaign ends in October 1942). */
+START_TEST(updated_replacement_rates)
+{
+    const struct ak_data *d = ak_data();
+    int total[2][AK_SIDES][2] = {{{0}}};    /* [year 1941, 1942][side][infantry, armor] */
+    int months = 0;
+    for (int t = 1; t <= d->scenario.turns; t++) {
+        ck_assert_msg(d->updated.month_start[t] == (strncmp(d->scenario.date[t], "1 ", 2) == 0), "turn %d", t);
+        if (!d->updated.month_start[t])
+            continue;
+        months++;
+        int year = strstr(d->scenario.date[t], "1942") != NULL;
+        for (int side = 0; side < AK_SIDES; side++)
+            for (int k = 0; k < 2; k++)
+                total[year][side][k] += d->updated.points[t][side][k];
+    }
+    ck_assert_int_eq(months, 19);           /* April 1941 to October 1942 */
+    /* Nov and Dec 1942: Axis infantry Nov, armor Dec; Allied infantry
+     * both, armor Nov. */
+    total[1][AK_AXIS][0] += 1;
+    total[1][AK_AXIS][1] += 1;
+    total[1][AK_ALLIED][0] += 2;
+    total[1][AK_ALLIED][1] += 1;
+    ck_assert_int_eq(total[0][AK_AXIS][0], 6);
+    ck_assert_int_eq(total[0][AK_AXIS][1], 3);
+    ck_assert_int_eq(total[1][AK_AXIS][0], 6);
+    ck_assert_int_eq(total[1][AK_AXIS][1], 6);
+    ck_assert_int_eq(total[0][AK_ALLIED][0], 9);
+    ck_assert_int_eq(total[0][AK_ALLIED][1], 3);
+    ck_assert_int_eq(total[1][AK_ALLIED][0], 12);
+    ck_assert_int_eq(total[1][AK_ALLIED][1], 6);
+    /* "1942 Axis armor replacements – 1 each February, April ...": not January. */
+    ck_assert_int_eq(d->updated.points[19][AK_AXIS][1], 0);
+    ck_assert_int_eq(d->updated.points[21][AK_AXIS][1], 1);
+    /* The convoy +1: April (the campaign's first month) to November 1941. */
+    ck_assert_int_eq(d->updated.convoy_drm_first, 1);
+    ck_assert_int_eq(d->updated.convoy_drm_last, 16);
+}
+END_TEST
+
+/* The calendar's parser refuses what it cannot place on the campaign. */
+START_TEST(updated_calendar_errors)
+{
+    static struct ak_data d;
+    char err[200];
+    d.scenario = ak_data()->scenario;
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points Smarch 1941 1 0 1 0\n", err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "line 1"));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points April 1941 1 0 1 x\n", err, sizeof err));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points April 1941 1 0 1 0\n", err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "no points line for May 1941"));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "bogus\n", err, sizeof err));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "axis-convoy-drm November 1941 April 1941\n", err, sizeof err));
+}
+END_TEST
+
+AK_CHECK_MAIN("data", parse_and_format, neighbour_chains, distance, counts, named_squares, blocked_hexsides, counters,
+              updated_replacement_rates, updated_calendar_errors)

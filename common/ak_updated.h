@@ -1,0 +1,18 @@
+/* ak_updated: the parts of the Updated Afrika Korps ruleset (seed 003)
+ * that its table (ak_rules_updated.c) points at: the sequence of play
+ * (ak_updated_turn.c). Movement by points is ak_move_points.c. */
+#ifndef AK_UPDATED_H
+#define AK_UPDATED_H
+
+#include "ak_rules.h"
+
+void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev);
+unsigned ak_updated_possible_actions(const struct ak_state *s);
+bool ak_updated_end_movement(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                             struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                         struct ak_events *ev, struct ak_reject *rej);
+
+#endif

@@ -1,0 +1,146 @@
+/* ak_updated_turn: the Updated ruleset's sequence of play (seed 003,
+ * SEQUENCE): reinforcement, movement, combat, mechanized movement,
+ * supply and replacement phases in each player turn.
+ *
+ * The reinforcement phase has no player decision of its own and is
+ * carried out as the player turn starts: on the first turn of each month
+ * the replacement points of the schedule (common/data/updated-1941.txt)
+ * and the supply units due, the Allies one without rolling, the Axis by
+ * the 1964 supply table with +1 after a month-start turn without one, in
+ * April to November 1941 (readings A-21 and A-24 in docs/rules-notes.md).
+ * Each later phase ends by the player's action: end_movement, end_phase
+ * (combat, mechanized movement, supply) and end_turn (replacement). */
+#include "ak_updated.h"
+
+#include "ak_turn.h"
+#include "ak_victory.h"
+
+static void add_points(struct ak_state *s, struct ak_events *ev)
+{
+    const uint8_t *due = ak_data()->updated.points[s->turn][s->side];
+    for (int k = 0; k < AK_POOLS; k++) {
+        if (!due[k])
+            continue;
+        int total = s->pool[s->side][k] + due[k];
+        s->pool[s->side][k] = (uint8_t)(total > 255 ? 255 : total);
+        ak_event_add(ev, AK_EV_REPLACEMENTS, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE,
+                     due[k], s->pool[s->side][k], 1 + k);
+    }
+}
+
+/* REINFORCEMENT PHASE: "Supply units arrive only on the first turn of
+ * each month, automatically for the Allies but only on a successful
+ * convoy roll for the Axis." */
+static void supply_arrival(struct ak_state *s, struct ak_events *ev)
+{
+    const struct ak_data *d = ak_data();
+    s->supply_roll = 0;
+    s->supply_due = 0;
+    if (!d->updated.month_start[s->turn])
+        return;
+    if (s->side == AK_ALLIED) {
+        s->supply_due = 1;
+        return;
+    }
+    int roll = ak_rng_die(&s->rng);
+    /* The first turn has no month-start turn before it (A-21). */
+    int drm = (s->flags & AK_SF_AXIS_SUPPLY_MISSED) && s->turn > 1 && s->turn >= d->updated.convoy_drm_first &&
+              s->turn <= d->updated.convoy_drm_last;
+    int modified = roll + drm;
+    bool sunk = modified <= 6 && (d->scenario.sunk[s->turn] & (1u << modified));
+    s->supply_roll = (uint8_t)roll;
+    s->supply_due = !sunk;
+    s->flags = (uint8_t)(sunk ? s->flags | AK_SF_AXIS_SUPPLY_MISSED : s->flags & ~AK_SF_AXIS_SUPPLY_MISSED);
+    ak_event_add(ev, AK_EV_SUPPLY_ROLL, AK_AXIS, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, roll, sunk,
+                 s->turn);
+    ak_event_last(ev) ? (void)(ak_event_last(ev)->d = (int16_t)drm) : (void)0;
+}
+
+void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
+{
+    ak_turn_reset(s, ev);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side)
+            s->unit[u].marks &= (uint8_t)~AK_MARK_MECH_MOVED;
+    if (ak_victory_by_key_squares(s, ev))
+        return;
+    if (ak_data()->updated.month_start[s->turn])
+        add_points(s, ev);
+    supply_arrival(s, ev);
+}
+
+unsigned ak_updated_possible_actions(const struct ak_state *s)
+{
+    switch (s->phase) {
+    case AK_PHASE_MOVEMENT:
+        return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_MOVEMENT;
+    case AK_PHASE_COMBAT:
+    case AK_PHASE_SUPPLY:
+        return 1u << AK_ACT_END_PHASE;
+    case AK_PHASE_MECH:
+        return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_PHASE;
+    case AK_PHASE_REPLACEMENT:
+        return 1u << AK_ACT_END_TURN;
+    default:
+        return 0;
+    }
+}
+
+static void begin_phase(struct ak_state *s, int phase, struct ak_events *ev)
+{
+    s->phase = (uint8_t)phase;
+    ak_event_add(ev, AK_EV_PHASE, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, phase, 0, 0);
+}
+
+bool ak_updated_end_movement(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                             struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)a;
+    if (!ak_turn_stacking_ok(r, s, s->side, rej))
+        return false;
+    begin_phase(s, AK_PHASE_COMBAT, ev);
+    return true;
+}
+
+/* MECH PHASE: the mechanized units move again on a fresh half allowance
+ * (ak_move_points.c), so what they spent before is set aside. */
+static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
+{
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (ak_def(u)->side != s->side)
+            continue;
+        x->mp_spent = x->rommel_spent = 0;
+        x->flags &= (uint8_t)~AK_U_HALTED;
+        x->start_hex = x->where == AK_AT_BOARD ? x->hex : AK_HEX_NONE;
+    }
+    begin_phase(s, AK_PHASE_MECH, ev);
+}
+
+bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)r;
+    (void)a;
+    (void)rej;
+    switch (s->phase) {
+    case AK_PHASE_COMBAT:
+        begin_mech_phase(s, ev);
+        return true;
+    case AK_PHASE_MECH:
+        begin_phase(s, AK_PHASE_SUPPLY, ev);
+        return true;
+    default:
+        begin_phase(s, AK_PHASE_REPLACEMENT, ev);
+        return true;
+    }
+}
+
+bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                         struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)a;
+    (void)rej;
+    ak_turn_pass(r, s, ev);
+    return true;
+}
