@@ -64,6 +64,8 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
         return json_pack("{s:s}", "action", "end_movement");
     if (strcmp(v, "end-turn") == 0 && argc == 1)
         return json_pack("{s:s}", "action", "end_turn");
+    if (strcmp(v, "burn") == 0 && argc == 2)
+        return json_pack("{s:s,s:o}", "action", "burn_supply", "units", ak_verb_names(argv[1]));
     if (strcmp(v, "end-phase") == 0 && argc == 1)
         return json_pack("{s:s}", "action", "end_phase");
     if (strcmp(v, "resign") == 0 && argc == 1)
@@ -93,7 +95,7 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
 bool ak_verb_is_action(const char *verb)
 {
     static const char *const verbs[] = {
-        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase",
+        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn",
         "battle", "cancel", "resolve", "retreat", "advance", "substitute", "resign",
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
@@ -148,6 +150,7 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
         const char *verb = strcmp(kind, "end_movement") == 0 ? "end-movement"
                            : strcmp(kind, "end_turn") == 0 ? "end-turn"
                            : strcmp(kind, "end_phase") == 0 ? "end-phase"
+                           : strcmp(kind, "burn_supply") == 0 ? "burn"
                            : strcmp(kind, "destroy_supply") == 0 ? "destroy" : kind;
         snprintf(buf, cap, "akc %s %ld%s%s", verb, game, u[0] ? " " : "", u);
     }

@@ -91,6 +91,8 @@ struct ak_updated_calendar {
     bool month_start[AK_TURNS_MAX + 1];     /* the first turn of a month */
     uint8_t points[AK_TURNS_MAX + 1][AK_SIDES][2];  /* replacement points added: [infantry, armor] */
     int convoy_drm_first, convoy_drm_last;  /* turns whose Axis convoy roll may get +1 */
+    ak_hex entry[AK_SIDES][4];              /* where the road leaves the map to the side's box */
+    int nentries[AK_SIDES];
 };
 
 struct ak_data {

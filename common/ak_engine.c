@@ -16,7 +16,7 @@ static const char *action_words(int kind)
         [AK_ACT_RESOLVE] = "resolving a battle", [AK_ACT_RETREAT] = "a retreat", [AK_ACT_EXCHANGE] = "an exchange",
         [AK_ACT_ADVANCE] = "an advance", [AK_ACT_SUBSTITUTE] = "a substitution", [AK_ACT_RESIGN] = "resigning",
         [AK_ACT_TIMEOUT] = "a loss on time", [AK_ACT_ADJUDICATE] = "an adjudication",
-        [AK_ACT_END_PHASE] = "ending the phase",
+        [AK_ACT_END_PHASE] = "ending the phase", [AK_ACT_BURN_SUPPLY] = "burning a supply unit",
     };
     return kind >= 0 && kind < AK_ACT_KINDS && words[kind] ? words[kind] : "that action";
 }

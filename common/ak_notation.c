@@ -17,7 +17,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout", "adjudicate", "end_phase",
+    "resign", "timeout", "adjudicate", "end_phase", "burn_supply",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -192,8 +192,10 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
         return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_EMBARK:
     case AK_ACT_DESTROY_SUPPLY:
+    case AK_ACT_BURN_SUPPLY:
         return units_of(j, a, err, errlen);
     case AK_ACT_END_MOVEMENT:
+    case AK_ACT_END_PHASE:
     case AK_ACT_END_TURN:
     case AK_ACT_RESIGN:
     case AK_ACT_TIMEOUT:
@@ -643,7 +645,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements",
+    "replacements", "out_of_supply",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -731,6 +733,11 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         break;
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_OUT_OF_SUPPLY:
+        snprintf(buf, len, e->a < 0 ? "%s at %s is in supply again" : e->a ? "%s at %s is isolated and out of supply"
+                                                                           : "%s at %s is out of supply",
+                 unit, f);
         break;
     case AK_EV_SUBSTITUTED:
         snprintf(buf, len, e->a ? "%s enters at %s by substitution" : "%s leaves %s by substitution",

@@ -42,6 +42,7 @@ enum ak_action_kind {
     AK_ACT_TIMEOUT,         /* the server: the acting side lost on time */
     AK_ACT_ADJUDICATE,      /* an operator's result: side is the winner, AK_NOBODY a draw */
     AK_ACT_END_PHASE,       /* the current phase is over (Updated ruleset: combat, mech, supply) */
+    AK_ACT_BURN_SUPPLY,     /* Updated supply phase: expend a supply unit for emergency supply */
     AK_ACT_KINDS
 };
 
@@ -65,6 +66,7 @@ enum ak_event_kind {
     AK_EV_GAME_OVER, AK_EV_AUTO_VICTORY, AK_EV_BATTLE_DECLARED, AK_EV_BATTLE_CANCELLED,
     AK_EV_BATTLE_RESOLVED, AK_EV_ELIMINATED, AK_EV_RETREATED, AK_EV_ADVANCED,
     AK_EV_SUPPLY_USED, AK_EV_ISOLATED, AK_EV_SUBSTITUTED, AK_EV_REPLACEMENTS,
+    AK_EV_OUT_OF_SUPPLY,    /* Updated supply phase: a = 0 out of supply, 1 isolated too, -1 back in supply */
     AK_EV_KINDS
 };
 

@@ -8,15 +8,18 @@
  *
  *   - movement by movement points (ak_move_points.c): TERRAIN EFFECTS 3,
  *     ROAD MOVEMENT, NEW ZOCS 1, 2 and 4;
- *   - NEW STACKING (ak_stacking.c): two units where an Italian division is.
+ *   - NEW STACKING (ak_stacking.c): two units where an Italian division is;
+ *   - the sequence of play (ak_updated_turn.c): the reinforcement phase's
+ *     supply units and replacement points, the mechanized movement phase;
+ *   - the supply phase (ak_updated_supply.c): trace supply, out of supply
+ *     and isolated marks, extenders and emergency supply.
  *
  * Not built yet (issue 16), so akd does not start games of it
  * (`unfinished` below): the new combat system with its table, steps and
- * losses (ak_crt_table.c and ak_losses.c hold its arithmetic), boxes, the
- * new sequence of play with the mechanized movement, supply and
- * replacement phases, isolation attrition, reinforcements by month and
- * port movement. Until then the actions of those phases are not part of
- * this ruleset and are refused as such.
+ * losses (ak_crt_table.c and ak_losses.c hold its arithmetic), boxes,
+ * isolation attrition, the replacement phase's rebuilding, the placement
+ * of reinforcements and supply units, and port movement. Until then the
+ * actions of those phases are not part of this ruleset and are refused.
  */
 #include <stddef.h>
 
@@ -59,8 +62,8 @@ const struct ak_ruleset ak_rules_updated = {
     .zoc_halt_code = "UPD-ZOC-1",
     .movement = &ak_movement_points,
     .mp_costs = &updated_costs,
-    .unfinished = "only its movement and stacking are built so far; its combat, supply, replacement and "
-                  "reinforcement rules are not (issue 16)",
+    .unfinished = "only its movement, stacking, sequence of play and supply phase are built so far; its "
+                  "combat, boxes, isolation attrition, replacements and reinforcement placement are not (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -69,6 +72,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_MOVE] = updated_move,
         [AK_ACT_END_MOVEMENT] = ak_updated_end_movement,
         [AK_ACT_END_PHASE] = ak_updated_end_phase,
+        [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,
         [AK_ACT_END_TURN] = ak_updated_end_turn,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,

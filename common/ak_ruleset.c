@@ -87,6 +87,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-ZOC-1", "NEW ZOCS 1", "infantry stops on entering an enemy zone of control, pays half its allowance to leave one and never moves from one zone square to another"},
     {"UPD-ZOC-2", "NEW ZOCS 2", "mechanized units pay 2 more movement points to enter, and 2 to leave, an enemy zone of control"},
     {"UPD-MECH", "MECH PHASE", "only mechanized units not out of supply move in the mechanized movement phase, on half their allowance"},
+    {"UPD-SUPPLY-3", "SUPPLY PHASE 3", "a supply unit that cannot reach a road within 5 squares may be burned to supply the units within 5 squares of it"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},

@@ -70,11 +70,27 @@ const char *ak_updated_calendar_parse(struct ak_data *d, const char *text, char 
             }
             c->convoy_drm_first = first;
             c->convoy_drm_last = last_turn_of(sc, last);
+        } else if (strcmp(t.word[0], "entry") == 0 && t.n >= 3 && t.n <= 6 && ak_side_parse(t.word[1]) >= 0) {
+            int side = ak_side_parse(t.word[1]);
+            for (int i = 2; i < t.n; i++) {
+                ak_hex h = ak_hex_parse(t.word[i]);
+                if (h == AK_HEX_NONE || d->map.terrain[h] == AK_TERRAIN_OFFBOARD || d->map.terrain[h] == AK_TERRAIN_SEA ||
+                    d->map.terrain[h] == AK_TERRAIN_QATTARA || c->nentries[side] >= 4) {
+                    snprintf(err, errlen, "line %d: entry SIDE SQUARE...: squares a unit may stand on", t.line);
+                    return err;
+                }
+                c->entry[side][c->nentries[side]++] = h;
+            }
         } else {
             snprintf(err, errlen, "line %d: unknown line", t.line);
             return err;
         }
     }
+    for (int side = 0; side < AK_SIDES; side++)
+        if (c->nentries[side] == 0) {
+            snprintf(err, errlen, "no entry square for the %s side", ak_side_name(side));
+            return err;
+        }
     for (int turn = 1; turn <= sc->turns; turn++)
         if (c->month_start[turn] && !listed[turn]) {
             snprintf(err, errlen, "no points line for %s", strchr(sc->date[turn], ' ') + 1);

@@ -75,8 +75,9 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
     case AK_PHASE_MOVEMENT:
         return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_MOVEMENT;
     case AK_PHASE_COMBAT:
-    case AK_PHASE_SUPPLY:
         return 1u << AK_ACT_END_PHASE;
+    case AK_PHASE_SUPPLY:
+        return 1u << AK_ACT_BURN_SUPPLY | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_MECH:
         return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_REPLACEMENT:
@@ -129,6 +130,7 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
         return true;
     case AK_PHASE_MECH:
         begin_phase(s, AK_PHASE_SUPPLY, ev);
+        ak_updated_supply_phase(s, ev);
         return true;
     default:
         begin_phase(s, AK_PHASE_REPLACEMENT, ev);

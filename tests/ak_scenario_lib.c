@@ -156,6 +156,8 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
     }
     if (n == 1 && strcmp(w[0], "end-movement") == 0)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 2 && strcmp(w[0], "burn") == 0)
+        return (a->kind = AK_ACT_BURN_SUPPLY), units_list(w[1], a);
     if (n == 1 && strcmp(w[0], "end-phase") == 0)
         return (a->kind = AK_ACT_END_PHASE), true;
     if (n == 1 && strcmp(w[0], "end-turn") == 0)
@@ -482,6 +484,13 @@ static void expect(struct run *r, char **w, int n)
         int side = side_arg(w[1]), k = pool_arg(w[2]);
         if (side >= 0 && side < AK_SIDES && k >= 0)
             result(r->s.pool[side][k] == atoi(w[3]), "%s %s pool %s (is %d)", w[1], w[2], w[3], r->s.pool[side][k]);
+    } else if (n == 3 && strcmp(w[0], "mark") == 0) {
+        /* expect mark UNIT none|oos|isolated: the supply phase's marks */
+        int u = unit_arg(w[1]);
+        int want = strcmp(w[2], "isolated") == 0 ? AK_MARK_OOS | AK_MARK_ISOLATED : strcmp(w[2], "oos") == 0 ? AK_MARK_OOS : 0;
+        if (u >= 0)
+            result((r->s.unit[u].marks & (AK_MARK_OOS | AK_MARK_ISOLATED)) == want, "%s is marked %s (marks %d)", w[1], w[2],
+                   r->s.unit[u].marks);
     } else if (n == 2 && (strcmp(w[0], "oos") == 0 || strcmp(w[0], "in-supply") == 0)) {
         int u = unit_arg(w[1]);
         if (u >= 0)

@@ -166,6 +166,8 @@ START_TEST(updated_replacement_rates)
     /* The convoy +1: April (the campaign's first month) to November 1941. */
     ck_assert_int_eq(d->updated.convoy_drm_first, 1);
     ck_assert_int_eq(d->updated.convoy_drm_last, 16);
+    ck_assert_int_eq(d->updated.nentries[AK_AXIS], 1);
+    ck_assert_int_eq(d->updated.entry[AK_ALLIED][0], ak_hex_parse("J62"));
 }
 END_TEST
 
@@ -175,11 +177,16 @@ START_TEST(updated_calendar_errors)
     static struct ak_data d;
     char err[200];
     d.scenario = ak_data()->scenario;
+    d.map = ak_data()->map;
     ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points Smarch 1941 1 0 1 0\n", err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "line 1"));
     ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points April 1941 1 0 1 x\n", err, sizeof err));
-    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "points April 1941 1 0 1 0\n", err, sizeof err));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "entry axis W5\nentry allied J62\npoints April 1941 1 0 1 0\n", err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "no points line for May 1941"));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "entry allied J62\n", err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "no entry square for the Axis side"));
+    ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "entry axis A1\n", err, sizeof err));    /* sea */
+    ck_assert_ptr_nonnull(strstr(err, "line 1"));
     ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "bogus\n", err, sizeof err));
     ck_assert_ptr_nonnull(ak_updated_calendar_parse(&d, "axis-convoy-drm November 1941 April 1941\n", err, sizeof err));
 }

@@ -1,0 +1,231 @@
+/* ak_updated_supply: the Updated ruleset's supply phase (seed 003, SUPPLY
+ * PHASE 1-4, SU SUMMARY (4) and (5), PORTS 1): trace supply, out of supply
+ * and isolated marks, supply units as extenders and emergency supply.
+ *
+ * As the supply phase begins, each combat unit of the phasing side traces:
+ *
+ *   - in supply: a line of at most 5 squares to a road square whose road
+ *     leads back to a source of its side, to a source itself, or to one of
+ *     its supply units that has such a line itself (an extender, which
+ *     stays; one link only, SUs never chain);
+ *   - out of supply otherwise (marked until its side's next supply phase);
+ *   - isolated as well when no line of any length reaches one of its
+ *     supply units, its port or its entry square.
+ *
+ * Sources: the side's entry square (the data file's `entry`, where the
+ * road leaves the map towards its off-board box) and Tobruch for the side
+ * controlling it; Bengasi never. A road leads back when it runs along road
+ * hexsides to a source or a square next to one. Lines and roads cross no
+ * square holding an enemy unit and no square in an enemy zone of control
+ * without a friendly combat unit in it (NEW ZOCS 3: friendly units negate
+ * zones for supply; reading A-23 (a)). Units out of supply within 5
+ * squares of a supply unit that is not an extender may be saved by
+ * burning it (`burn_supply`, emergency supply). Readings in
+ * docs/rules-notes.md; cases U-136 to U-149. */
+#include <string.h>
+
+#include "ak_move_internal.h"
+#include "ak_updated.h"
+
+#define TRACE 5         /* SUPPLY PHASE 1, SU SUMMARY (4): 5 hexes */
+#define FAR 0xff
+
+struct trace {
+    uint8_t passable[AK_HEX_COUNT];
+    uint8_t source[AK_HEX_COUNT];
+    uint8_t road[AK_HEX_COUNT];         /* a road square whose road leads back */
+    uint8_t dist[AK_HEX_COUNT];         /* squares to the nearest target, FAR beyond */
+    ak_hex queue[AK_HEX_COUNT];
+};
+
+static struct trace T;  /* one work area; the engine is single-threaded */
+
+static void mark_passable(const struct ak_state *s, int side, struct trace *t)
+{
+    static struct ak_move_board b;
+    static uint8_t friendly[AK_HEX_COUNT];
+    ak_move_board_mark(s, side, &b);
+    memset(friendly, 0, sizeof friendly);
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && ak_def(u)->side == side && ak_unit_is_combat(ak_def(u)))
+            friendly[s->unit[u].hex] = 1;
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        t->passable[h] = ak_hex_playable(h) && !(b.enemy[h] & (ENEMY_COMBAT | ENEMY_PASSABLE | ENEMY_OTHER)) &&
+                         (!b.zoc[h] || friendly[h]);
+}
+
+static void mark_sources(const struct ak_state *s, int side, struct trace *t)
+{
+    const struct ak_updated_calendar *c = &ak_data()->updated;
+    memset(t->source, 0, sizeof t->source);
+    for (int i = 0; i < c->nentries[side]; i++)
+        if (t->passable[c->entry[side][i]])
+            t->source[c->entry[side][i]] = 1;
+    if (ak_control_now(s, AK_KEY_TOBRUCH) == side)
+        t->source[ak_map()->tobruch] = 1;   /* PORTS 1: a supply source by sea for its controller */
+}
+
+static bool next_to_source(const struct trace *t, ak_hex h)
+{
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex n = ak_hex_neighbor(h, d);
+        if (n != AK_HEX_NONE && (ak_map()->open[h] & (1u << d)) && t->source[n])
+            return true;
+    }
+    return t->source[h];
+}
+
+/* Road squares from which the road leads back to a source. */
+static void mark_roads(struct trace *t)
+{
+    const struct ak_map *m = ak_map();
+    int head = 0, tail = 0;
+    memset(t->road, 0, sizeof t->road);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        if (m->road[h] && t->passable[h] && next_to_source(t, h)) {
+            t->road[h] = 1;
+            t->queue[tail++] = h;
+        }
+    while (head < tail) {
+        ak_hex h = t->queue[head++];
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(h, d);
+            if (n != AK_HEX_NONE && (m->road[h] & (1u << d)) && !t->road[n] && t->passable[n]) {
+                t->road[n] = 1;
+                t->queue[tail++] = n;
+            }
+        }
+    }
+}
+
+/* Breadth first from the squares marked in seed, through passable ones,
+ * at most limit squares: dist[] of every square reached. */
+static void spread(struct trace *t, const uint8_t *seed, int limit)
+{
+    const struct ak_map *m = ak_map();
+    int head = 0, tail = 0;
+    memset(t->dist, FAR, sizeof t->dist);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        if (seed[h] && t->passable[h]) {
+            t->dist[h] = 0;
+            t->queue[tail++] = h;
+        }
+    while (head < tail) {
+        ak_hex h = t->queue[head++];
+        if (t->dist[h] >= limit)
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(h, d);
+            if (n != AK_HEX_NONE && (m->open[h] & (1u << d)) && t->passable[n] && t->dist[n] == FAR) {
+                t->dist[n] = (uint8_t)(t->dist[h] + 1);
+                t->queue[tail++] = n;
+            }
+        }
+    }
+}
+
+static bool own_supply_on_board(const struct ak_state *s, int u, int side)
+{
+    return ak_on_board(s, u) && ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY;
+}
+
+/* in[h]: a unit on h is in supply by road, source or extender. extender[u]
+ * for supply units. */
+static void trace_supply(const struct ak_state *s, int side, uint8_t *in, bool *extender)
+{
+    static uint8_t seed[AK_HEX_COUNT];
+    mark_passable(s, side, &T);
+    mark_sources(s, side, &T);
+    mark_roads(&T);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        seed[h] = T.road[h] || T.source[h];
+    spread(&T, seed, TRACE);
+    memset(seed, 0, sizeof seed);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        in[h] = T.dist[h] <= TRACE;
+    for (int u = 0; u < s->units; u++) {
+        extender[u] = own_supply_on_board(s, u, side) && T.dist[s->unit[u].hex] <= TRACE;
+        if (extender[u])
+            seed[s->unit[u].hex] = 1;
+    }
+    spread(&T, seed, TRACE);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        in[h] = in[h] || T.dist[h] <= TRACE;
+}
+
+/* not_isolated[h]: a line of any length reaches a supply unit, the port or
+ * the entry square (SUPPLY PHASE 4). Uses T as trace_supply left it. */
+static void trace_lines(const struct ak_state *s, int side, uint8_t *reached)
+{
+    static uint8_t seed[AK_HEX_COUNT];
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        seed[h] = T.source[h];
+    for (int u = 0; u < s->units; u++)
+        if (own_supply_on_board(s, u, side))
+            seed[s->unit[u].hex] = 1;
+    spread(&T, seed, FAR - 1);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        reached[h] = T.dist[h] != FAR;
+}
+
+void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev)
+{
+    static uint8_t in[AK_HEX_COUNT], line[AK_HEX_COUNT];
+    static bool extender[AK_UNIT_MAX];
+    int side = s->side;
+    trace_supply(s, side, in, extender);
+    trace_lines(s, side, line);
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (!ak_on_board(s, u) || ak_def(u)->side != side || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        uint8_t before = x->marks;
+        x->marks &= (uint8_t)~(AK_MARK_OOS | AK_MARK_ISOLATED);
+        if (!in[x->hex])
+            x->marks |= AK_MARK_OOS | (line[x->hex] ? 0 : AK_MARK_ISOLATED);
+        if (x->marks & AK_MARK_OOS)
+            ak_event_add(ev, AK_EV_OUT_OF_SUPPLY, side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE,
+                         (x->marks & AK_MARK_ISOLATED) != 0, 0, 0);
+        else if (before & AK_MARK_OOS)
+            ak_event_add(ev, AK_EV_OUT_OF_SUPPLY, side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE, -1, 0, 0);
+    }
+}
+
+/* SUPPLY PHASE 3, SU SUMMARY (5): burn a supply unit that cannot extend a
+ * road, to keep every unit within 5 squares of it in full supply. */
+bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                            struct ak_events *ev, struct ak_reject *rej)
+{
+    static uint8_t in[AK_HEX_COUNT], seed[AK_HEX_COUNT];
+    static bool extender[AK_UNIT_MAX];
+    (void)r;
+    if (a->nunits != 1)
+        return ak_reject(rej, "ACTION", "name one supply unit to burn");
+    int su = a->units[0];
+    const char *name = ak_def(su)->shortname;
+    if (!own_supply_on_board(s, su, s->side))
+        return ak_reject(rej, "UPD-SUPPLY-3", "%s is not one of your supply units on the board", name);
+    trace_supply(s, s->side, in, extender);
+    if (extender[su])
+        return ak_reject(rej, "UPD-SUPPLY-3", "%s reaches a road to a source within 5 squares: it extends supply without being burned",
+                         name);
+    memset(seed, 0, sizeof seed);
+    seed[s->unit[su].hex] = 1;
+    spread(&T, seed, TRACE);
+    int saved = 0;
+    for (int u = 0; u < s->units; u++) {
+        struct ak_unit *x = &s->unit[u];
+        if (ak_on_board(s, u) && ak_def(u)->side == s->side && ak_unit_is_combat(ak_def(u)) &&
+            (x->marks & AK_MARK_OOS) && T.dist[x->hex] <= TRACE) {
+            x->marks &= (uint8_t)~(AK_MARK_OOS | AK_MARK_ISOLATED);
+            ak_event_add(ev, AK_EV_OUT_OF_SUPPLY, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE, -1, 0, 0);
+            saved++;
+        }
+    }
+    if (saved == 0)
+        return ak_reject(rej, "UPD-SUPPLY-3", "no unit out of supply traces to %s: burning it would save nothing", name);
+    ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, saved, 0, 0);
+    s->unit[su].where = AK_AT_POOL;
+    s->unit[su].hex = s->unit[su].start_hex = AK_HEX_NONE;
+    return true;
+}
