@@ -143,6 +143,16 @@ bool ak_arrival_place(const struct ak_ruleset *r, struct ak_state *s,
     return true;
 }
 
+int ak_arrival_ports(const struct ak_state *s, int side, ak_hex *out, int max)
+{
+    (void)s;
+    if (max < 2)
+        return 0;
+    out[0] = ak_map()->homebase[side];
+    out[1] = ak_map()->tobruch;
+    return 2;
+}
+
 bool ak_arrival_embark(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {

@@ -18,4 +18,7 @@ bool ak_arrival_embark(const struct ak_ruleset *r, struct ak_state *s,
 bool ak_arrival_port_ok(const struct ak_state *s, int side, ak_hex h, const char *code,
                         struct ak_reject *rej);
 
+/* The 1964 ports of arrival: the own home base and Tobruch. */
+int ak_arrival_ports(const struct ak_state *s, int side, ak_hex *out, int max);
+
 #endif

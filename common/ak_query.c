@@ -106,12 +106,12 @@ static bool placeable(const struct ak_state *s, int u)
 static void list_placements(struct list *l)
 {
     const struct ak_state *s = l->s;
-    const struct ak_map *m = ak_map();
-    ak_hex ports[2] = {m->homebase[s->side], m->tobruch};
+    ak_hex ports[8];
+    int nports = ak_ruleset_get(s->ruleset)->arrival_squares(s, s->side, ports, 8);
     for (int u = 0; u < s->units; u++) {
         if (!placeable(s, u))
             continue;
-        for (int p = 0; p < 2; p++) {
+        for (int p = 0; p < nports; p++) {
             struct ak_action a = blank(s, AK_ACT_PLACE);
             a.nunits = 1;
             a.units[0] = (uint8_t)u;
@@ -312,8 +312,10 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
         list_advances(&l);
     if (kinds & (1u << AK_ACT_DESTROY_SUPPLY))
         list_units_each(&l, AK_ACT_DESTROY_SUPPLY, own_supply);
-    static const int ends[] = {AK_ACT_END_MOVEMENT, AK_ACT_END_TURN};
-    for (int i = 0; i < 2; i++)
+    if (kinds & (1u << AK_ACT_BURN_SUPPLY))
+        list_units_each(&l, AK_ACT_BURN_SUPPLY, own_supply);
+    static const int ends[] = {AK_ACT_END_MOVEMENT, AK_ACT_END_PHASE, AK_ACT_END_TURN};
+    for (int i = 0; i < 3; i++)
         if (kinds & (1u << ends[i])) {
             struct ak_action a = blank(s, ends[i]);
             offer(&l, &a);

@@ -113,6 +113,9 @@ struct ak_ruleset {
     /* The action kinds possible now (a bit per enum ak_action_kind), by
      * phase and owed decision; ak_possible_actions asks the ruleset. */
     unsigned (*possible_actions)(const struct ak_state *s);
+    /* The squares where side's new units may be placed (queries offer
+     * placements there; the place handler has the last word). */
+    int (*arrival_squares)(const struct ak_state *s, int side, ak_hex *out, int max);
     /* How units move: squares and a road bonus (1964), or movement
      * points with terrain and zone costs (ak_move.h). */
     const struct ak_movement *movement;

@@ -70,6 +70,7 @@ const struct ak_ruleset ak_rules_classic = {
     .movement = &ak_movement_squares,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_turn_possible_actions,
+    .arrival_squares = ak_arrival_ports,
     .start_player_turn = ak_turn_start,
     .apply = {
         [AK_ACT_MOVE] = classic_move,

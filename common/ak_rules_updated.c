@@ -67,9 +67,11 @@ const struct ak_ruleset ak_rules_updated = {
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
+    .arrival_squares = ak_updated_entries,
     .start_player_turn = ak_updated_turn_start,
     .apply = {
         [AK_ACT_MOVE] = updated_move,
+        [AK_ACT_PLACE] = ak_updated_place,
         [AK_ACT_END_MOVEMENT] = ak_updated_end_movement,
         [AK_ACT_END_PHASE] = ak_updated_end_phase,
         [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,

@@ -88,6 +88,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-ZOC-2", "NEW ZOCS 2", "mechanized units pay 2 more movement points to enter, and 2 to leave, an enemy zone of control"},
     {"UPD-MECH", "MECH PHASE", "only mechanized units not out of supply move in the mechanized movement phase, on half their allowance"},
     {"UPD-SUPPLY-3", "SUPPLY PHASE 3", "a supply unit that cannot reach a road within 5 squares may be burned to supply the units within 5 squares of it"},
+    {"UPD-REINF", "REINFORCEMENT PHASE", "new units and supply units enter at the side's entry square: the road's end towards its off-board box"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},

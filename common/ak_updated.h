@@ -17,6 +17,10 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev);
 bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej);
+/* REINFORCEMENT PHASE: where the side's new units enter, and placing one. */
+int ak_updated_entries(const struct ak_state *s, int side, ak_hex *out, int max);
+bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                      struct ak_events *ev, struct ak_reject *rej);
 bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                          struct ak_events *ev, struct ak_reject *rej);
 

@@ -73,7 +73,7 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
 {
     switch (s->phase) {
     case AK_PHASE_MOVEMENT:
-        return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_MOVEMENT;
+        return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_END_MOVEMENT;
     case AK_PHASE_COMBAT:
         return 1u << AK_ACT_END_PHASE;
     case AK_PHASE_SUPPLY:
@@ -99,6 +99,13 @@ bool ak_updated_end_movement(const struct ak_ruleset *r, struct ak_state *s, con
     (void)a;
     if (!ak_turn_stacking_ok(r, s, s->side, rej))
         return false;
+    if (s->supply_due) {
+        /* A supply unit due and not placed is not kept for later
+         * (reading: the 1964 LOGISTICS, MOVEMENT 6 stands). */
+        ak_event_add(ev, AK_EV_SUPPLY_UNUSED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE,
+                     s->supply_due, 0, 0);
+        s->supply_due = 0;
+    }
     begin_phase(s, AK_PHASE_COMBAT, ev);
     return true;
 }

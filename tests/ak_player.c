@@ -8,6 +8,7 @@
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_query.h"
+#include "ak_stacking.h"
 #include "ak_sustain.h"
 #include "ak_zoc.h"
 
@@ -62,8 +63,9 @@ static bool invariants(const struct ak_player_game *g)
         for (int side = 0; side < AK_SIDES; side++) {
             bool settled = side == s->side ? s->phase != AK_PHASE_MOVEMENT
                                            : !(s->turn == 1 && side == AK_ALLIED);
-            if (count[side][h] > 3 && settled)
-                return fail(g, "more than three combat units in a square");
+            if (count[side][h] > 1 && settled &&
+                !ak_stack_room(ak_ruleset_get(s->ruleset), s, (ak_hex)h, side, NULL, 0, NULL))
+                return fail(g, "more combat units in a square than the stacking rules allow");
         }
     }
     for (int side = 0; side < AK_SIDES; side++)
@@ -240,6 +242,24 @@ static bool combat_step(struct ak_player_game *g, struct ak_action *list, int n)
     return fail(g, "the combat portion cannot end");
 }
 
+/* A phase of the Updated ruleset's sequence after movement (no battles
+ * yet): a few mechanized moves, emergency supply now and then, then on. */
+static bool phase_step(struct ak_player_game *g, struct ak_action *list, int n)
+{
+    static struct ak_action some[LIST_MAX];
+    struct ak_action a;
+    int k;
+    if ((ak_possible_actions(&g->s) & (1u << AK_ACT_MOVE)) && g->moves_left-- > 0 && random_move(g, &a))
+        return apply(g, &a);
+    if ((k = filter_kind(list, n, AK_ACT_BURN_SUPPLY, some)) > 0 && pick(g, 2) == 0)
+        return apply(g, &some[pick(g, k)]);
+    static const int ends[] = {AK_ACT_END_PHASE, AK_ACT_END_TURN};
+    for (int i = 0; i < 2; i++)
+        if (filter_kind(list, n, ends[i], some) > 0)
+            return apply(g, &some[0]);
+    return fail(g, "the phase cannot end");
+}
+
 bool ak_player_play(struct ak_player_game *g, int stop_turn)
 {
     static struct ak_action list[LIST_MAX];
@@ -256,7 +276,11 @@ bool ak_player_play(struct ak_player_game *g, int stop_turn)
         }
         g->portion_steps++;
         int n = ak_legal_actions(&g->s, 0, list, LIST_MAX);
+        /* The Updated ruleset's phases after movement end by end_phase,
+         * its replacement phase by end_turn outside combat. */
+        bool later = g->s.phase > AK_PHASE_OVER || (ak_possible_actions(&g->s) & (1u << AK_ACT_END_PHASE));
         bool ok = g->s.phase == AK_PHASE_MOVEMENT && !g->s.pending.kind ? movement_step(g, list, n)
+                  : later                                                ? phase_step(g, list, n)
                                                                          : combat_step(g, list, n);
         if (!ok)
             return false;
@@ -275,7 +299,7 @@ void ak_player_start(struct ak_player_game *g, uint64_t seed)
             exit(2);
         }
     }
-    ak_state_init(&g->s, 0, seed);
+    ak_state_init(&g->s, g->ruleset, seed);
     ak_rng_seed(&g->player, seed * 7919 + 17);
     g->n = 0;
 }

@@ -7,7 +7,7 @@
  * hash after every action. Prints one line per game and a summary of how
  * games ended; exits non-zero on any violation or a game that cannot go on.
  *
- * usage: ak-selfplay [GAMES [FIRST-SEED]]
+ * usage: ak-selfplay [GAMES [FIRST-SEED [RULESET]]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@
 static bool replays(const struct ak_player_game *g, uint64_t seed)
 {
     static struct ak_state r;
-    ak_state_init(&r, 0, seed);
+    ak_state_init(&r, g->ruleset, seed);
     for (int i = 0; i < g->n; i++) {
         struct ak_reject rej;
         if (!ak_apply(&r, &g->log[i], NULL, &rej) || ak_state_hash(&r) != g->hash[i]) {
@@ -38,6 +38,11 @@ int main(int argc, char **argv)
     uint64_t first = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     static struct ak_player_game g;
     g.check = true;
+    g.ruleset = argc > 3 ? ak_ruleset_find(argv[3]) : 0;
+    if (g.ruleset < 0) {
+        fprintf(stderr, "ak-selfplay: unknown ruleset '%s'\n", argv[3]);
+        return 2;
+    }
     int wins[3][AK_WIN_TIME + 1] = {{0}}, bad = 0, turns = 0;
     long actions = 0;
     struct timespec t0, t1;

@@ -1,0 +1,88 @@
+/* ak_updated_arrival: placing the Updated ruleset's new units (seed 003,
+ * REINFORCEMENT PHASE, PORTS 1): "new arriving units are placed in entry
+ * locations at the western or eastern ends of the map", supply units when
+ * the reinforcement phase made one due (ak_updated_turn.c), within the
+ * 1964 limit of supply counters on the board (reading A-27 (iii)). The
+ * entry squares are data (`entry` in common/data/updated-1941.txt). A
+ * placed unit moves from its entry with its whole allowance. */
+#include "ak_updated.h"
+
+#include "ak_zoc.h"
+
+int ak_updated_entries(const struct ak_state *s, int side, ak_hex *out, int max)
+{
+    const struct ak_updated_calendar *c = &ak_data()->updated;
+    (void)s;
+    int n = 0;
+    for (int i = 0; i < c->nentries[side] && n < max; i++)
+        out[n++] = c->entry[side][i];
+    return n;
+}
+
+static bool is_entry(const struct ak_state *s, int side, ak_hex h)
+{
+    ak_hex e[4];
+    int n = ak_updated_entries(s, side, e, 4);
+    for (int i = 0; i < n; i++)
+        if (e[i] == h)
+            return true;
+    return false;
+}
+
+static bool may_enter(const struct ak_state *s, int u, struct ak_reject *rej)
+{
+    const struct ak_unit_def *d = ak_def(u);
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    if (d->type == AK_TYPE_SUPPLY) {
+        if (d->captured_counter)
+            return ak_reject(rej, "UPD-REINF", "a captured supply counter comes into play only by capture");
+        if (s->supply_due == 0)
+            return ak_reject(rej, "UPD-REINF", "no supply unit is due: they arrive on the first turn of each month%s",
+                             d->side == AK_AXIS ? ", for the Axis on a successful convoy roll" : "");
+        if (ak_own_supply_on_board(s, d->side) >= sc->supply_max[d->side])
+            return ak_reject(rej, "LOGISTICS-QUOTA", "the %s player may have at most %d own supply units on board",
+                             ak_side_name(d->side), sc->supply_max[d->side]);
+        return true;
+    }
+    if (d->substitute)
+        return ak_reject(rej, "ACTION", "%s is a substitute counter; it enters only by substitution", d->shortname);
+    if (d->arrival_turn == 0 || s->turn < d->arrival_turn)
+        return ak_reject(rej, "REINF-ORDER", "%s may enter no earlier than turn %d (%s)", d->shortname, d->arrival_turn,
+                         sc->date[d->arrival_turn ? d->arrival_turn : 1]);
+    return true;
+}
+
+bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                      struct ak_events *ev, struct ak_reject *rej)
+{
+    char h[8], e[8];
+    (void)r;
+    if (a->nunits != 1)
+        return ak_reject(rej, "ACTION", "place one unit at a time");
+    int u = a->units[0];
+    const struct ak_unit_def *d = ak_def(u);
+    struct ak_unit *x = &s->unit[u];
+    if (d->side != s->side)
+        return ak_reject(rej, "MOVE-1", "%s is not your unit", d->shortname);
+    if (x->where != AK_AT_POOL)
+        return ak_reject(rej, "UPD-REINF", "%s is not waiting to enter (it is %s)", d->shortname,
+                         x->where == AK_AT_BOARD ? "on the board" : x->where == AK_AT_DEAD ? "eliminated" : "out of play");
+    if (!may_enter(s, u, rej))
+        return false;
+    if (!is_entry(s, s->side, a->hex)) {
+        ak_hex first[4];
+        ak_updated_entries(s, s->side, first, 4);
+        return ak_reject(rej, "UPD-REINF", "%s is not an entry square: %s units enter at %s", ak_hex_format(a->hex, h),
+                         ak_side_name(s->side), ak_hex_format(first[0], e));
+    }
+    if (ak_enemy_combat_at(s, a->hex, s->side))
+        return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units", ak_hex_format(a->hex, h));
+    if (d->type == AK_TYPE_SUPPLY)
+        s->supply_due--;
+    ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, AK_HEX_NONE, a->hex, 0, 0, 0);
+    *x = (struct ak_unit){0};
+    x->where = AK_AT_BOARD;
+    x->hex = x->start_hex = a->hex;
+    x->flags = AK_U_ARRIVED;
+    return true;
+}
