@@ -97,8 +97,7 @@ bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej)
     return true;
 }
 
-/* Split a battle action into the mover's units and the enemy's. */
-static bool split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att,
+bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att,
                         int *na, uint8_t *def, int *nd, struct ak_reject *rej)
 {
     *na = *nd = 0;
@@ -216,7 +215,7 @@ bool ak_combat_battle(const struct ak_ruleset *r, struct ak_state *s,
     int na, nd, attack = 0, defense = 0;
     if (s->nbattles >= AK_BATTLE_MAX)
         return ak_reject(rej, "ACTION", "no more than %d battles in one turn", AK_BATTLE_MAX);
-    if (!split_sides(s, a, att, &na, def, &nd, rej) || !units_can_fight(s, att, na, true, rej) ||
+    if (!ak_combat_split_sides(s, a, att, &na, def, &nd, rej) || !units_can_fight(s, att, na, true, rej) ||
         !units_can_fight(s, def, nd, false, rej) || !positions_ok(s, att, na, def, nd, rej))
         return false;
     bool surrounded = true;

@@ -61,4 +61,9 @@ void ak_combat_finish(struct ak_state *s, struct ak_events *ev);
 /* The number of combat units side has on board or at sea. */
 int ak_combat_units_left(const struct ak_state *s, int side);
 
+/* Split a battle action into the mover's units and the enemy's; false
+ * with *rej when a unit is named twice or a side is missing. */
+bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att, int *na, uint8_t *def,
+                           int *nd, struct ak_reject *rej);
+
 #endif

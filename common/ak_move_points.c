@@ -283,7 +283,7 @@ static bool affordable(const struct stack *k, const uint16_t *cost)
 static void expand(const struct stack *k, int id)
 {
     struct label cur = L.l[id];
-    if (cur.halted || cur.depth + 1 >= AK_PATH_MAX)
+    if (cur.halted || cur.depth + 1 > AK_PATH_MAX)
         return;
     unsigned open = ak_map()->open[cur.hex];
     for (int dir = 0; dir < AK_DIRS; dir++) {

@@ -12,12 +12,12 @@
 #include "ak_victory.h"
 
 static const char *const crt_names[] = {"AE", "AB2", "EX", "DB2", "DE"};
-static const char *const pending_names[] = {"none", "retreat", "exchange", "advance"};
+static const char *const pending_names[] = {"none", "retreat", "exchange", "advance", "losses"};
 
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout", "adjudicate", "end_phase", "burn_supply",
+    "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -193,7 +193,13 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     case AK_ACT_EMBARK:
     case AK_ACT_DESTROY_SUPPLY:
     case AK_ACT_BURN_SUPPLY:
+    case AK_ACT_SUPPLY_ATTACKS:
         return units_of(j, a, err, errlen);
+    case AK_ACT_LOSSES:
+        if (!append_units(j, "reduce", true, a, err, errlen))
+            return false;
+        a->nreduce = a->nunits;
+        return append_units(j, "eliminate", true, a, err, errlen);
     case AK_ACT_END_MOVEMENT:
     case AK_ACT_END_PHASE:
     case AK_ACT_END_TURN:
@@ -253,6 +259,21 @@ json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s
     if (a->kind == AK_ACT_SUBSTITUTE && s) {
         json_object_set_new(j, "out", names_json(a, 0, true, s, true));
         json_object_set_new(j, "in", names_json(a, 0, true, s, false));
+        return j;
+    }
+    if (a->kind == AK_ACT_LOSSES) {
+        json_t *reduce = json_array(), *eliminate = json_array();
+        for (int i = 0; i < a->nunits; i++)
+            json_array_append_new(i < a->nreduce ? reduce : eliminate, json_string(ak_def(a->units[i])->shortname));
+        /* empty lists are left out: a list given has names */
+        if (json_array_size(reduce))
+            json_object_set_new(j, "reduce", reduce);
+        else
+            json_decref(reduce);
+        if (json_array_size(eliminate))
+            json_object_set_new(j, "eliminate", eliminate);
+        else
+            json_decref(eliminate);
         return j;
     }
     if (a->kind == AK_ACT_CANCEL || a->kind == AK_ACT_RESOLVE)
@@ -433,9 +454,10 @@ static json_t *battles_json(const struct ak_state *s)
 static json_t *pending_json(const struct ak_state *s)
 {
     return s->pending.kind == AK_PEND_NONE ? json_null() :
-        json_pack("{s:s,s:o,s:i,s:i}", "decision", pending_names[s->pending.kind],
+        json_pack("{s:s,s:o,s:i,s:i,s:i,s:i,s:i,s:i}", "decision", pending_names[s->pending.kind],
                   "side", side_json(s->pending.side), "battle", s->pending.battle + 1,
-                  "need", s->pending.need);
+                  "need", s->pending.need, "stage", s->pending.stage, "loss_kind", s->pending.percent,
+                  "removed", s->pending.removed, "retreat", s->pending.retreat);
 }
 
 static json_t *state_head_json(const struct ak_state *s)
@@ -544,7 +566,7 @@ static bool pending_from_json(const json_t *p, struct ak_state *s)
 {
     if (!p || json_is_null(p))
         return true;
-    int kind = list_index(json_string_value(json_object_get(p, "decision")), pending_names, 4);
+    int kind = list_index(json_string_value(json_object_get(p, "decision")), pending_names, AK_PEND_LOSSES + 1);
     const char *side = json_string_value(json_object_get(p, "side"));
     json_int_t b = json_integer_value(json_object_get(p, "battle"));
     bool in_range = true;
@@ -554,6 +576,10 @@ static bool pending_from_json(const json_t *p, struct ak_state *s)
     s->pending.side = (uint8_t)ak_side_parse(side);
     s->pending.battle = (uint8_t)(b - 1);
     s->pending.need = u8_value(json_object_get(p, "need"), &in_range);
+    s->pending.stage = u8_value(json_object_get(p, "stage"), &in_range);
+    s->pending.percent = u8_value(json_object_get(p, "loss_kind"), &in_range);
+    s->pending.removed = u8_value(json_object_get(p, "removed"), &in_range);
+    s->pending.retreat = u8_value(json_object_get(p, "retreat"), &in_range);
     return in_range;
 }
 
@@ -645,7 +671,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements", "out_of_supply",
+    "replacements", "out_of_supply", "reduced",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -729,10 +755,16 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         snprintf(buf, len, "%s advanced after combat from %s to %s", unit, f, t);
         break;
     case AK_EV_SUPPLY_USED:
-        snprintf(buf, len, "%s sustained attacks and leaves the board from %s", unit, f);
+        if (e->c)       /* Updated supply phase: burned for emergency supply */
+            snprintf(buf, len, "%s is burned at %s for emergency supply (%d units kept in supply)", unit, f, e->a);
+        else
+            snprintf(buf, len, "%s sustained attacks and leaves the board from %s", unit, f);
         break;
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_REDUCED:
+        snprintf(buf, len, "%s at %s loses a step (battle %d)", unit, f, e->a);
         break;
     case AK_EV_OUT_OF_SUPPLY:
         snprintf(buf, len, e->a < 0 ? "%s at %s is in supply again" : e->a ? "%s at %s is isolated and out of supply"

@@ -207,6 +207,8 @@ int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max)
 static void list_resolutions(struct list *l)
 {
     for (int b = 0; b < l->s->nbattles; b++) {
+        if (l->s->battle[b].resolved)
+            continue;
         struct ak_action a = blank(l->s, AK_ACT_RESOLVE);
         a.battle = (uint8_t)b;
         /* Unmet obligations refuse every battle alike: one try says so. */
@@ -220,10 +222,45 @@ static void list_resolutions(struct list *l)
     }
 }
 
+/* Updated ruleset: retreats of pending.retreat squares, each step one
+ * farther from the start (ak_updated_retreat.c); the routes are tried in
+ * the fixed direction order, the first 64 of each unit (all of them for
+ * retreats of up to three squares) offered when legal. */
+static void offer_routes(struct list *l, struct ak_action *a, ak_hex start, ak_hex from, int k, int n, int *left)
+{
+    if (*left <= 0)
+        return;
+    if (k == n) {
+        (*left)--;
+        offer(l, a);
+        return;
+    }
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex to = ak_hex_neighbor(from, d);
+        if (to == AK_HEX_NONE || !ak_adjacent(from, to) || !ak_enterable(to) || ak_hex_distance(start, to) != k + 1)
+            continue;
+        a->path[k] = to;
+        offer_routes(l, a, start, to, k + 1, n, left);
+    }
+}
+
 static void list_retreats(struct list *l)
 {
     const struct ak_state *s = l->s;
     struct ak_route routes[AK_RETREAT_ROUTES_MAX];
+    if (s->pending.retreat) {
+        for (int u = 0; u < s->units; u++) {
+            if (!ak_on_board(s, u) || !(s->unit[u].flags & AK_U_MUST_RETREAT))
+                continue;
+            struct ak_action a = blank(s, AK_ACT_RETREAT);
+            a.nunits = 1;
+            a.units[0] = (uint8_t)u;
+            a.npath = s->pending.retreat;
+            int left = 64;     /* monotone routes: at most 3 choices a step */
+            offer_routes(l, &a, s->unit[u].hex, s->unit[u].hex, 0, s->pending.retreat, &left);
+        }
+        return;
+    }
     for (int u = 0; u < s->units; u++) {
         if (!ak_on_board(s, u) || !(s->unit[u].flags & AK_U_MUST_RETREAT))
             continue;
@@ -263,6 +300,31 @@ static void list_exchanges(struct list *l)
                 a.units[a.nunits++] = all.units[j];
             offer(l, &a);
         }
+    offer(l, &all);
+}
+
+/* Updated ruleset: some ways to meet a loss requirement: one unit reduced
+ * or eliminated, every reducible unit reduced, everything eliminated. */
+static void list_losses(struct list *l)
+{
+    const struct ak_state *s = l->s;
+    struct ak_action all = blank(s, AK_ACT_LOSSES), reduce = blank(s, AK_ACT_LOSSES);
+    int n = battle_units(s, s->pending.battle, s->pending.side, &all);
+    for (int i = 0; i < n; i++) {
+        struct ak_action a = blank(s, AK_ACT_LOSSES);
+        a.nunits = 1;
+        a.units[0] = all.units[i];
+        a.nreduce = 1;
+        offer(l, &a);
+        a.nreduce = 0;
+        offer(l, &a);
+        int u = all.units[i];
+        if (!s->unit[u].reduced && ak_def(u)->attack > 2)
+            reduce.units[reduce.nunits++] = (uint8_t)u;
+    }
+    reduce.nreduce = reduce.nunits;
+    if (reduce.nunits > 1)
+        offer(l, &reduce);
     offer(l, &all);
 }
 
@@ -314,6 +376,10 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
         list_units_each(&l, AK_ACT_DESTROY_SUPPLY, own_supply);
     if (kinds & (1u << AK_ACT_BURN_SUPPLY))
         list_units_each(&l, AK_ACT_BURN_SUPPLY, own_supply);
+    if (kinds & (1u << AK_ACT_SUPPLY_ATTACKS))
+        list_units_each(&l, AK_ACT_SUPPLY_ATTACKS, own_supply);
+    if (kinds & (1u << AK_ACT_LOSSES))
+        list_losses(&l);
     static const int ends[] = {AK_ACT_END_MOVEMENT, AK_ACT_END_PHASE, AK_ACT_END_TURN};
     for (int i = 0; i < 3; i++)
         if (kinds & (1u << ends[i])) {

@@ -89,7 +89,7 @@ static void after_battle(struct ak_state *s, int b, struct ak_events *ev)
             ak_capture_around(s, s->side, s->unit[u].hex, ev);
         }
     if (survivors && advance_targets(s, b, targets) > 0) {
-        s->pending = (struct ak_pending){AK_PEND_ADVANCE, s->side, (uint8_t)b, 0};
+        s->pending = (struct ak_pending){.kind = AK_PEND_ADVANCE, .side = s->side, .battle = (uint8_t)b};
         return;
     }
     finish_battle(s, ev);
@@ -118,7 +118,7 @@ static void settle_retreats(struct ak_state *s, int b, int loser,
         }
     }
     if (owed) {
-        s->pending = (struct ak_pending){AK_PEND_RETREAT, (uint8_t)!loser, (uint8_t)b, 0};
+        s->pending = (struct ak_pending){.kind = AK_PEND_RETREAT, .side = (uint8_t)!loser, .battle = (uint8_t)b};
         return;
     }
     after_battle(s, b, ev);
@@ -175,7 +175,7 @@ static void start_exchange(struct ak_state *s, int b, struct ak_events *ev)
         after_battle(s, b, ev);
         return;
     }
-    s->pending = (struct ak_pending){AK_PEND_EXCHANGE, (uint8_t)other, (uint8_t)b, (uint8_t)need};
+    s->pending = (struct ak_pending){.kind = AK_PEND_EXCHANGE, .side = (uint8_t)other, .battle = (uint8_t)b, .need = (uint8_t)need};
 }
 
 bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,
@@ -299,6 +299,12 @@ bool ak_combat_advance(const struct ak_ruleset *r, struct ak_state *s,
     if (!target)
         return ak_reject(rej, "ADVANCE", "%s is not a vacated escarpment or fortress square of battle %d",
                          h, b + 1);
+    for (int i = 0; i < a->nunits; i++) {
+        int u = a->units[i];
+        for (int j = 0; j < i; j++)
+            if (a->units[j] == u)
+                return ak_reject(rej, "ACTION", "%s is named twice", ak_def(u)->shortname);
+    }
     if (!ak_stack_room(r, s, a->hex, s->side, a->units, a->nunits, rej))
         return false;
     for (int i = 0; i < a->nunits; i++) {

@@ -43,6 +43,8 @@ enum ak_action_kind {
     AK_ACT_ADJUDICATE,      /* an operator's result: side is the winner, AK_NOBODY a draw */
     AK_ACT_END_PHASE,       /* the current phase is over (Updated ruleset: combat, mech, supply) */
     AK_ACT_BURN_SUPPLY,     /* Updated supply phase: expend a supply unit for emergency supply */
+    AK_ACT_SUPPLY_ATTACKS,  /* Updated combat: spend a supply unit so units near it may attack */
+    AK_ACT_LOSSES,          /* Updated combat: the units reduced and eliminated to meet a loss */
     AK_ACT_KINDS
 };
 
@@ -53,6 +55,7 @@ struct ak_action {
     uint8_t npath;
     uint8_t supply;                 /* BATTLE: the supply unit, or AK_UNIT_NONE */
     uint8_t battle;                 /* CANCEL, RESOLVE: battle index from 0 */
+    uint8_t nreduce;                /* LOSSES: the first nreduce units are reduced, the rest eliminated */
     uint8_t units[AK_GROUP_MAX];    /* BATTLE: attackers and defenders;
                                        SUBSTITUTE: counters out and in */
     ak_hex hex;                     /* destination, or AK_HEX_NONE */
@@ -67,6 +70,7 @@ enum ak_event_kind {
     AK_EV_BATTLE_RESOLVED, AK_EV_ELIMINATED, AK_EV_RETREATED, AK_EV_ADVANCED,
     AK_EV_SUPPLY_USED, AK_EV_ISOLATED, AK_EV_SUBSTITUTED, AK_EV_REPLACEMENTS,
     AK_EV_OUT_OF_SUPPLY,    /* Updated supply phase: a = 0 out of supply, 1 isolated too, -1 back in supply */
+    AK_EV_REDUCED,          /* Updated: a unit lost a step, turned to its reduced side (a: battle) */
     AK_EV_KINDS
 };
 

@@ -17,8 +17,9 @@
  * Not built yet (issue 16), so akd does not start games of it
  * (`unfinished` below): the new combat system with its table, steps and
  * losses (ak_crt_table.c and ak_losses.c hold its arithmetic), boxes,
- * isolation attrition, the replacement phase's rebuilding, the placement
- * of reinforcements and supply units, and port movement. Until then the
+ * isolation attrition, the replacement phase's rebuilding, port movement,
+ * the Allied substitute counters (kept, reading A-27 (v)) and the first
+ * Axis capture of Tobruch's supply unit (TOBRUK CAPTURE). Until then the
  * actions of those phases are not part of this ruleset and are refused.
  */
 #include <stddef.h>
@@ -62,8 +63,9 @@ const struct ak_ruleset ak_rules_updated = {
     .zoc_halt_code = "UPD-ZOC-1",
     .movement = &ak_movement_points,
     .mp_costs = &updated_costs,
-    .unfinished = "only its movement, stacking, sequence of play and supply phase are built so far; its "
-                  "combat, boxes, isolation attrition, replacements and reinforcement placement are not (issue 16)",
+    .unfinished = "only its movement, stacking, sequence of play, reinforcements and supply phase are built so far; "
+                  "its combat, boxes, isolation attrition, replacements, port movement and substitutes are not "
+                  "(issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -75,6 +77,12 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_END_MOVEMENT] = ak_updated_end_movement,
         [AK_ACT_END_PHASE] = ak_updated_end_phase,
         [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,
+        [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
+        [AK_ACT_BATTLE] = ak_updated_battle,
+        [AK_ACT_RESOLVE] = ak_updated_resolve,
+        [AK_ACT_LOSSES] = ak_updated_losses,
+        [AK_ACT_RETREAT] = ak_updated_retreat,
+        [AK_ACT_ADVANCE] = ak_updated_advance,
         [AK_ACT_END_TURN] = ak_updated_end_turn,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,

@@ -2,8 +2,9 @@
  * parameters: three (MORE THAN ONE UNIT PER SQUARE 1), and in the Updated
  * ruleset two when an Italian division is among them (NEW STACKING; its
  * supply units and Rommel stack freely, reading A-18 (a) in
- * docs/rules-notes.md). One function serves moves, arrivals, retreats,
- * advances and the end of movement, so they cannot disagree. */
+ * docs/rules-notes.md). One function serves moves, retreats, advances and
+ * the end of movement, so they cannot disagree (the 1964 limits of a
+ * besieged Tobruch and of substitution keep their own checks). */
 #ifndef AK_STACKING_H
 #define AK_STACKING_H
 

@@ -101,6 +101,15 @@ uint64_t ak_state_hash(const struct ak_state *s)
                 h = fnv(h, (uint32_t)(i * AK_POOLS + k) | (uint32_t)s->pool[i][k] << 8 | 2u << 24, 4);
     if (s->flags)
         h = fnv(h, (uint32_t)s->flags | 3u << 24, 4);
+    if (s->pending.stage || s->pending.percent || s->pending.removed || s->pending.retreat)
+        h = fnv(h, (uint32_t)s->pending.stage | (uint32_t)s->pending.percent << 8 | (uint32_t)s->pending.removed << 16 |
+                       (uint32_t)s->pending.retreat << 24, 4);
+    for (int i = 0; i < s->nattack_supply; i++)
+        h = fnv(h, (uint32_t)(uint16_t)s->attack_supply[i] | (uint32_t)i << 16 | 4u << 24, 4);
+    for (int b = 0; b < s->nbattles; b++)
+        if (s->battle[b].drm || s->battle[b].modified)
+            h = fnv(h, (uint32_t)b | (uint32_t)(uint8_t)s->battle[b].drm << 8 |
+                           (uint32_t)(uint8_t)s->battle[b].modified << 16 | 5u << 24, 4);
     return h;
 }
 

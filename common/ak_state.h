@@ -81,6 +81,11 @@ struct ak_battle {
     uint8_t attack, defense;
     uint8_t ndef_hex;
     ak_hex def_hex[AK_BATTLE_HEXES];  /* defenders' squares when declared */
+    /* The Updated ruleset: supply is the bombarding supply unit; attack
+     * and defense are in half points (out of supply halves exactly);
+     * column indexes the loaded table; these are set when it is fought. */
+    int8_t drm;           /* die roll modifier */
+    int8_t modified;      /* the modified roll, clamped to the table */
 };
 
 /* A decision the rules leave to a player in the middle of combat. */
@@ -89,11 +94,23 @@ enum ak_pending_kind {
     AK_PEND_RETREAT,      /* the winner routes the losers' BACK 2 */
     AK_PEND_EXCHANGE,     /* the stronger side picks its EXCHANGE losses */
     AK_PEND_ADVANCE,      /* MOVEMENT AFTER BATTLE, or decline */
+    AK_PEND_LOSSES,       /* Updated: the losing side assigns its loss requirement */
 };
+/* Updated ruleset: what of a fought battle is still to be carried out. */
+enum { AK_STAGE_DONE = 0, AK_STAGE_DEFENDER_LOSSES, AK_STAGE_ATTACKER_LOSSES, AK_STAGE_RETREATS,
+       AK_STAGE_ADVANCE, AK_STAGE_END };
+/* pending.percent for LOSSES: 1 a percentage result (reduced odd units
+ * count half), 2 a step owed for a retreat through a zone (no excess). */
+enum { AK_LOSS_POINTS = 0, AK_LOSS_PERCENT = 1, AK_LOSS_STEP = 2 };
 struct ak_pending {
     uint8_t kind, side;   /* what is owed, and by whom */
     uint8_t battle;       /* index of the battle it belongs to */
-    uint8_t need;         /* EXCHANGE: attack factors still to remove */
+    uint8_t need;         /* EXCHANGE: attack factors still to remove;
+                             Updated LOSSES: the requirement in half points */
+    uint8_t stage;        /* Updated: AK_STAGE_* next to carry out */
+    uint8_t percent;      /* Updated LOSSES: AK_LOSS_* */
+    uint8_t removed;      /* Updated: factors the defender removed (exchanges) */
+    uint8_t retreat;      /* Updated RETREAT: squares to retreat */
 };
 
 enum ak_result {
@@ -113,7 +130,10 @@ enum { AK_POOL_INFANTRY, AK_POOL_ARMOR, AK_POOLS };
 /* State-wide flags of the Updated ruleset (ak_state.flags). */
 enum {
     AK_SF_AXIS_SUPPLY_MISSED = 1 << 0,  /* the last month-start convoy roll gave no supply unit */
+    AK_SF_BOMBARDED = 1 << 1,           /* this combat phase's bombardment is spent */
 };
+#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED)
+#define AK_ATTACK_SUPPLY_MAX 4
 
 /* Key squares whose control is judged at the start of a player turn. */
 enum { AK_KEY_AXIS_BASE, AK_KEY_ALLIED_BASE, AK_KEY_TOBRUCH, AK_KEY_BENGASI, AK_KEYS };
@@ -135,6 +155,8 @@ struct ak_state {
     uint8_t combat_locked;    /* the first battle was resolved: no new ones */
     uint8_t flags;            /* AK_SF_* */
     uint8_t pool[AK_SIDES][AK_POOLS];   /* replacement points (Updated ruleset) */
+    uint8_t nattack_supply;   /* supply units spent on attacks this combat phase (Updated) */
+    ak_hex attack_supply[AK_ATTACK_SUPPLY_MAX];     /* where they stood */
     struct ak_pending pending;
     uint16_t units;           /* number of counters */
     uint32_t actions;         /* actions applied so far */

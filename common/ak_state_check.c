@@ -118,8 +118,13 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         if (s->unit[u].marks)
             return bad(err, errlen, "unit %s carries supply marks, not part of the %s rules", ak_def(u)->shortname,
                        r->name);
-    if (s->flags & ~AK_SF_AXIS_SUPPLY_MISSED)
+    if (s->flags & ~AK_SF_ALL)
         return bad(err, errlen, "unknown state flags");
+    if (s->nattack_supply > AK_ATTACK_SUPPLY_MAX || (s->nattack_supply && !supply_phase))
+        return bad(err, errlen, "%d supply units spent on attacks", s->nattack_supply);
+    for (int i = 0; i < s->nattack_supply; i++)
+        if (!ak_hex_on_map(s->attack_supply[i]))
+            return bad(err, errlen, "a supply unit spent on attacks stood on no square of the map");
     if (s->side >= AK_SIDES && !(s->phase == AK_PHASE_OVER && s->side == AK_NOBODY))
         return bad(err, errlen, "no side is moving");
     if (s->result > AK_RESULT_DRAW || s->result_reason > AK_WIN_ADJUDICATION)
@@ -135,7 +140,9 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "%d battles declared (at most %d)", s->nbattles, AK_BATTLE_MAX);
     if (s->combat_locked > 1)
         return bad(err, errlen, "malformed combat lock");
-    if (s->pending.kind > AK_PEND_ADVANCE ||
+    if (s->pending.stage > AK_STAGE_END || s->pending.percent > AK_LOSS_STEP || s->pending.retreat > 9)
+        return bad(err, errlen, "a malformed decision");
+    if (s->pending.kind > AK_PEND_LOSSES ||
         (s->pending.kind && (s->pending.side >= AK_SIDES || s->pending.battle >= s->nbattles)))
         return bad(err, errlen, "a decision is owed for no battle or by no side");
     for (int b = 0; b < s->nbattles; b++)
@@ -144,5 +151,10 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
     for (int u = 0; u < s->units; u++)
         if (!check_unit(s, u, err, errlen))
             return false;
+    /* Battles, their lock and owed decisions belong to a combat portion
+     * (or to a game that ended during one). */
+    if ((s->nbattles || s->combat_locked || s->pending.kind) && s->phase != AK_PHASE_COMBAT &&
+        s->phase != AK_PHASE_OVER)
+        return bad(err, errlen, "battles or a decision outside the combat portion");
     return true;
 }

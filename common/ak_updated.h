@@ -5,7 +5,36 @@
 #ifndef AK_UPDATED_H
 #define AK_UPDATED_H
 
+#include "ak_crt_table.h"
 #include "ak_rules.h"
+
+/* The combat results table the operator loaded (akd's updated_crt); none
+ * until this is called, and then no battle can be declared. */
+void ak_updated_use_crt(const struct ak_crt_table *t);
+const struct ak_crt_table *ak_updated_crt(void);
+/* A battle's figures, in half points (out of supply halves exactly). */
+struct ak_updated_figures {
+    int attack2, defense2;          /* as they fight; defense with the terrain's +1s */
+    int attack_loss, defense_loss;  /* factors losses are counted in (fortress infantry doubled) */
+    int armor_attack2, armor_defense2;
+    int terrain;                    /* escarpment squares defended */
+    int armor_drm, drm;             /* armor advantage alone; with bombardment */
+    int column;                     /* of the loaded table, -1 below its first or without one */
+};
+void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                        bool bombard, struct ak_updated_figures *f);
+/* Unit u's factor as losses count it: its step, doubled for infantry in
+ * a fortress defending. */
+int ak_updated_loss_factor(const struct ak_state *s, int u, bool attacking);
+int ak_updated_side_strength(const struct ak_state *s, int b, int side);
+const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b);
+/* "3-2" for a column of the loaded table. */
+const char *ak_updated_odds_name(int column);
+/* The retreat stage of battle b: true when a decision is owed. */
+bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev);
+/* The advance stage: true when a decision is owed. */
+bool ak_updated_advance_step(struct ak_state *s, int b, struct ak_events *ev);
+void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev);
 
 void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev);
 unsigned ak_updated_possible_actions(const struct ak_state *s);
@@ -21,6 +50,18 @@ bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, cons
 int ak_updated_entries(const struct ak_state *s, int side, ak_hex *out, int max);
 bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                       struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_supply_attacks(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                               struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                       struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                       struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_retreat(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej);
+bool ak_updated_advance(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej);
 bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                          struct ak_events *ev, struct ak_reject *rej);
 

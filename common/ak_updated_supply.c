@@ -75,7 +75,20 @@ static bool next_to_source(const struct trace *t, ak_hex h)
     return t->source[h];
 }
 
-/* Road squares from which the road leads back to a source. */
+/* May the road network step from h to its neighbour n in direction d?
+ * Along a road hexside, or between a road end and the town square it
+ * stops at: the map's roads end next to Bengasi and Tobruch (no road
+ * hexside touches either), and the Coast Road runs through Bengasi. */
+static bool road_link(const struct ak_map *m, ak_hex h, int d, ak_hex n)
+{
+    if (m->road[h] & (1u << d))
+        return true;
+    bool town_h = m->terrain[h] == AK_TERRAIN_FORTRESS, town_n = m->terrain[n] == AK_TERRAIN_FORTRESS;
+    return (m->open[h] & (1u << d)) && ((town_n && m->road[h]) || (town_h && m->road[n]));
+}
+
+/* Road squares (and the towns they run through) from which the road leads
+ * back to a source. */
 static void mark_roads(struct trace *t)
 {
     const struct ak_map *m = ak_map();
@@ -90,7 +103,7 @@ static void mark_roads(struct trace *t)
         ak_hex h = t->queue[head++];
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(h, d);
-            if (n != AK_HEX_NONE && (m->road[h] & (1u << d)) && !t->road[n] && t->passable[n]) {
+            if (n != AK_HEX_NONE && road_link(m, h, d, n) && !t->road[n] && t->passable[n]) {
                 t->road[n] = 1;
                 t->queue[tail++] = n;
             }
@@ -99,14 +112,17 @@ static void mark_roads(struct trace *t)
 }
 
 /* Breadth first from the squares marked in seed, through passable ones,
- * at most limit squares: dist[] of every square reached. */
+ * at most limit squares: dist[] of every square reached. A square that
+ * cannot be passed still gets its distance, as the end of a line: the
+ * square of the unit or supply unit that traces never blocks its own
+ * line (a supply unit alone in an enemy zone still extends or burns). */
 static void spread(struct trace *t, const uint8_t *seed, int limit)
 {
     const struct ak_map *m = ak_map();
     int head = 0, tail = 0;
     memset(t->dist, FAR, sizeof t->dist);
     for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        if (seed[h] && t->passable[h]) {
+        if (seed[h]) {
             t->dist[h] = 0;
             t->queue[tail++] = h;
         }
@@ -116,9 +132,10 @@ static void spread(struct trace *t, const uint8_t *seed, int limit)
             continue;
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(h, d);
-            if (n != AK_HEX_NONE && (m->open[h] & (1u << d)) && t->passable[n] && t->dist[n] == FAR) {
+            if (n != AK_HEX_NONE && (m->open[h] & (1u << d)) && t->dist[n] == FAR) {
                 t->dist[n] = (uint8_t)(t->dist[h] + 1);
-                t->queue[tail++] = n;
+                if (t->passable[n])
+                    t->queue[tail++] = n;
             }
         }
     }
@@ -224,7 +241,7 @@ bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, cons
     }
     if (saved == 0)
         return ak_reject(rej, "UPD-SUPPLY-3", "no unit out of supply traces to %s: burning it would save nothing", name);
-    ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, saved, 0, 0);
+    ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, saved, 0, 1);
     s->unit[su].where = AK_AT_POOL;
     s->unit[su].hex = s->unit[su].start_hex = AK_HEX_NONE;
     return true;

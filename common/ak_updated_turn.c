@@ -51,9 +51,11 @@ static void supply_arrival(struct ak_state *s, struct ak_events *ev)
     s->supply_roll = (uint8_t)roll;
     s->supply_due = !sunk;
     s->flags = (uint8_t)(sunk ? s->flags | AK_SF_AXIS_SUPPLY_MISSED : s->flags & ~AK_SF_AXIS_SUPPLY_MISSED);
+    int before = ev ? ev->n : 0;
     ak_event_add(ev, AK_EV_SUPPLY_ROLL, AK_AXIS, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, roll, sunk,
                  s->turn);
-    ak_event_last(ev) ? (void)(ak_event_last(ev)->d = (int16_t)drm) : (void)0;
+    if (ev && ev->n > before)       /* not when the list was full */
+        ak_event_last(ev)->d = (int16_t)drm;
 }
 
 void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
@@ -74,8 +76,14 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
     switch (s->phase) {
     case AK_PHASE_MOVEMENT:
         return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_END_MOVEMENT;
-    case AK_PHASE_COMBAT:
-        return 1u << AK_ACT_END_PHASE;
+    case AK_PHASE_COMBAT: {
+        static const uint8_t decision[] = {
+            [AK_PEND_RETREAT] = AK_ACT_RETREAT, [AK_PEND_ADVANCE] = AK_ACT_ADVANCE, [AK_PEND_LOSSES] = AK_ACT_LOSSES,
+        };
+        if (s->pending.kind)
+            return s->pending.kind < sizeof decision ? 1u << decision[s->pending.kind] : 0;
+        return 1u << AK_ACT_SUPPLY_ATTACKS | 1u << AK_ACT_BATTLE | 1u << AK_ACT_RESOLVE | 1u << AK_ACT_END_PHASE;
+    }
     case AK_PHASE_SUPPLY:
         return 1u << AK_ACT_BURN_SUPPLY | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_MECH:
@@ -110,6 +118,18 @@ bool ak_updated_end_movement(const struct ak_ruleset *r, struct ak_state *s, con
     return true;
 }
 
+/* The combat phase is over: its battles, attack supply and bombardment
+ * are spent. */
+static void end_combat(struct ak_state *s)
+{
+    for (int u = 0; u < s->units; u++)
+        s->unit[u].battle = 0;
+    s->nbattles = 0;
+    s->combat_locked = 0;
+    s->nattack_supply = 0;
+    s->flags &= (uint8_t)~AK_SF_BOMBARDED;
+}
+
 /* MECH PHASE: the mechanized units move again on a fresh half allowance
  * (ak_move_points.c), so what they spent before is set aside. */
 static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
@@ -120,7 +140,6 @@ static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
             continue;
         x->mp_spent = x->rommel_spent = 0;
         x->flags &= (uint8_t)~AK_U_HALTED;
-        x->start_hex = x->where == AK_AT_BOARD ? x->hex : AK_HEX_NONE;
     }
     begin_phase(s, AK_PHASE_MECH, ev);
 }
@@ -130,9 +149,12 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
 {
     (void)r;
     (void)a;
-    (void)rej;
     switch (s->phase) {
     case AK_PHASE_COMBAT:
+        for (int b = 0; b < s->nbattles; b++)
+            if (!s->battle[b].resolved)
+                return ak_reject(rej, "ATTACKING-4", "battle %d is declared but not fought; resolve it first", b + 1);
+        end_combat(s);
         begin_mech_phase(s, ev);
         return true;
     case AK_PHASE_MECH:

@@ -4,11 +4,12 @@
  * object of `act` and of the game record) and the rules behind ak_apply,
  * from 256 states met in self-play. At start-up random players
  * (tests/ak_player.c) play six campaigns from fixed seeds, chosen for
- * their battles (about 3,800 actions). Of the states before each action
- * and at each game's end, the 256 are those that owe a decision (retreat,
- * exchange, advance; up to 64), those with battles declared (up to 64),
- * combat portions (32) and the rest spread evenly over the games, starts
- * and ends included: the same states on every run.
+ * their battles (about 3,800 actions), and one of the Updated ruleset as
+ * far as it is built. Of the states before each action and at each
+ * game's end, the 256 are 48 of the Updated game, those that owe a
+ * decision (retreat, exchange, advance; up to 64), those with battles
+ * declared (up to 64), combat portions (32) and the rest spread evenly
+ * over the games, starts and ends included: the same states on every run.
  *
  * Input: byte 0 picks the state (of 256), byte 1's low bit the acting side
  * (0: the side the game waits for, 1: the other one), the rest is the
@@ -62,10 +63,12 @@ static void sample(struct ak_player_game *g, const struct ak_action *a)
     keep(&g->s);
 }
 
-/* 0: owes a decision, 1: battles declared, 2: combat portion, 3: the rest. */
+/* 0: owes a decision, 1: battles declared, 2: combat portion, 3: the
+ * rest, 4: another ruleset than classic. */
 static int category(const struct ak_state *s)
 {
-    return s->pending.kind != AK_PEND_NONE ? 0 : s->nbattles > 0 ? 1 : s->phase == AK_PHASE_COMBAT ? 2 : 3;
+    return s->ruleset != 0 ? 4 : s->pending.kind != AK_PEND_NONE ? 0 : s->nbattles > 0 ? 1
+                                 : s->phase == AK_PHASE_COMBAT ? 2 : 3;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -88,6 +91,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             fail("self-play from seed %llu stopped", (unsigned long long)seed);
         keep(&g.s);     /* the end of the game */
     }
+    /* The Updated ruleset as far as it is built: one campaign. */
+    g.ruleset = ak_ruleset_find("updated");
+    g.toward_enemy = true;
+    ak_player_start(&g, 1);
+    keep(&g.s);
+    g.before_apply = sample;
+    if (g.ruleset < 0 || !ak_player_play(&g, 39))
+        fail("self-play of the updated ruleset stopped");
+    keep(&g.s);
     ak_player_free(&g);
     if (ncandidates < NSTATES)
         fail("only %d states met in self-play", ncandidates);
@@ -97,10 +109,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
      * the games, starts and ends included. */
     static const struct {
         int kind, quota;
-    } take[] = {{0, 64}, {1, 64}, {2, 32}};
+    } take[] = {{4, 48}, {0, 64}, {1, 64}, {2, 32}};
     int n = 0;
     static bool taken[CANDIDATES_MAX];
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < 4; t++) {
         int found = 0, got = 0;
         for (int i = 0; i < ncandidates; i++)
             found += !taken[i] && category(&candidates[i]) == take[t].kind;

@@ -9,6 +9,9 @@
 #include "ak_notation.h"
 #include "ak_query.h"
 #include "ak_stacking.h"
+#include "ak_updated.h"
+
+extern const char ak_test_crt_txt[];
 #include "ak_sustain.h"
 #include "ak_zoc.h"
 
@@ -144,6 +147,19 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
             if (ok && keeps_supply_reach(s, &moves[i], risky))
                 moves[k++] = moves[i];
         }
+        if (k > 0 && g->toward_enemy && pick(g, 2) == 0) {
+            /* the move ending nearest an enemy combat unit */
+            int best = 0, best_d = 1 << 20;
+            for (int i = 0; i < k; i++)
+                for (int e = 0; e < s->units; e++)
+                    if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
+                        ak_hex_distance(s->unit[e].hex, moves[i].hex) < best_d) {
+                        best_d = ak_hex_distance(s->unit[e].hex, moves[i].hex);
+                        best = i;
+                    }
+            *out = moves[best];
+            return true;
+        }
         if (k > 0) {
             *out = moves[pick(g, k)];
             return true;
@@ -244,11 +260,49 @@ static bool combat_step(struct ak_player_game *g, struct ak_action *list, int n)
 
 /* A phase of the Updated ruleset's sequence after movement (no battles
  * yet): a few mechanized moves, emergency supply now and then, then on. */
+/* The Updated ruleset's combat phase: now and then supply spent on
+ * attacks, then battles declared and fought, decisions taken at random
+ * among those the engine offers. */
+static bool updated_combat_step(struct ak_player_game *g, struct ak_action *list, int n)
+{
+    static struct ak_action some[LIST_MAX];
+    int k;
+    if (g->s.pending.kind) {
+        if (n == 0)
+            fprintf(stderr, "owed: decision %d by %s (battle %d, need %d, retreat %d)\n",
+                    g->s.pending.kind, ak_side_name(g->s.pending.side), g->s.pending.battle + 1,
+                    g->s.pending.need, g->s.pending.retreat);
+        return n > 0 ? apply(g, &list[pick(g, n)]) : fail(g, "a decision with no legal answer");
+    }
+    if (g->s.nattack_supply == 0 && !g->give_up && (k = filter_kind(list, n, AK_ACT_SUPPLY_ATTACKS, some)) > 0 &&
+        pick(g, 3) == 0)
+        return apply(g, &some[pick(g, k)]);
+    if ((k = filter_kind(list, n, AK_ACT_RESOLVE, some)) > 0)
+        return apply(g, &some[0]);
+    if (!g->give_up && (k = filter_kind(list, n, AK_ACT_BATTLE, some)) > 0 && pick(g, 4) > 0)
+        return apply(g, &some[pick(g, k)]);
+    g->give_up = true;
+    if (filter_kind(list, n, AK_ACT_END_PHASE, some) > 0)
+        return apply(g, &some[0]);
+    struct ak_action end = {.kind = AK_ACT_END_PHASE, .side = g->s.side};
+    struct ak_reject rej;
+    if (!ak_try(&g->s, &end, &rej))
+        fprintf(stderr, "end_phase: %s %s\n", rej.code, rej.text);
+    for (int b = 0; b < g->s.nbattles; b++) {
+        struct ak_action r = {.kind = AK_ACT_RESOLVE, .side = g->s.side, .battle = (uint8_t)b};
+        if (!ak_try(&g->s, &r, &rej))
+            fprintf(stderr, "resolve %d: %s %s\n", b + 1, rej.code, rej.text);
+    }
+    return fail(g, "the combat phase cannot end");
+}
+
 static bool phase_step(struct ak_player_game *g, struct ak_action *list, int n)
 {
     static struct ak_action some[LIST_MAX];
     struct ak_action a;
     int k;
+    if (g->s.phase == AK_PHASE_COMBAT)
+        return updated_combat_step(g, list, n);
     if ((ak_possible_actions(&g->s) & (1u << AK_ACT_MOVE)) && g->moves_left-- > 0 && random_move(g, &a))
         return apply(g, &a);
     if ((k = filter_kind(list, n, AK_ACT_BURN_SUPPLY, some)) > 0 && pick(g, 2) == 0)
@@ -278,7 +332,8 @@ bool ak_player_play(struct ak_player_game *g, int stop_turn)
         int n = ak_legal_actions(&g->s, 0, list, LIST_MAX);
         /* The Updated ruleset's phases after movement end by end_phase,
          * its replacement phase by end_turn outside combat. */
-        bool later = g->s.phase > AK_PHASE_OVER || (ak_possible_actions(&g->s) & (1u << AK_ACT_END_PHASE));
+        bool later = g->s.phase > AK_PHASE_OVER || (ak_possible_actions(&g->s) & (1u << AK_ACT_END_PHASE)) ||
+                     g->s.pending.kind == AK_PEND_LOSSES || (g->s.pending.kind && g->s.pending.stage);
         bool ok = g->s.phase == AK_PHASE_MOVEMENT && !g->s.pending.kind ? movement_step(g, list, n)
                   : later                                                ? phase_step(g, list, n)
                                                                          : combat_step(g, list, n);
@@ -299,6 +354,13 @@ void ak_player_start(struct ak_player_game *g, uint64_t seed)
             exit(2);
         }
     }
+    /* The Updated ruleset fights on the operator's table: here the one
+     * written for testing (tests/data/crt-test.txt). */
+    static struct ak_crt_table test_crt;
+    char err[200];
+    if (strcmp(ak_ruleset_get(g->ruleset)->name, "updated") == 0 && !ak_updated_crt() &&
+        !ak_crt_table_parse(&test_crt, ak_test_crt_txt, err, sizeof err))
+        ak_updated_use_crt(&test_crt);
     ak_state_init(&g->s, g->ruleset, seed);
     ak_rng_seed(&g->player, seed * 7919 + 17);
     g->n = 0;

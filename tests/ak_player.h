@@ -24,6 +24,7 @@ struct ak_player_game {
     bool give_up;                   /* combat: cancel everything, remove the owed */
     bool check;                     /* check invariants after every action */
     int ruleset;                    /* the rules played (ak_ruleset_get), 0 classic */
+    bool toward_enemy;              /* half the moves go as near the enemy as they can */
     /* Called before each chosen action is applied to s (NULL: none): a
      * server's dice scheme sets the action's dice here (ak_dice.h). */
     void (*before_apply)(struct ak_player_game *g, const struct ak_action *a);

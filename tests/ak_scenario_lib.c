@@ -17,6 +17,9 @@
 #include "ak_engine.h"
 #include "ak_hazards.h"
 #include "ak_move.h"
+#include "ak_updated.h"
+
+extern const char ak_test_crt_txt[];
 #include "ak_notation.h"
 #include "ak_victory.h"
 
@@ -158,6 +161,23 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
     if (n == 2 && strcmp(w[0], "burn") == 0)
         return (a->kind = AK_ACT_BURN_SUPPLY), units_list(w[1], a);
+    if (n == 2 && strcmp(w[0], "supply-attacks") == 0)
+        return (a->kind = AK_ACT_SUPPLY_ATTACKS), units_list(w[1], a);
+    if (n == 3 && strcmp(w[0], "losses") == 0) {
+        /* losses REDUCED ELIMINATED, each a list or - */
+        a->kind = AK_ACT_LOSSES;
+        if (strcmp(w[1], "-") != 0 && !units_list(w[1], a))
+            return false;
+        a->nreduce = a->nunits;
+        struct ak_action more;
+        if (strcmp(w[2], "-") != 0) {
+            if (!units_list(w[2], &more) || a->nunits + more.nunits > AK_GROUP_MAX)
+                return false;
+            memcpy(a->units + a->nunits, more.units, more.nunits);
+            a->nunits = (uint8_t)(a->nunits + more.nunits);
+        }
+        return true;
+    }
     if (n == 1 && strcmp(w[0], "end-phase") == 0)
         return (a->kind = AK_ACT_END_PHASE), true;
     if (n == 1 && strcmp(w[0], "end-turn") == 0)
@@ -302,7 +322,8 @@ static bool done_by_engine(const struct run *r, const struct ak_action *a)
 static void do_action(struct run *r, char **w, int n, const char *expect_code)
 {
     struct ak_action a;
-    if (!parse_action(w, n, r->actor >= 0 ? r->actor : r->s.side, &a)) {
+    int actor = r->actor >= 0 ? r->actor : r->actor == -2 ? ak_waiting_for(&r->s) : r->s.side;
+    if (!parse_action(w, n, actor, &a)) {
         result(false, "cannot read the action");
         return;
     }
@@ -331,7 +352,7 @@ static void do_action(struct run *r, char **w, int n, const char *expect_code)
 
 static const char *pending_name(int kind)
 {
-    static const char *const n[] = {"none", "retreat", "exchange", "advance"};
+    static const char *const n[] = {"none", "retreat", "exchange", "advance", "losses"};
     return n[kind];
 }
 
@@ -410,6 +431,24 @@ static bool expect_combat(struct run *r, char **w, int n)
         if (u >= 0)
             result(r->s.unit[u].isolated == atoi(w[2]), "%s isolated %s turns (%d)", w[1], w[2],
                    r->s.unit[u].isolated);
+    } else if (n == 5 && strcmp(w[0], "figures") == 0) {
+        /* expect figures N ATTACK DEFENSE DRM: battle N (from 1) as the
+         * Updated ruleset counts it, strengths in half points */
+        int b = atoi(w[1]) - 1;
+        if (b < 0 || b >= r->s.nbattles) {
+            result(false, "no battle %s", w[1]);
+            return true;
+        }
+        const struct ak_battle *t = &r->s.battle[b];
+        result(t->attack == atoi(w[2]) && t->defense == atoi(w[3]) && t->drm == atoi(w[4]),
+               "battle %s: %s against %s half points, modifier %s (is %d, %d, %d)", w[1], w[2], w[3], w[4], t->attack,
+               t->defense, t->drm);
+    } else if (n == 3 && strcmp(w[0], "column") == 0) {
+        int b = atoi(w[1]) - 1;
+        const char *got = b >= 0 && b < r->s.nbattles ? ak_updated_odds_name(r->s.battle[b].column) : "none";
+        result(strcmp(got, w[2]) == 0, "battle %s is fought in the %s column (is %s)", w[1], w[2], got);
+    } else if (n == 2 && strcmp(w[0], "need") == 0) {
+        result(r->s.pending.need == atoi(w[1]), "the loss requirement is %s half points (is %d)", w[1], r->s.pending.need);
     } else if (n >= 2 && (strcmp(w[0], "hazard") == 0 || strcmp(w[0], "no-hazard") == 0)) {
         expect_hazard(r, w, n, w[0][0] == 'h');
     } else if (n == 2 && strcmp(w[0], "zoc-off") == 0) {
@@ -484,6 +523,10 @@ static void expect(struct run *r, char **w, int n)
         int side = side_arg(w[1]), k = pool_arg(w[2]);
         if (side >= 0 && side < AK_SIDES && k >= 0)
             result(r->s.pool[side][k] == atoi(w[3]), "%s %s pool %s (is %d)", w[1], w[2], w[3], r->s.pool[side][k]);
+    } else if (n == 2 && strcmp(w[0], "mech-moved") == 0) {
+        int u = unit_arg(w[1]);
+        if (u >= 0)
+            result(r->s.unit[u].marks & AK_MARK_MECH_MOVED, "%s moved in the mechanized movement phase", w[1]);
     } else if (n == 3 && strcmp(w[0], "mark") == 0) {
         /* expect mark UNIT none|oos|isolated: the supply phase's marks */
         int u = unit_arg(w[1]);
@@ -535,6 +578,7 @@ static void run_line(struct run *r, char **w, int n)
             else
                 seed = strtoull(w[i], NULL, 10);
         ak_state_init(&r->s, ruleset, seed);
+        ak_updated_use_crt(NULL);   /* each scenario names its table (crt test) */
         r->actor = -1;
         if (strcmp(w[1], "empty") == 0)
             for (int u = 0; u < r->s.units; u++)
@@ -576,7 +620,7 @@ static void run_line(struct run *r, char **w, int n)
         else
             result(false, "unknown setting '%s'", w[1]);
     } else if (strcmp(w[0], "actor") == 0 && n == 2) {
-        r->actor = strcmp(w[1], "mover") == 0 ? -1 : side_arg(w[1]);
+        r->actor = strcmp(w[1], "mover") == 0 ? -1 : strcmp(w[1], "waiting") == 0 ? -2 : side_arg(w[1]);
     } else if (strcmp(w[0], "start-turn") == 0) {
         r->ev.n = 0;
         ak_ruleset_get(r->s.ruleset)->start_player_turn(&r->s, &r->ev);
@@ -589,6 +633,17 @@ static void run_line(struct run *r, char **w, int n)
         do_action(r, w + 2, n - 2, w[1]);
     } else if (strcmp(w[0], "expect") == 0 && n >= 2) {
         expect(r, w + 1, n - 1);
+    } else if (strcmp(w[0], "crt") == 0 && n == 2) {
+        /* crt test | none: the Updated ruleset's table (the one written for
+         * testing, compiled in) or none at all */
+        static struct ak_crt_table t;
+        char err[200];
+        if (strcmp(w[1], "none") == 0)
+            ak_updated_use_crt(NULL);
+        else if (strcmp(w[1], "test") == 0 && !ak_crt_table_parse(&t, ak_test_crt_txt, err, sizeof err))
+            ak_updated_use_crt(&t);
+        else
+            result(false, "crt test|none");
     } else if (strcmp(w[0], "mark-hash") == 0) {
         r->hash_mark = ak_state_hash(&r->s);
     } else {

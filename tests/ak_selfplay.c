@@ -39,12 +39,13 @@ int main(int argc, char **argv)
     static struct ak_player_game g;
     g.check = true;
     g.ruleset = argc > 3 ? ak_ruleset_find(argv[3]) : 0;
+    g.toward_enemy = g.ruleset > 0;     /* the classic figures stay those of the docs */
     if (g.ruleset < 0) {
         fprintf(stderr, "ak-selfplay: unknown ruleset '%s'\n", argv[3]);
         return 2;
     }
     int wins[3][AK_WIN_TIME + 1] = {{0}}, bad = 0, turns = 0;
-    long actions = 0;
+    long actions = 0, battles = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < games; i++) {
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
         bad += !ok;
         actions += g.n;
         turns += g.s.turn;
+        for (int k = 0; k < g.n; k++)
+            battles += g.log[k].kind == AK_ACT_RESOLVE;
         if (ok)
             wins[g.s.result == AK_RESULT_AXIS_WINS ? 0 : 1][g.s.result_reason]++;
         printf("seed %llu: %s after %d actions, turn %d: %s by %s\n", (unsigned long long)seed,
@@ -62,8 +65,8 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("%d games, %d failed; %ld actions; average end turn %.1f; %.2f games/s\n", games, bad,
-           actions, games ? (double)turns / games : 0.0, secs > 0 ? games / secs : 0.0);
+    printf("%d games, %d failed; %ld actions, %ld battles fought; average end turn %.1f; %.2f games/s\n", games,
+           bad, actions, battles, games ? (double)turns / games : 0.0, secs > 0 ? games / secs : 0.0);
     for (int w = 0; w < 2; w++)
         for (int r = 1; r <= AK_WIN_TIME; r++)
             if (wins[w][r])

@@ -124,6 +124,13 @@ START_TEST(battles_and_decisions_must_exist)
     j = start_json();
     json_object_set_new(j, "battles", json_pack("[O]", battle));
     refused(j, "malformed battles");
+    /* A well-formed battle, but in the movement portion: battles and owed
+     * decisions exist only in combat (else the side waited for could act
+     * for the mover). */
+    json_object_set_new(battle, "column", json_integer(5));
+    j = start_json();
+    json_object_set_new(j, "battles", json_pack("[O]", battle));
+    refused(j, "outside the combat portion");
     json_decref(battle);
     j = start_json();
     json_object_set_new(j, "pending", json_pack("{s:s,s:s,s:i}", "decision", "retreat", "side", "axis", "battle", 3));
