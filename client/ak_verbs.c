@@ -64,6 +64,17 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
         return json_pack("{s:s}", "action", "end_movement");
     if (strcmp(v, "end-turn") == 0 && argc == 1)
         return json_pack("{s:s}", "action", "end_turn");
+    if (strcmp(v, "supply-attacks") == 0 && argc == 2)
+        return json_pack("{s:s,s:o}", "action", "supply_attacks", "units", ak_verb_names(argv[1]));
+    if (strcmp(v, "losses") == 0 && argc == 3) {
+        /* losses REDUCED ELIMINATED, either - for none */
+        json_t *a = json_pack("{s:s}", "action", "losses");
+        if (strcmp(argv[1], "-") != 0)
+            json_object_set_new(a, "reduce", ak_verb_names(argv[1]));
+        if (strcmp(argv[2], "-") != 0)
+            json_object_set_new(a, "eliminate", ak_verb_names(argv[2]));
+        return a;
+    }
     if (strcmp(v, "burn") == 0 && argc == 2)
         return json_pack("{s:s,s:o}", "action", "burn_supply", "units", ak_verb_names(argv[1]));
     if (strcmp(v, "end-phase") == 0 && argc == 1)
@@ -95,7 +106,7 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
 bool ak_verb_is_action(const char *verb)
 {
     static const char *const verbs[] = {
-        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn",
+        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn", "supply-attacks", "losses",
         "battle", "cancel", "resolve", "retreat", "advance", "substitute", "resign",
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
@@ -142,6 +153,10 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
         snprintf(buf, cap, "akc move %ld %s %s", game, u, to ? to : d);
     } else if (strcmp(kind, "place") == 0) {
         snprintf(buf, cap, "akc place %ld %s %s", game, u, json_string_value(json_object_get(a, "at")));
+    } else if (strcmp(kind, "losses") == 0) {
+        join_names(json_object_get(a, "reduce"), u, sizeof u);
+        join_names(json_object_get(a, "eliminate"), d, sizeof d);
+        snprintf(buf, cap, "akc losses %ld %s %s", game, u[0] ? u : "-", d[0] ? d : "-");
     } else if (strcmp(kind, "substitute") == 0) {
         join_names(json_object_get(a, "out"), u, sizeof u);
         join_names(json_object_get(a, "in"), d, sizeof d);
@@ -151,6 +166,7 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
                            : strcmp(kind, "end_turn") == 0 ? "end-turn"
                            : strcmp(kind, "end_phase") == 0 ? "end-phase"
                            : strcmp(kind, "burn_supply") == 0 ? "burn"
+                           : strcmp(kind, "supply_attacks") == 0 ? "supply-attacks"
                            : strcmp(kind, "destroy_supply") == 0 ? "destroy" : kind;
         snprintf(buf, cap, "akc %s %ld%s%s", verb, game, u[0] ? " " : "", u);
     }

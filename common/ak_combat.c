@@ -1,6 +1,7 @@
 /* ak_combat: declaring battles, their obligations, automatic victory. */
 #include "ak_combat.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ak_battle.h"
@@ -95,6 +96,13 @@ bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej)
                                  ak_def(u)->shortname, ak_hex_format(x->hex, h), ak_def(e2)->shortname);
     }
     return true;
+}
+
+void ak_combat_result_name(const struct ak_state *s, int b, char *buf, int len)
+{
+    static const char *const names[] = {"AE", "AB2", "EX", "DB2", "DE"};
+    const struct ak_battle *t = &s->battle[b];
+    snprintf(buf, (size_t)len, "%s", t->resolved && t->result < 5 ? names[t->result] : "");
 }
 
 bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att,

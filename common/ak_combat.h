@@ -66,4 +66,7 @@ int ak_combat_units_left(const struct ak_state *s, int side);
 bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att, int *na, uint8_t *def,
                            int *nd, struct ak_reject *rej);
 
+/* "DB2": battle b's result on the 1964 table, "" before it is fought. */
+void ak_combat_result_name(const struct ak_state *s, int b, char *buf, int len);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "ak_battle.h"
 #include "ak_patch.h"
+#include "ak_updated.h"
 #include "ak_victory.h"
 
 static const char *const crt_names[] = {"AE", "AB2", "EX", "DB2", "DE"};
@@ -404,6 +405,13 @@ static void head_patch(json_t *ops, const struct ak_state *a, const struct ak_st
                 ak_patch_replace(ops, p, json_integer(b->pool[i][k]));
             }
     PATCH_FIELD(ops, p, "%s", "/flags", a->flags != b->flags, json_integer(b->flags));
+    if (a->nattack_supply != b->nattack_supply ||
+        memcmp(a->attack_supply, b->attack_supply, sizeof a->attack_supply[0] * (size_t)b->nattack_supply) != 0) {
+        json_t *list = json_array();
+        for (int i = 0; i < b->nattack_supply; i++)
+            json_array_append_new(list, hex_json(b->attack_supply[i]));
+        ak_patch_replace(ops, "/attack_supply", list);
+    }
     pair_patch(ops, "hold_turns", (int[]){a->hold_turns[0], a->hold_turns[1]},
                (int[]){b->hold_turns[0], b->hold_turns[1]});
     PATCH_FIELD(ops, p, "%s", "/actions", a->actions != b->actions, json_integer((json_int_t)b->actions));
@@ -442,11 +450,14 @@ static json_t *battles_json(const struct ak_state *s)
         json_t *hexes = json_array();
         for (int i = 0; i < t->ndef_hex; i++)
             json_array_append_new(hexes, hex_json(t->def_hex[i]));
-        json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o}",
+        const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+        char result[64];
+        r->result_name(s, b, result, sizeof result);
+        json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o,s:i,s:i}",
             "supply", t->supply == AK_UNIT_NONE ? json_null() : json_string(ak_def(t->supply)->shortname),
-            "resolved", t->resolved, "column", t->column, "odds", ak_odds_name(t->column),
-            "roll", t->roll, "result", t->resolved ? crt_names[t->result] : "",
-            "attack", t->attack, "defense", t->defense, "hexes", hexes));
+            "resolved", t->resolved, "column", t->column, "odds", r->odds_name(t->column),
+            "roll", t->roll, "result", result,
+            "attack", t->attack, "defense", t->defense, "hexes", hexes, "drm", t->drm, "modified", t->modified));
     }
     return battles;
 }
@@ -485,6 +496,10 @@ static json_t *state_head_json(const struct ak_state *s)
     json_object_set_new(j, "pools", json_pack("[[i,i],[i,i]]", s->pool[0][0], s->pool[0][1], s->pool[1][0],
                                               s->pool[1][1]));
     json_object_set_new(j, "flags", json_integer(s->flags));
+    json_t *spent = json_array();
+    for (int i = 0; i < s->nattack_supply; i++)
+        json_array_append_new(spent, hex_json(s->attack_supply[i]));
+    json_object_set_new(j, "attack_supply", spent);
     return j;
 }
 
@@ -552,8 +567,13 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
         t->result = (uint8_t)(result < 0 || !t->resolved ? 0 : result);
         t->attack = u8_value(json_object_get(x, "attack"), &in_range);
         t->defense = u8_value(json_object_get(x, "defense"), &in_range);
+        json_int_t drm = json_integer_value(json_object_get(x, "drm")), modified = json_integer_value(json_object_get(x, "modified"));
+        if (drm < -9 || drm > 9 || modified < -20 || modified > 40)
+            return false;
+        t->drm = (int8_t)drm;
+        t->modified = (int8_t)modified;
         const json_t *hexes = json_object_get(x, "hexes");
-        if (!in_range || json_array_size(hexes) > AK_BATTLE_HEXES || t->column > AK_ODDS_AUTO)
+        if (!in_range || json_array_size(hexes) > AK_BATTLE_HEXES)
             return false;
         t->ndef_hex = (uint8_t)json_array_size(hexes);
         for (int i = 0; i < t->ndef_hex; i++)
@@ -619,6 +639,14 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
             s->pool[i][k] = u8_value(json_array_get(json_array_get(json_object_get(j, "pools"), (size_t)i), (size_t)k),
                                      &in_range);
     s->flags = u8_value(json_object_get(j, "flags"), &in_range);
+    const json_t *spent = json_object_get(j, "attack_supply");
+    if (spent && (!json_is_array(spent) || json_array_size(spent) > AK_ATTACK_SUPPLY_MAX))
+        return fail(err, errlen, "%s", "attack_supply lists at most 4 squares");
+    for (size_t i = 0; spent && i < json_array_size(spent); i++) {
+        if (!hex_field_ok(json_array_get(spent, i)) || json_is_null(json_array_get(spent, i)))
+            return fail(err, errlen, "%s", "attack_supply names a square that is not on the map");
+        s->attack_supply[s->nattack_supply++] = hex_or_none(json_array_get(spent, i));
+    }
     int reason = name_index(json_string_value(json_object_get(j, "reason")), ak_win_reason_name, AK_WIN_ADJUDICATION + 1);
     s->result_reason = (uint8_t)(reason < 0 ? 0 : reason);
     s->combat_locked = json_is_true(json_object_get(j, "combat_locked"));
@@ -675,6 +703,12 @@ static const char *const event_names[] = {
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
+/* A battle event's odds: the 1964 table's column, or the operator's. */
+static const char *event_odds(int column)
+{
+    return column >= AK_EV_TABLE_COLUMN ? ak_updated_odds_name(column - AK_EV_TABLE_COLUMN) : ak_odds_name(column);
+}
+
 json_t *ak_event_to_json(const struct ak_event *e)
 {
     char text[200];
@@ -695,10 +729,11 @@ json_t *ak_event_to_json(const struct ak_event *e)
         e->kind == AK_EV_BATTLE_CANCELLED)
         json_object_set_new(j, "battle", json_integer(e->a));
     if (e->kind == AK_EV_BATTLE_DECLARED || e->kind == AK_EV_BATTLE_RESOLVED)
-        json_object_set_new(j, "odds", json_string(ak_odds_name(e->d)));
+        json_object_set_new(j, "odds", json_string(event_odds(e->d)));
     if (e->kind == AK_EV_BATTLE_RESOLVED) {
         json_object_set_new(j, "roll", json_integer(e->b));
-        json_object_set_new(j, "result", json_string(crt_names[e->c]));
+        if (e->c >= 0 && e->c < 5)
+            json_object_set_new(j, "result", json_string(crt_names[e->c]));
     }
     if (e->kind == AK_EV_GAME_OVER) {
         json_object_set_new(j, "result", json_string(ak_result_name(e->a)));
@@ -733,13 +768,15 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
                  e->other != AK_UNIT_NONE &&
                          (ak_def(e->other)->defense == e->c || 2 * ak_def(e->other)->defense == e->c)
                      ? "" : " and others",
-                 e->b, e->c, ak_odds_name(e->d));
+                 e->b, e->c, event_odds(e->d));
         break;
     case AK_EV_BATTLE_CANCELLED:
         snprintf(buf, len, "Battle %d withdrawn", e->a);
         break;
     case AK_EV_BATTLE_RESOLVED:
-        if (e->b == 0)
+        if (e->c < 0)
+            snprintf(buf, len, "Battle %d, odds %s: %s rolled %d", e->a, event_odds(e->d), side, e->b);
+        else if (e->b == 0)
             snprintf(buf, len, "Battle %d at %s: automatic victory, %s", e->a, t, results[e->c]);
         else
             snprintf(buf, len, "Battle %d at %s, odds %s: %s rolled %d: %s", e->a, t,

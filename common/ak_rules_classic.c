@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "ak_arrival.h"
+#include "ak_battle.h"
 #include "ak_combat.h"
 #include "ak_sustain.h"
 #include "ak_move.h"
@@ -68,6 +69,8 @@ const struct ak_ruleset ak_rules_classic = {
     .rommel_bonus = 2,
     .zoc_halt_code = "ATTACKING-1",
     .movement = &ak_movement_squares,
+    .odds_name = ak_odds_name,
+    .result_name = ak_combat_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_turn_possible_actions,
     .arrival_squares = ak_arrival_ports,

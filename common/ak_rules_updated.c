@@ -63,6 +63,9 @@ const struct ak_ruleset ak_rules_updated = {
     .zoc_halt_code = "UPD-ZOC-1",
     .movement = &ak_movement_points,
     .mp_costs = &updated_costs,
+    .needs_crt_table = true,
+    .odds_name = ak_updated_odds_name,
+    .result_name = ak_updated_result_name,
     .unfinished = "only its movement, stacking, sequence of play, reinforcements and supply phase are built so far; "
                   "its combat, boxes, isolation attrition, replacements, port movement and substitutes are not "
                   "(issue 16)",

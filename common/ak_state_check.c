@@ -18,6 +18,7 @@
 
 #include "ak_battle.h"
 #include "ak_losses.h"
+#include "ak_crt_table.h"
 
 static bool bad(char *err, int errlen, const char *fmt, ...)
 {
@@ -88,7 +89,11 @@ static bool check_battle(const struct ak_state *s, int b, char *err, int errlen)
     const struct ak_battle *t = &s->battle[b];
     if (t->supply != AK_UNIT_NONE && t->supply >= s->units)
         return bad(err, errlen, "battle %d names an unknown supply unit", b + 1);
-    if (t->column > AK_ODDS_AUTO || t->roll > 6 || t->result > AK_CRT_DE || t->resolved > 1)
+    /* The operator's table (Updated ruleset) has up to 16 columns and a
+     * die of 2 to 12; the 1964 one 11 columns and one die. */
+    bool table = ak_ruleset_get(s->ruleset)->needs_crt_table;
+    if (t->column > (table ? AK_CRT_TABLE_COLUMNS - 1 : AK_ODDS_AUTO) || t->roll > (table ? 12 : 6) ||
+        t->result > AK_CRT_DE || t->resolved > 1)
         return bad(err, errlen, "battle %d has odds, a die or a result out of range", b + 1);
     if (t->ndef_hex > AK_BATTLE_HEXES)
         return bad(err, errlen, "battle %d has too many defending squares", b + 1);

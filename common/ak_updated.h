@@ -30,6 +30,8 @@ int ak_updated_side_strength(const struct ak_state *s, int b, int side);
 const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b);
 /* "3-2" for a column of the loaded table. */
 const char *ak_updated_odds_name(int column);
+/* "DL50%/DR2": the cell battle b was fought on, "" before. */
+void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len);
 /* The retreat stage of battle b: true when a decision is owed. */
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev);
 /* The advance stage: true when a decision is owed. */

@@ -274,7 +274,7 @@ bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const str
                  f.attack2 / 2, f.defense2 / 2);
     struct ak_event *e = ak_event_last(ev);
     if (e && e->kind == AK_EV_BATTLE_DECLARED)
-        e->d = (int16_t)f.column;
+        e->d = (int16_t)(AK_EV_TABLE_COLUMN + f.column);
     return true;
 }
 
@@ -334,15 +334,24 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     t->resolved = 1;
     s->combat_locked = 0;
     ak_event_add(ev, AK_EV_BATTLE_RESOLVED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, b + 1,
-                 roll, 0);
+                 roll, -1);
     struct ak_event *e = ak_event_last(ev);
     if (e && e->kind == AK_EV_BATTLE_RESOLVED)
-        e->d = (int16_t)f.column;
+        e->d = (int16_t)(AK_EV_TABLE_COLUMN + f.column);
     s->pending = (struct ak_pending){0};
     s->pending.battle = (uint8_t)b;
     s->pending.stage = AK_STAGE_DEFENDER_LOSSES;
     ak_updated_next_step(s, b, ev);
     return true;
+}
+
+void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len)
+{
+    const struct ak_crt_effect *e = ak_updated_effect(s, b);
+    if (e)
+        ak_crt_effect_format(e, buf, len);
+    else if (len > 0)
+        buf[0] = '\0';
 }
 
 const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ak_crt_table.h"
+#include "ak_updated.h"
 #include "ak_json_pool.h"
 #include "ak_server.h"
 #include "ak_version.h"
@@ -138,6 +139,7 @@ static int load_updated_crt(struct ak_server *srv, char *err, size_t cap)
     if (ak_crt_table_parse(&table, text, why, sizeof why))
         return snprintf(err, cap, "updated_crt %.300s: %s", path, why), -1;
     srv->updated_crt = &table;
+    ak_updated_use_crt(&table);     /* the engine fights the Updated ruleset's battles on it */
     ak_log(AK_LOG_INFO, "updated_crt %s: \"%s\", %d columns, modified rolls %d to %d", path, table.name,
            table.ncolumns, table.row_min, table.row_max);
     return 0;

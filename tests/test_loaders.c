@@ -123,7 +123,7 @@ START_TEST(battles_and_decisions_must_exist)
     json_object_set_new(battle, "column", json_integer(12));
     j = start_json();
     json_object_set_new(j, "battles", json_pack("[O]", battle));
-    refused(j, "malformed battles");
+    refused(j, "odds, a die or a result out of range");
     /* A well-formed battle, but in the movement portion: battles and owed
      * decisions exist only in combat (else the side waited for could act
      * for the mover). */
@@ -206,6 +206,42 @@ START_TEST(every_state_of_real_games_accepted)
 }
 END_TEST
 
+/* The same for games of the Updated ruleset (on the table written for
+ * testing): every state passes the check, and its public JSON, read
+ * back, writes out the same JSON (steps, marks, pools, attack supply,
+ * battles and owed decisions included). */
+START_TEST(every_updated_state_reads_back)
+{
+    static struct ak_player_game g;
+    g.ruleset = ak_ruleset_find("updated");
+    g.toward_enemy = true;
+    char err[200];
+    int battles = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        ak_player_start(&g, seed);
+        struct ak_state replay;
+        ak_state_init(&replay, g.ruleset, seed);
+        ck_assert(ak_player_play(&g, 39));
+        for (int i = 0; i < g.n; i++) {
+            ck_assert(ak_apply(&replay, &g.log[i], NULL, NULL));
+            ck_assert_msg(ak_state_check(&replay, err, sizeof err), "action %d: %s", i + 1, err);
+            battles += replay.nbattles > 0;
+            if (i % 7 == 0 || replay.nbattles > 0 || replay.pending.kind) {
+                json_t *j = ak_state_to_json(&replay);
+                struct ak_state back;
+                ck_assert_msg(ak_state_from_json(j, &back, err, sizeof err), "action %d: %s", i + 1, err);
+                json_t *again = ak_state_to_json(&back);
+                ck_assert_msg(json_equal(j, again), "action %d: the state reads back to another JSON", i + 1);
+                json_decref(j);
+                json_decref(again);
+            }
+        }
+    }
+    ck_assert_int_gt(battles, 0);
+    ak_player_free(&g);
+}
+END_TEST
+
 /* A record whose position puts a unit off the map is refused in words. */
 START_TEST(record_with_bad_position_refused)
 {
@@ -226,4 +262,5 @@ END_TEST
 
 AK_CHECK_MAIN("loaders", unit_on_board_needs_a_square_of_the_map, unit_on_board_not_at_sea_or_in_the_depression,
               numbers_out_of_range, battles_and_decisions_must_exist, a_result_only_when_the_game_is_over,
-              snapshot_struct_checked, every_state_of_real_games_accepted, record_with_bad_position_refused)
+              snapshot_struct_checked, every_state_of_real_games_accepted, every_updated_state_reads_back,
+              record_with_bad_position_refused)
