@@ -3,7 +3,9 @@
  * legal-destination listing for every unit of the opening position, per
  * battle resolution, the time to list every legal action in a busy
  * mid-game position, and random games played to the end per second on one
- * core. Run by scripts/bench. */
+ * core; then the same figures for the Updated ruleset as far as it is
+ * built (movement by points, its phases, battles on the table written for
+ * testing), beside the classic ones. Run by scripts/bench. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
@@ -144,6 +146,83 @@ static void bench_listing_and_games(void)
     ak_player_free(&g);
 }
 
+/* Legal destinations of every unit of a position. */
+static void destinations(const struct ak_state *s)
+{
+    static struct ak_dest d[AK_HEX_COUNT];
+    int units = 0, dests = 0;
+    double t0 = now();
+    for (int r = 0; r < 200; r++)
+        for (int u = 0; u < s->units; u++) {
+            if (!ak_on_board(s, u))
+                continue;
+            struct ak_reject rej;
+            uint8_t g = (uint8_t)u;
+            int n = ak_move_destinations(s, ak_def(u)->side, &g, 1, d, AK_HEX_COUNT, &rej);
+            if (r == 0) {
+                units++;
+                dests += n > 0 ? n : 0;
+            }
+        }
+    double per = (now() - t0) * 1e6 / (200.0 * units);
+    printf("legal destinations, opening position: %.2f us per unit (%d units, %d destinations)\n",
+           per, units, dests);
+}
+
+/* The Updated ruleset: the moves, listing, games and replay figures. */
+static void bench_updated(void)
+{
+    int ruleset = ak_ruleset_find("updated");
+    struct ak_state s;
+    ak_state_init(&s, ruleset, 1);
+    const int rounds = 20000;
+    printf("\nUpdated ruleset (as built: movement by points, its phases and supply, battles on the table written for testing):\n");
+    printf("validate+apply 21pz5 W6->W14 by movement points, destination only: %.2f us (best of 5 batches)\n",
+           validate(&s, "21pz5", "W14", rounds, false));
+    printf("reject with explanation 21pz3 W6->W30 (beyond reach): %.2f us\n", validate(&s, "21pz3", "W30", rounds, false));
+    destinations(&s);
+    static struct ak_player_game g;
+    g.ruleset = ruleset;
+    g.toward_enemy = true;
+    double best = 0;
+    long best_actions = 0, battles = 0;
+    for (int batch = 0; batch < 3; batch++) {
+        long actions = 0;
+        double t0 = now();
+        for (int i = 0; i < 10; i++) {
+            ak_player_start(&g, 1000 + (uint64_t)(batch * 10 + i));
+            ak_player_play(&g, 1000);
+            actions += g.n;
+            for (int k = 0; k < g.n; k++)
+                battles += g.log[k].kind == AK_ACT_RESOLVE;
+        }
+        double rate = 10 / (now() - t0);
+        if (rate > best) {
+            best = rate;
+            best_actions = actions;
+        }
+    }
+    printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action; %ld battles in the 30)\n",
+           best, 1e6 * 10 / best / (double)best_actions, battles);
+    long replayed = 0;
+    double spent = 0;
+    for (int i = 0; i < 10; i++) {
+        ak_player_start(&g, 2000 + (uint64_t)i);
+        ak_player_play(&g, 1000);
+        struct ak_state r;
+        ak_state_init(&r, ruleset, 2000 + (uint64_t)i);
+        double t0 = now();
+        for (int k = 0; k < g.n; k++)
+            if (!ak_apply(&r, &g.log[k], NULL, NULL))
+                break;
+        spent += now() - t0;
+        replayed += g.n;
+    }
+    printf("the same games replayed from their logs (the engine alone): %.1f us per action (%ld actions)\n",
+           1e6 * spent / (double)replayed, replayed);
+    ak_player_free(&g);
+}
+
 int main(void)
 {
     struct ak_state s;
@@ -155,25 +234,9 @@ int main(void)
            validate(&s, "21pz5", "W14", rounds, true));
     printf("reject with explanation 21pz3 W6->W18 (beyond reach): %.2f us\n",
            validate(&s, "21pz3", "W18", rounds, false));
-    static struct ak_dest d[AK_HEX_COUNT];
-    int units = 0, dests = 0;
-    double t0 = now();
-    for (int r = 0; r < 200; r++)
-        for (int u = 0; u < s.units; u++) {
-            if (!ak_on_board(&s, u))
-                continue;
-            struct ak_reject rej;
-            uint8_t g = (uint8_t)u;
-            int n = ak_move_destinations(&s, ak_def(u)->side, &g, 1, d, AK_HEX_COUNT, &rej);
-            if (r == 0) {
-                units++;
-                dests += n > 0 ? n : 0;
-            }
-        }
-    double per = (now() - t0) * 1e6 / (200.0 * units);
-    printf("legal destinations, opening position: %.2f us per unit (%d units, %d destinations)\n",
-           per, units, dests);
+    destinations(&s);
     bench_battle();
     bench_listing_and_games();
+    bench_updated();
     return 0;
 }

@@ -12,11 +12,14 @@
  *   - the sequence of play (ak_updated_turn.c): the reinforcement phase's
  *     supply units and replacement points, the mechanized movement phase;
  *   - the supply phase (ak_updated_supply.c): trace supply, out of supply
- *     and isolated marks, extenders and emergency supply.
+ *     and isolated marks, extenders and emergency supply;
+ *   - new units at the entry squares (ak_updated_arrival.c);
+ *   - combat on the operator's table (ak_updated_combat.c,
+ *     ak_updated_retreat.c): attack supply, bombardment, armor advantage,
+ *     steps and loss requirements, exchanges, retreats, the advance.
  *
  * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): the new combat system with its table, steps and
- * losses (ak_crt_table.c and ak_losses.c hold its arithmetic), boxes,
+ * (`unfinished` below): boxes, the fortress defenders' retreat cancel,
  * isolation attrition, the replacement phase's rebuilding, port movement,
  * the Allied substitute counters (kept, reading A-27 (v)) and the first
  * Axis capture of Tobruch's supply unit (TOBRUK CAPTURE). Until then the
@@ -66,8 +69,8 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "only its movement, stacking, sequence of play, reinforcements and supply phase are built so far; "
-                  "its combat, boxes, isolation attrition, replacements, port movement and substitutes are not "
+    .unfinished = "only its movement, stacking, sequence of play, reinforcements, supply phase and combat are built "
+                  "so far; its boxes, isolation attrition, replacements, port movement and substitutes are not "
                   "(issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
