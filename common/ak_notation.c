@@ -699,7 +699,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements", "out_of_supply", "reduced",
+    "replacements", "out_of_supply", "reduced", "retreat_cancelled",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -800,6 +800,9 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
         break;
+    case AK_EV_RETREAT_CANCELLED:
+        snprintf(buf, len, "%s defenders of battle %d give a step and stay in their fortress", side, e->a);
+        break;
     case AK_EV_REDUCED:
         snprintf(buf, len, "%s at %s loses a step (battle %d)", unit, f, e->a);
         break;
@@ -845,7 +848,9 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "Rommel escaped capture at %s and rejoined %s at %s", f, *other ? other : "nobody", t);
         break;
     case AK_EV_PLACED:
-        snprintf(buf, len, e->a == 1 ? "%s landed from the sea at %s" : e->a == 2 ? "%s returned from the dead pile as a replacement at %s" : "%s entered play at %s", unit, t);
+        snprintf(buf, len, e->a == 1 ? "%s landed from the sea at %s" : e->a == 2 ? "%s returned from the dead pile as a replacement at %s"
+                           : e->a == 3 ? "%s: the first Axis garrison of Tobruch finds a supply unit at %s"
+                                       : "%s entered play at %s", unit, t);
         break;
     case AK_EV_EMBARKED:
         snprintf(buf, len, "%s put to sea from %s", unit, f);

@@ -326,6 +326,8 @@ static void list_losses(struct list *l)
     if (reduce.nunits > 1)
         offer(l, &reduce);
     offer(l, &all);
+    struct ak_action none = blank(s, AK_ACT_LOSSES);
+    offer(l, &none);    /* declining a fortress's offer to stay (otherwise refused) */
 }
 
 static void list_advances(struct list *l)

@@ -71,6 +71,7 @@ enum ak_event_kind {
     AK_EV_SUPPLY_USED, AK_EV_ISOLATED, AK_EV_SUBSTITUTED, AK_EV_REPLACEMENTS,
     AK_EV_OUT_OF_SUPPLY,    /* Updated supply phase: a = 0 out of supply, 1 isolated too, -1 back in supply */
     AK_EV_REDUCED,          /* Updated: a unit lost a step, turned to its reduced side (a: battle) */
+    AK_EV_RETREAT_CANCELLED,    /* Updated: fortress defenders gave a step to stay (a: battle) */
     AK_EV_KINDS
 };
 

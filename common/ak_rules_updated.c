@@ -13,7 +13,8 @@
  *     supply units and replacement points, the mechanized movement phase;
  *   - the supply phase (ak_updated_supply.c): trace supply, out of supply
  *     and isolated marks, extenders and emergency supply;
- *   - new units at the entry squares (ak_updated_arrival.c);
+ *   - new units at the entry squares, the first Axis capture of Tobruch
+ *     (ak_updated_arrival.c);
  *   - combat on the operator's table (ak_updated_combat.c,
  *     ak_updated_retreat.c): attack supply, bombardment, armor advantage,
  *     steps and loss requirements, exchanges, retreats, the advance.
@@ -21,8 +22,7 @@
  * Not built yet (issue 16), so akd does not start games of it
  * (`unfinished` below): boxes, the fortress defenders' retreat cancel,
  * isolation attrition, the replacement phase's rebuilding, port movement,
- * the Allied substitute counters (kept, reading A-27 (v)) and the first
- * Axis capture of Tobruch's supply unit (TOBRUK CAPTURE). Until then the
+ * and the Allied substitute counters (kept, reading A-27 (v)). Until then the
  * actions of those phases are not part of this ruleset and are refused.
  */
 #include <stddef.h>
@@ -38,6 +38,26 @@ static bool updated_move(const struct ak_ruleset *r, struct ak_state *s, const s
     if (!ak_move_action_route(s, a, &route, rej))
         return false;
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
+    ak_updated_tobruch_taken(s, ev);
+    return true;
+}
+
+/* Advances and retreats can garrison Tobruch too. */
+static bool updated_advance(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                            struct ak_events *ev, struct ak_reject *rej)
+{
+    if (!ak_updated_advance(r, s, a, ev, rej))
+        return false;
+    ak_updated_tobruch_taken(s, ev);
+    return true;
+}
+
+static bool updated_retreat(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                            struct ak_events *ev, struct ak_reject *rej)
+{
+    if (!ak_updated_retreat(r, s, a, ev, rej))
+        return false;
+    ak_updated_tobruch_taken(s, ev);
     return true;
 }
 
@@ -87,8 +107,8 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_BATTLE] = ak_updated_battle,
         [AK_ACT_RESOLVE] = ak_updated_resolve,
         [AK_ACT_LOSSES] = ak_updated_losses,
-        [AK_ACT_RETREAT] = ak_updated_retreat,
-        [AK_ACT_ADVANCE] = ak_updated_advance,
+        [AK_ACT_RETREAT] = updated_retreat,
+        [AK_ACT_ADVANCE] = updated_advance,
         [AK_ACT_END_TURN] = ak_updated_end_turn,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,

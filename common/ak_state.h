@@ -101,7 +101,8 @@ enum { AK_STAGE_DONE = 0, AK_STAGE_DEFENDER_LOSSES, AK_STAGE_ATTACKER_LOSSES, AK
        AK_STAGE_ADVANCE, AK_STAGE_END };
 /* pending.percent for LOSSES: 1 a percentage result (reduced odd units
  * count half), 2 a step owed for a retreat through a zone (no excess). */
-enum { AK_LOSS_POINTS = 0, AK_LOSS_PERCENT = 1, AK_LOSS_STEP = 2 };
+enum { AK_LOSS_POINTS = 0, AK_LOSS_PERCENT = 1, AK_LOSS_STEP = 2,
+       AK_LOSS_CANCEL = 3 };    /* a step the fortress defenders may give instead of retreating (none: retreat) */
 struct ak_pending {
     uint8_t kind, side;   /* what is owed, and by whom */
     uint8_t battle;       /* index of the battle it belongs to */
@@ -131,8 +132,9 @@ enum { AK_POOL_INFANTRY, AK_POOL_ARMOR, AK_POOLS };
 enum {
     AK_SF_AXIS_SUPPLY_MISSED = 1 << 0,  /* the last month-start convoy roll gave no supply unit */
     AK_SF_BOMBARDED = 1 << 1,           /* this combat phase's bombardment is spent */
+    AK_SF_TOBRUCH_TAKEN = 1 << 2,       /* the Axis has held Tobruch once (TOBRUK CAPTURE) */
 };
-#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED)
+#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN)
 #define AK_ATTACK_SUPPLY_MAX 4
 
 /* Key squares whose control is judged at the start of a player turn. */

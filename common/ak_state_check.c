@@ -145,7 +145,7 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "%d battles declared (at most %d)", s->nbattles, AK_BATTLE_MAX);
     if (s->combat_locked > 1)
         return bad(err, errlen, "malformed combat lock");
-    if (s->pending.stage > AK_STAGE_END || s->pending.percent > AK_LOSS_STEP || s->pending.retreat > 9)
+    if (s->pending.stage > AK_STAGE_END || s->pending.percent > AK_LOSS_CANCEL || s->pending.retreat > 9)
         return bad(err, errlen, "a malformed decision");
     if (s->pending.kind > AK_PEND_LOSSES ||
         (s->pending.kind && (s->pending.side >= AK_SIDES || s->pending.battle >= s->nbattles)))

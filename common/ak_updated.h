@@ -34,6 +34,8 @@ const char *ak_updated_odds_name(int column);
 void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len);
 /* The retreat stage of battle b: true when a decision is owed. */
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev);
+/* Losers of battle b start a retreat of n squares (no fortress offer). */
+bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, struct ak_events *ev);
 /* The advance stage: true when a decision is owed. */
 bool ak_updated_advance_step(struct ak_state *s, int b, struct ak_events *ev);
 void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev);
@@ -48,6 +50,9 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev);
 bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej);
+/* TOBRUK CAPTURE: the first Axis garrison of Tobruch gets a captured
+ * supply unit there; called after every action that moves units. */
+void ak_updated_tobruch_taken(struct ak_state *s, struct ak_events *ev);
 /* REINFORCEMENT PHASE: where the side's new units enter, and placing one. */
 int ak_updated_entries(const struct ak_state *s, int side, ak_hex *out, int max);
 bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,

@@ -9,6 +9,36 @@
 
 #include "ak_zoc.h"
 
+/* TOBRUK CAPTURE: "The first time the Axis player takes control of
+ * Tobruk, he automatically receives 1 captured SU placed in Tobruk,
+ * regardless of whether there was any Allied SU there": one in all (an
+ * Allied supply unit captured there on the way gave it already; reading
+ * A-26 (a)). Control is a garrison, as in 1964. */
+void ak_updated_tobruch_taken(struct ak_state *s, struct ak_events *ev)
+{
+    ak_hex t = ak_map()->tobruch;
+    if ((s->flags & AK_SF_TOBRUCH_TAKEN) || ak_combat_units_at(s, t, AK_AXIS) == 0)
+        return;
+    s->flags |= AK_SF_TOBRUCH_TAKEN;
+    int counter = -1;
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit_def *d = ak_def(u);
+        if (d->side != AK_AXIS || !d->captured_counter)
+            continue;
+        if (ak_on_board(s, u) && s->unit[u].hex == t)
+            return;         /* captured there already */
+        if (counter < 0 && s->unit[u].where == AK_AT_POOL)
+            counter = u;
+    }
+    if (counter < 0)
+        return;             /* every captured counter is in play */
+    struct ak_unit *x = &s->unit[counter];
+    *x = (struct ak_unit){0};
+    x->where = AK_AT_BOARD;
+    x->hex = x->start_hex = t;
+    ak_event_add(ev, AK_EV_PLACED, AK_AXIS, counter, AK_UNIT_NONE, AK_HEX_NONE, t, 3, 0, 0);
+}
+
 int ak_updated_entries(const struct ak_state *s, int side, ak_hex *out, int max)
 {
     const struct ak_updated_calendar *c = &ak_data()->updated;

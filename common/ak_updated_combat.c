@@ -466,7 +466,18 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
         if (choice[k] == AK_LOSS_REDUCE && !lu[k].reducible)
             return ak_reject(rej, "UPD-LOSSES", "%s has no step to lose but itself: eliminate it", ak_def(units[k])->shortname);
     }
-    bool step = s->pending.percent == AK_LOSS_STEP;     /* a retreat through a zone */
+    if (s->pending.percent == AK_LOSS_CANCEL && a->nunits == 0) {
+        /* the fortress defenders decline to pay: they retreat */
+        int n = s->pending.retreat;
+        s->pending.kind = AK_PEND_NONE;
+        if (!ak_updated_start_retreat(s, b, side, n, ev)) {
+            s->pending.retreat = 0;
+            ak_updated_next_step(s, b, ev);
+        }
+        return true;
+    }
+    /* a step for a retreat through a zone, or to stay in a fortress */
+    bool step = s->pending.percent == AK_LOSS_STEP || s->pending.percent == AK_LOSS_CANCEL;
     struct ak_loss_requirement req = {step ? 1 : s->pending.need, s->pending.percent == AK_LOSS_PERCENT};
     int actual;
     if (!ak_loss_meets(req, lu, choice, n, &actual))
@@ -501,6 +512,9 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     }
     if (!step)
         s->pending.removed = (uint8_t)(actual > 255 ? 255 : actual);
+    if (s->pending.percent == AK_LOSS_CANCEL)
+        ak_event_add(ev, AK_EV_RETREAT_CANCELLED, side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, b + 1, 0, 0);
+    s->pending.retreat = 0;
     s->pending.kind = AK_PEND_NONE;
     s->pending.percent = AK_LOSS_POINTS;
     s->pending.need = 0;

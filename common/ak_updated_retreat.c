@@ -16,8 +16,9 @@
  *     one square into one of them (`advance`, or decline with none).
  *     Defenders never advance.
  *
- * Not built yet: defenders in Tobruch and Bengasi cancelling a retreat for
- * one more step (TERRAIN EFFECTS 2). */
+ *   - Defenders in Tobruch or Bengasi told to retreat may stay instead by
+ *     losing one more step (TERRAIN EFFECTS 2): their owner answers the
+ *     offer with `losses` naming the step, or with no unit to retreat. */
 #include <string.h>
 
 #include "ak_capture.h"
@@ -64,6 +65,21 @@ static bool route_exists(const struct ak_state *s, int side, const uint8_t *unit
     return false;
 }
 
+/* TERRAIN EFFECTS 2: do the losers defend a fortress square? */
+static bool in_fortress(const struct ak_state *s, int b, int loser)
+{
+    if (loser == s->side)
+        return false;       /* the attacker's retreat is never cancelled */
+    bool any = false;
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == loser) {
+            if (ak_map()->terrain[s->unit[u].hex] != AK_TERRAIN_FORTRESS)
+                return false;
+            any = true;
+        }
+    return any;
+}
+
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev)
 {
     const struct ak_crt_effect *e = ak_updated_effect(s, b);
@@ -73,6 +89,17 @@ bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev)
     int n = loser == s->side ? e->attacker.retreat : e->defender.retreat;
     if (n > RETREAT_MAX)
         n = RETREAT_MAX;
+    if (in_fortress(s, b, loser)) {
+        s->pending = (struct ak_pending){.kind = AK_PEND_LOSSES, .side = (uint8_t)loser, .battle = (uint8_t)b,
+                                         .need = 1, .stage = s->pending.stage, .percent = AK_LOSS_CANCEL,
+                                         .removed = s->pending.removed, .retreat = (uint8_t)n};
+        return true;
+    }
+    return ak_updated_start_retreat(s, b, loser, n, ev);
+}
+
+bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, struct ak_events *ev)
+{
     bool any = false;
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
