@@ -18,7 +18,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses",
+    "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses", "rebuild",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -195,6 +195,7 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     case AK_ACT_DESTROY_SUPPLY:
     case AK_ACT_BURN_SUPPLY:
     case AK_ACT_SUPPLY_ATTACKS:
+    case AK_ACT_REBUILD:
         return units_of(j, a, err, errlen);
     case AK_ACT_LOSSES:
         if (!append_units(j, "reduce", true, a, err, errlen))
@@ -699,7 +700,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements", "out_of_supply", "reduced", "retreat_cancelled",
+    "replacements", "out_of_supply", "reduced", "retreat_cancelled", "rebuilt",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -799,6 +800,10 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         break;
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_REBUILT:
+        snprintf(buf, len, "%s at %s is rebuilt to full strength for %d %s replacement points (%d left)", unit, f, e->a,
+                 e->c == 2 ? "armor" : "infantry", e->b);
         break;
     case AK_EV_RETREAT_CANCELLED:
         snprintf(buf, len, "%s defenders of battle %d give a step and stay in their fortress", side, e->a);

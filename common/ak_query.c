@@ -96,8 +96,9 @@ static bool placeable(const struct ak_state *s, int u)
         return false;
     if (w == AK_AT_SEA)
         return true;
-    if (w == AK_AT_DEAD)
-        return sc->replace_from && s->turn >= sc->replace_from && d->attack <= s->replacement[s->side];
+    if (w == AK_AT_DEAD)    /* the Updated replacement phase: pools (its handler judges) */
+        return s->phase == AK_PHASE_REPLACEMENT ||
+               (sc->replace_from && s->turn >= sc->replace_from && d->attack <= s->replacement[s->side]);
     if (d->type == AK_TYPE_SUPPLY)
         return s->supply_due > 0 && !d->captured_counter;
     return d->arrival_turn > 0 && d->arrival_turn <= s->turn && !d->substitute;
@@ -382,6 +383,8 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
         list_units_each(&l, AK_ACT_SUPPLY_ATTACKS, own_supply);
     if (kinds & (1u << AK_ACT_LOSSES))
         list_losses(&l);
+    if (kinds & (1u << AK_ACT_REBUILD))
+        list_units_each(&l, AK_ACT_REBUILD, own_combat);
     static const int ends[] = {AK_ACT_END_MOVEMENT, AK_ACT_END_PHASE, AK_ACT_END_TURN};
     for (int i = 0; i < 3; i++)
         if (kinds & (1u << ends[i])) {

@@ -45,6 +45,7 @@ enum ak_action_kind {
     AK_ACT_BURN_SUPPLY,     /* Updated supply phase: expend a supply unit for emergency supply */
     AK_ACT_SUPPLY_ATTACKS,  /* Updated combat: spend a supply unit so units near it may attack */
     AK_ACT_LOSSES,          /* Updated combat: the units reduced and eliminated to meet a loss */
+    AK_ACT_REBUILD,         /* Updated replacement phase: a reduced unit back to full strength */
     AK_ACT_KINDS
 };
 
@@ -72,6 +73,7 @@ enum ak_event_kind {
     AK_EV_OUT_OF_SUPPLY,    /* Updated supply phase: a = 0 out of supply, 1 isolated too, -1 back in supply */
     AK_EV_REDUCED,          /* Updated: a unit lost a step, turned to its reduced side (a: battle) */
     AK_EV_RETREAT_CANCELLED,    /* Updated: fortress defenders gave a step to stay (a: battle) */
+    AK_EV_REBUILT,          /* Updated: a reduced unit rebuilt (a: points paid, b: pool left, c: 1 + pool) */
     AK_EV_KINDS
 };
 

@@ -103,6 +103,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_END_MOVEMENT] = ak_updated_end_movement,
         [AK_ACT_END_PHASE] = ak_updated_end_phase,
         [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,
+        [AK_ACT_REBUILD] = ak_updated_rebuild,
         [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
         [AK_ACT_BATTLE] = ak_updated_battle,
         [AK_ACT_RESOLVE] = ak_updated_resolve,

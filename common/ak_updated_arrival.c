@@ -7,6 +7,8 @@
  * placed unit moves from its entry with its whole allowance. */
 #include "ak_updated.h"
 
+#include "ak_losses.h"
+#include "ak_stacking.h"
 #include "ak_zoc.h"
 
 /* TOBRUK CAPTURE: "The first time the Axis player takes control of
@@ -82,11 +84,59 @@ static bool may_enter(const struct ak_state *s, int u, struct ak_reject *rej)
     return true;
 }
 
+int ak_updated_pool_of(int u)
+{
+    /* REPLACEMENT PHASE: "Only armor units (NATO armor symbol) use armor
+     * replacement points, all others ... infantry replacement points." */
+    return ak_def(u)->type == AK_TYPE_ARMOR ? AK_POOL_ARMOR : AK_POOL_INFANTRY;
+}
+
+/* A whole unit from the dead pile costs its full attack factor (readings
+ * A-10 (a), A-25 (a)). */
+static bool may_return(const struct ak_state *s, int u, struct ak_reject *rej)
+{
+    const struct ak_unit_def *d = ak_def(u);
+    int k = ak_updated_pool_of(u);
+    if (!ak_unit_is_combat(d))
+        return ak_reject(rej, "UPD-REPLACE", "%s is not a combat unit: replacement points bring back combat units", d->shortname);
+    if (s->pool[s->side][k] < d->attack)
+        return ak_reject(rej, "UPD-REPLACE", "%s costs %d %s replacement points; the pool holds %d", d->shortname,
+                         d->attack, k == AK_POOL_ARMOR ? "armor" : "infantry", s->pool[s->side][k]);
+    return true;
+}
+
+bool ak_updated_rebuild(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej)
+{
+    (void)r;
+    if (a->nunits != 1)
+        return ak_reject(rej, "ACTION", "rebuild one unit at a time");
+    int u = a->units[0], k = ak_updated_pool_of(u);
+    const struct ak_unit_def *d = ak_def(u);
+    struct ak_unit *x = &s->unit[u];
+    if (d->side != s->side || !ak_on_board(s, u))
+        return ak_reject(rej, "MOVE-1", "%s is not your unit on the board", d->shortname);
+    if (!x->reduced)
+        return ak_reject(rej, "UPD-REPLACE", "%s is at full strength", d->shortname);
+    if (x->marks & AK_MARK_OOS)
+        return ak_reject(rej, "UPD-REPLACE", "%s is out of supply: only units in supply take replacements", d->shortname);
+    if (x->marks & AK_MARK_MECH_MOVED)
+        return ak_reject(rej, "UPD-REPLACE", "%s moved in the mechanized movement phase: no replacements this turn",
+                         d->shortname);
+    int cost = d->attack - ak_reduced_factor(d->attack);
+    if (s->pool[s->side][k] < cost)
+        return ak_reject(rej, "UPD-REPLACE", "%s needs %d %s replacement points; the pool holds %d", d->shortname, cost,
+                         k == AK_POOL_ARMOR ? "armor" : "infantry", s->pool[s->side][k]);
+    s->pool[s->side][k] = (uint8_t)(s->pool[s->side][k] - cost);
+    x->reduced = 0;
+    ak_event_add(ev, AK_EV_REBUILT, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE, cost, s->pool[s->side][k], 1 + k);
+    return true;
+}
+
 bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                       struct ak_events *ev, struct ak_reject *rej)
 {
     char h[8], e[8];
-    (void)r;
     if (a->nunits != 1)
         return ak_reject(rej, "ACTION", "place one unit at a time");
     int u = a->units[0];
@@ -94,10 +144,15 @@ bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const stru
     struct ak_unit *x = &s->unit[u];
     if (d->side != s->side)
         return ak_reject(rej, "MOVE-1", "%s is not your unit", d->shortname);
-    if (x->where != AK_AT_POOL)
+    bool whole = x->where == AK_AT_DEAD;    /* a whole unit bought back (REPLACEMENT PHASE) */
+    if (whole != (s->phase == AK_PHASE_REPLACEMENT))
+        return ak_reject(rej, whole ? "UPD-REPLACE" : "UPD-REINF", whole ? "%s comes back from the dead pile only in the replacement phase"
+                                                                          : "%s: new units enter in the movement phase",
+                         d->shortname);
+    if (!whole && x->where != AK_AT_POOL)
         return ak_reject(rej, "UPD-REINF", "%s is not waiting to enter (it is %s)", d->shortname,
-                         x->where == AK_AT_BOARD ? "on the board" : x->where == AK_AT_DEAD ? "eliminated" : "out of play");
-    if (!may_enter(s, u, rej))
+                         x->where == AK_AT_BOARD ? "on the board" : "out of play");
+    if (whole ? !may_return(s, u, rej) : !may_enter(s, u, rej))
         return false;
     if (!is_entry(s, s->side, a->hex)) {
         ak_hex first[4];
@@ -107,9 +162,15 @@ bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const stru
     }
     if (ak_enemy_combat_at(s, a->hex, s->side))
         return ak_reject(rej, "MOVE-6", "%s is held by enemy combat units", ak_hex_format(a->hex, h));
+    /* New units move away before the movement phase ends; a unit bought
+     * back in the replacement phase stays where it is put. */
+    if (whole && !ak_stack_room(r, s, a->hex, s->side, (uint8_t[]){(uint8_t)u}, 1, rej))
+        return false;
     if (d->type == AK_TYPE_SUPPLY)
         s->supply_due--;
-    ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, AK_HEX_NONE, a->hex, 0, 0, 0);
+    if (whole)
+        s->pool[s->side][ak_updated_pool_of(u)] = (uint8_t)(s->pool[s->side][ak_updated_pool_of(u)] - d->attack);
+    ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, AK_HEX_NONE, a->hex, whole ? 2 : 0, 0, 0);
     *x = (struct ak_unit){0};
     x->where = AK_AT_BOARD;
     x->hex = x->start_hex = a->hex;

@@ -435,11 +435,6 @@ int ak_updated_side_strength(const struct ak_state *s, int b, int side)
 
 /* ---- the losses action ------------------------------------------------- */
 
-static int pool_of(int u)
-{
-    return ak_def(u)->type == AK_TYPE_ARMOR ? AK_POOL_ARMOR : AK_POOL_INFANTRY;
-}
-
 bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                        struct ak_events *ev, struct ak_reject *rej)
 {
@@ -491,7 +486,7 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
         if (!choice[k])
             continue;
         int loss = choice[k] == AK_LOSS_ELIMINATE ? lu[k].factor : lu[k].factor - ak_reduced_factor(lu[k].factor);
-        if (loss > biggest_loss || (loss == biggest_loss && pool_of(units[k]) == AK_POOL_ARMOR)) {
+        if (loss > biggest_loss || (loss == biggest_loss && ak_updated_pool_of(units[k]) == AK_POOL_ARMOR)) {
             biggest = units[k];
             biggest_loss = loss;
         }
@@ -505,7 +500,7 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     /* NEW COMBAT SYSTEM 7: the forced excess goes back to the pool of the
      * unit whose loss made it (the largest loss taken; armor on a tie). */
     if (excess > 0 && biggest >= 0) {
-        int k = pool_of(biggest), total = s->pool[side][k] + excess;
+        int k = ak_updated_pool_of(biggest), total = s->pool[side][k] + excess;
         s->pool[side][k] = (uint8_t)(total > 255 ? 255 : total);
         ak_event_add(ev, AK_EV_REPLACEMENTS, side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, excess,
                      s->pool[side][k], 1 + k);

@@ -89,7 +89,7 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
     case AK_PHASE_MECH:
         return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_REPLACEMENT:
-        return 1u << AK_ACT_END_TURN;
+        return 1u << AK_ACT_REBUILD | 1u << AK_ACT_PLACE | 1u << AK_ACT_END_TURN;
     default:
         return 0;
     }

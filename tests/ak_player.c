@@ -307,6 +307,11 @@ static bool phase_step(struct ak_player_game *g, struct ak_action *list, int n)
         return apply(g, &a);
     if ((k = filter_kind(list, n, AK_ACT_BURN_SUPPLY, some)) > 0 && pick(g, 2) == 0)
         return apply(g, &some[pick(g, k)]);
+    /* the replacement phase: rebuild, or buy a unit back, now and then */
+    if ((k = filter_kind(list, n, AK_ACT_REBUILD, some)) > 0 && pick(g, 2) == 0)
+        return apply(g, &some[pick(g, k)]);
+    if (g->s.phase == AK_PHASE_REPLACEMENT && (k = filter_kind(list, n, AK_ACT_PLACE, some)) > 0 && pick(g, 2) == 0)
+        return apply(g, &some[pick(g, k)]);
     static const int ends[] = {AK_ACT_END_PHASE, AK_ACT_END_TURN};
     for (int i = 0; i < 2; i++)
         if (filter_kind(list, n, ends[i], some) > 0)
