@@ -18,7 +18,7 @@ static const char *const pending_names[] = {"none", "retreat", "exchange", "adva
 static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
-    "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses", "rebuild",
+    "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses", "rebuild", "break_out",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -191,6 +191,8 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     }
     case AK_ACT_PLACE:
         return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
+    case AK_ACT_BREAK_OUT:
+        return hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_EMBARK:
     case AK_ACT_DESTROY_SUPPLY:
     case AK_ACT_BURN_SUPPLY:
@@ -286,7 +288,7 @@ json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s
             json_array_append_new(units, json_string(ak_def(a->units[i])->shortname));
         json_object_set_new(j, "units", units);
     }
-    if (a->kind == AK_ACT_PLACE)
+    if (a->kind == AK_ACT_PLACE || a->kind == AK_ACT_BREAK_OUT)
         json_object_set_new(j, "at", hex_json(a->hex));
     else if (a->hex != AK_HEX_NONE)
         json_object_set_new(j, "to", hex_json(a->hex));
@@ -466,10 +468,12 @@ static json_t *battles_json(const struct ak_state *s)
 static json_t *pending_json(const struct ak_state *s)
 {
     return s->pending.kind == AK_PEND_NONE ? json_null() :
-        json_pack("{s:s,s:o,s:i,s:i,s:i,s:i,s:i,s:i}", "decision", pending_names[s->pending.kind],
-                  "side", side_json(s->pending.side), "battle", s->pending.battle + 1,
+        json_pack("{s:s,s:o,s:i,s:i,s:i,s:i,s:i,s:i,s:o}", "decision", pending_names[s->pending.kind],
+                  "side", side_json(s->pending.side),
+                  "battle", s->pending.percent == AK_LOSS_ATTRITION ? 0 : s->pending.battle + 1,
                   "need", s->pending.need, "stage", s->pending.stage, "loss_kind", s->pending.percent,
-                  "removed", s->pending.removed, "retreat", s->pending.retreat);
+                  "removed", s->pending.removed, "retreat", s->pending.retreat,
+                  "hex", s->pending.hex ? hex_json(s->pending.hex) : json_null());
 }
 
 static json_t *state_head_json(const struct ak_state *s)
@@ -591,16 +595,24 @@ static bool pending_from_json(const json_t *p, struct ak_state *s)
     const char *side = json_string_value(json_object_get(p, "side"));
     json_int_t b = json_integer_value(json_object_get(p, "battle"));
     bool in_range = true;
-    if (kind <= 0 || !side || b < 1 || b > s->nbattles)
+    /* an attrition loss (loss_kind 4) belongs to a square, not a battle */
+    bool attrition = json_integer_value(json_object_get(p, "loss_kind")) == AK_LOSS_ATTRITION;
+    if (kind <= 0 || !side || (!attrition && (b < 1 || b > s->nbattles)))
         return false;
     s->pending.kind = (uint8_t)kind;
     s->pending.side = (uint8_t)ak_side_parse(side);
-    s->pending.battle = (uint8_t)(b - 1);
+    s->pending.battle = (uint8_t)(attrition ? 0 : b - 1);
     s->pending.need = u8_value(json_object_get(p, "need"), &in_range);
     s->pending.stage = u8_value(json_object_get(p, "stage"), &in_range);
     s->pending.percent = u8_value(json_object_get(p, "loss_kind"), &in_range);
     s->pending.removed = u8_value(json_object_get(p, "removed"), &in_range);
     s->pending.retreat = u8_value(json_object_get(p, "retreat"), &in_range);
+    const json_t *hex = json_object_get(p, "hex");
+    if (hex && !json_is_null(hex)) {
+        if (!hex_field_ok(hex))
+            return false;
+        s->pending.hex = hex_or_none(hex);
+    }
     return in_range;
 }
 
@@ -700,7 +712,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements", "out_of_supply", "reduced", "retreat_cancelled", "rebuilt",
+    "replacements", "out_of_supply", "reduced", "retreat_cancelled", "rebuilt", "attrition",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -800,6 +812,13 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         break;
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_ATTRITION:
+        if (e->c == 3)
+            snprintf(buf, len, "%s units at %s will break out", side, f);
+        else
+            snprintf(buf, len, "Isolation attrition at %s: %s rolled %d%s: %s", f, side, e->a, e->b != e->a ? " -1" : "",
+                     e->c == 2 ? "the units break out" : e->c == 1 ? "a 50% loss" : "no loss");
         break;
     case AK_EV_REBUILT:
         snprintf(buf, len, "%s at %s is rebuilt to full strength for %d %s replacement points (%d left)", unit, f, e->a,

@@ -6,6 +6,7 @@
 #include "ak_battle.h"
 #include "ak_combat.h"
 #include "ak_engine.h"
+#include "ak_updated.h"
 #include "ak_zoc.h"
 
 struct list {
@@ -310,7 +311,8 @@ static void list_losses(struct list *l)
 {
     const struct ak_state *s = l->s;
     struct ak_action all = blank(s, AK_ACT_LOSSES), reduce = blank(s, AK_ACT_LOSSES);
-    int n = battle_units(s, s->pending.battle, s->pending.side, &all);
+    int n = s->pending.percent == AK_LOSS_ATTRITION ? (all.nunits = (uint8_t)ak_updated_isolated_stack(s, s->pending.hex, all.units))
+                                                    : battle_units(s, s->pending.battle, s->pending.side, &all);
     for (int i = 0; i < n; i++) {
         struct ak_action a = blank(s, AK_ACT_LOSSES);
         a.nunits = 1;
@@ -385,6 +387,13 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
         list_losses(&l);
     if (kinds & (1u << AK_ACT_REBUILD))
         list_units_each(&l, AK_ACT_REBUILD, own_combat);
+    if (kinds & (1u << AK_ACT_BREAK_OUT))
+        for (int u = 0; u < s->units; u++)
+            if (own_combat(s, u) && (s->unit[u].marks & AK_MARK_ISOLATED) && !(s->unit[u].marks & AK_MARK_BREAK_OUT)) {
+                struct ak_action a = blank(s, AK_ACT_BREAK_OUT);
+                a.hex = s->unit[u].hex;
+                offer(&l, &a);
+            }
     static const int ends[] = {AK_ACT_END_MOVEMENT, AK_ACT_END_PHASE, AK_ACT_END_TURN};
     for (int i = 0; i < 3; i++)
         if (kinds & (1u << ends[i])) {

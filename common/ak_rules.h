@@ -46,6 +46,7 @@ enum ak_action_kind {
     AK_ACT_SUPPLY_ATTACKS,  /* Updated combat: spend a supply unit so units near it may attack */
     AK_ACT_LOSSES,          /* Updated combat: the units reduced and eliminated to meet a loss */
     AK_ACT_REBUILD,         /* Updated replacement phase: a reduced unit back to full strength */
+    AK_ACT_BREAK_OUT,       /* Updated supply phase: an isolated square's units break out (at: the square) */
     AK_ACT_KINDS
 };
 
@@ -74,6 +75,8 @@ enum ak_event_kind {
     AK_EV_REDUCED,          /* Updated: a unit lost a step, turned to its reduced side (a: battle) */
     AK_EV_RETREAT_CANCELLED,    /* Updated: fortress defenders gave a step to stay (a: battle) */
     AK_EV_REBUILT,          /* Updated: a reduced unit rebuilt (a: points paid, b: pool left, c: 1 + pool) */
+    AK_EV_ATTRITION,        /* Updated: an isolated square (from): a roll, b modified, c 0 no loss, 1 loss owed,
+                               2 broke out (d: points), 3 break-out declared */
     AK_EV_KINDS
 };
 

@@ -12,7 +12,9 @@
  *   - the sequence of play (ak_updated_turn.c): the reinforcement phase's
  *     supply units and replacement points, the mechanized movement phase;
  *   - the supply phase (ak_updated_supply.c): trace supply, out of supply
- *     and isolated marks, extenders and emergency supply;
+ *     and isolated marks, extenders and emergency supply, isolation
+ *     attrition and break-outs;
+ *   - the replacement phase: rebuilding, whole units bought back;
  *   - new units at the entry squares, the first Axis capture of Tobruch
  *     (ak_updated_arrival.c);
  *   - combat on the operator's table (ak_updated_combat.c,
@@ -20,9 +22,10 @@
  *     steps and loss requirements, exchanges, retreats, the advance.
  *
  * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): boxes, the fortress defenders' retreat cancel,
- * isolation attrition, the replacement phase's rebuilding, port movement,
- * and the Allied substitute counters (kept, reading A-27 (v)). Until then the
+ * (`unfinished` below): boxes, port movement with the off-board boxes as
+ * places, and the Allied substitute counters (kept, reading A-27 (v));
+ * akc and the page do not yet draw reduced units, supply marks and the
+ * new decisions. Until then the
  * actions of those phases are not part of this ruleset and are refused.
  */
 #include <stddef.h>
@@ -89,9 +92,8 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "only its movement, stacking, sequence of play, reinforcements, supply phase and combat are built "
-                  "so far; its boxes, isolation attrition, replacements, port movement and substitutes are not "
-                  "(issue 16)",
+    .unfinished = "its boxes, port movement, substitutes and the clients' display of its steps and supply marks "
+                  "are not built yet (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -104,6 +106,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_END_PHASE] = ak_updated_end_phase,
         [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,
         [AK_ACT_REBUILD] = ak_updated_rebuild,
+        [AK_ACT_BREAK_OUT] = ak_updated_break_out,
         [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
         [AK_ACT_BATTLE] = ak_updated_battle,
         [AK_ACT_RESOLVE] = ak_updated_resolve,

@@ -97,6 +97,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-RETREAT", "NEW ZOCS 3", "a retreat goes its number of squares, each farther away, onto no enemy unit; through enemy zones it costs a step"},
     {"UPD-ADVANCE", "COMBAT PHASE", "winning attackers may advance one square into an emptied defenders' square"},
     {"UPD-REPLACE", "REPLACEMENT PHASE", "replacement points rebuild reduced units in supply (mechanized ones not moved in the mechanized phase) or bring whole units back at the entry square"},
+    {"UPD-ATTRITION", "ISOLATION ATTRITION 1", "a square of isolated units may break out, declared before the attrition roll"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},

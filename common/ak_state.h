@@ -50,7 +50,9 @@ enum {
     AK_MARK_OOS = 1 << 0,         /* out of supply since its side's last supply phase */
     AK_MARK_ISOLATED = 1 << 1,    /* isolated as well (SUPPLY PHASE 4) */
     AK_MARK_MECH_MOVED = 1 << 2,  /* moved in this turn's mechanized movement phase */
+    AK_MARK_BREAK_OUT = 1 << 3,   /* its isolated square declared a break-out (ISOLATION ATTRITION 1) */
 };
+#define AK_MARK_ALL (AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED | AK_MARK_BREAK_OUT)
 
 struct ak_unit {
     uint8_t where;        /* enum ak_where */
@@ -102,7 +104,8 @@ enum { AK_STAGE_DONE = 0, AK_STAGE_DEFENDER_LOSSES, AK_STAGE_ATTACKER_LOSSES, AK
 /* pending.percent for LOSSES: 1 a percentage result (reduced odd units
  * count half), 2 a step owed for a retreat through a zone (no excess). */
 enum { AK_LOSS_POINTS = 0, AK_LOSS_PERCENT = 1, AK_LOSS_STEP = 2,
-       AK_LOSS_CANCEL = 3 };    /* a step the fortress defenders may give instead of retreating (none: retreat) */
+       AK_LOSS_CANCEL = 3,      /* a step the fortress defenders may give instead of retreating (none: retreat) */
+       AK_LOSS_ATTRITION = 4 }; /* a 50% loss of the isolated stack on pending.hex (ISOLATION ATTRITION 2) */
 struct ak_pending {
     uint8_t kind, side;   /* what is owed, and by whom */
     uint8_t battle;       /* index of the battle it belongs to */
@@ -112,6 +115,7 @@ struct ak_pending {
     uint8_t percent;      /* Updated LOSSES: AK_LOSS_* */
     uint8_t removed;      /* Updated: factors the defender removed (exchanges) */
     uint8_t retreat;      /* Updated RETREAT: squares to retreat */
+    ak_hex hex;           /* Updated attrition: the isolated square (AK_HEX_NONE: none yet) */
 };
 
 enum ak_result {

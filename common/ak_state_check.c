@@ -69,7 +69,7 @@ static bool check_unit(const struct ak_state *s, int u, char *err, int errlen)
     if (x->isolated > 2)
         return bad(err, errlen, "unit %s has been isolated %d turns (at most 2 are counted)", name,
                    x->isolated);
-    if (x->marks & ~(AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED))
+    if (x->marks & ~AK_MARK_ALL)
         return bad(err, errlen, "unit %s carries unknown marks", name);
     if ((x->marks & AK_MARK_ISOLATED) && !(x->marks & AK_MARK_OOS))
         return bad(err, errlen, "unit %s is isolated but not out of supply", name);
@@ -145,10 +145,15 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "%d battles declared (at most %d)", s->nbattles, AK_BATTLE_MAX);
     if (s->combat_locked > 1)
         return bad(err, errlen, "malformed combat lock");
-    if (s->pending.stage > AK_STAGE_END || s->pending.percent > AK_LOSS_CANCEL || s->pending.retreat > 9)
+    if (s->pending.stage > AK_STAGE_END || s->pending.percent > AK_LOSS_ATTRITION ||
+        (s->pending.hex != AK_HEX_NONE && s->pending.hex != 0 && !ak_hex_on_map(s->pending.hex)) || s->pending.retreat > 9)
         return bad(err, errlen, "a malformed decision");
+    /* An attrition loss belongs to a square of the supply phase, not a battle. */
+    bool attrition = s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_ATTRITION;
+    if (attrition && (s->phase != AK_PHASE_SUPPLY || s->pending.battle || !ak_hex_playable(s->pending.hex)))
+        return bad(err, errlen, "an attrition loss owed outside the supply phase or on no square");
     if (s->pending.kind > AK_PEND_LOSSES ||
-        (s->pending.kind && (s->pending.side >= AK_SIDES || s->pending.battle >= s->nbattles)))
+        (s->pending.kind && (s->pending.side >= AK_SIDES || (!attrition && s->pending.battle >= s->nbattles))))
         return bad(err, errlen, "a decision is owed for no battle or by no side");
     for (int b = 0; b < s->nbattles; b++)
         if (!check_battle(s, b, err, errlen))
@@ -158,7 +163,8 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
             return false;
     /* Battles, their lock and owed decisions belong to a combat portion
      * (or to a game that ended during one). */
-    if ((s->nbattles || s->combat_locked || s->pending.kind) && s->phase != AK_PHASE_COMBAT &&
+    bool attrition_owed = s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_ATTRITION;
+    if ((s->nbattles || s->combat_locked || (s->pending.kind && !attrition_owed)) && s->phase != AK_PHASE_COMBAT &&
         s->phase != AK_PHASE_OVER)
         return bad(err, errlen, "battles or a decision outside the combat portion");
     return true;

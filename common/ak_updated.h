@@ -23,6 +23,17 @@ struct ak_updated_figures {
 };
 void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                         bool bombard, struct ak_updated_figures *f);
+/* Unit u's printed factor on its present side (reduced: halved, up). */
+int ak_updated_step_factor(const struct ak_state *s, int u, bool attacking);
+/* The mover's combat units on h (an isolated square), n of them. */
+int ak_updated_isolated_stack(const struct ak_state *s, ak_hex h, uint8_t *out);
+/* ISOLATION ATTRITION from the square after `after` (-1: the first): the
+ * rolls, break-outs and losses; a loss owed stops it (pending), and when
+ * every square is done the replacement phase begins. */
+void ak_updated_attrition(struct ak_state *s, ak_hex after, struct ak_events *ev);
+bool ak_updated_break_out(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej);
+void ak_updated_begin_phase(struct ak_state *s, int phase, struct ak_events *ev);
 /* Unit u's factor as losses count it: its step, doubled for infantry in
  * a fortress defending. */
 int ak_updated_loss_factor(const struct ak_state *s, int u, bool attacking);

@@ -52,7 +52,7 @@ const char *ak_updated_odds_name(int column)
 
 /* ---- strength ---------------------------------------------------------- */
 
-static int step_factor(const struct ak_state *s, int u, bool attacking)
+int ak_updated_step_factor(const struct ak_state *s, int u, bool attacking)
 {
     int f = attacking ? ak_def(u)->attack : ak_def(u)->defense;
     return s->unit[u].reduced ? ak_reduced_factor(f) : f;
@@ -65,7 +65,7 @@ static bool fortress_infantry(const struct ak_state *s, int u)
 
 int ak_updated_loss_factor(const struct ak_state *s, int u, bool attacking)
 {
-    int f = step_factor(s, u, attacking);
+    int f = ak_updated_step_factor(s, u, attacking);
     return !attacking && fortress_infantry(s, u) ? 2 * f : f;
 }
 
@@ -440,23 +440,29 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
 {
     (void)r;
     int b = s->pending.battle, side = s->pending.side;
-    bool attacking = side == s->side;
+    bool attrition = s->pending.percent == AK_LOSS_ATTRITION;
+    bool attacking = side == s->side && !attrition;
     uint8_t units[AK_GROUP_MAX], choice[AK_GROUP_MAX] = {0};
     struct ak_loss_unit lu[AK_GROUP_MAX];
-    int n = engaged(s, b, side, units);
+    int n = attrition ? ak_updated_isolated_stack(s, s->pending.hex, units) : engaged(s, b, side, units);
     for (int i = 0; i < a->nunits; i++) {
         int u = a->units[i], at = -1;
         for (int k = 0; k < n; k++)
             if (units[k] == u)
                 at = k;
         if (at < 0)
-            return ak_reject(rej, "UPD-LOSSES", "%s is not one of your units in battle %d", ak_def(u)->shortname, b + 1);
+            return attrition ? ak_reject(rej, "UPD-LOSSES", "%s is not one of your units on the isolated square",
+                                         ak_def(u)->shortname)
+                             : ak_reject(rej, "UPD-LOSSES", "%s is not one of your units in battle %d", ak_def(u)->shortname,
+                                         b + 1);
         if (choice[at])
             return ak_reject(rej, "ACTION", "%s is named twice", ak_def(u)->shortname);
         choice[at] = i < a->nreduce ? AK_LOSS_REDUCE : AK_LOSS_ELIMINATE;
     }
     for (int k = 0; k < n; k++) {
-        lu[k].factor = (uint8_t)ak_updated_loss_factor(s, units[k], attacking);
+        /* attrition counts the printed step factors (A-29 (a)) */
+        lu[k].factor = (uint8_t)(attrition ? ak_updated_step_factor(s, units[k], false)
+                                           : ak_updated_loss_factor(s, units[k], attacking));
         lu[k].reducible = !s->unit[units[k]].reduced && ak_steps_of(ak_def(units[k])->attack) == 2;
         if (choice[k] == AK_LOSS_REDUCE && !lu[k].reducible)
             return ak_reject(rej, "UPD-LOSSES", "%s has no step to lose but itself: eliminate it", ak_def(units[k])->shortname);
@@ -473,7 +479,7 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     }
     /* a step for a retreat through a zone, or to stay in a fortress */
     bool step = s->pending.percent == AK_LOSS_STEP || s->pending.percent == AK_LOSS_CANCEL;
-    struct ak_loss_requirement req = {step ? 1 : s->pending.need, s->pending.percent == AK_LOSS_PERCENT};
+    struct ak_loss_requirement req = {step ? 1 : s->pending.need, s->pending.percent == AK_LOSS_PERCENT || attrition};
     int actual;
     if (!ak_loss_meets(req, lu, choice, n, &actual))
         return ak_reject(rej, "UPD-LOSSES", "those losses remove %d; battle %d requires %d%s%s of %s factors", actual, b + 1,
@@ -513,6 +519,12 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     s->pending.kind = AK_PEND_NONE;
     s->pending.percent = AK_LOSS_POINTS;
     s->pending.need = 0;
+    if (attrition) {    /* the next isolated square, then the replacement phase */
+        ak_hex done = s->pending.hex;
+        s->pending = (struct ak_pending){0};
+        ak_updated_attrition(s, done, ev);
+        return true;
+    }
     ak_updated_next_step(s, b, ev);
     return true;
 }

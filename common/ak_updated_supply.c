@@ -24,8 +24,10 @@
  * docs/rules-notes.md; cases U-136 to U-149. */
 #include <string.h>
 
+#include "ak_combat.h"
 #include "ak_move_internal.h"
 #include "ak_updated.h"
+#include "ak_zoc.h"
 
 #define TRACE 5         /* SUPPLY PHASE 1, SU SUMMARY (4): 5 hexes */
 #define FAR 0xff
@@ -245,4 +247,108 @@ bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, cons
     s->unit[su].where = AK_AT_POOL;
     s->unit[su].hex = s->unit[su].start_hex = AK_HEX_NONE;
     return true;
+}
+
+/* ---- isolation attrition (ISOLATION ATTRITION 1-4) ----------------------
+ * After the marks, each square holding isolated units of the mover may
+ * first declare a break-out (`break_out`); when the phase ends every such
+ * square rolls two dice, -1 with enemy combat units next to it: 7 or less
+ * is a 50% loss met as in combat, counted in the units' printed defense
+ * factors (A-29 (a)); a square that broke out loses all its units and its
+ * side gets infantry replacement points, half (rounded up) of the factors
+ * removed beyond what the roll required. */
+
+int ak_updated_isolated_stack(const struct ak_state *s, ak_hex h, uint8_t *out)
+{
+    int n = 0;
+    for (int u = 0; u < s->units && n < AK_GROUP_MAX; u++)
+        if (ak_on_board(s, u) && s->unit[u].hex == h && ak_def(u)->side == s->side && ak_unit_is_combat(ak_def(u)))
+            out[n++] = (uint8_t)u;
+    return n;
+}
+
+static bool isolated_square(const struct ak_state *s, ak_hex h, bool *break_out)
+{
+    bool any = false;
+    *break_out = false;
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && s->unit[u].hex == h && ak_def(u)->side == s->side &&
+            (s->unit[u].marks & AK_MARK_ISOLATED)) {
+            any = true;
+            *break_out |= (s->unit[u].marks & AK_MARK_BREAK_OUT) != 0;
+        }
+    return any;
+}
+
+static bool enemy_combat_adjacent(const struct ak_state *s, ak_hex h)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && ak_def(u)->side != s->side && ak_unit_is_combat(ak_def(u)) &&
+            ak_adjacent(s->unit[u].hex, h))
+            return true;
+    return false;
+}
+
+bool ak_updated_break_out(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej)
+{
+    char h[8];
+    bool declared;
+    (void)r;
+    if (a->hex < 0 || a->hex >= AK_HEX_COUNT || !isolated_square(s, a->hex, &declared))
+        return ak_reject(rej, "UPD-ATTRITION", "no unit of yours at %s is isolated", ak_hex_format(a->hex, h));
+    if (declared)
+        return ak_reject(rej, "UPD-ATTRITION", "the units at %s already break out", ak_hex_format(a->hex, h));
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && s->unit[u].hex == a->hex && ak_def(u)->side == s->side && ak_unit_is_combat(ak_def(u)))
+            s->unit[u].marks |= AK_MARK_BREAK_OUT;
+    ak_event_add(ev, AK_EV_ATTRITION, s->side, AK_UNIT_NONE, AK_UNIT_NONE, a->hex, AK_HEX_NONE, 0, 0, 3);
+    return true;
+}
+
+/* A square that broke out: every unit goes, points for what the roll did
+ * not require (ISOLATION ATTRITION 3-4). */
+static void break_out(struct ak_state *s, ak_hex h, bool loss, struct ak_events *ev)
+{
+    uint8_t units[AK_GROUP_MAX];
+    int n = ak_updated_isolated_stack(s, h, units), total = 0;
+    for (int i = 0; i < n; i++)
+        total += ak_updated_step_factor(s, units[i], false);
+    int required = loss ? (total + 1) / 2 : 0;
+    int points = (total - required + 1) / 2;
+    struct ak_event *e = ak_event_last(ev);
+    if (e && e->kind == AK_EV_ATTRITION)
+        e->d = (int16_t)points;
+    for (int i = 0; i < n; i++)
+        ak_eliminate(s, units[i], AK_ELIM_ISOLATED, ev);
+    int pool = s->pool[s->side][AK_POOL_INFANTRY] + points;
+    s->pool[s->side][AK_POOL_INFANTRY] = (uint8_t)(pool > 255 ? 255 : pool);
+}
+
+void ak_updated_attrition(struct ak_state *s, ak_hex after, struct ak_events *ev)
+{
+    for (ak_hex h = (ak_hex)(after + 1); h < AK_HEX_COUNT; h++) {
+        bool declared;
+        if (!isolated_square(s, h, &declared))
+            continue;
+        int roll = ak_rng_die(&s->rng) + ak_rng_die(&s->rng);
+        int modified = roll - (enemy_combat_adjacent(s, h) ? 1 : 0);
+        bool loss = modified <= 7;
+        ak_event_add(ev, AK_EV_ATTRITION, s->side, AK_UNIT_NONE, AK_UNIT_NONE, h, AK_HEX_NONE, roll, modified,
+                     declared ? 2 : loss);
+        if (declared) {
+            break_out(s, h, loss, ev);
+            continue;
+        }
+        if (!loss)
+            continue;
+        uint8_t units[AK_GROUP_MAX];
+        int n = ak_updated_isolated_stack(s, h, units), total = 0;
+        for (int i = 0; i < n; i++)
+            total += ak_updated_step_factor(s, units[i], false);
+        s->pending = (struct ak_pending){.kind = AK_PEND_LOSSES, .side = s->side, .percent = AK_LOSS_ATTRITION,
+                                         .need = (uint8_t)(total > 255 ? 255 : total), .hex = h};
+        return;
+    }
+    ak_updated_begin_phase(s, AK_PHASE_REPLACEMENT, ev);
 }

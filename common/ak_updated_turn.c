@@ -85,7 +85,9 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
         return 1u << AK_ACT_SUPPLY_ATTACKS | 1u << AK_ACT_BATTLE | 1u << AK_ACT_RESOLVE | 1u << AK_ACT_END_PHASE;
     }
     case AK_PHASE_SUPPLY:
-        return 1u << AK_ACT_BURN_SUPPLY | 1u << AK_ACT_END_PHASE;
+        if (s->pending.kind == AK_PEND_LOSSES)
+            return 1u << AK_ACT_LOSSES;     /* an attrition loss */
+        return 1u << AK_ACT_BURN_SUPPLY | 1u << AK_ACT_BREAK_OUT | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_MECH:
         return 1u << AK_ACT_MOVE | 1u << AK_ACT_END_PHASE;
     case AK_PHASE_REPLACEMENT:
@@ -95,7 +97,7 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
     }
 }
 
-static void begin_phase(struct ak_state *s, int phase, struct ak_events *ev)
+void ak_updated_begin_phase(struct ak_state *s, int phase, struct ak_events *ev)
 {
     s->phase = (uint8_t)phase;
     ak_event_add(ev, AK_EV_PHASE, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, phase, 0, 0);
@@ -114,7 +116,7 @@ bool ak_updated_end_movement(const struct ak_ruleset *r, struct ak_state *s, con
                      s->supply_due, 0, 0);
         s->supply_due = 0;
     }
-    begin_phase(s, AK_PHASE_COMBAT, ev);
+    ak_updated_begin_phase(s, AK_PHASE_COMBAT, ev);
     return true;
 }
 
@@ -141,7 +143,7 @@ static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
         x->mp_spent = x->rommel_spent = 0;
         x->flags &= (uint8_t)~AK_U_HALTED;
     }
-    begin_phase(s, AK_PHASE_MECH, ev);
+    ak_updated_begin_phase(s, AK_PHASE_MECH, ev);
 }
 
 bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
@@ -158,11 +160,11 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
         begin_mech_phase(s, ev);
         return true;
     case AK_PHASE_MECH:
-        begin_phase(s, AK_PHASE_SUPPLY, ev);
+        ak_updated_begin_phase(s, AK_PHASE_SUPPLY, ev);
         ak_updated_supply_phase(s, ev);
         return true;
     default:
-        begin_phase(s, AK_PHASE_REPLACEMENT, ev);
+        ak_updated_attrition(s, -1, ev);    /* then the replacement phase */
         return true;
     }
 }

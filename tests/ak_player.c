@@ -303,6 +303,10 @@ static bool phase_step(struct ak_player_game *g, struct ak_action *list, int n)
     int k;
     if (g->s.phase == AK_PHASE_COMBAT)
         return updated_combat_step(g, list, n);
+    if (g->s.pending.kind)      /* an attrition loss */
+        return n > 0 ? apply(g, &list[pick(g, n)]) : fail(g, "a decision with no legal answer");
+    if ((k = filter_kind(list, n, AK_ACT_BREAK_OUT, some)) > 0 && pick(g, 3) == 0)
+        return apply(g, &some[pick(g, k)]);
     if ((ak_possible_actions(&g->s) & (1u << AK_ACT_MOVE)) && g->moves_left-- > 0 && random_move(g, &a))
         return apply(g, &a);
     if ((k = filter_kind(list, n, AK_ACT_BURN_SUPPLY, some)) > 0 && pick(g, 2) == 0)

@@ -159,6 +159,8 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
     }
     if (n == 1 && strcmp(w[0], "end-movement") == 0)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 2 && strcmp(w[0], "break-out") == 0)
+        return (a->kind = AK_ACT_BREAK_OUT), (a->hex = ak_hex_parse(w[1])) != AK_HEX_NONE;
     if (n == 2 && strcmp(w[0], "rebuild") == 0)
         return (a->kind = AK_ACT_REBUILD), units_list(w[1], a);
     if (n == 2 && strcmp(w[0], "burn") == 0)
