@@ -6,7 +6,9 @@
  * terrain, or the side and size of the stack on it (G3: three Axis units,
  * A2: two Allied), or a highlight (legal destinations, zones of control,
  * supply range). The stacks in view are listed under the map with each
- * unit's factors, then the units that must attack and those isolated. A
+ * unit's factors (reduced units halved, with an r; o out of supply, i
+ * isolated: the Updated ruleset), then the units that must attack and
+ * those isolated or out of supply. A
  * viewport keeps the map inside the terminal width. Plain ASCII, so it
  * needs no UTF-8; colour only when asked.
  */
@@ -19,6 +21,7 @@
 #include "ak_hazards.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
+#include "ak_losses.h"
 #include "ak_move.h"
 #include "ak_zoc.h"
 #include "ak_notation.h"
@@ -136,9 +139,15 @@ static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, 
             if (s->unit[u].where != AK_AT_BOARD || s->unit[u].hex != h)
                 continue;
             char item[48];
+            /* Updated ruleset: a reduced unit shows its halved factors
+             * and an r; out of supply an o, isolated an i. */
+            const struct ak_unit *x = &s->unit[u];
+            int att = x->reduced ? ak_reduced_factor(d->attack) : d->attack;
+            int def = x->reduced ? ak_reduced_factor(d->defense) : d->defense;
             int len = ak_unit_is_combat(d)
-                          ? snprintf(item, sizeof item, " %s %d-%d-%d", d->shortname, d->attack,
-                                     d->defense, d->movement)
+                          ? snprintf(item, sizeof item, " %s %d-%d-%d%s%s", d->shortname, att, def, d->movement,
+                                     x->reduced ? "r" : "", (x->marks & AK_MARK_ISOLATED) ? "i"
+                                                            : (x->marks & AK_MARK_OOS) ? "o" : "")
                           : snprintf(item, sizeof item, " %s", d->shortname);
             if (used + len > 79) {      /* wrap under the first unit */
                 fputs("\n              ", out);
@@ -155,7 +164,9 @@ static void list_stacks(FILE *out, const struct ak_state *s, int c0, int width, 
 static void list_flagged(FILE *out, const struct ak_state *s)
 {
     uint8_t owed[AK_UNIT_MAX];
-    int n = s->phase == AK_PHASE_COMBAT ? ak_combat_owed(s, owed, AK_UNIT_MAX) : 0;
+    /* only the 1964 rules oblige attacks (the Updated ones make them voluntary) */
+    int n = s->phase == AK_PHASE_COMBAT && !ak_ruleset_get(s->ruleset)->needs_crt_table
+                ? ak_combat_owed(s, owed, AK_UNIT_MAX) : 0;
     if (n > 0) {
         fprintf(out, "  Must attack:");
         for (int i = 0; i < n && i < AK_UNIT_MAX; i++)
@@ -171,6 +182,20 @@ static void list_flagged(FILE *out, const struct ak_state *s)
         }
     if (any)
         fputc('\n', out);
+    /* Updated ruleset: the marks of the last supply phase. */
+    static const struct { int mark; const char *title; } marks[] = {
+        {AK_MARK_ISOLATED, "Isolated"}, {AK_MARK_OOS, "Out of supply"}};
+    for (int m = 0; m < 2; m++) {
+        any = false;
+        for (int u = 0; u < s->units; u++)
+            if (ak_on_board(s, u) && (s->unit[u].marks & marks[m].mark) &&
+                (m == 0 || !(s->unit[u].marks & AK_MARK_ISOLATED))) {
+                fprintf(out, "%s %s", any ? "," : m == 0 ? "  Isolated:" : "  Out of supply:", ak_def(u)->shortname);
+                any = true;
+            }
+        if (any)
+            fputc('\n', out);
+    }
 }
 
 /* Off the board, by side: reinforcements due now, units at sea (by name),
@@ -317,7 +342,11 @@ static void draw_battle(FILE *out, const struct ak_state *s, int b)
                 fprintf(out, " %s(%s)", ak_def(u)->shortname,
                         ak_on_board(s, u) ? ak_hex_format(s->unit[u].hex, h) : ak_where_name(s->unit[u].where));
     }
-    fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
+    if (ak_ruleset_get(s->ruleset)->needs_crt_table)    /* half points, the operator's table */
+        fprintf(out, ", %d%s to %d%s at %s, modifier %+d", t->attack / 2, t->attack % 2 ? ".5" : "", t->defense / 2,
+                t->defense % 2 ? ".5" : "", ak_ruleset_get(s->ruleset)->odds_name(t->column), t->drm);
+    else
+        fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
     if (t->supply != AK_UNIT_NONE)
         fprintf(out, ", sustained by %s", ak_def(t->supply)->shortname);
     if (t->resolved && t->roll)

@@ -187,4 +187,26 @@ START_TEST(hazards_shown)
 }
 END_TEST
 
-AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision, hazards_shown)
+/* The Updated ruleset: a reduced unit shows its halved factors with an r,
+ * out of supply an o, isolated an i; the marks are listed under the map;
+ * nobody "must attack". */
+START_TEST(updated_steps_and_marks)
+{
+    struct ak_state s;
+    ak_state_init(&s, ak_ruleset_find("updated"), 1);
+    int pz = ak_unit_find(ak_data(), "21pz5"), it = ak_unit_find(ak_data(), "ariete");
+    s.unit[pz].reduced = 1;
+    s.unit[pz].marks = AK_MARK_OOS;
+    s.unit[it].marks = AK_MARK_OOS | AK_MARK_ISOLATED;
+    struct board_case c = {&s, {.width = 80, .at = ak_hex_parse("W6")}};
+    char *got = render(draw_board, &c);
+    ck_assert_msg(strstr(got, "21pz5 4-4-10ro"), "reduced, out of supply:\n%s", got);
+    ck_assert_msg(strstr(got, "ariete 4-5-6i"), "isolated:\n%s", got);
+    ck_assert_msg(strstr(got, "Isolated: ariete"), "listed isolated:\n%s", got);
+    ck_assert_msg(strstr(got, "Out of supply: 21pz5"), "listed out of supply:\n%s", got);
+    ck_assert_msg(!strstr(got, "Must attack"), "no compulsory attacks:\n%s", got);
+    free(got);
+}
+END_TEST
+
+AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision, hazards_shown, updated_steps_and_marks)

@@ -102,7 +102,14 @@ export class Board {
       const label = el("text", { x: s.x, y: s.y - 0.6 }, g);
       label.textContent = top.type === "supply" ? "SUP" : top.type === "headquarters" ? "HQ" : top.unit.slice(0, 6);
       const f = el("text", { x: s.x, y: s.y + 4 }, g);
-      f.textContent = top.type === "supply" || top.type === "headquarters" ? `${top.movement}` : `${top.attack}-${top.defense}-${top.movement}`;
+      // The Updated ruleset: a reduced unit fights at half (rounded up),
+      // shown with an r; o out of supply, i isolated (state marks 1, 2).
+      const st = state.units[units[0]] || {};
+      const half = (n) => st.reduced ? Math.ceil(n / 2) : n;
+      const mark = (st.reduced ? "r" : "") + ((st.marks & 2) ? "i" : (st.marks & 1) ? "o" : "");
+      f.textContent = top.type === "supply" || top.type === "headquarters" ? `${top.movement}`
+        : `${half(top.attack)}-${half(top.defense)}-${top.movement}${mark}`;
+      if (st.reduced) g.classList.add("reduced");
       if (units.length > 1) {
         el("circle", { cx: s.x + 6.5, cy: s.y - 5.5, r: 2.6, class: "badge" }, g);
         const n = el("text", { x: s.x + 6.5, y: s.y - 4.3, class: "count" }, g);
