@@ -33,7 +33,7 @@ static void weigh(struct ak_loss_requirement r, const struct ak_loss_unit *u, in
         *actual = u->factor * 2;
         *credit = *actual;
     } else if (choice == AK_LOSS_REDUCE) {
-        *actual = (u->factor - ak_reduced_factor(u->factor)) * 2;
+        *actual = (u->factor - (u->reduced_to ? u->reduced_to : ak_reduced_factor(u->factor))) * 2;
         /* ¶6: "flipping a 2 step unit always fully satisfies a 50% loss
          * result": on a percentage, exactly half its factor */
         *credit = r.percent ? u->factor : *actual;

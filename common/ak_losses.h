@@ -45,6 +45,8 @@ struct ak_loss_requirement ak_loss_required(const struct ak_crt_side_effect *e, 
 struct ak_loss_unit {
     uint8_t factor;         /* its counted factor as it stands */
     bool reducible;         /* a two-step unit at full strength */
+    uint8_t reduced_to;     /* its counted factor once reduced; 0: half of factor, up
+                               (a doubled fortress infantry 3-3 counts 6, reduced 4) */
 };
 
 enum ak_loss_choice { AK_LOSS_KEEP = 0, AK_LOSS_REDUCE, AK_LOSS_ELIMINATE };

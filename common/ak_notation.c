@@ -456,11 +456,12 @@ static json_t *battles_json(const struct ak_state *s)
         const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
         char result[64];
         r->result_name(s, b, result, sizeof result);
-        json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o,s:i,s:i}",
+        json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o,s:i,s:i,s:i}",
             "supply", t->supply == AK_UNIT_NONE ? json_null() : json_string(ak_def(t->supply)->shortname),
             "resolved", t->resolved, "column", t->column, "odds", r->odds_name(t->column),
             "roll", t->roll, "result", result,
-            "attack", t->attack, "defense", t->defense, "hexes", hexes, "drm", t->drm, "modified", t->modified));
+            "attack", t->attack, "defense", t->defense, "hexes", hexes, "drm", t->drm, "modified", t->modified,
+            "counted", t->counted));
     }
     return battles;
 }
@@ -577,6 +578,7 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
             return false;
         t->drm = (int8_t)drm;
         t->modified = (int8_t)modified;
+        t->counted = u8_value(json_object_get(x, "counted"), &in_range);
         const json_t *hexes = json_object_get(x, "hexes");
         if (!in_range || json_array_size(hexes) > AK_BATTLE_HEXES)
             return false;

@@ -109,9 +109,9 @@ uint64_t ak_state_hash(const struct ak_state *s)
     for (int i = 0; i < s->nattack_supply; i++)
         h = fnv(h, (uint32_t)(uint16_t)s->attack_supply[i] | (uint32_t)i << 16 | 4u << 24, 4);
     for (int b = 0; b < s->nbattles; b++)
-        if (s->battle[b].drm || s->battle[b].modified)
+        if (s->battle[b].drm || s->battle[b].modified || s->battle[b].counted)
             h = fnv(h, (uint32_t)b | (uint32_t)(uint8_t)s->battle[b].drm << 8 |
-                           (uint32_t)(uint8_t)s->battle[b].modified << 16 | 5u << 24, 4);
+                           (uint32_t)(uint8_t)s->battle[b].modified << 16 | (uint32_t)s->battle[b].counted << 24, 4);
     return h;
 }
 

@@ -88,6 +88,7 @@ struct ak_battle {
      * column indexes the loaded table; these are set when it is fought. */
     int8_t drm;           /* die roll modifier */
     int8_t modified;      /* the modified roll, clamped to the table */
+    uint8_t counted;      /* the column's side's strength when fought: percentages count it */
 };
 
 /* A decision the rules leave to a player in the middle of combat. */

@@ -45,8 +45,9 @@ const char *ak_updated_odds_name(int column);
 void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len);
 /* The retreat stage of battle b: true when a decision is owed. */
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev);
-/* Losers of battle b start a retreat of n squares (no fortress offer). */
-bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, struct ak_events *ev);
+/* Losers of battle b start a retreat of n squares (no fortress offer);
+ * with spare_fortress those in a fortress that paid to stay do not. */
+bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, bool spare_fortress, struct ak_events *ev);
 /* The advance stage: true when a decision is owed. */
 bool ak_updated_advance_step(struct ak_state *s, int b, struct ak_events *ev);
 void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev);

@@ -298,6 +298,8 @@ static int engaged(const struct ak_state *s, int b, int side, uint8_t *out)
     return n;
 }
 
+static int counted_strength(const struct ak_state *s, int b);
+
 bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                         struct ak_events *ev, struct ak_reject *rej)
 {
@@ -332,6 +334,7 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     t->attack = (uint8_t)(f.attack2 > 255 ? 255 : f.attack2);
     t->defense = (uint8_t)(f.defense2 > 255 ? 255 : f.defense2);
     t->resolved = 1;
+    t->counted = (uint8_t)counted_strength(s, b);    /* before any loss (NEW COMBAT SYSTEM 4) */
     s->combat_locked = 0;
     ak_event_add(ev, AK_EV_BATTLE_RESOLVED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, b + 1,
                  roll, -1);
@@ -398,7 +401,7 @@ void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev)
             if (loss.loss) {
                 struct ak_loss_requirement req = ak_loss_required(&loss, e->exchange != AK_CRT_NO_EXCHANGE
                                                                          ? ak_updated_side_strength(s, b, defender)
-                                                                         : counted_strength(s, b));
+                                                                         : s->battle[b].counted);
                 owe_losses(s, b, defender, req);
                 return;
             }
@@ -407,7 +410,7 @@ void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev)
             if (e->exchange != AK_CRT_NO_EXCHANGE)  /* at least what the defender removed */
                 req.halves = (uint16_t)(2 * s->pending.removed);
             else if (e->attacker.loss)
-                req = ak_loss_required(&e->attacker, counted_strength(s, b));
+                req = ak_loss_required(&e->attacker, s->battle[b].counted);
             if (req.halves) {
                 owe_losses(s, b, s->side, req);
                 return;
@@ -464,6 +467,10 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
         lu[k].factor = (uint8_t)(attrition ? ak_updated_step_factor(s, units[k], false)
                                            : ak_updated_loss_factor(s, units[k], attacking));
         lu[k].reducible = !s->unit[units[k]].reduced && ak_steps_of(ak_def(units[k])->attack) == 2;
+        /* what it counts once reduced: halved, then doubled in a fortress */
+        int full = attrition ? ak_def(units[k])->defense : attacking ? ak_def(units[k])->attack : ak_def(units[k])->defense;
+        int doubling = !attrition && !attacking && fortress_infantry(s, units[k]) ? 2 : 1;
+        lu[k].reduced_to = (uint8_t)(doubling * ak_reduced_factor(full));
         if (choice[k] == AK_LOSS_REDUCE && !lu[k].reducible)
             return ak_reject(rej, "UPD-LOSSES", "%s has no step to lose but itself: eliminate it", ak_def(units[k])->shortname);
     }
@@ -471,7 +478,7 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
         /* the fortress defenders decline to pay: they retreat */
         int n = s->pending.retreat;
         s->pending.kind = AK_PEND_NONE;
-        if (!ak_updated_start_retreat(s, b, side, n, ev)) {
+        if (!ak_updated_start_retreat(s, b, side, n, false, ev)) {
             s->pending.retreat = 0;
             ak_updated_next_step(s, b, ev);
         }
@@ -491,7 +498,7 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     for (int k = 0; k < n; k++) {
         if (!choice[k])
             continue;
-        int loss = choice[k] == AK_LOSS_ELIMINATE ? lu[k].factor : lu[k].factor - ak_reduced_factor(lu[k].factor);
+        int loss = choice[k] == AK_LOSS_ELIMINATE ? lu[k].factor : lu[k].factor - lu[k].reduced_to;
         if (loss > biggest_loss || (loss == biggest_loss && ak_updated_pool_of(units[k]) == AK_POOL_ARMOR)) {
             biggest = units[k];
             biggest_loss = loss;
@@ -513,7 +520,9 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
     }
     if (!step)
         s->pending.removed = (uint8_t)(actual > 255 ? 255 : actual);
-    if (s->pending.percent == AK_LOSS_CANCEL)
+    bool cancelled = s->pending.percent == AK_LOSS_CANCEL;
+    int retreat = s->pending.retreat;
+    if (cancelled)
         ak_event_add(ev, AK_EV_RETREAT_CANCELLED, side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, b + 1, 0, 0);
     s->pending.retreat = 0;
     s->pending.kind = AK_PEND_NONE;
@@ -525,6 +534,9 @@ bool ak_updated_losses(const struct ak_ruleset *r, struct ak_state *s, const str
         ak_updated_attrition(s, done, ev);
         return true;
     }
+    /* the garrison stays; defenders of the battle outside it still retreat */
+    if (cancelled && ak_updated_start_retreat(s, b, side, retreat, true, ev))
+        return true;
     ak_updated_next_step(s, b, ev);
     return true;
 }

@@ -65,19 +65,20 @@ static bool route_exists(const struct ak_state *s, int side, const uint8_t *unit
     return false;
 }
 
-/* TERRAIN EFFECTS 2: do the losers defend a fortress square? */
+static bool fortress_defender(const struct ak_state *s, int u)
+{
+    return ak_def(u)->side != s->side && ak_map()->terrain[s->unit[u].hex] == AK_TERRAIN_FORTRESS;
+}
+
+/* TERRAIN EFFECTS 2: does some loser defend a fortress square? (The
+ * attacker's retreat is never cancelled; defenders of the battle outside
+ * the fortress retreat whatever the garrison does.) */
 static bool in_fortress(const struct ak_state *s, int b, int loser)
 {
-    if (loser == s->side)
-        return false;       /* the attacker's retreat is never cancelled */
-    bool any = false;
     for (int u = 0; u < s->units; u++)
-        if (ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == loser) {
-            if (ak_map()->terrain[s->unit[u].hex] != AK_TERRAIN_FORTRESS)
-                return false;
-            any = true;
-        }
-    return any;
+        if (ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == loser && fortress_defender(s, u))
+            return true;
+    return false;
 }
 
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev)
@@ -95,25 +96,35 @@ bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev)
                                          .removed = s->pending.removed, .retreat = (uint8_t)n};
         return true;
     }
-    return ak_updated_start_retreat(s, b, loser, n, ev);
+    return ak_updated_start_retreat(s, b, loser, n, false, ev);
 }
 
-bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, struct ak_events *ev)
+/* Losers owing a retreat with no route left (another stack took the room)
+ * are eliminated; true while some still owe one. */
+static bool routes_left(struct ak_state *s, int b, int loser, int n, struct ak_events *ev)
 {
     bool any = false;
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
-        if (!ak_on_board(s, u) || x->battle != b + 1 || ak_def(u)->side != loser)
+        if (!ak_on_board(s, u) || x->battle != b + 1 || ak_def(u)->side != loser || !(x->flags & AK_U_MUST_RETREAT))
             continue;
         uint8_t one = (uint8_t)u;
         if (!route_exists(s, loser, &one, 1, x->hex, x->hex, 0, n, false)) {
             ak_eliminate(s, u, AK_ELIM_NO_RETREAT, ev);
             continue;
         }
-        x->flags |= AK_U_MUST_RETREAT;
         any = true;
     }
-    if (!any)
+    return any;
+}
+
+bool ak_updated_start_retreat(struct ak_state *s, int b, int loser, int n, bool spare_fortress, struct ak_events *ev)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == loser &&
+            !(spare_fortress && fortress_defender(s, u)))
+            s->unit[u].flags |= AK_U_MUST_RETREAT;
+    if (!routes_left(s, b, loser, n, ev))
         return false;
     s->pending.kind = AK_PEND_RETREAT;
     s->pending.side = (uint8_t)!loser;
@@ -172,9 +183,8 @@ bool ak_updated_retreat(const struct ak_ruleset *r, struct ak_state *s, const st
     }
     if (crossed)
         s->pending.need = 1;
-    for (int u = 0; u < s->units; u++)
-        if (must_retreat(s, u, b))
-            return true;    /* other stacks still to route */
+    if (routes_left(s, b, loser, n, ev))
+        return true;        /* other stacks still to route */
     s->pending.retreat = 0;
     if (s->pending.need) {
         /* NEW ZOCS 3: "the entire retreating force must lose 1 additional step" */

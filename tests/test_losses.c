@@ -54,7 +54,7 @@ END_TEST
  * forced excess comes back (A-9 (b)). */
 START_TEST(defenders_reach_the_requirement)
 {
-    struct ak_loss_unit u[2] = {{2, false}, {1, false}};    /* 9A Inf 20 (2-2-6), 7 Arm 7 S.G (1-1-7) */
+    struct ak_loss_unit u[2] = {{2, false, 0}, {1, false, 0}};    /* 9A Inf 20 (2-2-6), 7 Arm 7 S.G (1-1-7) */
     int actual;
     ck_assert(!ak_loss_meets(points(2), u, (uint8_t[]){AK_LOSS_KEEP, AK_LOSS_ELIMINATE}, 2, &actual));
     ck_assert(ak_loss_meets(points(2), u, (uint8_t[]){AK_LOSS_ELIMINATE, AK_LOSS_KEEP}, 2, &actual));
@@ -70,12 +70,12 @@ END_TEST
  * (DF 3) for a 3 is exact. */
 START_TEST(attackers_count_attack_factors)
 {
-    struct ak_loss_unit attacking[2] = {{2, false}, {2, false}};
+    struct ak_loss_unit attacking[2] = {{2, false, 0}, {2, false, 0}};
     int actual;
     ck_assert(!ak_loss_meets(points(3), attacking, (uint8_t[]){AK_LOSS_ELIMINATE, AK_LOSS_KEEP}, 2, &actual));
     ck_assert(ak_loss_meets(points(3), attacking, (uint8_t[]){AK_LOSS_ELIMINATE, AK_LOSS_ELIMINATE}, 2, &actual));
     ck_assert_int_eq(ak_loss_forced_excess(points(3), attacking, 2), 1);
-    struct ak_loss_unit defending = {3, false};
+    struct ak_loss_unit defending = {3, false, 0};
     ck_assert(ak_loss_meets(points(3), &defending, (uint8_t[]){AK_LOSS_ELIMINATE}, 1, &actual));
     ck_assert_int_eq(ak_loss_forced_excess(points(3), &defending, 1), 0);
 }
@@ -85,7 +85,7 @@ END_TEST
  * only eliminated; a reduced 4-4-10 for a 2 gives 2 back. */
 START_TEST(no_reducing_a_one_step_or_reduced_unit)
 {
-    struct ak_loss_unit one_step = {2, false}, reduced = {4, false};
+    struct ak_loss_unit one_step = {2, false, 0}, reduced = {4, false, 0};
     int actual;
     ck_assert(!ak_loss_meets(points(1), &one_step, (uint8_t[]){AK_LOSS_REDUCE}, 1, &actual));
     ck_assert(!ak_loss_meets(points(2), &reduced, (uint8_t[]){AK_LOSS_REDUCE}, 1, &actual));
@@ -98,7 +98,7 @@ END_TEST
  * flipping, with nothing back; U-020: not a fixed number. */
 START_TEST(fifty_percent_by_one_flip)
 {
-    struct ak_loss_unit arm = {3, true}, panzer = {7, true}, even = {4, true};
+    struct ak_loss_unit arm = {3, true, 0}, panzer = {7, true, 0}, even = {4, true, 0};
     int actual;
     ck_assert(ak_loss_meets(percent(50, 3), &arm, (uint8_t[]){AK_LOSS_REDUCE}, 1, &actual));
     ck_assert_int_eq(actual, 1);
@@ -122,7 +122,7 @@ END_TEST
  * not enough. */
 START_TEST(fifty_percent_on_a_stack)
 {
-    struct ak_loss_unit u[2] = {{7, true}, {3, true}};
+    struct ak_loss_unit u[2] = {{7, true, 0}, {3, true, 0}};
     int actual;
     ck_assert(ak_loss_meets(percent(50, 10), u, (uint8_t[]){AK_LOSS_REDUCE, AK_LOSS_REDUCE}, 2, &actual));
     ck_assert_int_eq(actual, 4);
@@ -135,7 +135,7 @@ END_TEST
  * elimination, and 3 - 2 = 1 comes back. */
 START_TEST(one_step_odd_unit_has_no_rounding)
 {
-    struct ak_loss_unit pavia = {3, false};
+    struct ak_loss_unit pavia = {3, false, 0};
     int actual;
     ck_assert(!ak_loss_meets(percent(50, 3), &pavia, (uint8_t[]){AK_LOSS_REDUCE}, 1, &actual));
     ck_assert(ak_loss_meets(percent(50, 3), &pavia, (uint8_t[]){AK_LOSS_ELIMINATE}, 1, &actual));
@@ -148,7 +148,7 @@ END_TEST
  * "2" must go whole and gives 1. */
 START_TEST(excess_examples)
 {
-    struct ak_loss_unit panzer = {7, true}, arm = {4, true}, pzinf = {3, true};
+    struct ak_loss_unit panzer = {7, true, 0}, arm = {4, true, 0}, pzinf = {3, true, 0};
     int actual;
     ck_assert(ak_loss_meets(points(2), &panzer, (uint8_t[]){AK_LOSS_REDUCE}, 1, &actual));
     ck_assert_int_eq(actual, 3);
@@ -163,7 +163,7 @@ END_TEST
  * and nothing comes back. */
 START_TEST(everything_lost_when_not_enough)
 {
-    struct ak_loss_unit u[2] = {{2, false}, {3, true}};
+    struct ak_loss_unit u[2] = {{2, false, 0}, {3, true, 0}};
     int actual;
     ck_assert(ak_loss_meets(points(9), u, (uint8_t[]){AK_LOSS_ELIMINATE, AK_LOSS_ELIMINATE}, 2, &actual));
     ck_assert(!ak_loss_meets(points(9), u, (uint8_t[]){AK_LOSS_ELIMINATE, AK_LOSS_REDUCE}, 2, &actual));
@@ -172,7 +172,24 @@ START_TEST(everything_lost_when_not_enough)
 }
 END_TEST
 
+/* TERRAIN EFFECTS 2: a doubled fortress infantry unit counts its doubled
+ * factor, and reduced, its halved factor doubled: a 3-3-7 counts 6, then
+ * 4, so its reduction removes 2, not 3. */
+START_TEST(fortress_reduction_removes_the_doubled_difference)
+{
+    struct ak_loss_unit u[1] = {{6, true, 4}};
+    struct ak_crt_side_effect dl3 = {3, false, 0}, dl2 = {2, false, 0};
+    uint8_t reduce[1] = {AK_LOSS_REDUCE}, eliminate[1] = {AK_LOSS_ELIMINATE};
+    int actual;
+    ck_assert(!ak_loss_meets(ak_loss_required(&dl3, 0), u, reduce, 1, &actual));
+    ck_assert_int_eq(actual, 2);
+    ck_assert(ak_loss_meets(ak_loss_required(&dl3, 0), u, eliminate, 1, &actual));
+    ck_assert(ak_loss_meets(ak_loss_required(&dl2, 0), u, reduce, 1, &actual));
+    ck_assert_int_eq(ak_loss_forced_excess(ak_loss_required(&dl2, 0), u, 1), 0);   /* exact: nothing back */
+}
+END_TEST
+
 AK_CHECK_MAIN("losses", steps_and_reduced_factors, requirements, defenders_reach_the_requirement,
               attackers_count_attack_factors, no_reducing_a_one_step_or_reduced_unit, fifty_percent_by_one_flip,
               fifty_percent_on_a_stack, one_step_odd_unit_has_no_rounding, excess_examples,
-              everything_lost_when_not_enough)
+              everything_lost_when_not_enough, fortress_reduction_removes_the_doubled_difference)
