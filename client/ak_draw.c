@@ -182,7 +182,13 @@ static void list_flagged(FILE *out, const struct ak_state *s)
         }
     if (any)
         fputc('\n', out);
-    /* Updated ruleset: the marks of the last supply phase. */
+    /* Updated ruleset: boxes, and the marks of the last supply phase. */
+    for (int i = 0; i < s->nboxes; i++) {
+        char h[8];
+        fprintf(out, "%s %s (%s)", i ? "," : "  Boxes:", ak_hex_format(s->box[i].hex, h), ak_side_name(s->box[i].side));
+    }
+    if (s->nboxes)
+        fputc('\n', out);
     static const struct { int mark; const char *title; } marks[] = {
         {AK_MARK_ISOLATED, "Isolated"}, {AK_MARK_OOS, "Out of supply"}};
     for (int m = 0; m < 2; m++) {

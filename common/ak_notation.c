@@ -19,6 +19,7 @@ static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
     "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses", "rebuild", "break_out",
+    "fortify",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -193,6 +194,8 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
         return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_BREAK_OUT:
         return hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
+    case AK_ACT_FORTIFY:
+        return units_of(j, a, err, errlen) && unit_of(json_object_get(j, "supply"), &a->supply, err, errlen);
     case AK_ACT_EMBARK:
     case AK_ACT_DESTROY_SUPPLY:
     case AK_ACT_BURN_SUPPLY:
@@ -253,6 +256,8 @@ json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s
         json_object_set_new(j, "result", json_string(a->side == AK_NOBODY ? "draw" : a->side == AK_AXIS ? "axis" : "allied"));
         return j;
     }
+    if (a->kind == AK_ACT_FORTIFY && a->supply != AK_UNIT_NONE)
+        json_object_set_new(j, "supply", json_string(ak_def(a->supply)->shortname));
     if (a->kind == AK_ACT_BATTLE) {
         json_object_set_new(j, "attackers", names_json(a, a->side, false, NULL, false));
         json_object_set_new(j, "defenders", names_json(a, !a->side, false, NULL, false));
@@ -369,6 +374,7 @@ static void unit_patch(json_t *ops, int u, const struct ak_unit *a, const struct
 
 static json_t *battles_json(const struct ak_state *s);
 static json_t *pending_json(const struct ak_state *s);
+static json_t *boxes_json(const struct ak_state *s);
 
 static void pair_patch(json_t *ops, const char *key, const int a[2], const int b[2])
 {
@@ -408,6 +414,8 @@ static void head_patch(json_t *ops, const struct ak_state *a, const struct ak_st
                 ak_patch_replace(ops, p, json_integer(b->pool[i][k]));
             }
     PATCH_FIELD(ops, p, "%s", "/flags", a->flags != b->flags, json_integer(b->flags));
+    if (a->nboxes != b->nboxes || memcmp(a->box, b->box, sizeof a->box[0] * (size_t)b->nboxes) != 0)
+        ak_patch_replace(ops, "/boxes", boxes_json(b));
     if (a->nattack_supply != b->nattack_supply ||
         memcmp(a->attack_supply, b->attack_supply, sizeof a->attack_supply[0] * (size_t)b->nattack_supply) != 0) {
         json_t *list = json_array();
@@ -477,6 +485,15 @@ static json_t *pending_json(const struct ak_state *s)
                   "hex", s->pending.hex ? hex_json(s->pending.hex) : json_null());
 }
 
+/* The Updated ruleset's hedgehog markers: [{"hex","side"}...]. */
+static json_t *boxes_json(const struct ak_state *s)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < s->nboxes; i++)
+        json_array_append_new(list, json_pack("{s:o,s:o}", "hex", hex_json(s->box[i].hex), "side", side_json(s->box[i].side)));
+    return list;
+}
+
 static json_t *state_head_json(const struct ak_state *s)
 {
     const struct ak_data *d = ak_data();
@@ -506,6 +523,7 @@ static json_t *state_head_json(const struct ak_state *s)
     for (int i = 0; i < s->nattack_supply; i++)
         json_array_append_new(spent, hex_json(s->attack_supply[i]));
     json_object_set_new(j, "attack_supply", spent);
+    json_object_set_new(j, "boxes", boxes_json(s));
     return j;
 }
 
@@ -654,6 +672,17 @@ bool ak_state_from_json(const json_t *j, struct ak_state *s, char *err, int errl
             s->pool[i][k] = u8_value(json_array_get(json_array_get(json_object_get(j, "pools"), (size_t)i), (size_t)k),
                                      &in_range);
     s->flags = u8_value(json_object_get(j, "flags"), &in_range);
+    const json_t *boxes = json_object_get(j, "boxes");
+    if (boxes && (!json_is_array(boxes) || json_array_size(boxes) > AK_BOX_MAX))
+        return fail(err, errlen, "%s", "boxes lists at most 24 markers");
+    for (size_t i = 0; boxes && i < json_array_size(boxes); i++) {
+        const json_t *x = json_array_get(boxes, i);
+        const char *side = json_string_value(json_object_get(x, "side"));
+        if (!hex_field_ok(json_object_get(x, "hex")) || !side || ak_side_parse(side) < 0)
+            return fail(err, errlen, "%s", "a box names no square of the map or no side");
+        s->box[s->nboxes].hex = hex_or_none(json_object_get(x, "hex"));
+        s->box[s->nboxes++].side = (uint8_t)ak_side_parse(side);
+    }
     const json_t *spent = json_object_get(j, "attack_supply");
     if (spent && (!json_is_array(spent) || json_array_size(spent) > AK_ATTACK_SUPPLY_MAX))
         return fail(err, errlen, "%s", "attack_supply lists at most 4 squares");
@@ -714,7 +743,7 @@ static const char *const event_names[] = {
     "supply_roll", "supply_destroyed", "supply_unused", "phase", "turn", "never_arrived",
     "game_over", "auto_victory", "battle_declared", "battle_cancelled", "battle_resolved",
     "eliminated", "retreated", "advanced", "supply_used", "isolated", "substituted",
-    "replacements", "out_of_supply", "reduced", "retreat_cancelled", "rebuilt", "attrition",
+    "replacements", "out_of_supply", "reduced", "retreat_cancelled", "rebuilt", "attrition", "box",
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
@@ -814,6 +843,9 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         break;
     case AK_EV_ISOLATED:
         snprintf(buf, len, "%s at %s is isolated (turn %d of 2)", unit, f, e->a);
+        break;
+    case AK_EV_BOX:
+        snprintf(buf, len, e->a ? "%s box built at %s" : "%s box at %s removed", side, f);
         break;
     case AK_EV_ATTRITION:
         if (e->c == 3)

@@ -387,6 +387,17 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
         list_losses(&l);
     if (kinds & (1u << AK_ACT_REBUILD))
         list_units_each(&l, AK_ACT_REBUILD, own_combat);
+    if (kinds & (1u << AK_ACT_FORTIFY))     /* one unit's box with each supply unit */
+        for (int su = 0; su < s->units; su++)
+            for (int u = 0; own_supply(s, su) && u < s->units; u++)
+                if (own_combat(s, u) && ak_hex_distance(s->unit[u].hex, s->unit[su].hex) <= 5 &&
+                    (ak_def(u)->type == AK_TYPE_INFANTRY || ak_def(u)->type == AK_TYPE_ARMORED_INFANTRY)) {
+                    struct ak_action a = blank(s, AK_ACT_FORTIFY);
+                    a.nunits = 1;
+                    a.units[0] = (uint8_t)u;
+                    a.supply = (uint8_t)su;
+                    offer(&l, &a);
+                }
     if (kinds & (1u << AK_ACT_BREAK_OUT))
         for (int u = 0; u < s->units; u++)
             if (own_combat(s, u) && (s->unit[u].marks & AK_MARK_ISOLATED) && !(s->unit[u].marks & AK_MARK_BREAK_OUT)) {

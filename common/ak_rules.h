@@ -47,6 +47,7 @@ enum ak_action_kind {
     AK_ACT_LOSSES,          /* Updated combat: the units reduced and eliminated to meet a loss */
     AK_ACT_REBUILD,         /* Updated replacement phase: a reduced unit back to full strength */
     AK_ACT_BREAK_OUT,       /* Updated supply phase: an isolated square's units break out (at: the square) */
+    AK_ACT_FORTIFY,         /* Updated movement phase: boxes on the squares of units, supply: the unit spent */
     AK_ACT_KINDS
 };
 
@@ -77,6 +78,7 @@ enum ak_event_kind {
     AK_EV_REBUILT,          /* Updated: a reduced unit rebuilt (a: points paid, b: pool left, c: 1 + pool) */
     AK_EV_ATTRITION,        /* Updated: an isolated square (from): a roll, b modified, c 0 no loss, 1 loss owed,
                                2 broke out (d: points), 3 break-out declared */
+    AK_EV_BOX,              /* Updated: a box at from, a = 1 built, 0 removed */
     AK_EV_KINDS
 };
 

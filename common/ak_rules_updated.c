@@ -15,6 +15,7 @@
  *     and isolated marks, extenders and emergency supply, isolation
  *     attrition and break-outs;
  *   - the replacement phase: rebuilding, whole units bought back;
+ *   - boxes (ak_updated_boxes.c);
  *   - new units at the entry squares, the first Axis capture of Tobruch
  *     (ak_updated_arrival.c);
  *   - combat on the operator's table (ak_updated_combat.c,
@@ -22,7 +23,7 @@
  *     steps and loss requirements, exchanges, retreats, the advance.
  *
  * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): boxes, port movement with the off-board boxes as
+ * (`unfinished` below): port movement with the off-board boxes as
  * places, and the Allied substitute counters (kept, reading A-27 (v));
  * akc and the page do not yet draw reduced units, supply marks and the
  * new decisions. Until then the
@@ -41,6 +42,7 @@ static bool updated_move(const struct ak_ruleset *r, struct ak_state *s, const s
     if (!ak_move_action_route(s, a, &route, rej))
         return false;
     ak_move_execute(r, s, s->side, a->units, a->nunits, &route, ev);
+    ak_updated_boxes_entered(s, s->side, route.path, route.npath, ev);
     ak_updated_tobruch_taken(s, ev);
     return true;
 }
@@ -51,6 +53,8 @@ static bool updated_advance(const struct ak_ruleset *r, struct ak_state *s, cons
 {
     if (!ak_updated_advance(r, s, a, ev, rej))
         return false;
+    if (a->nunits > 0)
+        ak_updated_boxes_entered(s, s->side, &a->hex, 1, ev);
     ak_updated_tobruch_taken(s, ev);
     return true;
 }
@@ -58,8 +62,10 @@ static bool updated_advance(const struct ak_ruleset *r, struct ak_state *s, cons
 static bool updated_retreat(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej)
 {
+    int retreating = !s->pending.side;
     if (!ak_updated_retreat(r, s, a, ev, rej))
         return false;
+    ak_updated_boxes_entered(s, retreating, a->path, a->npath, ev);
     ak_updated_tobruch_taken(s, ev);
     return true;
 }
@@ -92,8 +98,8 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "its boxes, port movement, substitutes and the clients' display of its steps and supply marks "
-                  "are not built yet (issue 16)",
+    .unfinished = "its port movement, Allied substitute counters and the clients' prompts for its decisions are "
+                  "not built yet (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -107,6 +113,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_BURN_SUPPLY] = ak_updated_burn_supply,
         [AK_ACT_REBUILD] = ak_updated_rebuild,
         [AK_ACT_BREAK_OUT] = ak_updated_break_out,
+        [AK_ACT_FORTIFY] = ak_updated_fortify,
         [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
         [AK_ACT_BATTLE] = ak_updated_battle,
         [AK_ACT_RESOLVE] = ak_updated_resolve,

@@ -106,6 +106,8 @@ uint64_t ak_state_hash(const struct ak_state *s)
                        (uint32_t)s->pending.retreat << 24, 4);
     if (s->pending.hex)
         h = fnv(h, (uint32_t)(uint16_t)s->pending.hex | 6u << 24, 4);
+    for (int i = 0; i < s->nboxes; i++)
+        h = fnv(h, (uint32_t)(uint16_t)s->box[i].hex | (uint32_t)s->box[i].side << 16 | 7u << 24, 4);
     for (int i = 0; i < s->nattack_supply; i++)
         h = fnv(h, (uint32_t)(uint16_t)s->attack_supply[i] | (uint32_t)i << 16 | 4u << 24, 4);
     for (int b = 0; b < s->nbattles; b++)

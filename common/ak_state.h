@@ -138,8 +138,10 @@ enum {
     AK_SF_AXIS_SUPPLY_MISSED = 1 << 0,  /* the last month-start convoy roll gave no supply unit */
     AK_SF_BOMBARDED = 1 << 1,           /* this combat phase's bombardment is spent */
     AK_SF_TOBRUCH_TAKEN = 1 << 2,       /* the Axis has held Tobruch once (TOBRUK CAPTURE) */
+    AK_SF_FORTIFIED = 1 << 3,           /* this player turn's supply unit for boxes is spent */
 };
-#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN)
+#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED)
+#define AK_BOX_MAX 24       /* hedgehog markers on the map at once (BOXES) */
 #define AK_ATTACK_SUPPLY_MAX 4
 
 /* Key squares whose control is judged at the start of a player turn. */
@@ -164,6 +166,8 @@ struct ak_state {
     uint8_t pool[AK_SIDES][AK_POOLS];   /* replacement points (Updated ruleset) */
     uint8_t nattack_supply;   /* supply units spent on attacks this combat phase (Updated) */
     ak_hex attack_supply[AK_ATTACK_SUPPLY_MAX];     /* where they stood */
+    uint8_t nboxes;           /* Updated: field fortification boxes (hedgehogs) */
+    struct { ak_hex hex; uint8_t side; } box[AK_BOX_MAX];
     struct ak_pending pending;
     uint16_t units;           /* number of counters */
     uint32_t actions;         /* actions applied so far */

@@ -127,6 +127,11 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
         return bad(err, errlen, "unknown state flags");
     if (s->nattack_supply > AK_ATTACK_SUPPLY_MAX || (s->nattack_supply && !supply_phase))
         return bad(err, errlen, "%d supply units spent on attacks", s->nattack_supply);
+    if (s->nboxes > AK_BOX_MAX || (s->nboxes && !supply_phase))
+        return bad(err, errlen, "%d boxes on the map", s->nboxes);
+    for (int i = 0; i < s->nboxes; i++)
+        if (!ak_hex_playable(s->box[i].hex) || s->box[i].side >= AK_SIDES)
+            return bad(err, errlen, "a box on no square a unit may hold, or of no side");
     for (int i = 0; i < s->nattack_supply; i++)
         if (!ak_hex_on_map(s->attack_supply[i]))
             return bad(err, errlen, "a supply unit spent on attacks stood on no square of the map");

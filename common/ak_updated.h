@@ -86,6 +86,14 @@ int ak_updated_pool_of(int u);
 /* REPLACEMENT PHASE: a reduced unit rebuilt where it stands. */
 bool ak_updated_rebuild(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                         struct ak_events *ev, struct ak_reject *rej);
+/* BOXES: the box of side at h (its index), or -1; fortifying; boxes the
+ * side's units entered on these squares go; empty ones of the mover go in
+ * its supply phase. */
+int ak_updated_box_at(const struct ak_state *s, ak_hex h, int side);
+bool ak_updated_fortify(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                        struct ak_events *ev, struct ak_reject *rej);
+void ak_updated_boxes_entered(struct ak_state *s, int side, const ak_hex *squares, int n, struct ak_events *ev);
+void ak_updated_boxes_supply_phase(struct ak_state *s, struct ak_events *ev);
 bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                          struct ak_events *ev, struct ak_reject *rej);
 

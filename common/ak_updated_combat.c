@@ -109,9 +109,9 @@ void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, co
         bool counted = false;
         for (int k = 0; k < nseen; k++)
             counted |= seen[k] == h;
-        /* TERRAIN EFFECTS 1: +1 per escarpment square defended, whatever
-         * holds it (boxes, when built, are not cumulative with it). */
-        if (!counted && ak_map()->terrain[h] == AK_TERRAIN_ESCARPMENT) {
+        /* TERRAIN EFFECTS 1: +1 per escarpment or box square defended,
+         * whatever holds it (never both: boxes are only in clear terrain). */
+        if (!counted && (ak_map()->terrain[h] == AK_TERRAIN_ESCARPMENT || ak_updated_box_at(s, h, !s->side) >= 0)) {
             seen[nseen++] = h;
             f->terrain += 1;
         }

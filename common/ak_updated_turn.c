@@ -64,6 +64,7 @@ void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == s->side)
             s->unit[u].marks &= (uint8_t)~AK_MARK_MECH_MOVED;
+    s->flags &= (uint8_t)~AK_SF_FORTIFIED;     /* one supply unit for boxes a player turn */
     if (ak_victory_by_key_squares(s, ev))
         return;
     if (ak_data()->updated.month_start[s->turn])
@@ -75,7 +76,7 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
 {
     switch (s->phase) {
     case AK_PHASE_MOVEMENT:
-        return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_END_MOVEMENT;
+        return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_FORTIFY | 1u << AK_ACT_END_MOVEMENT;
     case AK_PHASE_COMBAT: {
         static const uint8_t decision[] = {
             [AK_PEND_RETREAT] = AK_ACT_RETREAT, [AK_PEND_ADVANCE] = AK_ACT_ADVANCE, [AK_PEND_LOSSES] = AK_ACT_LOSSES,
@@ -161,6 +162,7 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
         return true;
     case AK_PHASE_MECH:
         ak_updated_begin_phase(s, AK_PHASE_SUPPLY, ev);
+        ak_updated_boxes_supply_phase(s, ev);
         ak_updated_supply_phase(s, ev);
         return true;
     default:

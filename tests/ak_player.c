@@ -205,6 +205,10 @@ static bool movement_step(struct ak_player_game *g, struct ak_action *list, int 
         if (keeps_supply_reach(&g->s, &some[i], true))
             return apply(g, &some[i]);
     }
+    /* the Updated ruleset's boxes, now and then, when supply is plentiful */
+    if ((k = filter_kind(list, n, AK_ACT_FORTIFY, some)) > 0 && ak_own_supply_on_board(&g->s, g->s.side) >= 3 &&
+        pick(g, 8) == 0)
+        return apply(g, &some[pick(g, k)]);
     bool can_end = filter_kind(list, n, AK_ACT_END_MOVEMENT, some) > 0;
     if (g->moves_left > 0 || !can_end) {
         g->moves_left--;

@@ -159,6 +159,15 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
     }
     if (n == 1 && strcmp(w[0], "end-movement") == 0)
         return (a->kind = AK_ACT_END_MOVEMENT), true;
+    if (n == 3 && strcmp(w[0], "fortify") == 0) {
+        /* fortify UNITS SUPPLY */
+        struct ak_action su;
+        if (!units_list(w[1], a) || !units_list(w[2], &su) || su.nunits != 1)
+            return false;
+        a->kind = AK_ACT_FORTIFY;
+        a->supply = su.units[0];
+        return true;
+    }
     if (n == 2 && strcmp(w[0], "break-out") == 0)
         return (a->kind = AK_ACT_BREAK_OUT), (a->hex = ak_hex_parse(w[1])) != AK_HEX_NONE;
     if (n == 2 && strcmp(w[0], "rebuild") == 0)
@@ -531,6 +540,11 @@ static void expect(struct run *r, char **w, int n)
         int u = unit_arg(w[1]);
         if (u >= 0)
             result(r->s.unit[u].marks & AK_MARK_MECH_MOVED, "%s moved in the mechanized movement phase", w[1]);
+    } else if (n == 2 && (strcmp(w[0], "box") == 0 || strcmp(w[0], "no-box") == 0)) {
+        /* expect box HEX / expect no-box HEX: a hedgehog of either side */
+        ak_hex h = ak_hex_parse(w[1]);
+        bool there = ak_updated_box_at(&r->s, h, AK_AXIS) >= 0 || ak_updated_box_at(&r->s, h, AK_ALLIED) >= 0;
+        result(there == (w[0][0] == 'b'), "%s a box at %s", w[0][0] == 'b' ? "there is" : "there is no", w[1]);
     } else if (n == 3 && strcmp(w[0], "mark") == 0) {
         /* expect mark UNIT none|oos|isolated: the supply phase's marks */
         int u = unit_arg(w[1]);
