@@ -16,6 +16,7 @@
  *     attrition and break-outs;
  *   - the replacement phase: rebuilding, whole units bought back;
  *   - boxes (ak_updated_boxes.c);
+ *   - the 1964 Allied substitute counters, for full-strength units;
  *   - new units at the entry squares, the first Axis capture of Tobruch
  *     (ak_updated_arrival.c);
  *   - combat on the operator's table (ak_updated_combat.c,
@@ -24,7 +25,7 @@
  *
  * Not built yet (issue 16), so akd does not start games of it
  * (`unfinished` below): port movement with the off-board boxes as
- * places, and the Allied substitute counters (kept, reading A-27 (v));
+ * places;
  * akc and the page do not yet draw reduced units, supply marks and the
  * new decisions. Until then the
  * actions of those phases are not part of this ruleset and are refused.
@@ -32,6 +33,7 @@
 #include <stddef.h>
 
 #include "ak_move.h"
+#include "ak_substitute.h"
 #include "ak_updated.h"
 #include "ak_victory.h"
 
@@ -45,6 +47,19 @@ static bool updated_move(const struct ak_ruleset *r, struct ak_state *s, const s
     ak_updated_boxes_entered(s, s->side, route.path, route.npath, ev);
     ak_updated_tobruch_taken(s, ev);
     return true;
+}
+
+/* ALLIED SUBSTITUTE COUNTERS (1964), kept by the variant (A-27 (v)):
+ * equal attack factors of full-strength units; a reduced unit is not
+ * exchanged, else its lost step would come back for nothing. */
+static bool updated_substitute(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                               struct ak_events *ev, struct ak_reject *rej)
+{
+    for (int i = 0; i < a->nunits; i++)
+        if (ak_on_board(s, a->units[i]) && s->unit[a->units[i]].reduced)
+            return ak_reject(rej, "SUBSTITUTE", "%s is reduced: only units at full strength are exchanged",
+                             ak_def(a->units[i])->shortname);
+    return ak_substitute(r, s, a, ev, rej);
 }
 
 /* Advances and retreats can garrison Tobruch too. */
@@ -98,8 +113,7 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "its port movement, Allied substitute counters and the clients' prompts for its decisions are "
-                  "not built yet (issue 16)",
+    .unfinished = "its port movement and the clients' prompts for its decisions are not built yet (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -114,6 +128,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_REBUILD] = ak_updated_rebuild,
         [AK_ACT_BREAK_OUT] = ak_updated_break_out,
         [AK_ACT_FORTIFY] = ak_updated_fortify,
+        [AK_ACT_SUBSTITUTE] = updated_substitute,
         [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
         [AK_ACT_BATTLE] = ak_updated_battle,
         [AK_ACT_RESOLVE] = ak_updated_resolve,

@@ -75,8 +75,13 @@ void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
 unsigned ak_updated_possible_actions(const struct ak_state *s)
 {
     switch (s->phase) {
-    case AK_PHASE_MOVEMENT:
-        return 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_FORTIFY | 1u << AK_ACT_END_MOVEMENT;
+    case AK_PHASE_MOVEMENT: {
+        const struct ak_scenario *sc = &ak_data()->scenario;
+        unsigned m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_FORTIFY | 1u << AK_ACT_END_MOVEMENT;
+        if (s->side == AK_ALLIED && sc->substitute_from && s->turn >= sc->substitute_from)
+            m |= 1u << AK_ACT_SUBSTITUTE;   /* ALLIED SUBSTITUTE COUNTERS, kept (A-27 (v)) */
+        return m;
+    }
     case AK_PHASE_COMBAT: {
         static const uint8_t decision[] = {
             [AK_PEND_RETREAT] = AK_ACT_RETREAT, [AK_PEND_ADVANCE] = AK_ACT_ADVANCE, [AK_PEND_LOSSES] = AK_ACT_LOSSES,
