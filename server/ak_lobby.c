@@ -189,6 +189,19 @@ static void seat_undo(struct ak_server *srv, struct ak_commit *k)
 
 static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo};
 
+bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_t cap)
+{
+    const struct ak_ruleset *rules = ak_ruleset_get(r);
+    if (rules->needs_crt_table && !srv->updated_crt)
+        snprintf(why, cap, "the %s ruleset cannot be played on this server: it has no combat results table (the "
+                 "operator's updated_crt setting, docs/crt-format.md)", rules->name);
+    else if (rules->unfinished)
+        snprintf(why, cap, "the %s ruleset cannot be played yet: %s", rules->name, rules->unfinished);
+    else
+        return false;
+    return true;
+}
+
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct ak_server *srv = c->srv;
@@ -205,9 +218,9 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "unknown ruleset '%s'", ruleset);
         return;
     }
-    if (ak_ruleset_get(r)->unfinished) {
-        ak_conn_reply_error(c, id, "ruleset_unavailable", "the %s ruleset cannot be played yet: %s",
-                            ak_ruleset_get(r)->name, ak_ruleset_get(r)->unfinished);
+    char why[400];
+    if (ak_ruleset_unavailable(srv, r, why, sizeof why)) {
+        ak_conn_reply_error(c, id, "ruleset_unavailable", "%s", why);
         return;
     }
     if (!time_control_arg(c, id, json_object_get(msg, "time_control"), &m))

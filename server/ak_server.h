@@ -472,6 +472,9 @@ void ak_writer_stop(struct ak_server *srv);
 int ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 
 /* ak_lobby.c */
+/* Why akd cannot start games of ruleset r (no table, unfinished): true
+ * with the sentence in why. */
+bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_t cap);
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg);

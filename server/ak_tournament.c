@@ -519,10 +519,9 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
                             "epoch), time_control, rated, vacation and a known ruleset");
         return -1;
     }
-    const struct ak_ruleset *rules = ak_ruleset_get(ak_ruleset_find(ruleset ? ruleset : "classic"));
-    if (rules->unfinished) {
-        ak_conn_reply_error(c, id, "ruleset_unavailable", "the %s ruleset cannot be played yet: %s", rules->name,
-                            rules->unfinished);
+    char why[400];
+    if (ak_ruleset_unavailable(c->srv, ak_ruleset_find(ruleset ? ruleset : "classic"), why, sizeof why)) {
+        ak_conn_reply_error(c, id, "ruleset_unavailable", "%s", why);
         return -1;
     }
     snprintf(t.name, sizeof t.name, "%s", name);
