@@ -89,6 +89,28 @@ static void bench_battle(void)
            (now() - t0) * 1e6 / rounds, ok);
 }
 
+/* The engine alone: ten games of g's ruleset replayed from their logs,
+ * without the random player's own look-ahead. */
+static void bench_replay(struct ak_player_game *g)
+{
+    long replayed = 0;
+    double spent = 0;
+    for (int i = 0; i < 10; i++) {
+        ak_player_start(g, 2000 + (uint64_t)i);
+        ak_player_play(g, 1000);
+        struct ak_state r;
+        ak_state_init(&r, g->ruleset, 2000 + (uint64_t)i);
+        double t0 = now();
+        for (int k = 0; k < g->n; k++)
+            if (!ak_apply(&r, &g->log[k], NULL, NULL))
+                break;
+        spent += now() - t0;
+        replayed += g->n;
+    }
+    printf("the same games replayed from their logs (the engine alone): %.1f us per action (%ld actions)\n",
+           1e6 * spent / (double)replayed, replayed);
+}
+
 /* A busy mid-game position from a random game, then whole random games. */
 static void bench_listing_and_games(void)
 {
@@ -125,24 +147,7 @@ static void bench_listing_and_games(void)
     }
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action)\n",
            best, 1e6 * 10 / best / (double)best_actions);
-    /* The engine alone: the same kind of games replayed from their logs,
-     * without the random player's own look-ahead. */
-    long replayed = 0;
-    double spent = 0;
-    for (int i = 0; i < 10; i++) {
-        ak_player_start(&g, 2000 + (uint64_t)i);
-        ak_player_play(&g, 1000);
-        struct ak_state r;
-        ak_state_init(&r, 0, 2000 + (uint64_t)i);
-        t0 = now();
-        for (int k = 0; k < g.n; k++)
-            if (!ak_apply(&r, &g.log[k], NULL, NULL))
-                break;
-        spent += now() - t0;
-        replayed += g.n;
-    }
-    printf("the same games replayed from their logs (the engine alone): %.1f us per action (%ld actions)\n",
-           1e6 * spent / (double)replayed, replayed);
+    bench_replay(&g);
     ak_player_free(&g);
 }
 
@@ -204,22 +209,7 @@ static void bench_updated(void)
     }
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action; %ld battles in the 30)\n",
            best, 1e6 * 10 / best / (double)best_actions, battles);
-    long replayed = 0;
-    double spent = 0;
-    for (int i = 0; i < 10; i++) {
-        ak_player_start(&g, 2000 + (uint64_t)i);
-        ak_player_play(&g, 1000);
-        struct ak_state r;
-        ak_state_init(&r, ruleset, 2000 + (uint64_t)i);
-        double t0 = now();
-        for (int k = 0; k < g.n; k++)
-            if (!ak_apply(&r, &g.log[k], NULL, NULL))
-                break;
-        spent += now() - t0;
-        replayed += g.n;
-    }
-    printf("the same games replayed from their logs (the engine alone): %.1f us per action (%ld actions)\n",
-           1e6 * spent / (double)replayed, replayed);
+    bench_replay(&g);
     ak_player_free(&g);
 }
 

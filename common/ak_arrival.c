@@ -99,16 +99,23 @@ static bool place_replacement(const struct ak_ruleset *r, struct ak_state *s, in
     return true;
 }
 
+int ak_arrival_unit(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej)
+{
+    if (a->nunits != 1)
+        return ak_reject(rej, "ACTION", "place one unit at a time"), -1;
+    if (ak_def(a->units[0])->side != s->side)
+        return ak_reject(rej, "MOVE-1", "%s is not your unit", ak_def(a->units[0])->shortname), -1;
+    return a->units[0];
+}
+
 bool ak_arrival_place(const struct ak_ruleset *r, struct ak_state *s,
                       const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
-    if (a->nunits != 1)
-        return ak_reject(rej, "ACTION", "place one unit at a time");
-    int u = a->units[0];
+    int u = ak_arrival_unit(s, a, rej);
+    if (u < 0)
+        return false;
     const struct ak_unit_def *d = ak_def(u);
     struct ak_unit *x = &s->unit[u];
-    if (d->side != s->side)
-        return ak_reject(rej, "MOVE-1", "%s is not your unit", d->shortname);
     if (x->where == AK_AT_SEA) {
         if (x->sea_turn >= s->turn)
             return ak_reject(rej, "FORTRESS-4", "%s put to sea this turn; it lands in your next turn",

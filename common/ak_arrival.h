@@ -18,6 +18,8 @@ bool ak_arrival_embark(const struct ak_ruleset *r, struct ak_state *s,
 bool ak_arrival_port_ok(const struct ak_state *s, int side, ak_hex h, const char *code,
                         struct ak_reject *rej);
 
+/* The one unit of the mover a place action names, or -1 with *rej. */
+int ak_arrival_unit(const struct ak_state *s, const struct ak_action *a, struct ak_reject *rej);
 /* The 1964 ports of arrival: the own home base and Tobruch. */
 int ak_arrival_ports(const struct ak_state *s, int side, ak_hex *out, int max);
 

@@ -7,6 +7,8 @@
  * placed unit moves from its entry with its whole allowance. */
 #include "ak_updated.h"
 
+#include "ak_arrival.h"
+
 #include "ak_losses.h"
 #include "ak_stacking.h"
 #include "ak_zoc.h"
@@ -137,13 +139,11 @@ bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const stru
                       struct ak_events *ev, struct ak_reject *rej)
 {
     char h[8], e[8];
-    if (a->nunits != 1)
-        return ak_reject(rej, "ACTION", "place one unit at a time");
-    int u = a->units[0];
+    int u = ak_arrival_unit(s, a, rej);
+    if (u < 0)
+        return false;
     const struct ak_unit_def *d = ak_def(u);
     struct ak_unit *x = &s->unit[u];
-    if (d->side != s->side)
-        return ak_reject(rej, "MOVE-1", "%s is not your unit", d->shortname);
     bool whole = x->where == AK_AT_DEAD;    /* a whole unit bought back (REPLACEMENT PHASE) */
     if (whole != (s->phase == AK_PHASE_REPLACEMENT))
         return ak_reject(rej, whole ? "UPD-REPLACE" : "UPD-REINF", whole ? "%s comes back from the dead pile only in the replacement phase"
