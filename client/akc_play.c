@@ -153,6 +153,31 @@ static int say_hazards(int ending)
     return n;
 }
 
+/* The Updated ruleset's loss decisions, in the player's words. */
+static void say_losses_owed(void)
+{
+    char h[8];
+    int need = P.s.pending.need;
+    switch (P.s.pending.percent) {
+    case AK_LOSS_CANCEL:
+        say("Your decision: your fortress garrison may give one more step to stay (losses REDUCED ELIMINATED), or "
+            "retreat (losses - -). options lists the choices.\n");
+        break;
+    case AK_LOSS_STEP:
+        say("Your decision: the retreat crossed an enemy zone; the retreating units lose one step "
+            "(losses REDUCED ELIMINATED).\n");
+        break;
+    case AK_LOSS_ATTRITION:
+        say("Your decision: isolation attrition at %s, a 50%% loss: %d.%d defense factors (losses REDUCED ELIMINATED).\n",
+            ak_hex_format(P.s.pending.hex, h), need / 2, need % 2 * 5);
+        break;
+    default:
+        say("Your decision: battle %d's losses, at least %d.%d %s factors (losses REDUCED ELIMINATED; a reduced "
+            "odd unit counts half its factor on a %% result). options lists some choices.\n",
+            P.s.pending.battle + 1, need / 2, need % 2 * 5, P.s.pending.side == P.s.side ? "attack" : "defense");
+    }
+}
+
 /* What the game waits for, said once after each change: the same words
  * are not said again while the game waits for the same thing, and the
  * dangers only when they change. */
@@ -174,7 +199,7 @@ static void say_whose_turn(void)
     }
     hazards_said = hazards_hash();
     static const char *const decision[] = {"", "route the losers' retreat", "pick your exchange losses",
-                                           "advance after combat or decline"};
+                                           "advance after combat or decline", "meet the loss requirement"};
     int w = ak_waiting_for(&P.s);
     if (P.s.phase == AK_PHASE_OVER) {
         char over[80];
@@ -187,12 +212,22 @@ static void say_whose_turn(void)
         say("Waiting for the %s player.\n", ak_side_name(w));
         return;
     }
-    if (P.s.pending.kind)
+    if (P.s.pending.kind == AK_PEND_LOSSES)
+        say_losses_owed();
+    else if (P.s.pending.kind && P.s.pending.kind < sizeof decision / sizeof decision[0])
         say("Your decision: %s in battle %d (options lists the choices; type a number).\n",
             decision[P.s.pending.kind], P.s.pending.battle + 1);
     else if (P.s.phase == AK_PHASE_MOVEMENT)
         say("Your move: the %s movement portion. Move, place arrivals, then end-movement.\n",
             ak_side_name(P.s.side));
+    else if (P.s.phase == AK_PHASE_COMBAT && ak_ruleset_get(P.s.ruleset)->needs_crt_table)
+        say("Your combat phase: supply-attacks SU, then declare battles and resolve them one at a time; end-phase.\n");
+    else if (P.s.phase == AK_PHASE_MECH)
+        say("Your mechanized movement phase: mechanized units in supply move again on half their allowance; end-phase.\n");
+    else if (P.s.phase == AK_PHASE_SUPPLY)
+        say("Your supply phase: burn SU for emergency supply, break-out HEX for isolated units; end-phase rolls the attrition.\n");
+    else if (P.s.phase == AK_PHASE_REPLACEMENT)
+        say("Your replacement phase: rebuild UNIT, or place a dead UNIT at your entry square; then end-turn.\n");
     else
         say("Your combat portion: declare battles, resolve them, then end-turn.\n");
     if (!P.s.pending.kind)
