@@ -75,6 +75,13 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
             json_object_set_new(a, "eliminate", ak_verb_names(argv[2]));
         return a;
     }
+    if (strcmp(v, "port-move") == 0 && argc == 3) {
+        /* port-move UNIT G25|box */
+        json_t *a = json_pack("{s:s,s:o}", "action", "port_move", "units", ak_verb_names(argv[1]));
+        if (strcmp(argv[2], "box") != 0)
+            json_object_set_new(a, "to", json_string(argv[2]));
+        return a;
+    }
     if (strcmp(v, "fortify") == 0 && argc == 3)
         return json_pack("{s:s,s:o,s:s}", "action", "fortify", "units", ak_verb_names(argv[1]), "supply", argv[2]);
     if (strcmp(v, "break-out") == 0 && argc == 2)
@@ -112,7 +119,7 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
 bool ak_verb_is_action(const char *verb)
 {
     static const char *const verbs[] = {
-        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn", "supply-attacks", "losses", "break-out", "rebuild", "fortify",
+        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn", "supply-attacks", "losses", "break-out", "rebuild", "fortify", "port-move",
         "battle", "cancel", "resolve", "retreat", "advance", "substitute", "resign",
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
@@ -157,6 +164,9 @@ void ak_verb_format(long game, const json_t *a, char *buf, size_t cap)
         const char *to = json_string_value(json_object_get(a, "to"));
         join_names(json_object_get(a, "path"), d, sizeof d);
         snprintf(buf, cap, "akc move %ld %s %s", game, u, to ? to : d);
+    } else if (strcmp(kind, "port_move") == 0) {
+        const char *to = json_string_value(json_object_get(a, "to"));
+        snprintf(buf, cap, "akc port-move %ld %s %s", game, u, to ? to : "box");
     } else if (strcmp(kind, "fortify") == 0) {
         snprintf(buf, cap, "akc fortify %ld %s %s", game, u, json_string_value(json_object_get(a, "supply")));
     } else if (strcmp(kind, "break_out") == 0) {

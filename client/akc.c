@@ -110,6 +110,7 @@ static const char usage_text[] =
         "  end-phase GAME       Updated ruleset: end the combat, mech or supply phase\n"
         "  supply-attacks GAME SU | losses GAME REDUCED ELIMINATED | burn GAME SU   Updated ruleset\n"
         "  fortify GAME UNITS SU | break-out GAME HEX | rebuild GAME UNIT   Updated ruleset\n"
+        "  port-move GAME UNIT G25|box   Updated ruleset: by sea, one unit a turn\n"
         "Combat (battles are numbered from 1 in the order declared):\n"
         "  battle GAME ATTACKERS DEFENDERS [SUPPLY]   declare a battle; the odds are shown\n"
         "  cancel GAME N        withdraw battle N before the first is resolved\n"

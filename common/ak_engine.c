@@ -19,6 +19,7 @@ static const char *action_words(int kind)
         [AK_ACT_END_PHASE] = "ending the phase", [AK_ACT_BURN_SUPPLY] = "burning a supply unit",
         [AK_ACT_SUPPLY_ATTACKS] = "spending supply on attacks", [AK_ACT_LOSSES] = "assigning losses",
         [AK_ACT_REBUILD] = "rebuilding a unit", [AK_ACT_BREAK_OUT] = "breaking out", [AK_ACT_FORTIFY] = "fortifying",
+        [AK_ACT_PORT_MOVE] = "moving by sea",
     };
     return kind >= 0 && kind < AK_ACT_KINDS && words[kind] ? words[kind] : "that action";
 }

@@ -19,7 +19,7 @@ static const char *const kind_names[AK_ACT_KINDS] = {
     "move", "place", "embark", "end_movement", "destroy_supply", "end_turn",
     "battle", "cancel", "abandon", "resolve", "retreat", "exchange", "advance", "substitute",
     "resign", "timeout", "adjudicate", "end_phase", "burn_supply", "supply_attacks", "losses", "rebuild", "break_out",
-    "fortify",
+    "fortify", "port_move",
 };
 
 const char *ak_action_kind_name(int kind)
@@ -196,6 +196,9 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
         return hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_FORTIFY:
         return units_of(j, a, err, errlen) && unit_of(json_object_get(j, "supply"), &a->supply, err, errlen);
+    case AK_ACT_PORT_MOVE:     /* without "to": into the side's off-board box */
+        return units_of(j, a, err, errlen) &&
+               (!json_object_get(j, "to") || hex_of(json_object_get(j, "to"), &a->hex, err, errlen));
     case AK_ACT_EMBARK:
     case AK_ACT_DESTROY_SUPPLY:
     case AK_ACT_BURN_SUPPLY:

@@ -48,6 +48,7 @@ enum ak_action_kind {
     AK_ACT_REBUILD,         /* Updated replacement phase: a reduced unit back to full strength */
     AK_ACT_BREAK_OUT,       /* Updated supply phase: an isolated square's units break out (at: the square) */
     AK_ACT_FORTIFY,         /* Updated movement phase: boxes on the squares of units, supply: the unit spent */
+    AK_ACT_PORT_MOVE,       /* Updated movement phase: a unit between Tobruch (hex) and its box (AK_HEX_NONE) */
     AK_ACT_KINDS
 };
 

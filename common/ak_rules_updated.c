@@ -17,15 +17,17 @@
  *   - the replacement phase: rebuilding, whole units bought back;
  *   - boxes (ak_updated_boxes.c);
  *   - the 1964 Allied substitute counters, for full-strength units;
- *   - new units at the entry squares, the first Axis capture of Tobruch
+ *   - new units at the entry squares, the first Axis capture of Tobruch,
+ *     port movement between the off-board box and Tobruch
  *     (ak_updated_arrival.c);
  *   - combat on the operator's table (ak_updated_combat.c,
  *     ak_updated_retreat.c): attack supply, bombardment, armor advantage,
  *     steps and loss requirements, exchanges, retreats, the advance.
  *
  * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): port movement with the off-board boxes as
- * places;
+ * (`unfinished` below): the game record does not carry the operator's
+ * table, so `akc verify` cannot replay a game of it, and the page offers
+ * none of its new decisions;
  * akc and the page do not yet draw reduced units, supply marks and the
  * new decisions. Until then the
  * actions of those phases are not part of this ruleset and are refused.
@@ -113,7 +115,8 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "its port movement and the clients' prompts for its decisions are not built yet (issue 16)",
+    .unfinished = "its game records do not carry the combat results table yet (akc verify could not replay them), "
+                  "and the browser page does not offer its decisions (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,
@@ -128,6 +131,7 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_REBUILD] = ak_updated_rebuild,
         [AK_ACT_BREAK_OUT] = ak_updated_break_out,
         [AK_ACT_FORTIFY] = ak_updated_fortify,
+        [AK_ACT_PORT_MOVE] = ak_updated_port_move,
         [AK_ACT_SUBSTITUTE] = updated_substitute,
         [AK_ACT_SUPPLY_ATTACKS] = ak_updated_supply_attacks,
         [AK_ACT_BATTLE] = ak_updated_battle,

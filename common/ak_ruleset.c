@@ -99,6 +99,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-REPLACE", "REPLACEMENT PHASE", "replacement points rebuild reduced units in supply (mechanized ones not moved in the mechanized phase) or bring whole units back at the entry square"},
     {"UPD-ATTRITION", "ISOLATION ATTRITION 1", "a square of isolated units may break out, declared before the attrition roll"},
     {"UPD-BOX", "BOXES 1-2", "stationary infantry and mechanized infantry in supply, in clear terrain, fortify up to 4 squares with one supply unit within 5 squares, once a player turn, at the end of the movement phase"},
+    {"UPD-PORT", "MOVEMENT PHASE, PORTS 1", "one unit a player turn moves, as its whole move, between the side's off-board box and Tobruch held at the start of the turn"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},
     {"ACTION", "(protocol)", "the action is not well formed"},

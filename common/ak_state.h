@@ -51,8 +51,9 @@ enum {
     AK_MARK_ISOLATED = 1 << 1,    /* isolated as well (SUPPLY PHASE 4) */
     AK_MARK_MECH_MOVED = 1 << 2,  /* moved in this turn's mechanized movement phase */
     AK_MARK_BREAK_OUT = 1 << 3,   /* its isolated square declared a break-out (ISOLATION ATTRITION 1) */
+    AK_MARK_IN_BOX = 1 << 4,      /* off the board in its side's off-board box, shipped there (PORTS 1) */
 };
-#define AK_MARK_ALL (AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED | AK_MARK_BREAK_OUT)
+#define AK_MARK_ALL (AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED | AK_MARK_BREAK_OUT | AK_MARK_IN_BOX)
 
 struct ak_unit {
     uint8_t where;        /* enum ak_where */
@@ -139,8 +140,9 @@ enum {
     AK_SF_BOMBARDED = 1 << 1,           /* this combat phase's bombardment is spent */
     AK_SF_TOBRUCH_TAKEN = 1 << 2,       /* the Axis has held Tobruch once (TOBRUK CAPTURE) */
     AK_SF_FORTIFIED = 1 << 3,           /* this player turn's supply unit for boxes is spent */
+    AK_SF_PORT_MOVED = 1 << 4,          /* this player turn's unit moved between ports (MOVEMENT PHASE) */
 };
-#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED)
+#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED | AK_SF_PORT_MOVED)
 #define AK_BOX_MAX 24       /* hedgehog markers on the map at once (BOXES) */
 #define AK_ATTACK_SUPPLY_MAX 4
 

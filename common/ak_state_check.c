@@ -71,6 +71,8 @@ static bool check_unit(const struct ak_state *s, int u, char *err, int errlen)
                    x->isolated);
     if (x->marks & ~AK_MARK_ALL)
         return bad(err, errlen, "unit %s carries unknown marks", name);
+    if ((x->marks & AK_MARK_IN_BOX) && x->where != AK_AT_POOL)
+        return bad(err, errlen, "unit %s is in its off-board box and somewhere else", name);
     if ((x->marks & AK_MARK_ISOLATED) && !(x->marks & AK_MARK_OOS))
         return bad(err, errlen, "unit %s is isolated but not out of supply", name);
     if (x->reduced > 1)

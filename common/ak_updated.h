@@ -83,6 +83,9 @@ bool ak_updated_advance(const struct ak_ruleset *r, struct ak_state *s, const st
                         struct ak_events *ev, struct ak_reject *rej);
 /* The pool a unit's replacement points come from (AK_POOL_*). */
 int ak_updated_pool_of(int u);
+/* MOVEMENT PHASE, PORTS 1: one unit between the box and Tobruch. */
+bool ak_updated_port_move(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej);
 /* REPLACEMENT PHASE: a reduced unit rebuilt where it stands. */
 bool ak_updated_rebuild(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                         struct ak_events *ev, struct ak_reject *rej);

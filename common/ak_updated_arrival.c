@@ -7,6 +7,8 @@
  * placed unit moves from its entry with its whole allowance. */
 #include "ak_updated.h"
 
+#include <stddef.h>
+
 #include "ak_arrival.h"
 
 #include "ak_losses.h"
@@ -80,9 +82,64 @@ static bool may_enter(const struct ak_state *s, int u, struct ak_reject *rej)
     }
     if (d->substitute)
         return ak_reject(rej, "ACTION", "%s is a substitute counter; it enters only by substitution", d->shortname);
+    if (s->unit[u].marks & AK_MARK_IN_BOX)
+        return true;        /* shipped back to the box: it may come out again */
     if (d->arrival_turn == 0 || s->turn < d->arrival_turn)
         return ak_reject(rej, "REINF-ORDER", "%s may enter no earlier than turn %d (%s)", d->shortname, d->arrival_turn,
                          sc->date[d->arrival_turn ? d->arrival_turn : 1]);
+    return true;
+}
+
+/* MOVEMENT PHASE: "One unit per turn may be moved between any two
+ * friendly controlled ports as its full movement for the turn"; PORTS 1:
+ * the off-board box and Tobruch for its controller, Bengasi never; the
+ * Axis from the turn after it takes Tobruch (TOBRUK CAPTURE), which
+ * control judged at the start of the turn gives. Combat units only. */
+bool ak_updated_port_move(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
+                          struct ak_events *ev, struct ak_reject *rej)
+{
+    char h[8];
+    ak_hex t = ak_map()->tobruch;
+    int u = ak_arrival_unit(s, a, rej);
+    if (u < 0)
+        return false;
+    const struct ak_unit_def *d = ak_def(u);
+    struct ak_unit *x = &s->unit[u];
+    if (s->flags & AK_SF_PORT_MOVED)
+        return ak_reject(rej, "UPD-PORT", "one unit a player turn moves between ports; it has moved this turn");
+    if (!ak_unit_is_combat(d))
+        return ak_reject(rej, "UPD-PORT", "%s is not a combat unit", d->shortname);
+    if (s->control[AK_KEY_TOBRUCH] != s->side)
+        return ak_reject(rej, "UPD-PORT", "you did not hold Tobruch at the start of this turn: it is no port of yours");
+    if (a->hex == AK_HEX_NONE) {        /* Tobruch to the box */
+        if (!ak_on_board(s, u) || x->hex != t)
+            return ak_reject(rej, "UPD-PORT", "%s is not in Tobruch", d->shortname);
+        if ((x->flags & (AK_U_MOVED | AK_U_ARRIVED)) || x->start_hex != t)
+            return ak_reject(rej, "UPD-PORT", "%s has moved this turn: the voyage is its whole move", d->shortname);
+        ak_event_add(ev, AK_EV_EMBARKED, s->side, u, AK_UNIT_NONE, t, AK_HEX_NONE, 0, 0, 0);
+        x->where = AK_AT_POOL;
+        x->hex = x->start_hex = AK_HEX_NONE;
+        x->flags = 0;
+        x->marks = AK_MARK_IN_BOX;
+    } else {                            /* the box to Tobruch */
+        if (a->hex != t)
+            return ak_reject(rej, "UPD-PORT", "%s is not a port: units sail only between your box and Tobruch%s",
+                             ak_hex_format(a->hex, h), a->hex == ak_map()->bengasi ? " (Bengasi never acts as a port)" : "");
+        if (x->where != AK_AT_POOL || !may_enter(s, u, NULL))
+            return ak_reject(rej, "UPD-PORT", "%s is not in your off-board box", d->shortname);
+        if (ak_enemy_combat_at(s, t, s->side))
+            return ak_reject(rej, "MOVE-6", "Tobruch is held by the enemy");
+        if (!ak_stack_room(r, s, t, s->side, (uint8_t[]){(uint8_t)u}, 1, rej))
+            return false;
+        ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, AK_HEX_NONE, t, 1, 0, 0);
+        uint8_t reduced = x->reduced;
+        *x = (struct ak_unit){0};
+        x->where = AK_AT_BOARD;
+        x->hex = x->start_hex = t;
+        x->reduced = reduced;
+        x->flags = AK_U_ARRIVED | AK_U_NO_MOVE;
+    }
+    s->flags |= AK_SF_PORT_MOVED;
     return true;
 }
 

@@ -64,7 +64,7 @@ void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == s->side)
             s->unit[u].marks &= (uint8_t)~AK_MARK_MECH_MOVED;
-    s->flags &= (uint8_t)~AK_SF_FORTIFIED;     /* one supply unit for boxes a player turn */
+    s->flags &= (uint8_t)~(AK_SF_FORTIFIED | AK_SF_PORT_MOVED);   /* once a player turn each */
     if (ak_victory_by_key_squares(s, ev))
         return;
     if (ak_data()->updated.month_start[s->turn])
@@ -77,7 +77,8 @@ unsigned ak_updated_possible_actions(const struct ak_state *s)
     switch (s->phase) {
     case AK_PHASE_MOVEMENT: {
         const struct ak_scenario *sc = &ak_data()->scenario;
-        unsigned m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_FORTIFY | 1u << AK_ACT_END_MOVEMENT;
+        unsigned m = 1u << AK_ACT_MOVE | 1u << AK_ACT_PLACE | 1u << AK_ACT_FORTIFY | 1u << AK_ACT_PORT_MOVE |
+                     1u << AK_ACT_END_MOVEMENT;
         if (s->side == AK_ALLIED && sc->substitute_from && s->turn >= sc->substitute_from)
             m |= 1u << AK_ACT_SUBSTITUTE;   /* ALLIED SUBSTITUTE COUNTERS, kept (A-27 (v)) */
         return m;

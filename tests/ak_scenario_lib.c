@@ -168,6 +168,14 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
         a->supply = su.units[0];
         return true;
     }
+    if (n == 3 && strcmp(w[0], "port-move") == 0) {
+        /* port-move UNIT HEX|box */
+        if (!units_list(w[1], a))
+            return false;
+        a->kind = AK_ACT_PORT_MOVE;
+        a->hex = strcmp(w[2], "box") == 0 ? AK_HEX_NONE : ak_hex_parse(w[2]);
+        return strcmp(w[2], "box") == 0 || a->hex != AK_HEX_NONE;
+    }
     if (n == 2 && strcmp(w[0], "break-out") == 0)
         return (a->kind = AK_ACT_BREAK_OUT), (a->hex = ak_hex_parse(w[1])) != AK_HEX_NONE;
     if (n == 2 && strcmp(w[0], "rebuild") == 0)
