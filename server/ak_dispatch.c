@@ -17,11 +17,28 @@
 #include "ak_server.h"
 #include "ak_version.h"
 
+/* The rulesets of this akd and whether a game of each can be started
+ * here; why not when it cannot (ak_ruleset_unavailable). */
+static json_t *rulesets_json(const struct ak_server *srv)
+{
+    json_t *list = json_array();
+    for (int r = 0; r < ak_ruleset_count(); r++) {
+        char why[400];
+        bool unavailable = ak_ruleset_unavailable(srv, r, why, sizeof why);
+        json_t *x = json_pack("{s:s,s:s,s:b}", "name", ak_ruleset_get(r)->name, "title", ak_ruleset_get(r)->title,
+                              "available", !unavailable);
+        if (unavailable)
+            json_object_set_new(x, "why", json_string(why));
+        json_array_append_new(list, x);
+    }
+    return list;
+}
+
 static void cmd_hello(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     (void)msg;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:i}", "server", "akd", "version", AK_VERSION,
-                                      "protocol", 1));
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:i,s:o}", "server", "akd", "version", AK_VERSION,
+                                      "protocol", 1, "rulesets", rulesets_json(c->srv)));
 }
 
 static void cmd_rules(struct ak_conn *c, const json_t *id, const json_t *msg)

@@ -154,6 +154,9 @@ check "ladder of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q
 as alice new axis --ruleset updated >"$dir/updated.out" 2>&1; rc=$?
 check "new of the updated ruleset without a table: ruleset_unavailable, saying why (exit 1)" \
     "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played on this server: it has no combat results table' '$dir/updated.out'"
+echo '{"id":1,"cmd":"hello"}' | raw hello
+check "hello lists the rulesets: classic available, updated not, saying why" \
+    "grep -q '\"name\":\"classic\"[^}]*\"available\":true' '$dir/hello.out' && grep -q '\"name\":\"updated\"[^}]*\"available\":false,\"why\":\"the updated ruleset cannot be played on this server: it has no combat results table' '$dir/hello.out'"
 as alice new axis --ruleset nosuch >"$dir/nosuch.out" 2>&1; rc=$?
 check "new of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q \"unknown ruleset 'nosuch'\" '$dir/nosuch.out'"
 
