@@ -66,6 +66,10 @@ int ak_combat_units_left(const struct ak_state *s, int side);
 bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att, int *na, uint8_t *def,
                            int *nd, struct ak_reject *rej);
 
+/* The battle a resolve action names, not yet fought; NULL with *rej
+ * (fought_code: the rule a second fight breaks in the ruleset). */
+struct ak_battle *ak_combat_unfought(struct ak_state *s, const struct ak_action *a, const char *fought_code,
+                                     struct ak_reject *rej);
 /* "DB2": battle b's result on the 1964 table, "" before it is fought. */
 void ak_combat_result_name(const struct ak_state *s, int b, char *buf, int len);
 

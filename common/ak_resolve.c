@@ -178,16 +178,25 @@ static void start_exchange(struct ak_state *s, int b, struct ak_events *ev)
     s->pending = (struct ak_pending){.kind = AK_PEND_EXCHANGE, .side = (uint8_t)other, .battle = (uint8_t)b, .need = (uint8_t)need};
 }
 
+struct ak_battle *ak_combat_unfought(struct ak_state *s, const struct ak_action *a, const char *fought_code,
+                                     struct ak_reject *rej)
+{
+    int b = a->battle;
+    if (b >= s->nbattles)
+        return ak_reject(rej, "ACTION", "there is no battle %d", b + 1), NULL;
+    if (s->battle[b].resolved)
+        return ak_reject(rej, fought_code, "battle %d has been fought", b + 1), NULL;
+    return &s->battle[b];
+}
+
 bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     (void)r;
     int b = a->battle;
-    if (b >= s->nbattles)
-        return ak_reject(rej, "ACTION", "there is no battle %d", b + 1);
-    struct ak_battle *t = &s->battle[b];
-    if (t->resolved)
-        return ak_reject(rej, "MULTI-9", "battle %d has been fought", b + 1);
+    struct ak_battle *t = ak_combat_unfought(s, a, "MULTI-9", rej);
+    if (!t)
+        return false;
     if (!s->combat_locked && !ak_combat_obligations_met(s, rej))
         return false;
     s->combat_locked = 1;

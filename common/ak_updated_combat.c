@@ -305,11 +305,9 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
 {
     (void)r;
     int b = a->battle;
-    if (b >= s->nbattles)
-        return ak_reject(rej, "ACTION", "there is no battle %d", b + 1);
-    struct ak_battle *t = &s->battle[b];
-    if (t->resolved)
-        return ak_reject(rej, "ATTACKING-5", "battle %d has been fought", b + 1);
+    struct ak_battle *t = ak_combat_unfought(s, a, "ATTACKING-5", rej);
+    if (!t)
+        return false;
     if (!table)
         return ak_reject(rej, "UPD-CRT", "the server has no combat results table for the Updated ruleset");
     /* The figures as they stand now: earlier battles may have changed them. */
