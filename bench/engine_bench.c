@@ -99,7 +99,7 @@ static void bench_replay(struct ak_player_game *g)
         ak_player_start(g, 2000 + (uint64_t)i);
         ak_player_play(g, 1000);
         struct ak_state r;
-        ak_state_init(&r, g->ruleset, 2000 + (uint64_t)i);
+        ak_player_init_state(&r, g->ruleset, 2000 + (uint64_t)i);
         double t0 = now();
         for (int k = 0; k < g->n; k++)
             if (!ak_apply(&r, &g->log[k], NULL, NULL))
@@ -179,7 +179,7 @@ static void bench_updated(void)
 {
     int ruleset = ak_ruleset_find("updated");
     struct ak_state s;
-    ak_state_init(&s, ruleset, 1);
+    ak_player_init_state(&s, ruleset, 1);
     const int rounds = 20000;
     printf("\nUpdated ruleset (as built: movement by points, its phases and supply, battles on the table written for testing):\n");
     printf("validate+apply 21pz5 W6->W14 by movement points, destination only: %.2f us (best of 5 batches)\n",

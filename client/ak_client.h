@@ -138,6 +138,10 @@ int ak_draw_hazards(FILE *out, const struct ak_state *s, int ending);
 /* ak_summary.c: a game summary (PROTOCOL.md SUMMARY) for people. The
  * clock: "-", "2d 4h left (3d/action)", "OVERDUE (3d/action)", "3d/turn". */
 void ak_summary_clock(const json_t *summary, char *buf, size_t cap);
+/* The Updated ruleset's table a game's full form carries (crt_table),
+ * attached to s, its state, so that odds read as the server's; none when
+ * the game has none or it cannot be read. */
+void ak_summary_attach_crt(const json_t *game, struct ak_state *s);
 /* A chat message or push: "bob: hello", "(spectator) carol: nice move". */
 void ak_summary_chat(const json_t *m, char *buf, size_t cap);
 /* "YOUR MOVE", "axis to move", "OVERDUE: ...", "CHALLENGE from alice",

@@ -350,7 +350,7 @@ static void draw_battle(FILE *out, const struct ak_state *s, int b)
     }
     if (ak_ruleset_get(s->ruleset)->needs_crt_table)    /* half points, the operator's table */
         fprintf(out, ", %d%s to %d%s at %s, modifier %+d", t->attack / 2, t->attack % 2 ? ".5" : "", t->defense / 2,
-                t->defense % 2 ? ".5" : "", ak_ruleset_get(s->ruleset)->odds_name(t->column), t->drm);
+                t->defense % 2 ? ".5" : "", ak_ruleset_get(s->ruleset)->odds_name(s, t->column), t->drm);
     else
         fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
     if (t->supply != AK_UNIT_NONE)

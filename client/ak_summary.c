@@ -2,10 +2,13 @@
  * the clock, the status and the opponent, the same words in `games`,
  * `show` and `play`. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ak_client.h"
+#include "ak_crt_table.h"
+#include "ak_updated.h"
 
 /* "2d 4h", "3h 10m", "5m 20s". */
 static void span(long long t, char *buf, size_t cap)
@@ -131,4 +134,19 @@ void ak_summary_chat(const json_t *m, char *buf, size_t cap)
     const char *channel = json_string_value(json_object_get(m, "channel"));
     snprintf(buf, cap, "%s%s: %s", channel && strcmp(channel, "spectators") == 0 ? "(spectator) " : "",
              json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "text")));
+}
+
+void ak_summary_attach_crt(const json_t *g, struct ak_state *s)
+{
+    /* One game at a time: the table of the last game shown, parsed again
+     * only when another game's table comes. */
+    static struct ak_crt_table table;
+    static char *text;
+    const char *now = json_string_value(json_object_get(g, "crt_table"));
+    char err[200];
+    if (now && (!text || strcmp(text, now) != 0)) {
+        free(text);
+        text = ak_crt_table_parse(&table, now, err, sizeof err) ? NULL : strdup(now);
+    }
+    ak_crt_attach(s, now && text && strcmp(text, now) == 0 ? &table : NULL);
 }

@@ -366,6 +366,7 @@ static int draw_game(const json_t *r, const char *me)
         fprintf(stderr, "akc: the server sent a state this client cannot read: %s\n", err);
         return EXIT_REFUSED;
     }
+    ak_summary_attach_crt(r, &s);
     const json_t *p = json_object_get(r, "players");
     const char *ax = json_string_value(json_object_get(p, "axis"));
     const char *al = json_string_value(json_object_get(p, "allied"));

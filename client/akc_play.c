@@ -23,6 +23,7 @@
 
 #include "ak_battle.h"
 #include "ak_client.h"
+#include "ak_updated.h"
 #include "ak_engine.h"
 #include "ak_hazards.h"
 #include "ak_move.h"
@@ -50,6 +51,7 @@ static struct {
     int (*reconnect)(struct ak_net *n);     /* connect and resume again; 0 on success */
     bool timed;                     /* the game has a time control */
     bool clock_due;                 /* say the clock at the next quiet moment */
+    const struct ak_crt_table *crt;     /* the game's table (Updated ruleset), or NULL */
 } P;
 
 static const char *const play_help =
@@ -116,6 +118,7 @@ static bool load_state(const json_t *state)
         say("akc: cannot read the state: %s\n", err);
         return false;
     }
+    ak_crt_attach(&P.s, P.crt);     /* the game's table, for the odds of attacks planned */
     json_decref(P.public_state);
     P.public_state = json_deep_copy(state);
     P.seq = (long)P.s.actions;
@@ -412,6 +415,18 @@ static void show(char **w, int n)
     fflush(stdout);
 }
 
+/* The Updated ruleset's odds: the strengths in half points as the engine
+ * counts them (steps, supply, fortresses, escarpments and boxes), the
+ * column of the game's table and the die modifier of armor advantage. */
+static void odds_on_table(const uint8_t *att, int na, const uint8_t *def, int nd)
+{
+    struct ak_updated_figures f;
+    ak_updated_figures(&P.s, att, na, def, nd, false, &f);
+    say("%d%s to %d%s: %s, die modifier %+d%s\n", f.attack2 / 2, f.attack2 % 2 ? ".5" : "", f.defense2 / 2,
+        f.defense2 % 2 ? ".5" : "", f.column >= 0 ? ak_updated_odds_name(&P.s, f.column) : "below the table",
+        f.drm, !ak_crt_of(&P.s) ? " (the server sent no table: odds unknown)" : "");
+}
+
 /* odds ATTACKERS DEFENDERS, from the local copy of the state. */
 static void odds(const char *att_text, const char *def_text)
 {
@@ -442,6 +457,10 @@ static void odds(const char *att_text, const char *def_text)
                 surrounded = surrounded && ak_surrounded(&P.s, P.s.unit[u].hex, ak_def(u)->side);
             }
         }
+    }
+    if (ak_ruleset_get(P.s.ruleset)->needs_crt_table) {
+        odds_on_table(att, na, def, nd);
+        return;
     }
     int col = ak_odds_column(attack, defense, surrounded);
     /* Which supply unit could sustain it: one within 5 squares of every
@@ -866,7 +885,6 @@ static void play_plain(void)
 int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const struct ak_draw_opts *draw,
             int (*again)(struct ak_net *n))
 {
-    const json_t *state = json_object_get(summary, "state");
     memset(&P, 0, sizeof P);
     P.net = n;
     P.reconnect = again;
@@ -874,7 +892,9 @@ int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const st
     P.me = me;
     P.draw = draw;
     P.tty = isatty(STDIN_FILENO);
-    if (!load_state(state))
+    ak_summary_attach_crt(summary, &P.s);
+    P.crt = ak_crt_of(&P.s);
+    if (!load_state(json_object_get(summary, "state")))
         return 1;
     show(NULL, 0);
     P.timed = json_is_object(json_object_get(summary, "time_control"));

@@ -469,7 +469,7 @@ static json_t *battles_json(const struct ak_state *s)
         r->result_name(s, b, result, sizeof result);
         json_array_append_new(battles, json_pack("{s:o,s:b,s:i,s:s,s:i,s:s,s:i,s:i,s:o,s:i,s:i,s:i}",
             "supply", t->supply == AK_UNIT_NONE ? json_null() : json_string(ak_def(t->supply)->shortname),
-            "resolved", t->resolved, "column", t->column, "odds", r->odds_name(t->column),
+            "resolved", t->resolved, "column", t->column, "odds", r->odds_name(s, t->column),
             "roll", t->roll, "result", result,
             "attack", t->attack, "defense", t->defense, "hexes", hexes, "drm", t->drm, "modified", t->modified,
             "counted", t->counted));
@@ -750,10 +750,15 @@ static const char *const event_names[] = {
 };
 _Static_assert(sizeof event_names / sizeof event_names[0] == AK_EV_KINDS, "one name per event");
 
-/* A battle event's odds: the 1964 table's column, or the operator's. */
-static const char *event_odds(int column)
+/* A battle event's odds: the 1964 table's column, or the odds of the
+ * game's own table (AK_EV_TABLE_ODDS). */
+static const char *event_odds(int d)
 {
-    return column >= AK_EV_TABLE_COLUMN ? ak_updated_odds_name(column - AK_EV_TABLE_COLUMN) : ak_odds_name(column);
+    static char buf[8];
+    if (d < AK_EV_TABLE_ODDS)
+        return ak_odds_name(d);
+    snprintf(buf, sizeof buf, "%d-%d", (d - AK_EV_TABLE_ODDS) / 100 % 100, (d - AK_EV_TABLE_ODDS) % 100);
+    return buf;
 }
 
 json_t *ak_event_to_json(const struct ak_event *e)

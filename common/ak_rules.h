@@ -89,10 +89,12 @@ enum ak_elim_reason {
     AK_ELIM_ABANDONED, AK_ELIM_ISOLATED, AK_ELIM_NO_SUPPLY,
 };
 
-/* Battle events of the Updated ruleset give their column of the
- * operator's table as AK_EV_TABLE_COLUMN + column in d (the 1964 table's
- * columns are below it), and no 1964 result (c = -1 when resolved). */
-#define AK_EV_TABLE_COLUMN 100
+/* Battle events of the Updated ruleset give the odds of their column of
+ * the game's table in d as AK_EV_TABLE_ODDS + 100 * attack + defense (a
+ * 3-1 column: 1301; the 1964 table's columns are below it), so that an
+ * event reads without the table, and no 1964 result (c = -1 when
+ * resolved). */
+#define AK_EV_TABLE_ODDS 1000
 
 struct ak_event {
     uint8_t kind;
@@ -140,10 +142,10 @@ struct ak_ruleset {
     const struct ak_mp_costs *mp_costs;     /* movement points: their costs; NULL for squares */
     /* Why a new game of this edition cannot be started yet, or NULL. */
     const char *unfinished;
-    bool needs_crt_table;       /* battles are fought on the operator's table (ak_updated_use_crt) */
+    bool needs_crt_table;       /* battles are fought on the game's table (ak_crt_attach) */
     /* A battle's odds and result in words: the 1964 table's, or the
      * operator's table's. */
-    const char *(*odds_name)(int column);
+    const char *(*odds_name)(const struct ak_state *s, int column);
     void (*result_name)(const struct ak_state *s, int b, char *buf, int len);
     /* Start of a player turn: control snapshot, supply due, flags reset
      * (the Updated ruleset's reinforcement phase). */

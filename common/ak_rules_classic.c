@@ -60,6 +60,13 @@ static bool classic_substitute(const struct ak_ruleset *r, struct ak_state *s,
     return ak_substitute(r, s, a, ev, rej) && ak_sustain_still_possible(s, NULL, 0, rej);
 }
 
+/* The 1964 table is the same for every game. */
+static const char *classic_odds_name(const struct ak_state *s, int column)
+{
+    (void)s;
+    return ak_odds_name(column);
+}
+
 const struct ak_ruleset ak_rules_classic = {
     .name = "classic",
     .title = "Afrika Korps (1964 rules)",
@@ -69,7 +76,7 @@ const struct ak_ruleset ak_rules_classic = {
     .rommel_bonus = 2,
     .zoc_halt_code = "ATTACKING-1",
     .movement = &ak_movement_squares,
-    .odds_name = ak_odds_name,
+    .odds_name = classic_odds_name,
     .result_name = ak_combat_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_turn_possible_actions,

@@ -24,13 +24,12 @@
  *     ak_updated_retreat.c): attack supply, bombardment, armor advantage,
  *     steps and loss requirements, exchanges, retreats, the advance.
  *
+ * Each game is fought on the table akd held when it began, which its
+ * record carries (ak_crt_attach; server/ak_crt.c).
+ *
  * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): the game record does not carry the operator's
- * table, so `akc verify` cannot replay a game of it, and the page offers
- * none of its new decisions;
- * akc and the page do not yet draw reduced units, supply marks and the
- * new decisions. Until then the
- * actions of those phases are not part of this ruleset and are refused.
+ * (`unfinished` below): the browser page offers none of its new
+ * decisions.
  */
 #include <stddef.h>
 
@@ -115,8 +114,7 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "its game records do not carry the combat results table yet (akc verify could not replay them), "
-                  "and the browser page does not offer its decisions (issue 16)",
+    .unfinished = "the browser page does not offer its decisions yet (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,

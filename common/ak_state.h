@@ -144,6 +144,7 @@ enum {
 };
 #define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED | AK_SF_PORT_MOVED)
 #define AK_BOX_MAX 24       /* hedgehog markers on the map at once (BOXES) */
+#define AK_CRT_SLOTS 32     /* combat results tables attached at once, less one (ak_crt_attach) */
 #define AK_ATTACK_SUPPLY_MAX 4
 
 /* Key squares whose control is judged at the start of a player turn. */
@@ -169,6 +170,11 @@ struct ak_state {
     uint8_t nattack_supply;   /* supply units spent on attacks this combat phase (Updated) */
     ak_hex attack_supply[AK_ATTACK_SUPPLY_MAX];     /* where they stood */
     uint8_t nboxes;           /* Updated: field fortification boxes (hedgehogs) */
+    /* Updated: the slot of the combat results table its battles are fought
+     * on (ak_crt_attach), 0 none. Not the game's state but where this
+     * process keeps its table: neither hashed nor in the JSON. (It sits in
+     * what was padding, so stored snapshots keep their size.) */
+    uint8_t crt;
     struct { ak_hex hex; uint8_t side; } box[AK_BOX_MAX];
     struct ak_pending pending;
     uint16_t units;           /* number of counters */

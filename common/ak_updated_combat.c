@@ -21,8 +21,10 @@
  *     defender loses all (EX) or half (HX), then the attacker at least as
  *     many factors as the defender removed.
  *
- * The table itself is the operator's (akd's updated_crt), handed over by
- * ak_updated_use_crt; without one no battle can be declared. Readings in
+ * The table itself is the operator's (akd's updated_crt), read from a
+ * file and attached to each game's state (ak_crt_attach): a game keeps
+ * the table it was started on even when the operator loads another for
+ * later games. Without one no battle can be declared. Readings in
  * docs/rules-notes.md; retreats and the advance after combat are built in
  * ak_updated_retreat.c. */
 #include <stdio.h>
@@ -36,18 +38,51 @@
 
 #define SUPPLY_RANGE 5  /* NEW COMBAT SYSTEM 3, COMBAT PHASE */
 
-static const struct ak_crt_table *table;
+/* The tables states are attached to, by slot (the state's crt; 0 is
+ * none). The state holds a small number rather than a pointer because it
+ * is a plain value: copied whole, stored whole as a snapshot and read back
+ * by another process, where a pointer would dangle and a slot number at
+ * worst names no table (its holder attaches the right one on loading).
+ * Tables are the caller's and must outlive the states attached to them. */
+static const struct ak_crt_table *crt_slot[AK_CRT_SLOTS];
 
-void ak_updated_use_crt(const struct ak_crt_table *t) { table = t; }
-const struct ak_crt_table *ak_updated_crt(void) { return table; }
+int ak_crt_attach(struct ak_state *s, const struct ak_crt_table *t)
+{
+    if (!t) {
+        s->crt = 0;
+        return 0;
+    }
+    for (int i = 1; i < AK_CRT_SLOTS; i++)
+        if (crt_slot[i] == t || !crt_slot[i]) {
+            crt_slot[i] = t;
+            s->crt = (uint8_t)i;
+            return 0;
+        }
+    s->crt = 0;
+    return -1;
+}
 
-const char *ak_updated_odds_name(int column)
+const struct ak_crt_table *ak_crt_of(const struct ak_state *s)
+{
+    return s->crt < AK_CRT_SLOTS ? crt_slot[s->crt] : NULL;
+}
+
+const char *ak_updated_odds_name(const struct ak_state *s, int column)
 {
     static char buf[8];
+    const struct ak_crt_table *table = ak_crt_of(s);
     if (!table || column < 0 || column >= table->ncolumns)
         return "?";
     snprintf(buf, sizeof buf, "%d-%d", table->odds[column].attack, table->odds[column].defense);
     return buf;
+}
+
+/* A battle event's odds in d (ak_rules.h: AK_EV_TABLE_ODDS). */
+static void event_odds(struct ak_events *ev, int kind, const struct ak_crt_table *table, int column)
+{
+    struct ak_event *e = ak_event_last(ev);
+    if (e && e->kind == kind)
+        e->d = (int16_t)(AK_EV_TABLE_ODDS + table->odds[column].attack * 100 + table->odds[column].defense);
 }
 
 /* ---- strength ---------------------------------------------------------- */
@@ -125,6 +160,7 @@ void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, co
     f->armor_drm = f->drm;
     if (bombard)
         f->drm += 1;
+    const struct ak_crt_table *table = ak_crt_of(s);
     f->column = table ? ak_crt_table_column(table, f->attack2, f->defense2 > 0 ? f->defense2 : 1) : -1;
 }
 
@@ -229,6 +265,7 @@ bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const str
     (void)r;
     uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
     int na, nd;
+    const struct ak_crt_table *table = ak_crt_of(s);
     if (!table)
         return ak_reject(rej, "UPD-CRT", "the server has no combat results table for the Updated ruleset");
     if (s->nbattles >= AK_BATTLE_MAX)
@@ -272,15 +309,13 @@ bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const str
     }
     ak_event_add(ev, AK_EV_BATTLE_DECLARED, s->side, att[0], def[0], s->unit[att[0]].hex, s->unit[def[0]].hex, b + 1,
                  f.attack2 / 2, f.defense2 / 2);
-    struct ak_event *e = ak_event_last(ev);
-    if (e && e->kind == AK_EV_BATTLE_DECLARED)
-        e->d = (int16_t)(AK_EV_TABLE_COLUMN + f.column);
+    event_odds(ev, AK_EV_BATTLE_DECLARED, table, f.column);
     return true;
 }
 
 /* ---- fighting it ------------------------------------------------------- */
 
-static int roll_table_die(struct ak_state *s)
+static int roll_table_die(struct ak_state *s, const struct ak_crt_table *table)
 {
     int roll = ak_rng_die(&s->rng);
     if (table->die_max == 12)
@@ -308,6 +343,7 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     struct ak_battle *t = ak_combat_unfought(s, a, "ATTACKING-5", rej);
     if (!t)
         return false;
+    const struct ak_crt_table *table = ak_crt_of(s);
     if (!table)
         return ak_reject(rej, "UPD-CRT", "the server has no combat results table for the Updated ruleset");
     /* The figures as they stand now: earlier battles may have changed them. */
@@ -322,7 +358,7 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     ak_updated_figures(s, att, na, def, nd, t->supply != AK_UNIT_NONE, &f);
     if (f.column < 0)
         f.column = 0;   /* declared within the table; losses since then read its first column */
-    int roll = roll_table_die(s);
+    int roll = roll_table_die(s, table);
     int modified = roll + f.drm;
     modified = modified < table->row_min ? table->row_min : modified > table->row_max ? table->row_max : modified;
     t->column = (uint8_t)f.column;
@@ -336,9 +372,7 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     s->combat_locked = 0;
     ak_event_add(ev, AK_EV_BATTLE_RESOLVED, s->side, AK_UNIT_NONE, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, b + 1,
                  roll, -1);
-    struct ak_event *e = ak_event_last(ev);
-    if (e && e->kind == AK_EV_BATTLE_RESOLVED)
-        e->d = (int16_t)(AK_EV_TABLE_COLUMN + f.column);
+    event_odds(ev, AK_EV_BATTLE_RESOLVED, table, f.column);
     s->pending = (struct ak_pending){0};
     s->pending.battle = (uint8_t)b;
     s->pending.stage = AK_STAGE_DEFENDER_LOSSES;
@@ -358,6 +392,7 @@ void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len)
 const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b)
 {
     const struct ak_battle *t = &s->battle[b];
+    const struct ak_crt_table *table = ak_crt_of(s);
     if (!table || !t->resolved || t->column >= table->ncolumns)
         return NULL;
     return ak_crt_table_result(table, t->column, t->modified);
@@ -371,7 +406,8 @@ static int counted_strength(const struct ak_state *s, int b)
     split(s, b, att, &na, def, &nd);
     struct ak_updated_figures f;
     ak_updated_figures(s, att, na, def, nd, false, &f);
-    return table->attacker_counts[s->battle[b].column] ? f.attack_loss : f.defense_loss;
+    const struct ak_crt_table *table = ak_crt_of(s);
+    return table && table->attacker_counts[s->battle[b].column] ? f.attack_loss : f.defense_loss;
 }
 
 static void owe_losses(struct ak_state *s, int b, int side, struct ak_loss_requirement req)

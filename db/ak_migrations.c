@@ -152,5 +152,14 @@ const char *const ak_migrations[] = {
     "ALTER TABLE users ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE users ADD COLUMN email_sent INTEGER NOT NULL DEFAULT 0;"   /* the last verification mail */
     "ALTER TABLE users ADD COLUMN digest_day INTEGER NOT NULL DEFAULT 0;",  /* the last digest's day */
+    /* 13: the Updated ruleset's combat results tables (the operator's
+     * updated_crt), each stored once by its BLAKE2b-256 digest, and the
+     * table each game is fought on: a game keeps its table when the
+     * operator changes the file ("" for the 1964 rules) */
+    "CREATE TABLE crt_tables ("
+    "  digest TEXT PRIMARY KEY,"
+    "  text TEXT NOT NULL"
+    ");"
+    "ALTER TABLE games ADD COLUMN crt_digest TEXT NOT NULL DEFAULT '';",
     NULL,
 };

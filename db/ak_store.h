@@ -33,6 +33,7 @@ struct ak_store_game_meta {
     int64_t deadline;           /* when the awaited player must have acted, 0 for none */
     char status[12];            /* "active", "aborted", "declined" */
     int min_rating, max_rating; /* an open seek: who may take the seat (0: no bound) */
+    char crt_digest[65];        /* the Updated ruleset's table it is fought on (crt_tables), "" none */
 };
 
 struct ak_store_game {
@@ -222,6 +223,12 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
                            size_t snapshot_len);
 /* Rewrite the lobby and clock columns of a game. */
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
+/* A combat results table's text under its digest, kept if it is there
+ * already (the same digest is the same text). */
+int ak_store_crt_put(struct ak_store *st, const char *digest, const char *text);
+/* AK_STORE_OK with the text in *text (malloc'd, the caller's), or
+ * AK_STORE_NOT_FOUND. */
+int ak_store_crt_text(struct ak_store *st, const char *digest, char **text);
 /* Online backup of the whole database to a file (SQLite backup API). */
 int ak_store_backup(struct ak_store *st, const char *path);
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user);

@@ -7,6 +7,7 @@
 #include "ak_dice.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_updated.h"
 #include "ak_victory.h"
 
 static bool fail(struct ak_verify_report *r, const char *why)
@@ -56,6 +57,20 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
         return fail(r, "unknown ruleset");
     const json_t *position = json_object_get(record, "position");
     char err[200];
+    /* The Updated ruleset's battles are fought on the table the record
+     * carries (the operator's when the game began). */
+    static struct ak_crt_table table;
+    const json_t *crt = json_object_get(record, "crt_table");
+    if (ak_ruleset_get(ruleset)->needs_crt_table) {
+        if (!json_is_string(crt))
+            return fail(r, "the record carries no combat results table (crt_table), and its ruleset needs one");
+        if (ak_crt_table_parse(&table, json_string_value(crt), err, sizeof err)) {
+            snprintf(r->error, sizeof r->error, "the record's combat results table cannot be read: %.180s", err);
+            return false;
+        }
+    } else if (crt && !json_is_null(crt)) {
+        return fail(r, "the record carries a combat results table, and its ruleset has none");
+    }
     if (!position)
         ak_dice_start(&dice, ruleset, &s);
     else if (!ak_state_from_position(position, dice.seed, &s, err, sizeof err)) {
@@ -64,6 +79,8 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     } else {
         ak_dice_position(&dice, &s);
     }
+    if (ak_ruleset_get(ruleset)->needs_crt_table && ak_crt_attach(&s, &table) != 0)
+        return fail(r, "too many combat results tables in use");
     struct ak_events ev = {0};
     /* The rolls of the start of the first player turn. */
     r->rolls = s.supply_roll ? 1 : 0;

@@ -18,6 +18,7 @@
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_server.h"
+#include "ak_updated.h"
 #include "ak_victory.h"
 
 struct ak_game *ak_game_find(struct ak_server *srv, int64_t id)
@@ -122,7 +123,8 @@ int ak_game_load(struct ak_server *srv, struct ak_game *g)
         return -1;
     g->state = s;
     int rc = ak_store_game_snapshot(srv->store, g->id, &seq, s, sizeof *s);
-    if (rc == AK_STORE_OK && (!ak_state_check(s, err, sizeof err) || s->actions != seq))
+    if (rc == AK_STORE_OK && (!ak_state_check(s, err, sizeof err) || s->actions != seq ||
+                              ak_game_attach_crt(g, s) != 0))
         rc = AK_STORE_ERROR;
     rc = rc == AK_STORE_OK ? ak_game_replay_from(srv, g, UINT32_MAX, s, NULL)
                            : ak_game_replay(srv, g, ruleset, UINT32_MAX, s, NULL);
@@ -219,11 +221,20 @@ int ak_game_side_of(const struct ak_game *g, int64_t user)
     return g->player[0] == user ? AK_AXIS : g->player[1] == user ? AK_ALLIED : -1;
 }
 
+int ak_game_attach_crt(const struct ak_game *g, struct ak_state *s)
+{
+    if (ak_crt_attach(s, g->crt ? &g->crt->table : NULL) == 0)
+        return 0;
+    ak_log(AK_LOG_ERROR, "game %lld: too many combat results tables at once (%d)", (long long)g->id,
+           AK_CRT_SLOTS - 1);
+    return -1;
+}
+
 int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
 {
     if (!g->position) {
         ak_dice_start(&g->dice, ruleset, out);
-        return 0;
+        return ak_game_attach_crt(g, out);
     }
     char err[200];
     json_error_t je;
@@ -234,7 +245,7 @@ int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
     json_decref(j);
     if (!ok)
         ak_log(AK_LOG_ERROR, "game %lld: its starting position cannot be read", (long long)g->id);
-    return ok ? 0 : -1;
+    return ok ? ak_game_attach_crt(g, out) : -1;
 }
 
 struct replay_ctx {
@@ -305,6 +316,8 @@ static int load_state(struct ak_server *srv, struct ak_game *g, int ruleset,
             ak_log(AK_LOG_ERROR, "game %lld: its stored snapshot is damaged: %s", (long long)g->id, err);
             return -1;
         }
+        if (ak_game_attach_crt(g, g->state) != 0)
+            return -1;
         if (g->state->actions != sg->snapshot_seq || g->state->ruleset != ruleset ||
             (sg->snapshot_seq < sg->seq && ak_game_replay_from(srv, g, UINT32_MAX, g->state, NULL) != 0))
             return -1;
@@ -329,6 +342,11 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     else if (!ak_dice_open(sg->meta.dice_secret, sg->meta.dice_commit, sg->meta.dice_scheme, &g->dice))
         ruleset = -1;   /* left out below: its dice cannot be known */
     g->snapshot_seq = sg->snapshot_seq;
+    /* An Updated game is fought on the table it began on, whatever the
+     * operator's file says today (ak_crt.c). */
+    if (ruleset >= 0 && ak_ruleset_get(ruleset)->needs_crt_table &&
+        !(g->crt = sg->meta.crt_digest[0] ? ak_crt_by_digest(srv, sg->meta.crt_digest) : NULL))
+        ruleset = -1;   /* left out below: its battles cannot be fought again */
     if (sg->position && sg->position[0] && !(g->position = strdup(sg->position)))
         return 1;
     /* One game that cannot be read is left out (its rows stay in the
@@ -441,6 +459,10 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
 {
     json_t *j = ak_game_summary(g, user);
     json_object_set_new(j, "state", ak_state_to_json(g->state));
+    /* The Updated ruleset's table the game is fought on, as the operator
+     * wrote it: a client reads the odds of the attacks it plans on it. */
+    if (g->crt)
+        json_object_set_new(j, "crt_table", json_string(g->crt->text));
     /* Public: they are read from the public state, for anyone watching. */
     json_object_set_new(j, "hazards", ak_hazards_to_json(g->state));
     return j;

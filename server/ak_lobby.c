@@ -120,7 +120,9 @@ static int side_arg(const char *name)
 static int create_write(struct ak_store *st, const struct ak_commit *k)
 {
     int64_t gid = k->game_id;
-    int rc = ak_store_game_create(st, ak_ruleset_get(k->ruleset)->name, k->seed, k->side, k->user, k->when,
+    int rc = k->g->crt ? ak_store_crt_put(st, k->g->crt->digest, k->g->crt->text) : AK_STORE_OK;
+    if (rc == AK_STORE_OK)
+        rc = ak_store_game_create(st, ak_ruleset_get(k->ruleset)->name, k->seed, k->side, k->user, k->when,
                                   &k->meta, k->g->position, &gid);
     /* a tournament's pairing: its row in the same transaction */
     if (rc == AK_STORE_OK && k->seat_other)
@@ -282,11 +284,17 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     g->creating = true;
     g->position = s->position;
     g->dice = *s->dice;
-    if (s->start)
-        *g->state = *s->start;      /* read from the request: not parsed again */
-    else
-        ak_game_start(g, s->ruleset, g->state);
+    /* The Updated ruleset's games are fought on the operator's table of
+     * today, for life (ak_crt.c); the row names it. */
+    g->crt = ak_ruleset_get(s->ruleset)->needs_crt_table ? srv->updated_crt : NULL;
     g->meta = *s->meta;
+    snprintf(g->meta.crt_digest, sizeof g->meta.crt_digest, "%s", g->crt ? g->crt->digest : "");
+    if (s->start) {
+        *g->state = *s->start;      /* read from the request: not parsed again */
+        ak_game_attach_crt(g, g->state);
+    } else {
+        ak_game_start(g, s->ruleset, g->state);
+    }
     snprintf(g->meta.status, sizeof g->meta.status, "active");
     g->player[s->side] = s->creator;
     g->player[!s->side] = s->seat_other;
@@ -529,13 +537,14 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*}",
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*,s:s*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state->ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
-        "actions", r.actions, "final_hash", hash, "position", position));
+        "actions", r.actions, "final_hash", hash, "position", position,
+        "crt_table", g->crt ? g->crt->text : NULL));
 }
 
 /* {"cmd":"replay","game","at"}: the public state after the game's first

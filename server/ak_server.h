@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "ak_crt_table.h"
 #include "ak_dice.h"
 #include "ak_frame.h"
 #include "ak_rules.h"
@@ -155,6 +156,7 @@ struct ak_game {
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */
+    const struct ak_crt_held *crt;  /* the table its battles are fought on (Updated), or NULL */
     struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     int64_t player[AK_SIDES];
@@ -167,10 +169,28 @@ struct ak_game {
     struct ak_game *next;
 };
 
-struct ak_crt_table;
+/* A combat results table of the Updated ruleset as akd holds it
+ * (ak_crt.c): the text, its BLAKE2b-256 digest (games.crt_digest) and the
+ * table parsed. */
+struct ak_crt_held {
+    char digest[65];
+    char *text;
+    struct ak_crt_table table;
+};
+/* Read and check the operator's table (cfg.updated_crt); -1 with err. */
+int ak_crt_load_file(struct ak_server *srv, const char *path, char *err, size_t cap);
+/* The table a stored game names, held already or read from the store;
+ * NULL (logged) when it is missing or cannot be used. */
+const struct ak_crt_held *ak_crt_by_digest(struct ak_server *srv, const char *digest);
+void ak_crt_free(struct ak_server *srv);
+
 struct ak_server {
     uv_loop_t *loop;
-    const struct ak_crt_table *updated_crt;     /* read at start from cfg.updated_crt, or NULL */
+    /* The operator's table (cfg.updated_crt), new games' table; NULL none.
+     * crts holds it and the tables earlier games were started on. */
+    const struct ak_crt_held *updated_crt;
+    struct ak_crt_held **crts;
+    int ncrts;
     uv_tcp_t listener;
     uv_signal_t sigint, sigterm, sighup, sigusr1;
     uv_timer_t clock;
@@ -345,6 +365,9 @@ void ak_game_remove(struct ak_server *srv, struct ak_game *g);
 /* The state before the first action (the campaign's, or g->position's)
  * into *out. */
 int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out);
+/* Attach the game's table (g->crt) to s, a state of it made or read
+ * here; -1 (logged) if the engine holds too many tables already. */
+int ak_game_attach_crt(const struct ak_game *g, struct ak_state *s);
 /* The state after the first `upto` actions of the stored log into *out;
  * the action after them into *after if given. */
 int ak_game_replay(struct ak_server *srv, const struct ak_game *g, int ruleset, uint32_t upto,

@@ -116,35 +116,6 @@ static void on_stop(uv_signal_t *sig, int signum)
     ak_systemd_stopping(srv);
 }
 
-/* The Updated ruleset's combat results table (updated_crt): read whole
- * and checked before akd serves anyone, so that a mistyped cell stops the
- * start with its line instead of a game. -1 with the message in err. */
-static int load_updated_crt(struct ak_server *srv, char *err, size_t cap)
-{
-    static struct ak_crt_table table;
-    static char text[256 * 1024];
-    const char *path = srv->cfg.updated_crt;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return snprintf(err, cap, "updated_crt %s: %s", path, strerror(errno)), -1;
-    size_t n = fread(text, 1, sizeof text, f);
-    bool too_long = n == sizeof text, failed = ferror(f);
-    fclose(f);
-    if (failed || too_long)
-        return snprintf(err, cap, "updated_crt %s: %s", path, failed ? "cannot be read" : "longer than 256 KiB"), -1;
-    text[n] = '\0';
-    if (memchr(text, '\0', n))
-        return snprintf(err, cap, "updated_crt %s: not a text file", path), -1;
-    char why[300];
-    if (ak_crt_table_parse(&table, text, why, sizeof why))
-        return snprintf(err, cap, "updated_crt %.300s: %s", path, why), -1;
-    srv->updated_crt = &table;
-    ak_updated_use_crt(&table);     /* the engine fights the Updated ruleset's battles on it */
-    ak_log(AK_LOG_INFO, "updated_crt %s: \"%s\", %d columns, modified rolls %d to %d", path, table.name,
-           table.ncolumns, table.row_min, table.row_max);
-    return 0;
-}
-
 /* Load the certificate and key; NULL (with a message in err) if they
  * cannot be used. */
 static struct ak_tls_ctx *load_tls(const struct ak_config *cfg, char *err, size_t errlen)
@@ -376,7 +347,7 @@ int main(int argc, char **argv)
         return 1;
     }
     char err[700];
-    if (cfg->updated_crt[0] && load_updated_crt(&srv, err, sizeof err) != 0) {
+    if (cfg->updated_crt[0] && ak_crt_load_file(&srv, cfg->updated_crt, err, sizeof err) != 0) {
         fprintf(stderr, "akd: %s\n", err);
         return 2;
     }
@@ -452,6 +423,7 @@ int main(int argc, char **argv)
     ak_notify_stop();
     ak_vacation_free();
     ak_games_free(&srv);
+    ak_crt_free(&srv);
     ak_store_close(srv.store);
     ak_tls_ctx_free(srv.tls);
     ak_json_pool_release();

@@ -357,6 +357,26 @@ bool ak_player_play(struct ak_player_game *g, int stop_turn)
 }
 
 
+const struct ak_crt_table *ak_test_crt(void)
+{
+    static struct ak_crt_table t;
+    static bool parsed;
+    char err[200];
+    if (!parsed && ak_crt_table_parse(&t, ak_test_crt_txt, err, sizeof err)) {
+        fprintf(stderr, "the test table does not parse: %s\n", err);
+        exit(2);
+    }
+    parsed = true;
+    return &t;
+}
+
+void ak_player_init_state(struct ak_state *s, int ruleset, uint64_t seed)
+{
+    ak_state_init(s, ruleset, seed);
+    if (ak_ruleset_get(ruleset)->needs_crt_table)
+        ak_crt_attach(s, ak_test_crt());
+}
+
 void ak_player_start(struct ak_player_game *g, uint64_t seed)
 {
     if (!g->log) {
@@ -367,14 +387,7 @@ void ak_player_start(struct ak_player_game *g, uint64_t seed)
             exit(2);
         }
     }
-    /* The Updated ruleset fights on the operator's table: here the one
-     * written for testing (tests/data/crt-test.txt). */
-    static struct ak_crt_table test_crt;
-    char err[200];
-    if (strcmp(ak_ruleset_get(g->ruleset)->name, "updated") == 0 && !ak_updated_crt() &&
-        !ak_crt_table_parse(&test_crt, ak_test_crt_txt, err, sizeof err))
-        ak_updated_use_crt(&test_crt);
-    ak_state_init(&g->s, g->ruleset, seed);
+    ak_player_init_state(&g->s, g->ruleset, seed);
     ak_rng_seed(&g->player, seed * 7919 + 17);
     g->n = 0;
 }

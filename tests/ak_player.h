@@ -31,6 +31,14 @@ struct ak_player_game {
     void *ud;
 };
 
+/* The combat results table written for testing (tests/data/crt-test.txt,
+ * compiled in), parsed once. */
+const struct ak_crt_table *ak_test_crt(void);
+/* ak_state_init, and a ruleset that fights on an operator's table gets
+ * the one written for testing (what self-play, replays and benchmarks
+ * play on). */
+void ak_player_init_state(struct ak_state *s, int ruleset, uint64_t seed);
+
 /* A new game from seed, with the log buffers allocated. */
 void ak_player_start(struct ak_player_game *g, uint64_t seed);
 void ak_player_free(struct ak_player_game *g);

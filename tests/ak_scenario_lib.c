@@ -466,7 +466,7 @@ static bool expect_combat(struct run *r, char **w, int n)
                t->defense, t->drm);
     } else if (n == 3 && strcmp(w[0], "column") == 0) {
         int b = atoi(w[1]) - 1;
-        const char *got = b >= 0 && b < r->s.nbattles ? ak_updated_odds_name(r->s.battle[b].column) : "none";
+        const char *got = b >= 0 && b < r->s.nbattles ? ak_updated_odds_name(&r->s, r->s.battle[b].column) : "none";
         result(strcmp(got, w[2]) == 0, "battle %s is fought in the %s column (is %s)", w[1], w[2], got);
     } else if (n == 2 && strcmp(w[0], "need") == 0) {
         result(r->s.pending.need == atoi(w[1]), "the loss requirement is %s half points (is %d)", w[1], r->s.pending.need);
@@ -603,8 +603,7 @@ static void run_line(struct run *r, char **w, int n)
                 ruleset = ak_ruleset_find(w[i]);
             else
                 seed = strtoull(w[i], NULL, 10);
-        ak_state_init(&r->s, ruleset, seed);
-        ak_updated_use_crt(NULL);   /* each scenario names its table (crt test) */
+        ak_state_init(&r->s, ruleset, seed);    /* no table: each scenario names its own (crt test) */
         r->actor = -1;
         if (strcmp(w[1], "empty") == 0)
             for (int u = 0; u < r->s.units; u++)
@@ -665,9 +664,9 @@ static void run_line(struct run *r, char **w, int n)
         static struct ak_crt_table t;
         char err[200];
         if (strcmp(w[1], "none") == 0)
-            ak_updated_use_crt(NULL);
+            ak_crt_attach(&r->s, NULL);
         else if (strcmp(w[1], "test") == 0 && !ak_crt_table_parse(&t, ak_test_crt_txt, err, sizeof err))
-            ak_updated_use_crt(&t);
+            ak_crt_attach(&r->s, &t);
         else
             result(false, "crt test|none");
     } else if (strcmp(w[0], "mark-hash") == 0) {

@@ -21,7 +21,7 @@
 static bool replays(const struct ak_player_game *g, uint64_t seed)
 {
     static struct ak_state r;
-    ak_state_init(&r, g->ruleset, seed);
+    ak_player_init_state(&r, g->ruleset, seed);
     for (int i = 0; i < g->n; i++) {
         struct ak_reject rej;
         if (!ak_apply(&r, &g->log[i], NULL, &rej) || ak_state_hash(&r) != g->hash[i]) {

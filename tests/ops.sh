@@ -155,7 +155,7 @@ check "updated_crt: akd starts with the test table and logs what it read" \
 AKC_PASSWORD=password-dora as dora register dora >/dev/null 2>&1
 AKC_PASSWORD=password-dora as dora new axis --ruleset updated >"$dir/crt-new.out" 2>&1; rc=$?
 check "with a table the updated ruleset is still refused while it is incomplete, saying what is missing (exit 1)" \
-    "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played yet: its game records do not carry' '$dir/crt-new.out'"
+    "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played yet: the browser page does not offer' '$dir/crt-new.out'"
 kill $pid; wait $pid 2>/dev/null
 sed 's/^roll 3 .*/roll 3 AL50% AL50% - DR2 HX DL1 DL50% DL50% DL1\/DR2 DL2\/DR9%/' "$crt" >"$dir/bad-crt.txt"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/bad-crt.txt" >"$dir/badcrt.out" 2>&1; rc=$?
