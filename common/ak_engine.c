@@ -64,8 +64,7 @@ static bool apply_to_copy(const struct ak_state *s, struct ak_state *work,
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     memcpy(work, s, sizeof *work);
     if (!r->apply[a->kind])
-        return ak_reject(rej, "RULESET", "%s is not part of the %s rules%s", action_words(a->kind), r->title,
-                         r->unfinished ? " as built so far" : "");
+        return ak_reject(rej, "RULESET", "%s is not part of the %s rules", action_words(a->kind), r->title);
     return r->apply[a->kind](r, work, a, ev, rej);
 }
 

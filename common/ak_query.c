@@ -398,6 +398,16 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
                     a.supply = (uint8_t)su;
                     offer(&l, &a);
                 }
+    if (kinds & (1u << AK_ACT_PORT_MOVE))   /* each unit by sea: Tobruch to the box, the box to Tobruch */
+        for (int u = 0; u < s->units && !(s->flags & AK_SF_PORT_MOVED); u++) {
+            if (ak_def(u)->side != s->side || !ak_unit_is_combat(ak_def(u)))
+                continue;
+            struct ak_action a = blank(s, AK_ACT_PORT_MOVE);
+            a.nunits = 1;
+            a.units[0] = (uint8_t)u;
+            a.hex = ak_on_board(s, u) ? AK_HEX_NONE : ak_map()->tobruch;
+            offer(&l, &a);
+        }
     if (kinds & (1u << AK_ACT_BREAK_OUT))
         for (int u = 0; u < s->units; u++)
             if (own_combat(s, u) && (s->unit[u].marks & AK_MARK_ISOLATED) && !(s->unit[u].marks & AK_MARK_BREAK_OUT)) {

@@ -140,8 +140,6 @@ struct ak_ruleset {
      * points with terrain and zone costs (ak_move.h). */
     const struct ak_movement *movement;
     const struct ak_mp_costs *mp_costs;     /* movement points: their costs; NULL for squares */
-    /* Why a new game of this edition cannot be started yet, or NULL. */
-    const char *unfinished;
     bool needs_crt_table;       /* battles are fought on the game's table (ak_crt_attach) */
     /* A battle's odds and result in words: the 1964 table's, or the
      * operator's table's. */

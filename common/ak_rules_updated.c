@@ -26,10 +26,6 @@
  *
  * Each game is fought on the table akd held when it began, which its
  * record carries (ak_crt_attach; server/ak_crt.c).
- *
- * Not built yet (issue 16), so akd does not start games of it
- * (`unfinished` below): the browser page offers none of its new
- * decisions.
  */
 #include <stddef.h>
 
@@ -114,7 +110,6 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .result_name = ak_updated_result_name,
-    .unfinished = "the browser page does not offer its decisions yet (issue 16)",
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_updated_possible_actions,

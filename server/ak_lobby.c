@@ -197,8 +197,6 @@ bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_
     if (rules->needs_crt_table && !srv->updated_crt)
         snprintf(why, cap, "the %s ruleset cannot be played on this server: it has no combat results table (the "
                  "operator's updated_crt setting, docs/crt-format.md)", rules->name);
-    else if (rules->unfinished)
-        snprintf(why, cap, "the %s ruleset cannot be played yet: %s", rules->name, rules->unfinished);
     else
         return false;
     return true;

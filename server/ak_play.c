@@ -163,9 +163,15 @@ void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "legal", 0, "reason", reject_json(&rej)));
         return;
     }
+    /* As the state's battles say it: the Updated ruleset's in half points
+     * with the die modifier, on the game's own table. */
     const struct ak_battle *b = &next.battle[next.nbattles - 1];
-    ak_conn_reply_ok(c, id, json_pack("{s:b,s:i,s:i,s:s}", "legal", 1, "attack", b->attack, "defense", b->defense,
-                                      "odds", ak_odds_name(b->column)));
+    const struct ak_ruleset *r = ak_ruleset_get(next.ruleset);
+    json_t *reply = json_pack("{s:b,s:i,s:i,s:s}", "legal", 1, "attack", b->attack, "defense", b->defense, "odds",
+                              r->odds_name(&next, b->column));
+    if (r->needs_crt_table)
+        json_object_set_new(reply, "drm", json_integer(b->drm));
+    ak_conn_reply_ok(c, id, reply);
 }
 
 /* Why `options` lists no action: the game is over, or only moves are left
@@ -176,12 +182,17 @@ static const char *none_because(const struct ak_state *s)
     static char why[400];
     if (s->phase == AK_PHASE_OVER)
         return "the game is over";
-    struct ak_action end = {.kind = s->phase == AK_PHASE_MOVEMENT ? AK_ACT_END_MOVEMENT : AK_ACT_END_TURN,
-                            .side = (uint8_t)ak_waiting_for(s), .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    /* The way the phase ends: the 1964 portions', or the Updated
+     * ruleset's end_phase past its movement phase. */
+    unsigned kinds = ak_possible_actions(s);
+    int kind = s->phase == AK_PHASE_MOVEMENT ? AK_ACT_END_MOVEMENT
+             : kinds & (1u << AK_ACT_END_PHASE) ? AK_ACT_END_PHASE : AK_ACT_END_TURN;
+    struct ak_action end = {.kind = (uint8_t)kind, .side = (uint8_t)ak_waiting_for(s), .hex = AK_HEX_NONE,
+                            .supply = AK_UNIT_NONE};
     struct ak_reject rej;
     if (s->pending.kind == 0 && !ak_try(s, &end, &rej)) {
-        snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s portion cannot end yet: %s (%s)",
-                 s->phase == AK_PHASE_MOVEMENT ? "movement" : "combat", rej.text, rej.section);
+        snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s %s cannot end yet: %s (%s)",
+                 ak_phase_name(s->phase), kind == AK_ACT_END_PHASE ? "phase" : "portion", rej.text, rej.section);
         return why;
     }
     return "no action but moves is open to the side to move (ask `dests`)";

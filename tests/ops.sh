@@ -154,8 +154,11 @@ check "updated_crt: akd starts with the test table and logs what it read" \
     "grep -q 'updated_crt .*crt-test.txt: .*TEST TABLE.*10 columns, modified rolls -1 to 8' '$dir/crt.log'"
 AKC_PASSWORD=password-dora as dora register dora >/dev/null 2>&1
 AKC_PASSWORD=password-dora as dora new axis --ruleset updated >"$dir/crt-new.out" 2>&1; rc=$?
-check "with a table the updated ruleset is still refused while it is incomplete, saying what is missing (exit 1)" \
-    "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played yet: the browser page does not offer' '$dir/crt-new.out'"
+check "with a table akc starts a game of the updated ruleset (exit $rc)" "[ $rc = 0 ]"
+ugame=$(grep -o '[0-9]\+' "$dir/crt-new.out" | head -1)
+AKC_PASSWORD=password-dora as dora show "$ugame" >"$dir/crt-show.out" 2>&1
+check "akc show draws it: the updated ruleset, the table's name" \
+    "grep -q 'updated' '$dir/crt-show.out'"
 kill $pid; wait $pid 2>/dev/null
 sed 's/^roll 3 .*/roll 3 AL50% AL50% - DR2 HX DL1 DL50% DL50% DL1\/DR2 DL2\/DR9%/' "$crt" >"$dir/bad-crt.txt"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/bad-crt.txt" >"$dir/badcrt.out" 2>&1; rc=$?

@@ -78,6 +78,7 @@ export class Board {
       t.textContent = n.name;
     }
     this.hlLayer = el("g", {}, svg);
+    this.boxLayer = el("g", {}, svg);
     this.unitLayer = el("g", {}, svg);
     this.topLayer = el("g", {}, svg);
   }
@@ -92,6 +93,15 @@ export class Board {
       this.stacks.get(u.hex).push(unit);
     }
     this.unitLayer.textContent = "";
+    // The Updated ruleset's boxes (hedgehogs): a thick ring in the
+    // builder's colour around the square, under its counters.
+    this.boxLayer.textContent = "";
+    for (const b of state.boxes || []) {
+      const s = this.squares.get(b.hex);
+      if (!s) continue;
+      const p = el("polygon", { points: hexPoints(s.x, s.y, R - 0.8), class: `box ${b.side}`, "data-box": b.hex }, this.boxLayer);
+      el("title", {}, p).textContent = `${b.hex}: a box of the ${b.side === "axis" ? "Axis" : "Allies"} (+1 to its defenders)`;
+    }
     for (const [hex, units] of this.stacks) {
       units.sort((a, b) => (this.counters.get(b)?.attack ?? 0) - (this.counters.get(a)?.attack ?? 0));
       const s = this.squares.get(hex);

@@ -20,6 +20,20 @@ export function describeAction(a) {
     case "advance": return a.units && a.units.length ? `Advance ${list(a.units)} to ${a.to}` : "Do not advance";
     case "substitute": return `Substitute ${list(a.out)} for ${list(a.in)}`;
     case "resign": return "Resign";
+    // the Updated ruleset
+    case "end_phase": return "End the phase";
+    case "burn_supply": return `Burn supply ${list(a.units)} for emergency supply`;
+    case "supply_attacks": return `Spend supply ${list(a.units)}: your units within 5 squares may attack`;
+    case "losses": {
+      const parts = [];
+      if (a.reduce?.length) parts.push(`reduce ${list(a.reduce)}`);
+      if (a.eliminate?.length) parts.push(`eliminate ${list(a.eliminate)}`);
+      return parts.length ? `Losses: ${parts.join(", ")}` : "No further loss (decline the offer)";
+    }
+    case "rebuild": return `Rebuild ${list(a.units)} to full strength`;
+    case "break_out": return `Break out of ${a.at}`;
+    case "fortify": return `Fortify ${list(a.units)} as a box (spends supply ${a.supply})`;
+    case "port_move": return a.to ? `Ship ${list(a.units)} from the off-board box to ${a.to}` : `Ship ${list(a.units)} from Tobruch to the off-board box`;
     default: return JSON.stringify(a);
   }
 }

@@ -6,6 +6,9 @@
 // declare; resolve; answer retreats, exchanges and advances from the legal
 // `options`; undo; end the portion or the turn (asking first when a
 // hazard would bite). Every action goes to akd, which alone decides.
+// Games of the Updated ruleset add their phases (ended by `end_phase`),
+// strengths in half points on the game's own table, bombardment, and the
+// losses the side that lost assigns among its units (reduce or eliminate).
 
 import { applyPatch } from "./patch.js";
 import { nonce } from "./net.js";
@@ -29,6 +32,8 @@ export class GameView {
     $("undo").addEventListener("click", () => this.act(null, "undo"));
     $("end-movement").addEventListener("click", () => this.end("end_movement"));
     $("end-turn").addEventListener("click", () => this.end("end_turn"));
+    $("end-phase").addEventListener("click", () => this.end("end_phase"));
+    $("losses-send").addEventListener("click", () => this.sendLosses());
     $("resign").addEventListener("click", () => {
       if (confirm("Resign this game?")) this.act({ action: "resign" });
     });
@@ -110,6 +115,13 @@ export class GameView {
     return s.pending ? s.pending.side : s.side;
   }
   get myTurn() { return !!this.me && this.waiting === this.me && !this.game.open; }
+  get updated() { return this.state?.ruleset === "updated"; }
+  // The phases in which the mover moves units: the 1964 movement portion;
+  // the Updated ruleset's mechanized movement too.
+  get moving() {
+    const s = this.state;
+    return this.myTurn && !s.pending && (s.phase === "movement" || (this.updated && s.phase === "mech"));
+  }
   sideOf(unit) { return this.board.counters.get(unit)?.side; }
 
   push(m) {
@@ -178,6 +190,7 @@ export class GameView {
     $("controls").hidden = !this.me;
     $("decisions").textContent = "";    // the options are asked again (load)
     this.renderBattles();
+    this.renderLosses();
     this.renderControls();
     this.renderSelection();
   }
@@ -198,7 +211,13 @@ export class GameView {
     $("undo").disabled = !(this.me && s.phase === "movement" && s.side === this.me && s.result === "none" && !s.pending &&
       Object.values(s.units).some((u) => u.flags & 2 || u.flags & 4));    // something moved or arrived this portion
     $("end-movement").disabled = !(mine && s.phase === "movement");
-    $("end-turn").disabled = !(mine && s.phase === "combat");
+    // The 1964 turn ends with its combat portion; the Updated one with its
+    // replacement phase, after combat, mechanized movement and supply.
+    $("end-turn").disabled = !(mine && s.phase === (this.updated ? "replacement" : "combat"));
+    $("end-phase").hidden = !this.updated;
+    $("end-phase").disabled = !(mine && ["combat", "mech", "supply"].includes(s.phase));
+    $("end-phase").textContent = `End the ${{ mech: "mechanized movement" }[s.phase] || s.phase} phase`;
+    $("battle-supply-label").textContent = this.updated ? "Bombard with" : "Supply";
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
     $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);
     if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); }
@@ -222,13 +241,70 @@ export class GameView {
       const units = Object.entries(s.units).filter(([, u]) => u.battle === n && u.where === "board");
       const att = units.filter(([u]) => this.sideOf(u) === s.side).map(([u]) => u);
       const def = units.filter(([u]) => this.sideOf(u) !== s.side).map(([u]) => u);
-      const li = item(ol, `Battle ${n} at ${b.hexes.join(", ")}: ${att.join(", ") || "—"} against ${def.join(", ") || "—"}, ${b.attack} to ${b.defense}, odds ${b.odds}` +
-        (b.resolved ? `: rolled ${b.roll || "no die"}, ${resultName(b.result)}` : ""));
+      const li = item(ol, `Battle ${n} at ${b.hexes.join(", ")}: ${att.join(", ") || "—"} against ${def.join(", ") || "—"}, ` +
+        (this.updated ? this.tableFigures(b) : `${b.attack} to ${b.defense}, odds ${b.odds}` +
+          (b.resolved ? `: rolled ${b.roll || "no die"}, ${resultName(b.result)}` : "")));
       if (this.myTurn && !s.pending && !b.resolved) {
         button(li, `Resolve battle ${n}`, () => this.act({ action: "resolve", battle: n }));
-        if (!s.combat_locked) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
+        // A declared battle of the Updated ruleset is fought (no cancel).
+        if (!s.combat_locked && !this.updated) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
       }
     });
+  }
+
+  // An Updated battle: half points, the die modifier, the table's cell.
+  tableFigures(b) {
+    const pts = (h) => `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}`;
+    const drm = b.drm ? `, die ${b.drm > 0 ? "+" : ""}${b.drm}` : "";
+    return `${pts(b.attack)} to ${pts(b.defense)}, odds ${b.odds}${drm}` +
+      (b.resolved ? `: rolled ${b.roll} (${b.modified} on the table), ${b.result || "no effect"}` : "");
+  }
+
+  // --- the losses a side owes (Updated ruleset: pending `losses`): each
+  // of its units kept, reduced (a two-step unit at full strength) or
+  // eliminated, sent as one `losses` action; akd says what is short ---
+  lossUnits() {
+    const s = this.state, p = s.pending;
+    return Object.entries(s.units).filter(([unit, u]) => u.where === "board" && this.sideOf(unit) === p.side &&
+      !["supply", "headquarters"].includes(this.board.counters.get(unit)?.type) &&
+      (p.loss_kind === 4 ? u.hex === p.hex : u.battle === p.battle)).map(([unit]) => unit);
+  }
+
+  renderLosses() {
+    const s = this.state, p = s.pending, box = $("losses-box");
+    box.hidden = !(this.myTurn && p && p.decision === "losses");
+    if (box.hidden) return;
+    const pts = (h) => `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}`;
+    const owed = {
+      0: `Battle ${p.battle}: lose at least ${pts(p.need)} strength points.`,
+      1: `Battle ${p.battle}: lose at least ${pts(p.need)} strength points (a percentage of the weaker side).`,
+      2: `Battle ${p.battle}: the retreat through enemy zones costs a step.`,
+      3: `Battle ${p.battle}: lose a step more to stay in the fortress, or take nothing more and retreat.`,
+      4: `Isolation attrition at ${p.hex}: lose at least ${pts(p.need)} strength points.`,
+    };
+    $("losses-need").textContent = (owed[p.loss_kind] ?? `Lose at least ${pts(p.need)} strength points.`) +
+      (p.removed ? ` Removed so far: ${pts(p.removed)}.` : "");
+    const ul = $("losses-units");
+    ul.textContent = "";
+    for (const unit of this.lossUnits()) {
+      const c = this.board.counters.get(unit), u = s.units[unit];
+      const li = document.createElement("li");
+      const sel = document.createElement("select");
+      sel.dataset.unit = unit;
+      sel.setAttribute("aria-label", `Loss for ${unit}`);
+      sel.appendChild(new Option("keep", ""));
+      if (!u.reduced && (c?.attack ?? 0) > 2) sel.appendChild(new Option("reduce", "reduce"));
+      sel.appendChild(new Option("eliminate", "eliminate"));
+      li.append(sel, ` ${c?.counter || unit} (${unit})${u.reduced ? ", reduced" : ""}`);
+      ul.appendChild(li);
+    }
+  }
+
+  async sendLosses() {
+    const a = { action: "losses", reduce: [], eliminate: [] };
+    for (const sel of $("losses-units").querySelectorAll("select"))
+      if (sel.value) a[sel.value].push(sel.dataset.unit);
+    await this.act(a);
   }
 
   // The legal options for a decision (and the placements and other
@@ -241,7 +317,7 @@ export class GameView {
     let r;
     try { r = await this.conn.request("options", { game: this.id }); } catch (e) { return; }
     if (seq !== this.seq) return;   // the state moved on meanwhile
-    const shown = r.actions.filter((a) => !["end_movement", "end_turn", "battle", "resolve", "cancel"].includes(a.action));
+    const shown = r.actions.filter((a) => !["end_movement", "end_turn", "end_phase", "battle", "resolve", "cancel"].includes(a.action));
     if (!shown.length) return;
     const h = document.createElement("h3");
     h.textContent = this.state.pending ? "Your decision" : "Other actions";
@@ -272,7 +348,7 @@ export class GameView {
     }
     const units = this.board.unitsAt(hex);
     const own = units.filter((u) => this.sideOf(u) === this.me);
-    const moving = this.myTurn && !s.pending && s.phase === "movement";
+    const moving = this.moving;
     // A square the selected units cannot reach: say why, keep the selection.
     if (moving && this.selected?.units.size && !own.length && hex !== this.selected.hex) {
       await this.explain(hex);
@@ -346,7 +422,7 @@ export class GameView {
       ul.appendChild(li);
     }
     const help = $("selection-help");
-    const moving = this.myTurn && !this.state.pending && this.state.phase === "movement";
+    const moving = this.moving;
     if (moving && sel.units.size && !this.dests.size) {
       help.textContent = "These units have nowhere to go together now (a stack ends its move with at most three " +
         "combat units, and a unit that has spent its movement stays): untick some, or pick another square.";
@@ -408,7 +484,9 @@ export class GameView {
     const out = $("battle-odds");
     try {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
-      out.textContent = r.legal ? `${r.attack} to ${r.defense}: odds ${r.odds}`
+      const pts = (h) => (this.updated ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);
+      out.textContent = r.legal ? `${pts(r.attack)} to ${pts(r.defense)}: odds ${r.odds}` +
+          (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "")
         : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;
       this.oddsLegal = r.legal;
       $("battle-declare").disabled = !r.legal;

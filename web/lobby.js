@@ -16,7 +16,25 @@ export class Lobby {
     setInterval(() => { if (!$("lobby-view").hidden && conn.isOpen) this.load(); }, 30000);
   }
 
+  // The rulesets this server starts games of (`hello`): those it cannot
+  // are listed, disabled, with the reason.
+  async loadRulesets() {
+    if (this.rulesetsShown) return;
+    let r;
+    try { r = await this.conn.request("hello", {}); } catch { return; }
+    const sel = $("new-ruleset");
+    sel.textContent = "";
+    for (const rs of r.rulesets || []) {
+      const o = new Option(rs.available ? rs.title : `${rs.title} (not on this server)`, rs.name);
+      o.disabled = !rs.available;
+      if (rs.why) o.title = rs.why;
+      sel.appendChild(o);
+    }
+    this.rulesetsShown = true;
+  }
+
   async load() {
+    this.loadRulesets();
     let r;
     try { r = await this.conn.request("games", { limit: 100 }); } catch (e) { this.showError(errorText(e)); return; }
     const body = $("games").tBodies[0];
@@ -68,7 +86,7 @@ export class Lobby {
   }
 
   async create() {
-    const fields = { side: $("new-side").value, rated: $("new-rated").checked };
+    const fields = { ruleset: $("new-ruleset").value || "classic", side: $("new-side").value, rated: $("new-rated").checked };
     const opponent = $("new-opponent").value.trim();
     if (opponent) fields.opponent = opponent;
     try {
