@@ -102,3 +102,11 @@ unsigned ak_possible_actions(const struct ak_state *s)
         return 0;
     return ak_ruleset_get(s->ruleset)->possible_actions(s);
 }
+
+int ak_ending_action(const struct ak_state *s)
+{
+    unsigned kinds = ak_possible_actions(s);
+    return kinds & (1u << AK_ACT_END_MOVEMENT) ? AK_ACT_END_MOVEMENT
+         : kinds & (1u << AK_ACT_END_PHASE)    ? AK_ACT_END_PHASE
+                                                : AK_ACT_END_TURN;
+}

@@ -22,5 +22,9 @@ bool ak_try(const struct ak_state *s, const struct ak_action *a, struct ak_rejec
 int ak_waiting_for(const struct ak_state *s);
 /* Bit mask of action kinds (1 << AK_ACT_*) the waiting side may try now. */
 unsigned ak_possible_actions(const struct ak_state *s);
+/* The action that ends the part of the turn the mover is in: the
+ * movement portion (phase), the 1964 combat portion with the turn, the
+ * Updated ruleset's later phases, its replacement phase with the turn. */
+int ak_ending_action(const struct ak_state *s);
 
 #endif

@@ -117,6 +117,7 @@ struct ak_reject {
 
 struct ak_movement;
 struct ak_mp_costs;
+struct ak_hz_list;
 
 struct ak_ruleset {
     const char *name;       /* "classic" */
@@ -141,6 +142,12 @@ struct ak_ruleset {
     const struct ak_movement *movement;
     const struct ak_mp_costs *mp_costs;     /* movement points: their costs; NULL for squares */
     bool needs_crt_table;       /* battles are fought on the game's table (ak_crt_attach) */
+    /* What a part of the player turn is called in the rules' words:
+     * "portion" (1964) or "phase" (Updated). */
+    const char *phase_word;
+    /* The dangers of this edition for the player to move (ak_hazards.h),
+     * added to the list (ak_hazards_internal.h). */
+    void (*hazards)(struct ak_hz_list *l);
     /* A battle's odds and result in words: the 1964 table's, or the
      * operator's table's. */
     const char *(*odds_name)(const struct ak_state *s, int column);

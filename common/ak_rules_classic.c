@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 
+#include "ak_hazards_internal.h"
 #include "ak_arrival.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
@@ -77,6 +78,8 @@ const struct ak_ruleset ak_rules_classic = {
     .zoc_halt_code = "ATTACKING-1",
     .movement = &ak_movement_squares,
     .odds_name = classic_odds_name,
+    .phase_word = "portion",
+    .hazards = ak_hazards_classic,
     .result_name = ak_combat_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_OVER,
     .possible_actions = ak_turn_possible_actions,

@@ -29,6 +29,7 @@
  */
 #include <stddef.h>
 
+#include "ak_hazards_internal.h"
 #include "ak_move.h"
 #include "ak_substitute.h"
 #include "ak_updated.h"
@@ -109,6 +110,8 @@ const struct ak_ruleset ak_rules_updated = {
     .mp_costs = &updated_costs,
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
+    .phase_word = "phase",
+    .hazards = ak_hazards_updated,
     .result_name = ak_updated_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |
               1u << AK_PHASE_REPLACEMENT | 1u << AK_PHASE_OVER,

@@ -182,17 +182,12 @@ static const char *none_because(const struct ak_state *s)
     static char why[400];
     if (s->phase == AK_PHASE_OVER)
         return "the game is over";
-    /* The way the phase ends: the 1964 portions', or the Updated
-     * ruleset's end_phase past its movement phase. */
-    unsigned kinds = ak_possible_actions(s);
-    int kind = s->phase == AK_PHASE_MOVEMENT ? AK_ACT_END_MOVEMENT
-             : kinds & (1u << AK_ACT_END_PHASE) ? AK_ACT_END_PHASE : AK_ACT_END_TURN;
-    struct ak_action end = {.kind = (uint8_t)kind, .side = (uint8_t)ak_waiting_for(s), .hex = AK_HEX_NONE,
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)ak_waiting_for(s), .hex = AK_HEX_NONE,
                             .supply = AK_UNIT_NONE};
     struct ak_reject rej;
     if (s->pending.kind == 0 && !ak_try(s, &end, &rej)) {
         snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s %s cannot end yet: %s (%s)",
-                 ak_phase_name(s->phase), kind == AK_ACT_END_PHASE ? "phase" : "portion", rej.text, rej.section);
+                 ak_phase_name(s->phase), ak_ruleset_get(s->ruleset)->phase_word, rej.text, rej.section);
         return why;
     }
     return "no action but moves is open to the side to move (ask `dests`)";
