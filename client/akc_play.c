@@ -578,14 +578,16 @@ static bool ask_yes(const char *question)
     return yes;
 }
 
-/* An end-movement or end-turn that throws something away (supply not
- * placed, units at sea, a port left empty, units about to die) is sent
+/* An end-movement, end-phase or end-turn that throws something away
+ * (supply not placed, units at sea, a port left empty, units about to die,
+ * isolated squares rolling for attrition) is sent
  * only when the player says so: y at the question on a terminal; from a
  * script, the word `yes` after the command ("end-movement yes"). */
 static bool confirmed(const char *verb, int n, char **w)
 {
     int kind = strcmp(verb, "end-movement") == 0 ? AK_ACT_END_MOVEMENT
-               : strcmp(verb, "end-turn") == 0   ? AK_ACT_END_TURN : 0;
+               : strcmp(verb, "end-turn") == 0   ? AK_ACT_END_TURN
+               : strcmp(verb, "end-phase") == 0  ? AK_ACT_END_PHASE : 0;
     if (strcmp(verb, "resign") == 0 && !(n == 2 && strcmp(w[1], "yes") == 0)) {
         if (!P.tty) {
             say("not sent: type 'resign yes' to concede the game\n");
@@ -674,7 +676,8 @@ static void run_command(char *line)
         if (!confirmed(w[0], n, w))
             return;
         if (n == 2 && strcmp(w[1], "yes") == 0 &&
-            (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0 || strcmp(w[0], "resign") == 0))
+            (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0 || strcmp(w[0], "end-phase") == 0 ||
+             strcmp(w[0], "resign") == 0))
             n = 1;
         json_t *a = ak_verb_action(n, w, err, sizeof err);
         if (!a) {
