@@ -5,9 +5,9 @@
 # the test's npm package (tests/browser/package-lock.json); without them
 # this test is skipped (exit 77) and says why. Screenshots land in
 # $AK_ARTIFACTS (default build-test/browser-artifacts).
-# usage: browser.sh AKD AK-SCENARIO POSITION.scn
+# usage: browser.sh AKD AK-SCENARIO POSITION.scn UPDATED-POSITION.scn TABLE
 set -u
-AKD=$1 SCENARIO=$2 POSITION=$3
+AKD=$1 SCENARIO=$2 POSITION=$3 UPDATED=$4 TABLE=$5
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
@@ -19,11 +19,12 @@ if [ -z "$chromium" ] || ! command -v node >/dev/null || [ ! -d "$here/browser/n
     exit 77
 fi
 hport=$(free_port)
-start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1
+start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1 --updated-crt "$TABLE"
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
+"$SCENARIO" --dump "$UPDATED" >"$dir/updated.json" 2>/dev/null || { echo "cannot make the Updated position"; exit 1; }
 artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}
 CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" \
-    "$dir/position.json" "$artifacts"
+    "$dir/position.json" "$artifacts" "$dir/updated.json"
 rc=$?
 kill $pid; wait $pid 2>/dev/null
 if grep -q 'ERROR: \|runtime error' "$dir/akd.log"; then

@@ -301,9 +301,9 @@ export class GameView {
   }
 
   async sendLosses() {
-    const a = { action: "losses", reduce: [], eliminate: [] };
+    const a = { action: "losses" };
     for (const sel of $("losses-units").querySelectorAll("select"))
-      if (sel.value) a[sel.value].push(sel.dataset.unit);
+      if (sel.value) (a[sel.value] ||= []).push(sel.dataset.unit);    // lists left out when empty (PROTOCOL.md)
     await this.act(a);
   }
 

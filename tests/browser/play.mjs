@@ -18,16 +18,24 @@
 //      the keyboard-reachable list of squares, ends his movement and his
 //      turn; everyone is in turn 2. /metrics counts the WebSockets
 //   5. Alice resigns; the replay slider takes her back to the start
-//   6. screenshots of the board at the opening and after the battle, kept
+//   6. the Updated ruleset (akd has the table written for testing): the
+//      lobby offers it; a position game of it (tests/positions/
+//      updated-front.scn): the end-phase button, supply spent on attacks
+//      from the decisions, a battle by clicking with its odds in the
+//      table's terms, resolved; the side that owes losses assigns them in
+//      the losses panel (new games until the dice give a loss to assign);
+//      the combat phase ended with end-phase, the mechanized phase begins
+//   7. screenshots of the board at the opening and after the battle, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
-// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS
+// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json
 import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { checks, runTcp, runWs } from "./protocol-checks.mjs";
 
-const [url, tcp, positionFile, artifacts] = process.argv.slice(2);
+const [url, tcp, positionFile, artifacts, updatedFile] = process.argv.slice(2);
 const position = JSON.parse(readFileSync(positionFile, "utf8"));
+const updatedPosition = JSON.parse(readFileSync(updatedFile, "utf8"));
 const here = new URL(".", import.meta.url).pathname;
 mkdirSync(artifacts, { recursive: true });
 
@@ -114,18 +122,18 @@ ok(true, "... and its counter on W14");
 await expectText(bob, "#log li", "21pz5 moved W6 to W14", "Bob sees it too");
 
 // --- 3. a battle and a retreat, in the skirmish position ---
-async function positionGame() {
-  return alice.evaluate(async (position) => new Promise((resolve, reject) => {
+async function positionGame(pos = position, ruleset = "classic") {
+  return alice.evaluate(async ([position, ruleset]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/ws", "akd");
     ws.onopen = () => {
       ws.send(JSON.stringify({ id: 1, cmd: "resume", token: sessionStorage.getItem("akd.token") }));
-      ws.send(JSON.stringify({ id: 2, cmd: "new", side: "axis", opponent: "bob", position }));
+      ws.send(JSON.stringify({ id: 2, cmd: "new", side: "axis", opponent: "bob", position, ruleset }));
     };
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
       if (m.id === 2) { ws.close(); m.ok ? resolve(m.result.game) : reject(new Error(m.error.message)); }
     };
-  }), position);
+  }), [pos, ruleset]);
 }
 let retreated = false, afterBattle = null, game = null;
 for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
@@ -210,7 +218,67 @@ if (retreated) {
   await expectText(alice, "#replay-at", "After action 1 of", "one step on: after action 1, named");
 }
 
-// --- 4. the screenshots against the references ---
+// --- 6. the Updated ruleset ---
+await alice.goto(url);
+await alice.waitForSelector('#new-ruleset option[value="updated"]:not([disabled])', { state: "attached" });
+ok(true, "the lobby's new-game form offers the Updated ruleset (akd has a table)");
+let lossesTaken = false;
+for (let attempt = 1; attempt <= 8 && !lossesTaken; attempt++) {
+  const ugame = await positionGame(updatedPosition, "updated");
+  await bob.goto(url);
+  await bob.click(`button[data-join="${ugame}"]`);
+  await bob.waitForURL(new RegExp(`/game/${ugame}$`));
+  await alice.goto(`${url}/game/${ugame}`);
+  await expectText(alice, "#game-status", "Axis movement.*Your move", `Updated game ${ugame}: Alice to move`);
+  if (attempt === 1) ok(await alice.isVisible("#end-phase") && await alice.isDisabled("#end-phase"),
+    "the end-phase button is shown for the Updated ruleset, not yet usable in the movement phase");
+  await alice.click("#end-movement");
+  await expectText(alice, "#game-status", "Axis combat", "the combat phase begins");
+  await alice.click('#decisions button[data-action="supply_attacks"] >> nth=0');
+  await expectText(alice, "#log li", "sustained attacks", "a supply unit spent on attacks from the decisions");
+  await alice.click('g.counter[data-hex="P39"]', { force: true });
+  await alice.click('g.counter[data-hex="P40"]', { force: true });
+  await expectText(alice, "#battle-odds", "10 to 8: odds 1-1, die -1",
+    "the odds in the table's terms (half points, the armor advantage's die modifier) before the battle is sent");
+  await alice.click("#battle-declare");
+  await expectText(bob, "#battles li", "Battle 1 at P40: .* 10 to 8, odds 1-1, die -1", "Bob sees the battle declared");
+  await alice.click("text=Resolve battle 1");
+  await expectText(bob, "#battles li", "rolled", "the battle is fought on the table: roll and cell shown");
+  await alice.waitForTimeout(400);
+  const owing = (await bob.isVisible("#losses-box")) ? bob : (await alice.isVisible("#losses-box")) ? alice : null;
+  if (!owing) {
+    console.log(`     (attempt ${attempt}: no loss to assign this time; a new game)`);
+    continue;
+  }
+  const who = owing === bob ? "Bob" : "Alice";
+  await expectText(owing, "#losses-need", "Battle 1: lose", `${who} is told the loss requirement`);
+  for (const sel of await owing.locator("#losses-units select").all()) await sel.selectOption("eliminate");
+  await owing.click("#losses-send");
+  await expectText(alice, "#log li", "eliminated", `${who}'s losses, assigned in the panel, are taken`);
+  lossesTaken = true;
+  // whatever the battle still owes (the other side's losses, a retreat,
+  // an advance) is answered from the decisions, then the phase ends
+  for (let i = 0; i < 6; i++) {
+    const status = await alice.locator("#game-status").textContent();
+    if (/Axis combat.*Your move/.test(status)) break;
+    for (const p of [alice, bob]) {
+      if (await p.isVisible("#losses-box")) {
+        for (const sel of await p.locator("#losses-units select").all()) await sel.selectOption("eliminate");
+        await p.click("#losses-send");
+      } else if (await p.locator("#decisions button").count()) {
+        await p.locator("#decisions button").first().click();
+      }
+    }
+    await alice.waitForTimeout(400);
+  }
+  if (/Axis combat.*Your move/.test(await alice.locator("#game-status").textContent())) {
+    await alice.click("#end-phase");
+    await expectText(bob, "#game-status", "Axis mech", "Alice ends the combat phase with end-phase: the mechanized movement phase");
+  }
+}
+ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the browser");
+
+// --- 7. the screenshots against the references ---
 async function compare(name, png) {
   const ref = `${here}reference/${name}.png`;
   if (!existsSync(ref) || process.env.AK_UPDATE_REFERENCE) {
