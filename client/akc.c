@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "ak_client.h"
+#include "ak_updated.h"
 #include "ak_codec.h"
 #include "ak_notation.h"
 #include "ak_version.h"
@@ -377,6 +378,10 @@ static int draw_game(const json_t *r, const char *me)
     ak_summary_status(r, me, status_text, sizeof status_text);
     printf("%s, %s; clock: %s; %s\n", json_string_value(json_object_get(r, "ruleset")),
            json_is_true(json_object_get(r, "rated")) ? "rated" : "not rated", clock, status_text);
+    if (ak_crt_of(&s))      /* the table this game is fought on, by its name line */
+        printf("Combat results table: %s\n", ak_crt_of(&s)->name);
+    else if (json_object_get(r, "crt_table"))
+        printf("Combat results table: sent by the server but unreadable here\n");
     struct ak_draw_opts o = opt.draw;
     static uint8_t mark[AK_HEX_COUNT];
     if (opt.highlight && ak_draw_highlight(&s, opt.highlight, mark, &o) != 0)
