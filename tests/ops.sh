@@ -158,7 +158,7 @@ check "with a table akc starts a game of the updated ruleset (exit $rc)" "[ $rc 
 ugame=$(grep -o '[0-9]\+' "$dir/crt-new.out" | head -1)
 AKC_PASSWORD=password-dora as dora show "$ugame" >"$dir/crt-show.out" 2>&1
 check "akc show draws it: the updated ruleset, the table's name" \
-    "grep -q 'updated' '$dir/crt-show.out'"
+    "grep -q '^updated, ' '$dir/crt-show.out' && grep -q 'Combat results table: TEST TABLE' '$dir/crt-show.out'"
 kill $pid; wait $pid 2>/dev/null
 sed 's/^roll 3 .*/roll 3 AL50% AL50% - DR2 HX DL1 DL50% DL50% DL1\/DR2 DL2\/DR9%/' "$crt" >"$dir/bad-crt.txt"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/crt2.sqlite3" --updated-crt "$dir/bad-crt.txt" >"$dir/badcrt.out" 2>&1; rc=$?
