@@ -29,6 +29,7 @@ Prints one line per check; exits 1 if any failed.
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -315,5 +316,7 @@ stop_akd(akd)
 with open(os.path.join(work, "akd.log")) as f:
     log = f.read()
 check("ERROR: " not in log and "runtime error" not in log, "no sanitizer report in akd's log")
-print("%d FAILED" % failed if failed else "all passed")
+print("%d FAILED (the files are in %s)" % (failed, work) if failed else "all passed")
+if not failed:
+    shutil.rmtree(work)
 sys.exit(1 if failed else 0)
