@@ -259,10 +259,15 @@ snap = db.execute("SELECT count(*) FROM snapshots WHERE game_id = ?", (pos_game,
 check(snap == 1, "a snapshot of the game is stored")
 stop_akd(akd)
 
+def players(table):
+    """akd started on table (None: no updated_crt), the two players logged in."""
+    p, port = start_akd(table)
+    a, b = login(port, "alice"), login(port, "bob")
+    return p, a, b, {"axis": a, "allied": b}
+
+
 # --- 2 ---
-akd, port = start_akd(t2)
-alice, bob = login(port, "alice"), login(port, "bob")
-conns = {"axis": alice, "allied": bob}
+akd, alice, bob, conns = players(t2)
 again = alice.ok("show", game=pos_game)
 check(again.get("crt_table") == table1, "after a restart with another table, the game keeps the one it began on")
 check(json.dumps(again["state"], sort_keys=True) == json.dumps(mid["state"], sort_keys=True),
@@ -278,9 +283,7 @@ check(len(digests) == 2 and "" not in digests, "every game of the variant names 
 stop_akd(akd)
 
 # --- 3 ---
-akd, port = start_akd(None)
-alice, bob = login(port, "alice"), login(port, "bob")
-conns = {"axis": alice, "allied": bob}
+akd, alice, bob, conns = players(None)
 kept = alice.ok("show", game=pos_game)
 check(kept.get("crt_table") == table1, "without updated_crt, the games of the variant still load on their tables")
 s = play(conns, pos_game, 40, stats)
