@@ -160,6 +160,7 @@ int ak_check_database(const char *path)
         printf("games: %d, %d replayed from their first action to their stored state (%ld actions)\n", games,
                replayed, actions);
         ak_games_free(&srv);
+        ak_crt_free(&srv);      /* the tables of the games read */
         ak_store_close(srv.store);
     }
     unlink(copy);
