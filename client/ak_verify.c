@@ -28,6 +28,9 @@ int ak_verify_print(const json_t *record, FILE *out)
                  "final state %016llx as recorded; %s by %s.\n",
             game, json_string_value(json_object_get(record, "dice_commit")), r.actions, r.rolls,
             (unsigned long long)r.final_hash, r.result, r.reason);
+    if (r.crt_digest[0])
+        fprintf(out, "Its battles were fought on the combat results table \"%s\", digest %.16s... (the game's "
+                     "crt_digest, shown from its start).\n", r.crt_name, r.crt_digest);
     return 0;
 }
 

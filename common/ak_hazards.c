@@ -89,9 +89,12 @@ static void key_squares(struct ak_hz_list *l)
     int enemy = !s->side;
     if (s->hold_turns[enemy] < 1)
         return;
+    for (int k = 0; k < AK_KEYS; k++)   /* one taken back already: judged so at its next turn's start */
+        if (ak_control_now(s, k) != enemy)
+            return;
     struct ak_hazard *h = ak_hz_add(l, AK_HZ_KEY_SQUARES, "WIN", AK_ACT_END_TURN,
-        "The %s held both fortresses and both home bases at the start of %s last turn: holding them again at the "
-        "start of the next, %s win%s. Take one back this turn (a unit of yours in a fortress, or a home base "
+        "The %s held both fortresses and both home bases at the start of %s last turn and still does: holding "
+        "them at the start of the next, %s win%s. Take one back this turn (a unit of yours in a fortress, or a home base "
         "entered or put in your zone of control)", enemy == AK_AXIS ? "Axis" : "Allies",
         enemy == AK_AXIS ? "its" : "their", enemy == AK_AXIS ? "it" : "they", enemy == AK_AXIS ? "s" : "");
     h->count = s->hold_turns[enemy];

@@ -56,7 +56,7 @@ static const struct ak_rule_info rules[] = {
     {"REINF-ORDER", "REINFORCEMENTS (Order of Appearance)", "a reinforcement enters no earlier than its turn"},
     {"REINF-6", "REINFORCEMENTS 6", "the enemy home base is never an arrival square"},
     {"REINF-7", "REINFORCEMENTS 7", "reinforcements not in play by the last turn are eliminated"},
-    {"WIN", "HOW TO WIN", "the Axis wins holding both fortresses and both home bases at the start of two consecutive own turns; either side by eliminating every enemy combat unit; the Allies by holding out to the end of October 1942"},
+    {"WIN", "HOW TO WIN", "either side wins by controlling both fortresses and both home bases for 2 consecutive turns, or by eliminating all enemy combat units; the Allies also by holding out to the end of October 1942"},
     {"CONTROL", "LOGISTICS, MOVEMENT: CONTROL", "a home base is yours when garrisoned and out of enemy zones, a fortress when garrisoned"},
     {"FORTRESS-3", "FORTRESSES 3", "no sea movement in or out of Bengasi"},
     {"FORTRESS-4", "FORTRESSES 4", "sea movement only between Tobruch and your own home base"},

@@ -426,6 +426,10 @@ void ak_updated_next_step(struct ak_state *s, int b, struct ak_events *ev)
     const struct ak_crt_effect *e = ak_updated_effect(s, b);
     uint8_t units[AK_GROUP_MAX];
     int defender = !s->side;
+    if (!e) {       /* no table attached (a state its holder did not equip): nothing is owed */
+        s->pending = (struct ak_pending){0};
+        return;
+    }
     while (s->pending.stage != AK_STAGE_DONE) {
         int stage = s->pending.stage++;
         if (stage == AK_STAGE_DEFENDER_LOSSES && engaged(s, b, defender, units) > 0) {

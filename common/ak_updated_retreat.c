@@ -84,6 +84,8 @@ static bool in_fortress(const struct ak_state *s, int b, int loser)
 bool ak_updated_retreat_step(struct ak_state *s, int b, struct ak_events *ev)
 {
     const struct ak_crt_effect *e = ak_updated_effect(s, b);
+    if (!e)
+        return false;
     int loser = e->defender.retreat ? !s->side : e->attacker.retreat ? s->side : -1;
     if (loser < 0)
         return false;

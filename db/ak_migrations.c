@@ -161,5 +161,8 @@ const char *const ak_migrations[] = {
     "  text TEXT NOT NULL"
     ");"
     "ALTER TABLE games ADD COLUMN crt_digest TEXT NOT NULL DEFAULT '';",
+    /* 14: a tournament of the Updated ruleset pairs every round on the
+     * table akd held when it was created */
+    "ALTER TABLE tournaments ADD COLUMN crt_digest TEXT NOT NULL DEFAULT '';",
     NULL,
 };

@@ -119,6 +119,7 @@ struct ak_store_tournament {
     char tc_per[8], tc_expiry[8];
     int rated, vacation;
     char created_by[64];
+    char crt_digest[65];        /* Updated: the table its games are fought on (crt_tables), "" none */
 };
 int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *t);  /* sets t->id; EXISTS: name */
 int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tournament *t);

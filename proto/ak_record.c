@@ -1,6 +1,7 @@
 /* ak_record: dice commitments and replaying a game record. */
 #include "ak_record.h"
 
+#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,13 @@ static int count_rolls(const struct ak_events *ev)
         n += ev->ev[i].kind == AK_EV_SUPPLY_ROLL ||
              (ev->ev[i].kind == AK_EV_BATTLE_RESOLVED && ev->ev[i].b > 0);
     return n;
+}
+
+void ak_crt_digest(const char *text, size_t len, char out[65])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)text, len, NULL, 0);
+    sodium_bin2hex(out, 65, h, sizeof h);
 }
 
 bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
@@ -64,10 +72,19 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     if (ak_ruleset_get(ruleset)->needs_crt_table) {
         if (!json_is_string(crt))
             return fail(r, "the record carries no combat results table (crt_table), and its ruleset needs one");
+        if (json_string_length(crt) > AK_RECORD_CRT_MAX)
+            return fail(r, "the record's combat results table is longer than 256 KiB");
         if (ak_crt_table_parse(&table, json_string_value(crt), err, sizeof err)) {
             snprintf(r->error, sizeof r->error, "the record's combat results table cannot be read: %.180s", err);
             return false;
         }
+        /* The digest the game's summary showed from its start (akd's
+         * crt_digest) names this very text. */
+        ak_crt_digest(json_string_value(crt), json_string_length(crt), r->crt_digest);
+        const char *want = json_string_value(json_object_get(record, "crt_digest"));
+        if (json_object_get(record, "crt_digest") && (!want || strcmp(want, r->crt_digest) != 0))
+            return fail(r, "the record's combat results table is not the one its crt_digest names");
+        snprintf(r->crt_name, sizeof r->crt_name, "%s", table.name);
     } else if (crt && !json_is_null(crt)) {
         return fail(r, "the record carries a combat results table, and its ruleset has none");
     }

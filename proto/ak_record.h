@@ -16,6 +16,11 @@
 #include <stdint.h>
 
 #define AK_RECORD_FORMAT "akd-record-1"
+#define AK_RECORD_CRT_MAX (256 * 1024)     /* a combat results table's text, as akd reads it */
+
+/* A combat results table's digest: BLAKE2b-256 of its text, in hex (what
+ * akd stores it under and shows as a game's crt_digest). */
+void ak_crt_digest(const char *text, size_t len, char out[65]);
 
 
 struct ak_verify_report {
@@ -24,6 +29,8 @@ struct ak_verify_report {
     uint64_t final_hash;
     char result[32], reason[32];
     char error[240];        /* why it failed, empty if it did not */
+    char crt_name[120];     /* the Updated ruleset: the table fought on, by its name line ... */
+    char crt_digest[65];    /* ... and its BLAKE2b-256 (hex), as the game's summary showed it */
     bool not_over;          /* failed only because the game is still running */
 };
 

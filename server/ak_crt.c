@@ -13,24 +13,16 @@
  * state (ak_crt_attach); the tables live as long as akd.
  */
 #include <errno.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ak_crt_table.h"
+#include "ak_record.h"
 #include "ak_server.h"
 #include "ak_store.h"
 #include "ak_updated.h"
 
-#define CRT_TEXT_MAX (256 * 1024)
-
-static void digest_of(const char *text, char out[65])
-{
-    unsigned char h[32];
-    crypto_generichash(h, sizeof h, (const unsigned char *)text, strlen(text), NULL, 0);
-    sodium_bin2hex(out, 65, h, sizeof h);
-}
 
 /* Parse text into a new held table (kept by srv); NULL with why. */
 static const struct ak_crt_held *hold(struct ak_server *srv, const char *text, char *why, size_t cap)
@@ -50,14 +42,14 @@ static const struct ak_crt_held *hold(struct ak_server *srv, const char *text, c
         free(h);
         return NULL;
     }
-    digest_of(text, h->digest);
+    ak_crt_digest(text, strlen(text), h->digest);
     srv->crts[srv->ncrts++] = h;
     return h;
 }
 
 int ak_crt_load_file(struct ak_server *srv, const char *path, char *err, size_t cap)
 {
-    static char text[CRT_TEXT_MAX];
+    static char text[AK_RECORD_CRT_MAX];
     FILE *f = fopen(path, "r");
     if (!f)
         return snprintf(err, cap, "updated_crt %s: %s", path, strerror(errno)), -1;

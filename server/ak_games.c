@@ -450,6 +450,8 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
                                             : json_null());
     json_object_set_new(j, "overdue", json_boolean(g->overdue));
     json_object_set_new(j, "dice_commit", json_string(g->meta.dice_commit));
+    if (g->crt)     /* the table it is fought on, named from the start as the dice are */
+        json_object_set_new(j, "crt_digest", json_string(g->crt->digest));
     if (s->phase == AK_PHASE_OVER && g->meta.dice_secret[0])
         json_object_set_new(j, "dice_secret", json_string(g->meta.dice_secret));
     return j;

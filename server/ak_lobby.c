@@ -270,7 +270,17 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
                                const json_t *id)
 {
     /* The game is numbered and set up now, and stored with the next batch
-     * (create_job); its creator is answered once it is committed. */
+     * (create_job); its creator is answered once it is committed. The
+     * Updated ruleset's games are fought for life on a table (ak_crt.c):
+     * the one given (a tournament's), else the operator's of today; none,
+     * no game. */
+    const struct ak_crt_held *crt = !ak_ruleset_get(s->ruleset)->needs_crt_table ? NULL
+                                  : s->crt ? s->crt : srv->updated_crt;
+    if (ak_ruleset_get(s->ruleset)->needs_crt_table && !crt) {
+        ak_log(AK_LOG_ERROR, "no game of the %s ruleset without a combat results table", ak_ruleset_get(s->ruleset)->name);
+        free(s->position);
+        return NULL;
+    }
     int64_t gid = srv->next_game_id > 0 ? srv->next_game_id : 1;
     struct ak_commit *k = ak_batch_commit_new(srv);
     struct ak_game *g = k ? ak_game_add(srv, gid) : NULL;
@@ -282,9 +292,7 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     g->creating = true;
     g->position = s->position;
     g->dice = *s->dice;
-    /* The Updated ruleset's games are fought on the operator's table of
-     * today, for life (ak_crt.c); the row names it. */
-    g->crt = ak_ruleset_get(s->ruleset)->needs_crt_table ? srv->updated_crt : NULL;
+    g->crt = crt;       /* the row names it */
     g->meta = *s->meta;
     snprintf(g->meta.crt_digest, sizeof g->meta.crt_digest, "%s", g->crt ? g->crt->digest : "");
     if (s->start) {
@@ -535,14 +543,14 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*,s:s*}",
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*,s:s*,s:s*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state->ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
         "actions", r.actions, "final_hash", hash, "position", position,
-        "crt_table", g->crt ? g->crt->text : NULL));
+        "crt_table", g->crt ? g->crt->text : NULL, "crt_digest", g->crt ? g->crt->digest : NULL));
 }
 
 /* {"cmd":"replay","game","at"}: the public state after the game's first

@@ -555,6 +555,7 @@ struct ak_game_setup {
     int64_t tournament;                 /* 0: none */
     int round;
     int64_t seat_other;                 /* seated on the other side at once (0: the seat is open) */
+    const struct ak_crt_held *crt;      /* Updated: its table, NULL: the operator's of today */
 };
 struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
                                const json_t *id);

@@ -227,6 +227,13 @@ static bool pair(struct ak_server *srv, const struct ak_store_tournament *t, int
     snprintf(m.tc_expiry, sizeof m.tc_expiry, "%s", t->tc_expiry);
     struct ak_game_setup s = {.ruleset = r < 0 ? 0 : r, .side = AK_AXIS, .creator = axis, .meta = &m,
                               .dice = &dice, .tournament = t->id, .round = round, .seat_other = allied};
+    /* Every round on the table the tournament was created with, even when
+     * the operator has changed or removed it since. */
+    if (t->crt_digest[0] && !(s.crt = ak_crt_by_digest(srv, t->crt_digest))) {
+        ak_log(AK_LOG_ERROR, "tournament %s: its combat results table %.16s cannot be read: no game of round %d",
+               t->name, t->crt_digest, round);
+        return false;
+    }
     struct ak_game *g = ak_game_create(srv, &s, NULL, NULL);
     if (!g) {
         ak_log(AK_LOG_ERROR, "tournament %s: could not create a game of round %d", t->name, round);
@@ -528,6 +535,16 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
     snprintf(t.kind, sizeof t.kind, "%s", kind);
     snprintf(t.ruleset, sizeof t.ruleset, "%s", ruleset ? ruleset : "classic");
     snprintf(t.created_by, sizeof t.created_by, "%s", c->user_name);
+    /* The Updated ruleset: the tournament's table is today's, kept in the
+     * database with it (pair() fights every round on it). */
+    const struct ak_crt_held *crt = c->srv->updated_crt;
+    if (ak_ruleset_get(ak_ruleset_find(t.ruleset))->needs_crt_table && crt) {
+        if (ak_store_crt_put(c->srv->store, crt->digest, crt->text) != AK_STORE_OK) {
+            ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+            return -1;
+        }
+        snprintf(t.crt_digest, sizeof t.crt_digest, "%s", crt->digest);
+    }
     t.rounds = rounds ? (int)json_integer_value(rounds) : 0;
     t.both_sides = json_is_true(json_object_get(msg, "both_sides"));
     t.rated = json_is_true(json_object_get(msg, "rated"));

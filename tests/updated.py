@@ -26,6 +26,7 @@ results table it began on.
 usage: updated.py AKD AKC AK-SCENARIO POSITION.scn TABLE
 Prints one line per check; exits 1 if any failed.
 """
+import hashlib
 import json
 import os
 import random
@@ -216,6 +217,10 @@ bob.ok("join", game=lobby_game)
 g = alice.ok("show", game=lobby_game)
 check(g["ruleset"] == "updated" and g["state"]["ruleset"] == "updated", "a game of the updated ruleset from the lobby")
 check(g.get("crt_table") == table1, "... its full form carries the table it is fought on")
+digest1 = hashlib.blake2b(table1.encode(), digest_size=32).hexdigest()
+listed = [x for x in alice.ok("games")["games"] if x["game"] == lobby_game]
+check(listed and listed[0].get("crt_digest") == digest1 and g.get("crt_digest") == digest1,
+      "... and its summary names it from the start by its BLAKE2b-256 digest (crt_digest)")
 pos_game = alice.ok("new", side="axis", ruleset="updated", opponent="bob", position=position)["game"]
 bob.ok("join", game=pos_game)
 conns = {"axis": alice, "allied": bob}
@@ -297,7 +302,7 @@ rec = alice.ok("record", game=pos_game)
 check(rec.get("crt_table") == table1 and rec.get("dice_secret"), "the finished game's record carries its table")
 files = {}
 for name, r in [("good", rec), ("no-table", {k: v for k, v in rec.items() if k != "crt_table"}),
-                ("classic", dict(rec, ruleset="classic"))]:
+                ("classic", dict(rec, ruleset="classic")), ("swapped", dict(rec, crt_table=table2))]:
     files[name] = os.path.join(work, name + ".json")
     json.dump(r, open(files[name], "w"))
 
@@ -309,9 +314,13 @@ def verify(f):
 
 
 rc, out = verify(files["good"])
-check(rc == 0 and "verified" in out, "akc verify --file replays the Updated game, every roll: %s" % out.strip()[:160])
+check(rc == 0 and "verified" in out and digest1[:16] in out,
+      "akc verify --file replays the Updated game, every roll, and names its table's digest: %s" % out.strip()[:160])
 rc, out = verify(files["no-table"])
 check(rc != 0 and "no combat results table" in out, "a record without its table is refused: %s" % out.strip()[:160])
+rc, out = verify(files["swapped"])
+check(rc != 0 and "not the one its crt_digest names" in out,
+      "a record whose table was swapped for another is refused by its digest: %s" % out.strip()[:160])
 rc, out = verify(files["classic"])
 check(rc != 0 and "has none" in out, "a record with a table and another ruleset is refused: %s" % out.strip()[:160])
 stop_akd(akd)
