@@ -36,6 +36,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 os.environ["AKD_CONFIG"] = ""   # the installed akd.conf is not this test's
 
@@ -93,7 +94,7 @@ def start_akd(table):
     for _ in range(10):     # a random port may be taken: try another
         port = 20000 + rng.randrange(30000)
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                              "--rate", "0", "--log-level", "info"] + extra,
+                              "--rate", "0", "--log-level", "info", "--admins", "alice"] + extra,
                              stdout=subprocess.PIPE, stderr=log)
         if b"listening" in p.stdout.readline():
             return p, port
@@ -224,6 +225,10 @@ check(listed and listed[0].get("crt_digest") == digest1 and g.get("crt_digest") 
 pos_game = alice.ok("new", side="axis", ruleset="updated", opponent="bob", position=position)["game"]
 bob.ok("join", game=pos_game)
 conns = {"axis": alice, "allied": bob}
+# a tournament of the variant, created now, started later without a table
+cup = alice.ok("admin", op="tournament_create", name="desert cup", kind="round_robin", ruleset="updated")["tournament"]
+alice.ok("tournament", op="join", tournament=cup)
+bob.ok("tournament", op="join", tournament=cup)
 
 # an undo of a move of the movement phase
 s = alice.ok("show", game=pos_game)["state"]
@@ -295,6 +300,15 @@ s = play(conns, pos_game, 40, stats)
 check(stats.get("refused", 0) == 0, "... and play on")
 r = alice.call("new", side="axis", ruleset="updated")
 check(not r.get("ok") and r["error"]["code"] == "ruleset_unavailable", "... but a new one is refused, saying why")
+alice.ok("admin", op="tournament_start", tournament=cup)
+paired = alice.ok("tournament", op="show", tournament=cup)["games"]
+for _ in range(50):     # the pairing is stored with the next commit
+    shown = alice.call("show", game=paired[0]["game"]) if paired else {}
+    if shown.get("ok"):
+        break
+    time.sleep(0.1)
+check(len(paired) == 1 and shown.get("ok") and shown["result"].get("crt_table") == table1,
+      "a tournament of the variant pairs its games on the table it was created with, even once akd has none")
 
 # --- 4 ---
 alice.ok("act", game=pos_game, action={"action": "resign"})
