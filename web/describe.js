@@ -44,6 +44,9 @@ export const resultName = (code) => RESULTS[code] || code;
 const TERRAIN = { homebase: "home base", "qattara-partial": "partial Qattara", qattara: "Qattara Depression" };
 export const terrainName = (t) => TERRAIN[t] || t;
 
+const PHASES = { mech: "mechanized movement" };
+export const phaseName = (phase) => PHASES[phase] || phase;
+
 export const sideName = (side) => (side === "axis" ? "Axis" : side === "allied" ? "Allied" : "—");
 
 export function duration(seconds) {

@@ -12,7 +12,7 @@
 
 import { applyPatch } from "./patch.js";
 import { nonce } from "./net.js";
-import { describeAction, sideName, duration, errorText, resultName, terrainName } from "./describe.js";
+import { describeAction, sideName, phaseName, duration, errorText, resultName, terrainName } from "./describe.js";
 import { $, item, button } from "./dom.js";
 
 export class GameView {
@@ -63,7 +63,7 @@ export class GameView {
     this.id = id;
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
-    item($("log"), `Game ${id}: ${g.date}, ${g.phase}.`);
+    item($("log"), `Game ${id}: ${g.date}, ${phaseName(g.phase)}.`);
   }
 
   // A whole GAME (watch or show): the summary, the state and its hazards.
@@ -102,7 +102,7 @@ export class GameView {
       this.board.setUnits(r.state);
       const a = this.record?.actions?.[at - 1];
       $("replay-at").textContent = at === 0 ? "The start." :
-        `After action ${at} of ${this.seq} (${sideName(a?.side)}: ${a ? describeAction(a.action) : "?"}), turn ${r.state.turn}, ${r.state.date}, ${r.state.phase}.`;
+        `After action ${at} of ${this.seq} (${sideName(a?.side)}: ${a ? describeAction(a.action) : "?"}), turn ${r.state.turn}, ${r.state.date}, ${phaseName(r.state.phase)}.`;
     } catch (e) {
       this.showError(errorText(e));
     }
@@ -178,8 +178,9 @@ export class GameView {
     let status;
     if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
     else if (g.open) status = g.challenge ? `Waiting for ${g.challenge} to accept.` : "Waiting for an opponent to join.";
-    else status = `Turn ${s.turn}, ${s.date}: ${sideName(s.side)} ${s.phase}. ` +
-      (this.myTurn ? (s.pending ? `Your decision: ${s.pending.decision} in battle ${s.pending.battle}.` : "Your move.") : `Waiting for the ${sideName(this.waiting)} player.`);
+    else status = `Turn ${s.turn}, ${s.date}: ${sideName(s.side)} ${phaseName(s.phase)}. ` +
+      (this.myTurn ? (s.pending ? `Your decision: ${s.pending.decision} ${s.pending.battle ? `in battle ${s.pending.battle}` : `at ${s.pending.hex}`}.` : "Your move.")
+        : `Waiting for the ${sideName(this.waiting)} player.`);
     $("game-status").textContent = status;
     this.renderClock();
     const hz = $("hazards");
@@ -216,7 +217,7 @@ export class GameView {
     $("end-turn").disabled = !(mine && s.phase === (this.updated ? "replacement" : "combat"));
     $("end-phase").hidden = !this.updated;
     $("end-phase").disabled = !(mine && ["combat", "mech", "supply"].includes(s.phase));
-    $("end-phase").textContent = `End the ${{ mech: "mechanized movement" }[s.phase] || s.phase} phase`;
+    $("end-phase").textContent = `End the ${phaseName(s.phase)} phase`;
     $("battle-supply-label").textContent = this.updated ? "Bombard with" : "Supply";
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
     $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);

@@ -273,7 +273,7 @@ for (let attempt = 1; attempt <= 8 && !lossesTaken; attempt++) {
   }
   if (/Axis combat.*Your move/.test(await alice.locator("#game-status").textContent())) {
     await alice.click("#end-phase");
-    await expectText(bob, "#game-status", "Axis mech", "Alice ends the combat phase with end-phase: the mechanized movement phase");
+    await expectText(bob, "#game-status", "Axis mechanized movement", "Alice ends the combat phase with end-phase: the mechanized movement phase");
   }
 }
 ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the browser");
