@@ -79,6 +79,7 @@ static const char usage_text[] =
         "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
         "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n"
         "  player USER          a player's ratings, results by side and recent rated games\n"
+        "  rulesets             the rules this server plays, and why one cannot be started\n"
         "  admin overdue | admin extend GAME DURATION | admin abort GAME\n"
         "  admin adjudicate GAME axis|allied|draw REASON...\n"
         "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
@@ -826,6 +827,26 @@ static int cmd_ladder(struct ak_net *n)
     return 0;
 }
 
+/* akc rulesets: what `hello` says the server plays (new --ruleset). */
+static int cmd_rulesets(struct ak_net *n)
+{
+    int status;
+    json_t *r = akc_call(n, json_pack("{s:s}", "cmd", "hello"), &status);
+    if (!r || opt.json)
+        return (json_decref(r), status);
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(r, "rulesets"), i, x) {
+        const char *why = json_string_value(json_object_get(x, "why"));
+        printf("%-9s %s: %s%s%s%s\n", json_string_value(json_object_get(x, "name")),
+               json_string_value(json_object_get(x, "title")),
+               json_is_true(json_object_get(x, "available")) ? "available" : "not on this server",
+               why ? " (" : "", why ? why : "", why ? ")" : "");
+    }
+    json_decref(r);
+    return 0;
+}
+
 /* akc player NAME: ratings, results by side, recent games and how each
  * moved the rating. */
 static int cmd_player(struct ak_net *n, const char *name)
@@ -1014,6 +1035,8 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
         return cmd_games(n, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
     if (strcmp(verb, "ladder") == 0 && argc == 1)
         return cmd_ladder(n);
+    if (strcmp(verb, "rulesets") == 0 && argc == 1)
+        return cmd_rulesets(n);
     if (strcmp(verb, "admin") == 0)
         return akc_admin(n, argv);
     if (strcmp(verb, "tournament") == 0)
@@ -1131,7 +1154,7 @@ static const struct {
 } commands[] = {
     {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
     {"reset-password", 3, false},
-    {"games", 1, false}, {"ladder", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
+    {"games", 1, false}, {"ladder", 1, false}, {"rulesets", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
     {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
     {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
     {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},

@@ -149,14 +149,17 @@ expect ladder2 'page 2 is past its end'
 as alice ladder --ruleset nosuch >"$dir/ladder3.out" 2>&1; rc=$?
 check "ladder of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q 'ruleset is the name of a ruleset' '$dir/ladder3.out'"
 # The Updated ruleset needs the operator's combat results table (this akd
-# has none; ops.sh starts one with a table and checks what is still
-# missing): akd says so instead of starting a game it could not referee.
+# has none; ops.sh and updated.py start one with a table): akd says so
+# instead of starting a game it could not referee.
 as alice new axis --ruleset updated >"$dir/updated.out" 2>&1; rc=$?
 check "new of the updated ruleset without a table: ruleset_unavailable, saying why (exit 1)" \
     "[ $rc = 1 ] && grep -q 'updated ruleset cannot be played on this server: it has no combat results table' '$dir/updated.out'"
 echo '{"id":1,"cmd":"hello"}' | raw hello
 check "hello lists the rulesets: classic available, updated not, saying why" \
     "grep -q '\"name\":\"classic\"[^}]*\"available\":true' '$dir/hello.out' && grep -q '\"name\":\"updated\"[^}]*\"available\":false,\"why\":\"the updated ruleset cannot be played on this server: it has no combat results table' '$dir/hello.out'"
+as alice rulesets >"$dir/rulesets.out" 2>&1; rc=$?
+check "akc rulesets: classic available, updated not on this server, saying why (exit $rc)" \
+    "[ $rc = 0 ] && grep -q '^classic .*: available' '$dir/rulesets.out' && grep -q '^updated .*: not on this server (the updated ruleset cannot be played on this server: it has no combat results table' '$dir/rulesets.out'"
 as alice new axis --ruleset nosuch >"$dir/nosuch.out" 2>&1; rc=$?
 check "new of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q \"unknown ruleset 'nosuch'\" '$dir/nosuch.out'"
 
