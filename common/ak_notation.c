@@ -844,8 +844,10 @@ static void combat_event_text(const struct ak_event *e, const char *unit, const 
         snprintf(buf, len, "%s advanced after combat from %s to %s", unit, f, t);
         break;
     case AK_EV_SUPPLY_USED:
-        if (e->c)       /* Updated supply phase: burned for emergency supply */
+        if (e->c == 1)  /* Updated supply phase: burned for emergency supply */
             snprintf(buf, len, "%s is burned at %s for emergency supply (%d units kept in supply)", unit, f, e->a);
+        else if (e->c == 2)     /* Updated movement phase: boxes built */
+            snprintf(buf, len, "%s is spent at %s on boxes", unit, f);
         else
             snprintf(buf, len, "%s sustained attacks and leaves the board from %s", unit, f);
         break;

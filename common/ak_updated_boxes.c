@@ -112,7 +112,12 @@ bool ak_updated_fortify(const struct ak_ruleset *r, struct ak_state *s, const st
         s->box[s->nboxes++].side = s->side;
         ak_event_add(ev, AK_EV_BOX, s->side, AK_UNIT_NONE, AK_UNIT_NONE, squares[k], AK_HEX_NONE, 1, 0, 0);
     }
-    ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, 0, 0, 0);
+    /* BOXES 1: built "by remaining stationary for their turn"; the
+     * builders stay put for the rest of the movement phase (reading A-19
+     * (a) lets mechanized infantry move in the mechanized phase). */
+    for (int i = 0; i < a->nunits; i++)
+        s->unit[a->units[i]].marks |= AK_MARK_FORTIFIED;
+    ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, 0, 0, 2);
     s->unit[su].where = AK_AT_POOL;
     s->unit[su].hex = s->unit[su].start_hex = AK_HEX_NONE;
     s->flags |= AK_SF_FORTIFIED;

@@ -63,7 +63,7 @@ void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
     ak_turn_reset(s, ev);
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == s->side)
-            s->unit[u].marks &= (uint8_t)~AK_MARK_MECH_MOVED;
+            s->unit[u].marks &= (uint8_t)~(AK_MARK_MECH_MOVED | AK_MARK_FORTIFIED);
     s->flags &= (uint8_t)~(AK_SF_FORTIFIED | AK_SF_PORT_MOVED);   /* once a player turn each */
     if (ak_victory_by_key_squares(s, ev))
         return;
@@ -149,6 +149,7 @@ static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
             continue;
         x->mp_spent = x->rommel_spent = 0;
         x->flags &= (uint8_t)~AK_U_HALTED;
+        x->marks &= (uint8_t)~AK_MARK_FORTIFIED;
     }
     ak_updated_begin_phase(s, AK_PHASE_MECH, ev);
 }
