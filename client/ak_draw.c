@@ -354,11 +354,18 @@ static void draw_battle(FILE *out, const struct ak_state *s, int b)
     else
         fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
     if (t->supply != AK_UNIT_NONE)
-        fprintf(out, ", sustained by %s", ak_def(t->supply)->shortname);
-    if (t->resolved && t->roll)
-        fprintf(out, ": rolled %d, %s", t->roll, results[t->result]);
-    else if (t->resolved)
-        fprintf(out, ": automatic victory, %s", results[t->result]);
+        fprintf(out, ", %s %s", ak_ruleset_get(s->ruleset)->needs_crt_table ? "bombarded with" : "sustained by",
+                ak_def(t->supply)->shortname);
+    char cell[64];
+    if (ak_ruleset_get(s->ruleset)->needs_crt_table && t->resolved) {
+        /* the game's own table: the cell its modified roll fell on */
+        ak_ruleset_get(s->ruleset)->result_name(s, b, cell, sizeof cell);
+        fprintf(out, ": rolled %d (%d on the table), %s", t->roll, t->modified, cell[0] ? cell : "table unknown here");
+    } else if (t->resolved && t->roll) {
+        fprintf(out, ": rolled %d, %s", t->roll, results[t->result < 5 ? t->result : 0]);
+    } else if (t->resolved) {
+        fprintf(out, ": automatic victory, %s", results[t->result < 5 ? t->result : 0]);
+    }
     fputc('\n', out);
 }
 
@@ -368,7 +375,9 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
         "", "route the losers' retreat (akc retreat GAME UNITS HEX,HEX)",
         "choose the units lost in the exchange (akc exchange GAME UNITS)",
         "advance after combat or decline (akc advance GAME [UNITS HEX])",
+        "assign the losses owed (akc losses GAME REDUCE ELIMINATE)",
     };
+    _Static_assert(sizeof decisions / sizeof decisions[0] == AK_PEND_LOSSES + 1, "a sentence per decision");
     if (s->phase == AK_PHASE_OVER) {
         char over[80];
         fprintf(out, "The game is over: %s.\n", ak_draw_result(s, over, sizeof over));
@@ -376,7 +385,23 @@ void ak_draw_combat(FILE *out, const struct ak_state *s)
     }
     for (int b = 0; b < s->nbattles; b++)
         draw_battle(out, s, b);
-    if (s->pending.kind)
+    char where[8];
+    if (s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_ATTRITION)
+        fprintf(out, "Waiting for the %s player to %s; isolation attrition at %s, %d%s strength points owed.\n",
+                ak_side_name(s->pending.side), decisions[s->pending.kind], ak_hex_format(s->pending.hex, where),
+                s->pending.need / 2, s->pending.need % 2 ? ".5" : "");
+    else if (s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_STEP)
+        fprintf(out, "Waiting for the %s player to %s; battle %d: a step for retreating through enemy zones.\n",
+                ak_side_name(s->pending.side), decisions[s->pending.kind], s->pending.battle + 1);
+    else if (s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_CANCEL)
+        fprintf(out, "Waiting for the %s player to %s; battle %d: a step more to stay in the fortress, or none "
+                     "and retreat (akc losses GAME - -).\n",
+                ak_side_name(s->pending.side), decisions[s->pending.kind], s->pending.battle + 1);
+    else if (s->pending.kind == AK_PEND_LOSSES)
+        fprintf(out, "Waiting for the %s player to %s; battle %d, %d%s strength points owed.\n",
+                ak_side_name(s->pending.side), decisions[s->pending.kind], s->pending.battle + 1,
+                s->pending.need / 2, s->pending.need % 2 ? ".5" : "");
+    else if (s->pending.kind && s->pending.kind < sizeof decisions / sizeof decisions[0])
         fprintf(out, "Waiting for the %s player to %s; battle %d.\n", ak_side_name(s->pending.side),
                 decisions[s->pending.kind], s->pending.battle + 1);
     else if (s->phase == AK_PHASE_COMBAT && !s->combat_locked)

@@ -794,6 +794,26 @@ json_t *ak_event_to_json(const struct ak_event *e)
     return j;
 }
 
+json_t *ak_events_to_json(const struct ak_state *after, const struct ak_events *ev)
+{
+    const struct ak_ruleset *r = ak_ruleset_get(after->ruleset);
+    json_t *list = json_array();
+    for (int i = 0; i < ev->n; i++) {
+        const struct ak_event *e = &ev->ev[i];
+        json_t *j = ak_event_to_json(e);
+        char cell[64] = "", text[300];
+        if (e->kind == AK_EV_BATTLE_RESOLVED && r->needs_crt_table && e->a >= 1 && e->a <= after->nbattles)
+            r->result_name(after, e->a - 1, cell, sizeof cell);
+        if (cell[0]) {
+            json_object_set_new(j, "result", json_string(cell));
+            snprintf(text, sizeof text, "%s: %s", json_string_value(json_object_get(j, "text")), cell);
+            json_object_set_new(j, "text", json_string(text));
+        }
+        json_array_append_new(list, j);
+    }
+    return list;
+}
+
 static void combat_event_text(const struct ak_event *e, const char *unit, const char *other,
                               const char *f, const char *t, char *buf, int len)
 {

@@ -52,6 +52,11 @@ bool ak_state_from_position(const json_t *j, uint64_t seed, struct ak_state *s, 
                             int errlen);
 
 json_t *ak_event_to_json(const struct ak_event *e);
+/* The events an action gave, as a list, read with the state after it: a
+ * battle fought on the game's own table (the Updated ruleset) gets its
+ * cell in words ("result", and at the end of "text"), which the event
+ * alone does not carry. */
+json_t *ak_events_to_json(const struct ak_state *after, const struct ak_events *ev);
 /* A line for people: "21pz5 moved W6 to W16 (10 squares, 10 by road)". */
 void ak_event_text(const struct ak_event *e, char *buf, int len);
 

@@ -479,14 +479,6 @@ int ak_game_save_meta(struct ak_server *srv, struct ak_game *g)
     return -1;
 }
 
-static json_t *events_json(const struct ak_events *ev)
-{
-    json_t *list = json_array();
-    for (int i = 0; i < ev->n; i++)
-        json_array_append_new(list, ak_event_to_json(&ev->ev[i]));
-    return list;
-}
-
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
     if (g->state->phase == AK_PHASE_OVER) {
@@ -530,7 +522,7 @@ static char *text_printf(size_t *len, const char *fmt, ...)
 static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const char *by,
                            const struct ak_events *ev)
 {
-    json_t *events = events_json(ev), *patch = ak_state_patch(&k->prev, g->state);
+    json_t *events = ak_events_to_json(g->state, ev), *patch = ak_state_patch(&k->prev, g->state);
     json_t *hazards = ak_hazards_to_json(g->state);
     char *events_text = ak_json_text(events), *patch_text = ak_json_text(patch);
     char *hazards_text = ak_json_text(hazards);

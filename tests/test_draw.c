@@ -10,6 +10,7 @@
 
 #include "ak_client.h"
 #include "ak_engine.h"
+#include "ak_updated.h"
 
 static char *render(void (*draw)(FILE *, void *), void *arg)
 {
@@ -209,4 +210,47 @@ START_TEST(updated_steps_and_marks)
 }
 END_TEST
 
-AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision, hazards_shown, updated_steps_and_marks)
+/* The Updated ruleset's battle as the game's table gives it (the cell,
+ * not a 1964 result), and the loss assignment it owes. */
+START_TEST(updated_battle_and_losses)
+{
+    static const char table_text[] =
+        "format akd-crt 1\nname ALWAYS DL1 (a table for this test)\ncolumns 1-1\nlosses defender\n"
+        "below-first first\ndie 1 6\nrows 1 6\nroll 1 DL1\nroll 2 DL1\nroll 3 DL1\nroll 4 DL1\nroll 5 DL1\nroll 6 DL1\n";
+    static struct ak_crt_table table;
+    char err[200];
+    ck_assert_msg(!ak_crt_table_parse(&table, table_text, err, sizeof err), "%s", err);
+    struct ak_state s;
+    ak_state_init(&s, ak_ruleset_find("updated"), 1);
+    for (int u = 0; u < s.units; u++)
+        if (ak_on_board(&s, u))
+            s.unit[u] = (struct ak_unit){.where = AK_AT_POOL, .hex = AK_HEX_NONE};
+    static const char *const put[][2] = {{"21pz5", "P39"}, {"gsup1", "P35"}, {"2arm3", "P40"}};
+    uint8_t id[3];
+    for (int i = 0; i < 3; i++) {
+        id[i] = (uint8_t)ak_unit_find(ak_data(), put[i][0]);
+        s.unit[id[i]] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse(put[i][1])};
+        s.unit[id[i]].start_hex = s.unit[id[i]].hex;
+    }
+    s.phase = AK_PHASE_COMBAT;
+    ak_crt_attach(&s, &table);
+    struct ak_reject rej;
+    struct ak_action a = {.kind = AK_ACT_SUPPLY_ATTACKS, .side = AK_AXIS, .nunits = 1, .units = {id[1]},
+                          .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    ck_assert_msg(ak_apply(&s, &a, NULL, &rej), "%s", rej.text);
+    a = (struct ak_action){.kind = AK_ACT_BATTLE, .side = AK_AXIS, .nunits = 2, .units = {id[0], id[2]},
+                           .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    ck_assert_msg(ak_apply(&s, &a, NULL, &rej), "%s", rej.text);
+    a = (struct ak_action){.kind = AK_ACT_RESOLVE, .side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    ck_assert_msg(ak_apply(&s, &a, NULL, &rej), "%s", rej.text);
+    ck_assert_int_eq(s.pending.kind, AK_PEND_LOSSES);
+    char *got = render(combat_only, &s);
+    ck_assert_msg(strstr(got, "on the table), DL1"), "the table's cell:\n%s", got);
+    ck_assert_msg(!strstr(got, "eliminated"), "no 1964 result:\n%s", got);
+    ck_assert_msg(strstr(got, "Waiting for the Allied player to assign the losses owed"), "the decision:\n%s", got);
+    free(got);
+}
+END_TEST
+
+AK_CHECK_MAIN("draw", map_narrow_wide_colour, highlights, battle_and_decision, hazards_shown, updated_steps_and_marks,
+              updated_battle_and_losses)

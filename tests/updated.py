@@ -192,6 +192,8 @@ def check_act(r, stats, kind):
         stats[kind] = stats.get(kind, 0) + 1
         for e in r["result"]["events"]:
             stats["ev:" + e["event"]] = stats.get("ev:" + e["event"], 0) + 1
+            if e["event"] == "battle_resolved" and e.get("result") and e["text"].endswith(": " + e["result"]):
+                stats["resolved_with_cell"] = stats.get("resolved_with_cell", 0) + 1
     else:
         stats["refused"] = stats.get("refused", 0) + 1
         if stats["refused"] == 1:
@@ -262,6 +264,9 @@ check(stats.get("refused", 0) == 0, "every action offered by options or dests wa
 check(stats.get("battle", 0) > 0 and stats.get("resolve", 0) > 0, "battles were declared and fought")
 check(stats.get("supply_attacks", 0) > 0, "supply units were spent on attacks")
 check(stats.get("losses", 0) > 0, "losses were assigned through akd")
+check(stats.get("resolved_with_cell", 0) == stats.get("ev:battle_resolved", -1),
+      "every battle_resolved event names the table's cell (%d of %d)" % (stats.get("resolved_with_cell", 0),
+                                                                      stats.get("ev:battle_resolved", 0)))
 check(stats.get("end_phase", 0) > 0 and stats.get("end_turn", 0) > 0, "phases and turns ended")
 mid = alice.ok("show", game=pos_game)
 db = sqlite3.connect(DB)
