@@ -40,13 +40,22 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
     if (a->side != waiting && waiting == s->side)
         return ak_reject(rej, "PLAY-1", "it is the %s player's turn; no %s movement is allowed",
                          ak_side_name(s->side), ak_side_name(a->side));
+    char h[8];
+    if (a->side != waiting && s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_ATTRITION)
+        return ak_reject(rej, "PLAY-1", "the game waits for the %s player's isolation attrition losses at %s",
+                         ak_side_name(waiting), ak_hex_format(s->pending.hex, h));
     if (a->side != waiting)
         return ak_reject(rej, "PLAY-1", "the game waits for the %s player's decision on battle %d",
                          ak_side_name(waiting), s->pending.battle + 1);
+    /* An action this edition does not have says so, whatever the phase. */
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (!r->apply[a->kind])
+        return ak_reject(rej, "RULESET", "%s is not part of the %s", action_words(a->kind), r->title);
+    static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};
     unsigned allowed = ak_possible_actions(s);
     if (!(allowed & (1u << a->kind)))
-        return ak_reject(rej, "PLAY-2", "%s is not possible now (%s portion%s)",
-                         action_words(a->kind), ak_phase_name(s->phase),
+        return ak_reject(rej, r->sequence_code, "%s is not possible now (%s %s%s)", action_words(a->kind),
+                         s->phase < sizeof phase / sizeof phase[0] ? phase[s->phase] : "", r->phase_word,
                          s->pending.kind ? ", a battle decision is owed" :
                          s->combat_locked ? ", battles are being resolved" : "");
     return true;
@@ -63,9 +72,7 @@ static bool apply_to_copy(const struct ak_state *s, struct ak_state *work,
             return ak_reject(rej, "ACTION", "unknown unit");
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     memcpy(work, s, sizeof *work);
-    if (!r->apply[a->kind])
-        return ak_reject(rej, "RULESET", "%s is not part of the %s rules", action_words(a->kind), r->title);
-    return r->apply[a->kind](r, work, a, ev, rej);
+    return r->apply[a->kind](r, work, a, ev, rej);     /* in_sequence checked that it has one */
 }
 
 bool ak_apply(struct ak_state *s, const struct ak_action *a, struct ak_events *ev,

@@ -143,9 +143,19 @@ static bool combat_action_from_json(const json_t *j, struct ak_action *a, char *
 {
     switch (a->kind) {
     case AK_ACT_BATTLE: {
-        if (!append_units(j, "attackers", false, a, err, errlen) ||
-            !append_units(j, "defenders", false, a, err, errlen))
+        if (!append_units(j, "attackers", false, a, err, errlen))
             return false;
+        int nattackers = a->nunits;
+        if (!append_units(j, "defenders", false, a, err, errlen))
+            return false;
+        /* Each list is one side's: the sender's units attack, the enemy's
+         * defend (the action keeps them in one list, split by side). */
+        for (int i = 0; i < a->nunits; i++)
+            if ((ak_def(a->units[i])->side == a->side) != (i < nattackers)) {
+                snprintf(err, errlen, "%s is %s", ak_def(a->units[i])->shortname,
+                         i < nattackers ? "not your unit: it cannot attack" : "your own unit: it cannot defend");
+                return false;
+            }
         const json_t *sup = json_object_get(j, "supply");
         return !sup || json_is_null(sup) || unit_of(sup, &a->supply, err, errlen);
     }

@@ -145,6 +145,9 @@ struct ak_ruleset {
     /* What a part of the player turn is called in the rules' words:
      * "portion" (1964) or "phase" (Updated). */
     const char *phase_word;
+    /* The rule an action out of sequence breaks: the 1964 HOW TO PLAY
+     * steps or the Updated SEQUENCE. */
+    const char *sequence_code;
     /* The dangers of this edition for the player to move (ak_hazards.h),
      * added to the list (ak_hazards_internal.h). */
     void (*hazards)(struct ak_hz_list *l);

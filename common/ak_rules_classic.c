@@ -79,6 +79,7 @@ const struct ak_ruleset ak_rules_classic = {
     .movement = &ak_movement_squares,
     .odds_name = classic_odds_name,
     .phase_word = "portion",
+    .sequence_code = "PLAY-2",
     .hazards = ak_hazards_classic,
     .result_name = ak_combat_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_OVER,

@@ -111,6 +111,7 @@ const struct ak_ruleset ak_rules_updated = {
     .needs_crt_table = true,
     .odds_name = ak_updated_odds_name,
     .phase_word = "phase",
+    .sequence_code = "UPD-SEQUENCE",
     .hazards = ak_hazards_updated,
     .result_name = ak_updated_result_name,
     .phases = 1u << AK_PHASE_MOVEMENT | 1u << AK_PHASE_COMBAT | 1u << AK_PHASE_MECH | 1u << AK_PHASE_SUPPLY |

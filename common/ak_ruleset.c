@@ -101,6 +101,7 @@ static const struct ak_rule_info rules[] = {
     {"UPD-ATTRITION", "ISOLATION ATTRITION 1", "a square of isolated units may break out, declared before the attrition roll"},
     {"UPD-BOX", "BOXES 1-2", "stationary infantry and mechanized infantry in supply, in clear terrain, fortify up to 4 squares with one supply unit within 5 squares, once a player turn, at the end of the movement phase"},
     {"UPD-PORT", "MOVEMENT PHASE, PORTS 1", "one unit a player turn moves, as its whole move, between the side's off-board box and Tobruch held at the start of the turn"},
+    {"UPD-SEQUENCE", "SEQUENCE", "each player turn runs the reinforcement, movement, combat, mechanized movement, supply and replacement phases, in that order"},
     {"UPD-OOS", "SUPPLY PHASE 1", "units that trace no supply line are out of supply until their side's next supply phase: combat values halved; mechanized units at half their movement allowance, and no mechanized movement"},
     {"UPD-STACK", "NEW STACKING", "at most 3 combat units in a square, 2 where an Italian division is among them"},
     {"RULESET", "(ruleset)", "the action is not part of this edition of the rules"},

@@ -189,5 +189,27 @@ START_TEST(adjudication)
 }
 END_TEST
 
+/* A battle's lists are its two sides: the sender's units attack, the
+ * enemy's defend; lists the other way round are refused, not read as the
+ * battle they would name. */
+START_TEST(battle_lists_are_sides)
+{
+    char err[200];
+    struct ak_action a;
+    json_t *good = json_loads("{\"action\":\"battle\",\"attackers\":[\"21pz5\"],\"defenders\":[\"2arm3\"]}", 0, NULL);
+    json_t *swapped = json_loads("{\"action\":\"battle\",\"attackers\":[\"2arm3\"],\"defenders\":[\"21pz5\"]}", 0, NULL);
+    json_t *own = json_loads("{\"action\":\"battle\",\"attackers\":[\"21pz5\"],\"defenders\":[\"15pz8\"]}", 0, NULL);
+    ck_assert_msg(ak_action_from_json(good, AK_AXIS, &a, err, sizeof err), "%s", err);
+    ck_assert(!ak_action_from_json(swapped, AK_AXIS, &a, err, sizeof err));
+    ck_assert_msg(strstr(err, "2arm3 is not your unit: it cannot attack"), "%s", err);
+    ck_assert(!ak_action_from_json(own, AK_AXIS, &a, err, sizeof err));
+    ck_assert_msg(strstr(err, "15pz8 is your own unit: it cannot defend"), "%s", err);
+    ck_assert_msg(ak_action_from_json(swapped, AK_ALLIED, &a, err, sizeof err), "%s", err);
+    json_decref(good);
+    json_decref(swapped);
+    json_decref(own);
+}
+END_TEST
+
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
-              event_words, adjudication)
+              event_words, adjudication, battle_lists_are_sides)
