@@ -28,9 +28,14 @@ int ak_verify_print(const json_t *record, FILE *out)
                  "final state %016llx as recorded; %s by %s.\n",
             game, json_string_value(json_object_get(record, "dice_commit")), r.actions, r.rolls,
             (unsigned long long)r.final_hash, r.result, r.reason);
-    if (r.crt_digest[0])
-        fprintf(out, "Its battles were fought on the combat results table \"%s\", digest %.16s... (the game's "
-                     "crt_digest, shown from its start).\n", r.crt_name, r.crt_digest);
+    if (r.crt_digest[0] && json_object_get(record, "crt_digest"))
+        fprintf(out, "Its battles were fought on the combat results table \"%s\", digest %.16s..., the crt_digest "
+                     "the record names: compare it with the one the game showed from its start.\n",
+                r.crt_name, r.crt_digest);
+    else if (r.crt_digest[0])
+        fprintf(out, "Its battles were replayed on the combat results table the record carries, \"%s\", digest "
+                     "%.16s...; the record names no crt_digest, so nothing ties that table to the game: compare the "
+                     "digest with the one the game showed from its start.\n", r.crt_name, r.crt_digest);
     return 0;
 }
 

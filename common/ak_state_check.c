@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ak_battle.h"
 #include "ak_losses.h"
@@ -105,6 +106,35 @@ static bool check_battle(const struct ak_state *s, int b, char *err, int errlen)
     return true;
 }
 
+/* No square holds combat units of both sides (a move onto an enemy is
+ * refused; a supply unit may stand among enemy combat units: a captured
+ * one is replaced "on the spot", CAPTURE 2, even next to them); a box
+ * stands where its side's enemy holds no combat unit, one a square (it is
+ * gone once the enemy enters, BOXES 3); supply spent on attacks belongs
+ * to the combat phase. */
+static bool squares_consistent(const struct ak_state *s, char *err, int errlen)
+{
+    static uint8_t held[AK_HEX_COUNT];
+    char h[8];
+    memset(held, 0, sizeof held);
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && ak_unit_is_combat(ak_def(u)))
+            held[s->unit[u].hex] |= (uint8_t)(1u << ak_def(u)->side);
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && held[s->unit[u].hex] == 3)
+            return bad(err, errlen, "%s holds combat units of both sides", ak_hex_format(s->unit[u].hex, h));
+    for (int i = 0; i < s->nboxes; i++) {
+        if (held[s->box[i].hex] & (1u << !s->box[i].side))
+            return bad(err, errlen, "the box at %s is held by the enemy", ak_hex_format(s->box[i].hex, h));
+        for (int k = 0; k < i; k++)
+            if (s->box[k].hex == s->box[i].hex)
+                return bad(err, errlen, "two boxes at %s", ak_hex_format(s->box[i].hex, h));
+    }
+    if (s->nattack_supply && s->phase != AK_PHASE_COMBAT && s->phase != AK_PHASE_OVER)
+        return bad(err, errlen, "%s", "supply spent on attacks outside the combat phase");
+    return true;
+}
+
 bool ak_state_check(const struct ak_state *s, char *err, int errlen)
 {
     const struct ak_data *d = ak_data();
@@ -168,6 +198,8 @@ bool ak_state_check(const struct ak_state *s, char *err, int errlen)
     for (int u = 0; u < s->units; u++)
         if (!check_unit(s, u, err, errlen))
             return false;
+    if (!squares_consistent(s, err, errlen))
+        return false;
     /* Battles, their lock and owed decisions belong to a combat portion
      * (or to a game that ended during one). */
     bool attrition_owed = s->pending.kind == AK_PEND_LOSSES && s->pending.percent == AK_LOSS_ATTRITION;

@@ -262,7 +262,40 @@ START_TEST(record_with_bad_position_refused)
 }
 END_TEST
 
+/* Squares a position may not hold: combat units of both sides together;
+ * a box (Updated ruleset) of one side where the other's combat units
+ * stand, or two boxes on one square; supply spent on attacks outside the
+ * combat phase. The other way: a captured supply counter among enemy
+ * combat units, which a capture puts "on the spot" (CAPTURE 2). */
+START_TEST(squares_consistent)
+{
+    json_t *j = start_json();
+    json_object_set_new(unit_of(j, "7arm7"), "where", json_string("board"));
+    json_object_set_new(unit_of(j, "7arm7"), "hex", json_string("W6"));
+    refused(j, "W6 holds combat units of both sides");
+    struct ak_state s;
+    char err[200];
+    ak_state_init(&s, ak_ruleset_find("updated"), 5);
+    json_t *u = ak_state_to_json(&s);
+    json_object_set_new(u, "boxes", json_pack("[{s:s,s:s}]", "hex", "W6", "side", "allied"));
+    refused(u, "the box at W6 is held by the enemy");
+    u = ak_state_to_json(&s);
+    json_object_set_new(u, "boxes", json_pack("[{s:s,s:s},{s:s,s:s}]", "hex", "P40", "side", "axis", "hex", "P40",
+                                              "side", "axis"));
+    refused(u, "two boxes at P40");
+    u = ak_state_to_json(&s);
+    json_object_set_new(u, "attack_supply", json_pack("[s]", "P35"));
+    refused(u, "supply spent on attacks outside the combat phase");
+    j = start_json();
+    json_object_set_new(unit_of(j, "acapx"), "where", json_string("board"));
+    json_object_set_new(unit_of(j, "acapx"), "hex", json_string("W6"));
+    struct ak_state back;
+    ck_assert_msg(ak_state_from_json(j, &back, err, sizeof err), "%s", err);
+    json_decref(j);
+}
+END_TEST
+
 AK_CHECK_MAIN("loaders", unit_on_board_needs_a_square_of_the_map, unit_on_board_not_at_sea_or_in_the_depression,
               numbers_out_of_range, battles_and_decisions_must_exist, a_result_only_when_the_game_is_over,
               snapshot_struct_checked, every_state_of_real_games_accepted, every_updated_state_reads_back,
-              record_with_bad_position_refused)
+              record_with_bad_position_refused, squares_consistent)
