@@ -181,6 +181,10 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen);
  * nonce: the player's share of the dice (proto/ak_dice.h). */
 json_t *ak_act_request(long long game, json_t *action);
 bool ak_verb_is_action(const char *verb);
+/* The action kind (AK_ACT_*) a play verb sends, -1 for none. */
+int ak_verb_kind(const char *verb);
+/* The i-th play verb whose action the ruleset has (completion), NULL past the last. */
+const char *ak_verb_of_ruleset(int ruleset, int i);
 /* "a,b,c" -> ["a","b","c"] */
 json_t *ak_verb_names(const char *list);
 void ak_verb_format(long game, const json_t *action, char *buf, size_t cap);

@@ -116,16 +116,40 @@ json_t *ak_verb_action(int argc, char **argv, char *err, int errlen)
     return NULL;
 }
 
+/* The play verbs and the actions they send. */
+static const struct {
+    const char *verb;
+    int kind;
+} verb_kinds[] = {
+    {"move", AK_ACT_MOVE}, {"place", AK_ACT_PLACE}, {"embark", AK_ACT_EMBARK}, {"abandon", AK_ACT_ABANDON},
+    {"exchange", AK_ACT_EXCHANGE}, {"destroy", AK_ACT_DESTROY_SUPPLY}, {"end-movement", AK_ACT_END_MOVEMENT},
+    {"end-turn", AK_ACT_END_TURN}, {"end-phase", AK_ACT_END_PHASE}, {"burn", AK_ACT_BURN_SUPPLY},
+    {"supply-attacks", AK_ACT_SUPPLY_ATTACKS}, {"losses", AK_ACT_LOSSES}, {"break-out", AK_ACT_BREAK_OUT},
+    {"rebuild", AK_ACT_REBUILD}, {"fortify", AK_ACT_FORTIFY}, {"port-move", AK_ACT_PORT_MOVE},
+    {"battle", AK_ACT_BATTLE}, {"cancel", AK_ACT_CANCEL}, {"resolve", AK_ACT_RESOLVE}, {"retreat", AK_ACT_RETREAT},
+    {"advance", AK_ACT_ADVANCE}, {"substitute", AK_ACT_SUBSTITUTE}, {"resign", AK_ACT_RESIGN},
+};
+
+int ak_verb_kind(const char *verb)
+{
+    for (size_t i = 0; i < sizeof verb_kinds / sizeof verb_kinds[0]; i++)
+        if (strcmp(verb, verb_kinds[i].verb) == 0)
+            return verb_kinds[i].kind;
+    return -1;
+}
+
 bool ak_verb_is_action(const char *verb)
 {
-    static const char *const verbs[] = {
-        "move", "place", "embark", "abandon", "exchange", "destroy", "end-movement", "end-turn", "end-phase", "burn", "supply-attacks", "losses", "break-out", "rebuild", "fortify", "port-move",
-        "battle", "cancel", "resolve", "retreat", "advance", "substitute", "resign",
-    };
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        if (strcmp(verb, verbs[i]) == 0)
-            return true;
-    return false;
+    return ak_verb_kind(verb) >= 0;
+}
+
+const char *ak_verb_of_ruleset(int ruleset, int i)
+{
+    const struct ak_ruleset *r = ak_ruleset_get(ruleset);
+    for (size_t k = 0, seen = 0; k < sizeof verb_kinds / sizeof verb_kinds[0]; k++)
+        if (r->apply[verb_kinds[k].kind] && (int)seen++ == i)
+            return verb_kinds[k].verb;
+    return NULL;
 }
 
 static void join_names(const json_t *list, char *buf, size_t cap)

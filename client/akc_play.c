@@ -54,23 +54,62 @@ static struct {
     const struct ak_crt_table *crt;     /* the game's table (Updated ruleset), or NULL */
 } P;
 
+/* One line a verb or two; a line whose first word is an action the game's
+ * ruleset does not have is left out of `help` (help_for). */
 static const char *const play_help =
     "  move UNITS HEX|HEX,HEX,...   move a stack (best path, or this path)\n"
-    "  place UNIT HEX | embark UNITS | substitute OUT IN\n"
-    "  end-movement | end-turn      end the portion or the player turn (asks first when the\n"
-    "                               rules would take something away; `yes` after it: don't ask)\n"
-    "  end-phase                    Updated ruleset: end the combat, mech or supply phase\n"
+    "  place UNIT HEX               a reinforcement, supply unit or landing; a unit back\n"
+    "  embark UNITS                 put units to sea at a port\n"
+    "  substitute OUT IN            the Allied substitute counters\n"
+    "  end-movement                 end the movement portion (phase); these ends ask first when\n"
+    "                               the rules would take something away; `yes` after: don't ask\n"
+    "  end-phase                    end the combat, mechanized movement or supply phase\n"
+    "  end-turn                     end the player turn\n"
     "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n"
-    "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown)\n"
-    "  resolve N | cancel N | abandon UNITS\n"
-    "  retreat UNITS HEX,HEX | exchange UNITS | advance [UNITS HEX]\n"
-    "  destroy UNITS | resign (asks first; 'resign yes' does not) | undo (your last move)\n"
+    "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown; Updated: SUPPLY bombards)\n"
+    "  supply-attacks SU            spend a supply unit: your units within 5 squares may attack\n"
+    "  resolve N                    fight battle N\n"
+    "  cancel N                     withdraw battle N before the first is resolved\n"
+    "  abandon UNITS                remove units that cannot attack at 1-6\n"
+    "  retreat UNITS HEX,HEX        route the losers' retreat (the winner decides)\n"
+    "  exchange UNITS               your losses in an EXCHANGE\n"
+    "  losses REDUCE ELIMINATE      meet the loss owed: units to flip, units to remove (- none)\n"
+    "  advance [UNITS HEX]          advance after combat, or decline\n"
+    "  destroy UNITS                destroy your endangered supply units\n"
+    "  burn SU                      emergency supply, in the supply phase\n"
+    "  break-out HEX                an isolated square breaks out before the attrition rolls\n"
+    "  rebuild UNIT                 a reduced unit back to full strength (replacement phase)\n"
+    "  fortify UNITS SU             boxes on the units' squares, spending SU (movement phase)\n"
+    "  port-move UNIT G25|box       by sea between your off-board box and Tobruch\n"
+    "  resign                       concede (asks first; 'resign yes' does not)\n"
+    "  undo                         take back your last move\n"
     "  options                      every legal action now, numbered: type N to send it\n"
     "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
     "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
     "  clock                        the time left, the rated flag and the game's status\n"
     "  say TEXT | chat              a message to your opponent; the game's chat so far\n"
     "  help | quit\n";
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* play_help without the verbs the game's ruleset lacks. */
+static void help_for(int ruleset)
+{
+    const struct ak_ruleset *r = ak_ruleset_get(ruleset);
+    for (const char *p = play_help; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) + 1 : (int)strlen(p);
+        char verb[32] = "";
+        sscanf(p, "%31s", verb);
+        int kind = p[2] != ' ' ? ak_verb_kind(verb) : -1;    /* continuation lines go with their verb */
+        static bool shown;
+        if (p[2] != ' ')
+            shown = kind < 0 || r->apply[kind];
+        if (shown)
+            say("%.*s", len, p);
+        p += len;
+    }
+}
 
 /* Print above the line being edited, then draw the line again. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -651,7 +690,7 @@ static void run_command(char *line)
     if (strcmp(w[0], "quit") == 0 || strcmp(w[0], "exit") == 0)
         P.quit = true;
     else if (strcmp(w[0], "help") == 0)
-        say("%s", play_help);
+        help_for(P.s.ruleset);
     else if (strcmp(w[0], "show") == 0 || strcmp(w[0], "map") == 0)
         show(w, n);
     else if (strcmp(w[0], "log") == 0)
@@ -742,10 +781,9 @@ static bool may_act(int u, int side)
 
 static char *complete_word(const char *text, int state)
 {
+    /* the game's ruleset's own verbs first, then the session's */
     static const char *const commands[] = {
-        "move", "place", "embark", "substitute", "end-movement", "end-turn", "odds", "battle",
-        "resolve", "cancel", "abandon", "retreat", "exchange", "advance", "destroy", "resign",
-        "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", "clock", NULL,
+        "odds", "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", "clock", "say", "chat", NULL,
     };
     static int i, j;
     static bool first_word;
@@ -756,6 +794,9 @@ static char *complete_word(const char *text, int state)
         first_word = rl_point == (int)strlen(text) || !strchr(rl_line_buffer, ' ');
     }
     size_t len = strlen(text);
+    for (const char *v; first_word && (v = ak_verb_of_ruleset(P.s.ruleset, j)) != NULL;)
+        if (j++, strncmp(v, text, len) == 0)
+            return strdup(v);
     while (first_word && commands[i])
         if (strncmp(commands[i++], text, len) == 0)
             return strdup(commands[i - 1]);

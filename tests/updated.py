@@ -226,6 +226,13 @@ check(listed and listed[0].get("crt_digest") == digest1 and g.get("crt_digest") 
       "... and its summary names it from the start by its BLAKE2b-256 digest (crt_digest)")
 pos_game = alice.ok("new", side="axis", ruleset="updated", opponent="bob", position=position)["game"]
 bob.ok("join", game=pos_game)
+# akc play on a game of the variant: its verbs in help and completion, not the 1964 ones it lacks
+akc_env = dict(os.environ, XDG_CONFIG_HOME=work, XDG_STATE_HOME=work, AKC_PASSWORD="password-alice")
+subprocess.run([AKC, "--server", "127.0.0.1:%d" % port, "login", "alice"], env=akc_env, capture_output=True)
+helped = subprocess.run([AKC, "--server", "127.0.0.1:%d" % port, "play", str(lobby_game)], input="help\nquit\n",
+                        env=akc_env, capture_output=True, text=True, timeout=30).stdout
+check("losses REDUCE ELIMINATE" in helped and "fortify UNITS SU" in helped and "embark UNITS" not in helped
+      and "exchange UNITS" not in helped, "akc play's help lists the variant's verbs, not the 1964 ones it lacks")
 conns = {"axis": alice, "allied": bob}
 # a tournament of the variant, created now, started later without a table
 cup = alice.ok("admin", op="tournament_create", name="desert cup", kind="round_robin", ruleset="updated")["tournament"]
