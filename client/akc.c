@@ -846,8 +846,8 @@ static int cmd_rulesets(struct ak_net *n)
         const char *why = json_string_value(json_object_get(x, "why"));
         printf("%-9s %s: %s%s%s%s\n", json_string_value(json_object_get(x, "name")),
                json_string_value(json_object_get(x, "title")),
-               json_is_true(json_object_get(x, "available")) ? "available" : "not on this server",
-               why ? " (" : "", why ? why : "", why ? ")" : "");
+               json_is_true(json_object_get(x, "available")) ? "available" : "not available", why ? " (" : "",
+               why ? why : "", why ? ")" : "");
     }
     json_decref(r);
     return 0;

@@ -456,14 +456,26 @@ static void show(char **w, int n)
 
 /* The Updated ruleset's odds: the strengths in half points as the engine
  * counts them (steps, supply, fortresses, escarpments and boxes), the
- * column of the game's table and the die modifier of armor advantage. */
-static void odds_on_table(const uint8_t *att, int na, const uint8_t *def, int nd)
+ * column of the game's table and the die modifier of armor advantage;
+ * then, in the mover's combat phase, whether the server would take the
+ * declaration now (attack supply, adjacency: its `odds`). */
+static void odds_on_table(const uint8_t *att, int na, const uint8_t *def, int nd, const char *att_text,
+                          const char *def_text)
 {
     struct ak_updated_figures f;
     ak_updated_figures(&P.s, att, na, def, nd, false, &f);
     say("%d%s to %d%s: %s, die modifier %+d%s\n", f.attack2 / 2, f.attack2 % 2 ? ".5" : "", f.defense2 / 2,
         f.defense2 % 2 ? ".5" : "", f.column >= 0 ? ak_updated_odds_name(&P.s, f.column) : "below the table",
         f.drm, !ak_crt_of(&P.s) ? " (the server sent no table: odds unknown)" : "");
+    if (P.me < 0 || P.me != P.s.side || P.s.phase != AK_PHASE_COMBAT || P.s.pending.kind)
+        return;
+    json_t *r = request(json_pack("{s:s,s:I,s:o,s:o}", "cmd", "odds", "game", (json_int_t)P.game, "attackers",
+                                  ak_verb_names(att_text), "defenders", ak_verb_names(def_text)));
+    const json_t *why = json_object_get(r, "reason");
+    if (r && !json_is_true(json_object_get(r, "legal")))
+        say("but it cannot be declared now: %s [%s, %s]\n", json_string_value(json_object_get(why, "message")),
+            json_string_value(json_object_get(why, "rule")), json_string_value(json_object_get(why, "section")));
+    json_decref(r);
 }
 
 /* odds ATTACKERS DEFENDERS, from the local copy of the state. */
@@ -498,7 +510,7 @@ static void odds(const char *att_text, const char *def_text)
         }
     }
     if (ak_ruleset_get(P.s.ruleset)->needs_crt_table) {
-        odds_on_table(att, na, def, nd);
+        odds_on_table(att, na, def, nd, att_text, def_text);
         return;
     }
     int col = ak_odds_column(attack, defense, surrounded);

@@ -104,8 +104,8 @@ static bool append_units(const json_t *j, const char *key, bool optional, struct
                          char *err, int errlen)
 {
     const json_t *list = json_object_get(j, key);
-    if (!list && optional)
-        return true;
+    if (optional && (!list || (json_is_array(list) && json_array_size(list) == 0)))
+        return true;    /* an optional list may be left out or empty */
     if (!json_is_array(list) || json_array_size(list) < 1 ||
         a->nunits + json_array_size(list) > AK_GROUP_MAX) {
         snprintf(err, errlen, "\"%s\" must be a list of unit names (at most %d units in all)", key,
@@ -205,6 +205,8 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
     case AK_ACT_BREAK_OUT:
         return hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_FORTIFY:
+        if (!json_object_get(j, "supply"))
+            return fail(err, errlen, "%s", "fortify names the supply unit it spends (\"supply\")");
         return units_of(j, a, err, errlen) && unit_of(json_object_get(j, "supply"), &a->supply, err, errlen);
     case AK_ACT_PORT_MOVE:     /* without "to": into the side's off-board box */
         return units_of(j, a, err, errlen) &&

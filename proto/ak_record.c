@@ -117,8 +117,11 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
         if ((nonce && !json_is_string(nonce)) || !ak_nonce_valid(json_string_value(nonce)))
             return fail_at(r, (int)i + 1, "has a nonce that is not 0 to 64 hex digits");
         ak_dice_before_action(&dice, s.actions + 1, json_string_value(nonce), &s);
-        if (!ak_apply(&s, &a, &ev, &rej))
-            return fail_at(r, (int)i + 1, "is refused by the rules");
+        if (!ak_apply(&s, &a, &ev, &rej)) {
+            char why[200];
+            snprintf(why, sizeof why, "is refused by the rules: %.150s [%s]", rej.text, rej.code);
+            return fail_at(r, (int)i + 1, why);
+        }
         if (json_integer_value(json_object_get(x, "seq")) != (json_int_t)s.actions)
             return fail_at(r, (int)i + 1, "is out of sequence");
         r->rolls += count_rolls(&ev);

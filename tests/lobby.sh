@@ -159,7 +159,7 @@ check "hello lists the rulesets: classic available, updated not, saying why" \
     "grep -q '\"name\":\"classic\"[^}]*\"available\":true' '$dir/hello.out' && grep -q '\"name\":\"updated\"[^}]*\"available\":false,\"why\":\"the updated ruleset cannot be played on this server: it has no combat results table' '$dir/hello.out'"
 as alice rulesets >"$dir/rulesets.out" 2>&1; rc=$?
 check "akc rulesets: classic available, updated not on this server, saying why (exit $rc)" \
-    "[ $rc = 0 ] && grep -q '^classic .*: available' '$dir/rulesets.out' && grep -q '^updated .*: not on this server (the updated ruleset cannot be played on this server: it has no combat results table' '$dir/rulesets.out'"
+    "[ $rc = 0 ] && grep -q '^classic .*: available' '$dir/rulesets.out' && grep -q '^updated .*: not available (the updated ruleset cannot be played on this server: it has no combat results table' '$dir/rulesets.out'"
 as alice new axis --ruleset nosuch >"$dir/nosuch.out" 2>&1; rc=$?
 check "new of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q \"unknown ruleset 'nosuch'\" '$dir/nosuch.out'"
 
