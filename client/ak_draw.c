@@ -357,7 +357,9 @@ static void draw_battle(FILE *out, const struct ak_state *s, int b)
         fprintf(out, ", %s %s", ak_ruleset_get(s->ruleset)->needs_crt_table ? "bombarded with" : "sustained by",
                 ak_def(t->supply)->shortname);
     char cell[64];
-    if (ak_ruleset_get(s->ruleset)->needs_crt_table && t->resolved) {
+    if (ak_ruleset_get(s->ruleset)->needs_crt_table && t->resolved && !t->roll) {
+        fprintf(out, ": not fought, one side gone before it");
+    } else if (ak_ruleset_get(s->ruleset)->needs_crt_table && t->resolved) {
         /* the game's own table: the cell its modified roll fell on */
         ak_ruleset_get(s->ruleset)->result_name(s, b, cell, sizeof cell);
         fprintf(out, ": rolled %d (%d on the table), %s", t->roll, t->modified, cell[0] ? cell : "table unknown here");

@@ -96,13 +96,13 @@ static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void help_for(int ruleset)
 {
     const struct ak_ruleset *r = ak_ruleset_get(ruleset);
+    bool shown = true;
     for (const char *p = play_help; *p;) {
         const char *nl = strchr(p, '\n');
         int len = nl ? (int)(nl - p) + 1 : (int)strlen(p);
         char verb[32] = "";
         sscanf(p, "%31s", verb);
         int kind = p[2] != ' ' ? ak_verb_kind(verb) : -1;    /* continuation lines go with their verb */
-        static bool shown;
         if (p[2] != ' ')
             shown = kind < 0 || r->apply[kind];
         if (shown)

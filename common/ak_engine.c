@@ -32,6 +32,10 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
         return ak_reject(rej, "PLAY-5", "the game is over");
     if (a->kind >= AK_ACT_KINDS)
         return ak_reject(rej, "ACTION", "unknown action");
+    /* An action this edition does not have says so, whatever the phase. */
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    if (!r->apply[a->kind])
+        return ak_reject(rej, "RULESET", "%s is not part of the %s", action_words(a->kind), r->title);
     if (a->kind == AK_ACT_RESIGN || a->kind == AK_ACT_TIMEOUT)
         return a->side < AK_SIDES || ak_reject(rej, "ACTION", "no side to concede");
     if (a->kind == AK_ACT_ADJUDICATE)
@@ -47,10 +51,6 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
     if (a->side != waiting)
         return ak_reject(rej, "PLAY-1", "the game waits for the %s player's decision on battle %d",
                          ak_side_name(waiting), s->pending.battle + 1);
-    /* An action this edition does not have says so, whatever the phase. */
-    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
-    if (!r->apply[a->kind])
-        return ak_reject(rej, "RULESET", "%s is not part of the %s", action_words(a->kind), r->title);
     static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};
     unsigned allowed = ak_possible_actions(s);
     if (!(allowed & (1u << a->kind)))

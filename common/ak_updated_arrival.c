@@ -232,5 +232,7 @@ bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const stru
     x->where = AK_AT_BOARD;
     x->hex = x->start_hex = a->hex;
     x->flags = AK_U_ARRIVED;
+    /* BOXES 3: an enemy box on the entry square goes, as on a move in */
+    ak_updated_boxes_entered(s, s->side, &a->hex, 1, ev);
     return true;
 }

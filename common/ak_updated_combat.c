@@ -393,8 +393,8 @@ const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b)
 {
     const struct ak_battle *t = &s->battle[b];
     const struct ak_crt_table *table = ak_crt_of(s);
-    if (!table || !t->resolved || t->column >= table->ncolumns)
-        return NULL;
+    if (!table || !t->resolved || !t->roll || t->column >= table->ncolumns)
+        return NULL;    /* not fought (nothing left on one side): no cell */
     return ak_crt_table_result(table, t->column, t->modified);
 }
 

@@ -229,7 +229,7 @@ static bool pair(struct ak_server *srv, const struct ak_store_tournament *t, int
                               .dice = &dice, .tournament = t->id, .round = round, .seat_other = allied};
     /* Every round on the table the tournament was created with, even when
      * the operator has changed or removed it since. */
-    if (t->crt_digest[0] && !(s.crt = ak_crt_by_digest(srv, t->crt_digest))) {
+    if (t->crt_digest[0] && !(s.crt = ak_crt_by_digest(srv, t->crt_digest))) {     /* start() checked it once */
         ak_log(AK_LOG_ERROR, "tournament %s: its combat results table %.16s cannot be read: no game of round %d",
                t->name, t->crt_digest, round);
         return false;
@@ -361,6 +361,13 @@ static int start(struct ak_server *srv, struct table *tb, char *why, size_t cap)
     int n = tb->np + (tb->np & 1);
     if (swiss && tb->t.rounds <= 0)
         tb->t.rounds = (int)ceil(log2((double)tb->np));
+    /* An Updated tournament's games need its table (pair()): without one
+     * it stays open rather than running with no games. */
+    int r = ak_ruleset_find(tb->t.ruleset);
+    if (r >= 0 && ak_ruleset_get(r)->needs_crt_table &&
+        !(tb->t.crt_digest[0] ? ak_crt_by_digest(srv, tb->t.crt_digest) : srv->updated_crt))
+        return snprintf(why, cap, "tournament %s has no combat results table to pair its games on (the "
+                        "operator's updated_crt)", tb->t.name), -1;
     /* the round is stored first: no games are made if it cannot be */
     int round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
     if (ak_store_tournament_set_round(srv->store, tb->t.id, "running", round, tb->t.rounds) != AK_STORE_OK)
