@@ -38,8 +38,11 @@ json_t *ak_msg_peek_id(const char *line, size_t len)
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
     if (p < end && *p == '"') {
+        /* A plain string only: no escape, no control byte (a raw one is not
+         * JSON, and echoed as \u0000 it would make the reply unreadable to
+         * clients that refuse NUL in strings, jansson's default). */
         const char *q = ++p;
-        while (q < end && *q != '"' && *q != '\\' && q - p < 64)
+        while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20 && q - p < 64)
             q++;
         if (q >= end || *q != '"')
             return NULL;

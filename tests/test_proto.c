@@ -230,4 +230,35 @@ START_TEST(state_patch_matches_diff)
 }
 END_TEST
 
-AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, json_pool_reuses_blocks, patch_roundtrip, state_patch_matches_diff)
+/* The id of a line not parsed (over the rate) is picked out of its text
+ * for the reply: a number or a plain string; anything else, null. */
+START_TEST(peek_id)
+{
+    static const struct {
+        const char *line;
+        size_t len;
+        const char *want;     /* its JSON, or NULL for none */
+    } cases[] = {
+        {"{\"id\":12,\"cmd\":\"x\"}", 0, "12"},
+        {"{\"id\": \"abc\"}", 0, "\"abc\""},
+        {"{\"id\":\"a\\\"b\"}", 0, NULL},              /* an escape */
+        {"{\"id\":\"va\0\0cat\"}", 17, NULL},            /* raw NUL bytes */
+        {"{\"id\":\"a\tb\"}", 0, NULL},                   /* a raw control byte */
+        {"{\"id\":-7}", 0, "-7"},
+        {"{\"id\":1234567890123456789}", 0, NULL},          /* too many digits */
+        {"{\"cmd\":\"x\"}", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = cases[i].len ? cases[i].len : strlen(cases[i].line);
+        json_t *id = ak_msg_peek_id(cases[i].line, len);
+        char *got = id ? json_dumps(id, JSON_ENCODE_ANY) : NULL;
+        ck_assert_msg(cases[i].want ? got && strcmp(got, cases[i].want) == 0 : !got, "case %zu: %s", i,
+                      got ? got : "none");
+        free(got);
+        json_decref(id);
+    }
+}
+END_TEST
+
+AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, json_pool_reuses_blocks, patch_roundtrip, state_patch_matches_diff,
+              peek_id)
