@@ -19,11 +19,16 @@
  * Tobruk, he automatically receives 1 captured SU placed in Tobruk,
  * regardless of whether there was any Allied SU there": one in all (an
  * Allied supply unit captured there on the way gave it already; reading
- * A-26 (a)). Control is a garrison, as in 1964. */
+ * A-26 (a)). Control is a garrison, as in 1964 ("to control a Fortress
+ * you need only garrison it with a Combat, Supply or Rommel Unit"): the
+ * first Axis unit of any of those kinds in Tobruch takes it. */
 void ak_updated_tobruch_taken(struct ak_state *s, struct ak_events *ev)
 {
     ak_hex t = ak_map()->tobruch;
-    if ((s->flags & AK_SF_TOBRUCH_TAKEN) || ak_combat_units_at(s, t, AK_AXIS) == 0)
+    bool garrison = false;
+    for (int u = 0; u < s->units && !garrison; u++)
+        garrison = ak_def(u)->side == AK_AXIS && ak_on_board(s, u) && s->unit[u].hex == t;
+    if ((s->flags & AK_SF_TOBRUCH_TAKEN) || !garrison)
         return;
     s->flags |= AK_SF_TOBRUCH_TAKEN;
     int counter = -1;
