@@ -105,6 +105,7 @@ static const char usage_text[] =
         "  move GAME UNITS HEX  move to HEX by the best legal path\n"
         "  move GAME UNITS HEX,HEX,...   move along an explicit path\n"
         "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
+        "      (Updated: place GAME UNIT box   a unit bought back waits in your off-board box)\n"
         "  embark GAME UNITS    put units at Tobruch or the home base to sea\n"
         "  substitute GAME OUT IN   Allied substitute counters (August 1942 on)\n"
         "  undo GAME            take back your last move, placement or embarkation of this portion\n"

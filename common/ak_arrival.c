@@ -114,6 +114,8 @@ bool ak_arrival_place(const struct ak_ruleset *r, struct ak_state *s,
     int u = ak_arrival_unit(s, a, rej);
     if (u < 0)
         return false;
+    if (a->hex == AK_HEX_NONE)      /* the 1964 rules have no off-board box */
+        return ak_reject(rej, "ACTION", "place names the square to place on");
     const struct ak_unit_def *d = ak_def(u);
     struct ak_unit *x = &s->unit[u];
     if (x->where == AK_AT_SEA) {

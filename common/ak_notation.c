@@ -200,7 +200,9 @@ bool ak_action_from_json(const json_t *j, int side, struct ak_action *a, char *e
             return false;
         return !path || path_of(j, a, err, errlen);
     }
-    case AK_ACT_PLACE:
+    case AK_ACT_PLACE:      /* "at": a square, or "box": the side's off-board box (Updated) */
+        if (json_is_string(json_object_get(j, "at")) && strcmp(json_string_value(json_object_get(j, "at")), "box") == 0)
+            return units_of(j, a, err, errlen);
         return units_of(j, a, err, errlen) && hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
     case AK_ACT_BREAK_OUT:
         return hex_of(json_object_get(j, "at"), &a->hex, err, errlen);
@@ -308,7 +310,9 @@ json_t *ak_action_to_json_in(const struct ak_action *a, const struct ak_state *s
             json_array_append_new(units, json_string(ak_def(a->units[i])->shortname));
         json_object_set_new(j, "units", units);
     }
-    if (a->kind == AK_ACT_PLACE || a->kind == AK_ACT_BREAK_OUT)
+    if (a->kind == AK_ACT_PLACE && a->hex == AK_HEX_NONE)
+        json_object_set_new(j, "at", json_string("box"));
+    else if (a->kind == AK_ACT_PLACE || a->kind == AK_ACT_BREAK_OUT)
         json_object_set_new(j, "at", hex_json(a->hex));
     else if (a->hex != AK_HEX_NONE)
         json_object_set_new(j, "to", hex_json(a->hex));
@@ -948,9 +952,13 @@ void ak_event_text(const struct ak_event *e, char *buf, int len)
         snprintf(buf, len, "Rommel escaped capture at %s and rejoined %s at %s", f, *other ? other : "nobody", t);
         break;
     case AK_EV_PLACED:
-        snprintf(buf, len, e->a == 1 ? "%s landed from the sea at %s" : e->a == 2 ? "%s returned from the dead pile as a replacement at %s"
-                           : e->a == 3 ? "%s: the first Axis garrison of Tobruch finds a supply unit at %s"
-                                       : "%s entered play at %s", unit, t);
+        if (e->a == 4)      /* Updated: bought back into the off-board box */
+            snprintf(buf, len, "%s returned from the dead pile as a replacement, into the %s off-board box", unit,
+                     e->side == AK_AXIS ? "Tripoli" : "Alexandria");
+        else
+            snprintf(buf, len, e->a == 1 ? "%s landed from the sea at %s" : e->a == 2 ? "%s returned from the dead pile as a replacement at %s"
+                               : e->a == 3 ? "%s: the first Axis garrison of Tobruch finds a supply unit at %s"
+                                           : "%s entered play at %s", unit, t);
         break;
     case AK_EV_EMBARKED:
         snprintf(buf, len, "%s put to sea from %s", unit, f);

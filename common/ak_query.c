@@ -108,8 +108,9 @@ static bool placeable(const struct ak_state *s, int u)
 static void list_placements(struct list *l)
 {
     const struct ak_state *s = l->s;
-    ak_hex ports[8];
+    ak_hex ports[9];
     int nports = ak_ruleset_get(s->ruleset)->arrival_squares(s, s->side, ports, 8);
+    ports[nports++] = AK_HEX_NONE;      /* the off-board box, where a ruleset has one (the engine says) */
     for (int u = 0; u < s->units; u++) {
         if (!placeable(s, u))
             continue;

@@ -216,6 +216,22 @@ bool ak_updated_place(const struct ak_ruleset *r, struct ak_state *s, const stru
                          x->where == AK_AT_BOARD ? "on the board" : "out of play");
     if (whole ? !may_return(s, u, rej) : !may_enter(s, u, rej))
         return false;
+    if (a->hex == AK_HEX_NONE) {
+        /* PORTS 2: "Whole units taken as replacements must be placed in
+         * either their side's off board box or its 'To Tripoli', 'To
+         * Alexandria' hex, at the owner's option": in the box it waits,
+         * to leave by sea (port-move) or by land at the entry square. */
+        if (!whole)
+            return ak_reject(rej, "UPD-REINF", "%s: new units enter at the entry square; only a whole unit bought back "
+                             "is placed in the off-board box", d->shortname);
+        s->pool[s->side][ak_updated_pool_of(u)] = (uint8_t)(s->pool[s->side][ak_updated_pool_of(u)] - d->attack);
+        ak_event_add(ev, AK_EV_PLACED, s->side, u, AK_UNIT_NONE, AK_HEX_NONE, AK_HEX_NONE, 4, 0, 0);
+        *x = (struct ak_unit){0};
+        x->where = AK_AT_POOL;
+        x->hex = x->start_hex = AK_HEX_NONE;
+        x->marks = AK_MARK_IN_BOX;
+        return true;
+    }
     if (!is_entry(s, s->side, a->hex)) {
         ak_hex first[4];
         ak_updated_entries(s, s->side, first, 4);

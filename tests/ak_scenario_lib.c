@@ -149,9 +149,10 @@ static bool parse_action(char **w, int n, int side, struct ak_action *a)
         return true;
     }
     if (n == 3 && strcmp(w[0], "place") == 0) {
+        /* place UNIT HEX|box (the Updated ruleset's off-board box) */
         a->kind = AK_ACT_PLACE;
-        a->hex = ak_hex_parse(w[2]);
-        return units_list(w[1], a) && a->hex != AK_HEX_NONE;
+        a->hex = strcmp(w[2], "box") == 0 ? AK_HEX_NONE : ak_hex_parse(w[2]);
+        return units_list(w[1], a) && (a->hex != AK_HEX_NONE || strcmp(w[2], "box") == 0);
     }
     if (n == 2 && (strcmp(w[0], "embark") == 0 || strcmp(w[0], "destroy") == 0)) {
         a->kind = w[0][0] == 'e' ? AK_ACT_EMBARK : AK_ACT_DESTROY_SUPPLY;

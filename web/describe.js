@@ -6,7 +6,7 @@ const list = (units) => (Array.isArray(units) ? units.join(", ") : String(units 
 export function describeAction(a) {
   switch (a.action) {
     case "move": return `Move ${list(a.units)} to ${a.to}`;
-    case "place": return `Place ${list(a.unit ?? a.units)} at ${a.at}`;
+    case "place": return a.at === "box" ? `Place ${list(a.unit ?? a.units)} in your off-board box` : `Place ${list(a.unit ?? a.units)} at ${a.at}`;
     case "embark": return `Embark ${list(a.units)}`;
     case "end_movement": return "End the movement portion";
     case "end_turn": return "End the combat portion and the turn";
