@@ -239,12 +239,14 @@ bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
 }
 
 /* REINFORCEMENTS 7: units not in play by the last October 1942 turn are
- * eliminated. */
+ * eliminated. A unit the Updated ruleset keeps in its side's off-board box
+ * (shipped there or bought back into it) is in play. */
 static void lose_late_reinforcements(struct ak_state *s, int side, struct ak_events *ev)
 {
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit_def *d = ak_def(u);
-        if (d->side == side && d->arrival_turn > 0 && s->unit[u].where == AK_AT_POOL) {
+        if (d->side == side && d->arrival_turn > 0 && s->unit[u].where == AK_AT_POOL &&
+            !(s->unit[u].marks & AK_MARK_IN_BOX)) {
             s->unit[u].where = AK_AT_DEAD;
             ak_event_add(ev, AK_EV_NEVER_ARRIVED, side, u, AK_UNIT_NONE, AK_HEX_NONE,
                          AK_HEX_NONE, 0, 0, 0);
