@@ -21,13 +21,14 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+from akd_conn import Conn
 
 # The installed default configuration (akd.conf) is not this test's.
 os.environ["AKD_CONFIG"] = ""
@@ -44,31 +45,6 @@ acked = {"users": {}, "logouts": set(), "games": {}, "actions": {}, "rated_ends"
 sessions = []   # (name, token) of sessions not logged out: later cycles resume them
 # users: name -> password; games: id -> (axis user, allied user);
 # actions: game -> acknowledged action count
-
-
-class Conn:
-    def __init__(self, port):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.buf = b""
-        self.next_id = 1
-
-    def call(self, msg):
-        msg["id"] = self.next_id
-        self.next_id += 1
-        self.s.sendall((json.dumps(msg) + "\n").encode())
-        while True:
-            while b"\n" not in self.buf:
-                data = self.s.recv(65536)
-                if not data:
-                    raise ConnectionError("closed")
-                self.buf += data
-            line, self.buf = self.buf.split(b"\n", 1)
-            reply = json.loads(line)
-            if reply.get("id") == msg["id"]:
-                return reply
-
-    def close(self):
-        self.s.close()
 
 
 def action_at(step):
@@ -92,7 +68,7 @@ def client(port, stop, tag):
             reuse = r.sample(sessions, min(3, len(sessions)))
         for name, token in reuse:      # no password hash to wait for
             c = Conn(port)
-            if c.call({"cmd": "resume", "token": token}).get("ok"):
+            if c.request({"cmd": "resume", "token": token}).get("ok"):
                 me.append([name, token, c])
             else:
                 c.close()
@@ -101,7 +77,7 @@ def client(port, stop, tag):
             if len(me) < 2 or op < 0.05:
                 name = "u%s%d" % (tag, r.randrange(10 ** 9))
                 c = Conn(port)
-                rep = c.call({"cmd": "register", "user": name, "password": "password-" + name})
+                rep = c.request({"cmd": "register", "user": name, "password": "password-" + name})
                 if rep.get("ok"):
                     with lock:
                         acked["users"][name] = "password-" + name
@@ -114,7 +90,7 @@ def client(port, stop, tag):
                 with lock:
                     if (name, token) in sessions:
                         sessions.remove((name, token))
-                rep = c.call({"cmd": "logout"})
+                rep = c.request({"cmd": "logout"})
                 if rep.get("ok"):
                     with lock:
                         acked["logouts"].add(token)
@@ -122,11 +98,11 @@ def client(port, stop, tag):
             elif op < 0.15:
                 (a, ta, ca), (b, tb, cb) = r.sample(me, 2)
                 rated = r.random() < 0.5
-                rep = ca.call({"cmd": "new", "side": "axis", "rated": rated, "position": position})
+                rep = ca.request({"cmd": "new", "side": "axis", "rated": rated, "position": position})
                 if not rep.get("ok"):
                     continue
                 g = rep["result"]["game"]
-                rep = cb.call({"cmd": "join", "game": g})
+                rep = cb.request({"cmd": "join", "game": g})
                 with lock:
                     acked["games"][g] = (a, b if rep.get("ok") else None)
                     acked["actions"].setdefault(g, 0)
@@ -140,13 +116,13 @@ def play(g, ca, cb, r, rated):
     conns = [ca, cb]
     for step in range(r.randrange(1, 40)):
         side, action = action_at(step)
-        rep = conns[side].call({"cmd": "act", "game": g, "action": action})
+        rep = conns[side].request({"cmd": "act", "game": g, "action": action})
         if not rep.get("ok"):
             return
         with lock:
             acked["actions"][g] = rep["result"]["seq"]
     if r.random() < 0.5:
-        rep = ca.call({"cmd": "act", "game": g, "action": {"action": "resign"}})
+        rep = ca.request({"cmd": "act", "game": g, "action": {"action": "resign"}})
         if rep.get("ok"):
             with lock:
                 acked["actions"][g] = rep["result"]["seq"]
@@ -218,10 +194,10 @@ def verify():
 def check_served(port):
     c = Conn(port)
     name = next(iter(acked["users"]))
-    rep = c.call({"cmd": "login", "user": name, "password": acked["users"][name]})
+    rep = c.request({"cmd": "login", "user": name, "password": acked["users"][name]})
     lost = [] if rep.get("ok") else ["login of " + name]
     for g in rng.sample(sorted(acked["games"]), min(20, len(acked["games"]))):
-        rep = c.call({"cmd": "show", "game": g})
+        rep = c.request({"cmd": "show", "game": g})
         if not rep.get("ok") or rep["result"]["seq"] < acked["actions"][g]:
             lost.append("game %d as served" % g)
     c.close()

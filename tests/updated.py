@@ -31,12 +31,13 @@ import json
 import os
 import random
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+
+from akd_conn import Conn
 
 os.environ["AKD_CONFIG"] = ""   # the installed akd.conf is not this test's
 
@@ -60,34 +61,6 @@ def check(cond, what):
         failed += 1
 
 
-class Conn:
-    def __init__(self, port):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.buf = b""
-        self.next_id = 1
-
-    def call(self, cmd, **fields):
-        msg = dict(fields, cmd=cmd, id=self.next_id)
-        self.next_id += 1
-        self.s.sendall((json.dumps(msg) + "\n").encode())
-        while True:
-            while b"\n" not in self.buf:
-                data = self.s.recv(1 << 20)
-                if not data:
-                    raise ConnectionError("closed")
-                self.buf += data
-            line, self.buf = self.buf.split(b"\n", 1)
-            reply = json.loads(line)
-            if reply.get("id") == msg["id"]:
-                return reply
-
-    def ok(self, cmd, **fields):
-        r = self.call(cmd, **fields)
-        if not r.get("ok"):
-            raise RuntimeError("%s: %s" % (cmd, r.get("error")))
-        return r["result"]
-
-
 def start_akd(table):
     log = open(os.path.join(work, "akd.log"), "a")
     extra = ["--updated-crt", table] if table else []
@@ -108,7 +81,7 @@ def stop_akd(p):
 
 
 def login(port, user):
-    c = Conn(port)
+    c = Conn(port, timeout=30)
     r = c.call("login", user=user, password="password-" + user)
     if not r.get("ok"):
         r = c.call("register", user=user, password="password-" + user)
