@@ -26,6 +26,7 @@ results table it began on.
 usage: updated.py AKD AKC AK-SCENARIO POSITION.scn TABLE
 Prints one line per check; exits 1 if any failed.
 """
+import atexit
 import hashlib
 import json
 import os
@@ -61,6 +62,17 @@ def check(cond, what):
         failed += 1
 
 
+running = []    # akd processes started: stopped on any exit, a failure included
+
+
+@atexit.register
+def stop_all():
+    for p in running:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def start_akd(table):
     log = open(os.path.join(work, "akd.log"), "a")
     extra = ["--updated-crt", table] if table else []
@@ -69,6 +81,7 @@ def start_akd(table):
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
                               "--rate", "0", "--log-level", "info", "--admins", "alice"] + extra,
                              stdout=subprocess.PIPE, stderr=log)
+        running.append(p)
         if b"listening" in p.stdout.readline():
             return p, port
         p.wait()
