@@ -144,8 +144,8 @@ static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int 
     return true;
 }
 
-static bool positions_ok(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def,
-                         int nd, struct ak_reject *rej)
+bool ak_combat_positions_ok(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                            struct ak_reject *rej)
 {
     char h1[8], h2[8];
     for (int i = 0; i < na; i++)
@@ -224,7 +224,7 @@ bool ak_combat_battle(const struct ak_ruleset *r, struct ak_state *s,
     if (s->nbattles >= AK_BATTLE_MAX)
         return ak_reject(rej, "ACTION", "no more than %d battles in one turn", AK_BATTLE_MAX);
     if (!ak_combat_split_sides(s, a, att, &na, def, &nd, rej) || !units_can_fight(s, att, na, true, rej) ||
-        !units_can_fight(s, def, nd, false, rej) || !positions_ok(s, att, na, def, nd, rej))
+        !units_can_fight(s, def, nd, false, rej) || !ak_combat_positions_ok(s, att, na, def, nd, rej))
         return false;
     bool surrounded = true;
     for (int i = 0; i < na; i++)

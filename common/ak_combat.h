@@ -45,6 +45,11 @@ int ak_retreat_routes(const struct ak_state *s, int u, struct ak_route *out);
 /* Every obligation of the combat portion is met (ATTACKING 6, MULTIPLE 3a,
  * FORTRESSES 2); false with the first one broken. */
 bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej);
+/* Where a battle's units stand, in both editions: every attacker next to
+ * every defender (MULTIPLE UNIT BATTLES 3b), and an attack on a fortress
+ * takes on every enemy combat unit in it (FORTRESSES 1). */
+bool ak_combat_positions_ok(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                            struct ak_reject *rej);
 /* Own combat units that must fight: on board, in an enemy zone, not
  * isolated since the start of the turn (ISOLATION 2), not yet in a
  * battle. Fills out, returns the count. */

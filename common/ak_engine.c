@@ -1,6 +1,7 @@
 /* ak_engine: apply an action on a copy, commit it only when legal. */
 #include "ak_engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ak_notation.h"
@@ -51,14 +52,21 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
     if (a->side != waiting)
         return ak_reject(rej, "PLAY-1", "the game waits for the %s player's decision on battle %d",
                          ak_side_name(waiting), s->pending.battle + 1);
-    static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};
     unsigned allowed = ak_possible_actions(s);
     if (!(allowed & (1u << a->kind)))
-        return ak_reject(rej, r->sequence_code, "%s is not possible now (%s %s%s)", action_words(a->kind),
-                         s->phase < sizeof phase / sizeof phase[0] ? phase[s->phase] : "", r->phase_word,
-                         s->pending.kind ? ", a battle decision is owed" :
+        return ak_reject(rej, r->sequence_code, "%s is not possible now (%s%s)", action_words(a->kind),
+                         ak_phase_words(s), s->pending.kind ? ", a battle decision is owed" :
                          s->combat_locked ? ", battles are being resolved" : "");
     return true;
+}
+
+const char *ak_phase_words(const struct ak_state *s)
+{
+    static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};
+    static char buf[48];
+    snprintf(buf, sizeof buf, "%s %s", s->phase < sizeof phase / sizeof phase[0] ? phase[s->phase] : "",
+             ak_ruleset_get(s->ruleset)->phase_word);
+    return buf;
 }
 
 /* Apply a to a copy of s in *work; s itself is never touched. */

@@ -26,5 +26,8 @@ unsigned ak_possible_actions(const struct ak_state *s);
  * movement portion (phase), the 1964 combat portion with the turn, the
  * Updated ruleset's later phases, its replacement phase with the turn. */
 int ak_ending_action(const struct ak_state *s);
+/* The part of the turn the mover is in, in the edition's words: "movement
+ * portion", "mechanized movement phase" (a static buffer). */
+const char *ak_phase_words(const struct ak_state *s);
 
 #endif

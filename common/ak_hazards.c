@@ -110,10 +110,7 @@ static void cannot_end(struct ak_hz_list *l)
     struct ak_reject rej;
     if (ak_try(s, &end, &rej) || ak_hz_has_code(l, rej.code))
         return;
-    static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};
-    ak_hz_add(l, AK_HZ_CANNOT_END, rej.code, 0, "The %s %s cannot end yet: %s",
-              s->phase < sizeof phase / sizeof phase[0] ? phase[s->phase] : "", ak_ruleset_get(s->ruleset)->phase_word,
-              rej.text);
+    ak_hz_add(l, AK_HZ_CANNOT_END, rej.code, 0, "The %s cannot end yet: %s", ak_phase_words(s), rej.text);
 }
 
 int ak_hazards(const struct ak_state *s, struct ak_hazard *out, int max)

@@ -219,27 +219,8 @@ static bool sides_of(const struct ak_state *s, const struct ak_action *a, uint8_
 static bool placement_ok(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                          struct ak_reject *rej)
 {
-    char h[8];
-    for (int i = 0; i < na; i++)
-        for (int j = 0; j < nd; j++)
-            if (!ak_adjacent(s->unit[att[i]].hex, s->unit[def[j]].hex))
-                return ak_reject(rej, "MULTI-3b", "%s is not next to %s: attackers must be next to every defender of their battle",
-                                 ak_def(att[i])->shortname, ak_def(def[j])->shortname);
-    /* FORTRESSES 1: an attack into a fortress takes on every unit in it. */
-    for (int j = 0; j < nd; j++) {
-        ak_hex at = s->unit[def[j]].hex;
-        if (ak_map()->terrain[at] != AK_TERRAIN_FORTRESS)
-            continue;
-        for (int u = 0; u < s->units; u++) {
-            bool named = false;
-            for (int k = 0; k < nd; k++)
-                named |= def[k] == u;
-            if (!named && ak_on_board(s, u) && s->unit[u].hex == at && ak_unit_is_combat(ak_def(u)) &&
-                ak_def(u)->side != s->side)
-                return ak_reject(rej, "FORTRESS-1", "an attack into the fortress %s takes on every unit in it, %s too",
-                                 ak_hex_format(at, h), ak_def(u)->shortname);
-        }
-    }
+    if (!ak_combat_positions_ok(s, att, na, def, nd, rej))    /* the 1964 placement rules, kept */
+        return false;
     for (int i = 0; i < na; i++)
         if (!attack_supplied(s, att[i]))
             return ak_reject(rej, "UPD-ATTACK-SUPPLY", "%s is not within 5 squares of a supply unit spent on attacks this phase (supply_attacks first)",

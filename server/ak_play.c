@@ -186,8 +186,8 @@ static const char *none_because(const struct ak_state *s)
                             .supply = AK_UNIT_NONE};
     struct ak_reject rej;
     if (s->pending.kind == 0 && !ak_try(s, &end, &rej)) {
-        snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s %s cannot end yet: %s (%s)",
-                 ak_phase_name(s->phase), ak_ruleset_get(s->ruleset)->phase_word, rej.text, rej.section);
+        snprintf(why, sizeof why, "only moves are possible (ask `dests`): the %s cannot end yet: %s (%s)",
+                 ak_phase_words(s), rej.text, rej.section);
         return why;
     }
     return "no action but moves is open to the side to move (ask `dests`)";
