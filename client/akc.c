@@ -697,9 +697,26 @@ static int cmd_watch(struct ak_net *n, long game)
     return 0;
 }
 
+/* Lines akd answers: non-empty once a trailing CR is taken off (PROTOCOL.md). */
+static bool raw_line_answered(const char *line, size_t len)
+{
+    if (len > 0 && line[len - 1] == '\n')
+        len--;
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    return len > 0;
+}
+
+/* How long raw waits, at the end of its input, for replies still due
+ * while the server says nothing: a slow server (a login's password hash,
+ * a loaded machine) is waited for; a silent one is reported, not taken
+ * for an answer. */
+#define RAW_SILENCE_MS 60000
+
 /* raw: stdin lines go to the server as they are; every line from the
  * server is printed. At end of input, wait until every request sent has its
- * reply (ids counted by lines sent), then a moment for trailing pushes. */
+ * reply (replies counted by lines sent); if they stop coming, say how many
+ * are missing and exit with EXIT_NET. */
 static int cmd_raw(struct ak_net *n)
 {
     char line[1 << 16];
@@ -710,9 +727,12 @@ static int cmd_raw(struct ak_net *n)
         struct pollfd p[2] = {{n->fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
         if (eof && pending <= 0)
             break;
-        int rc = poll(p, eof ? 1 : 2, eof ? 2000 : -1);
-        if (rc == 0 && eof)
-            break;
+        int rc = poll(p, eof ? 1 : 2, eof ? RAW_SILENCE_MS : -1);
+        if (rc == 0 && eof) {
+            fprintf(stderr, "akc: %d repl%s still due after %d s without a word from the server\n", pending,
+                    pending == 1 ? "y" : "ies", RAW_SILENCE_MS / 1000);
+            return EXIT_NET;
+        }
         if (rc < 0)
             continue;
         if (p[0].revents) {
@@ -743,7 +763,7 @@ static int cmd_raw(struct ak_net *n)
                 size_t len = (size_t)(nl - line) + 1;
                 if (len > 1) {
                     ak_net_send_line(n, line, len);
-                    pending++;
+                    pending += raw_line_answered(line, len);
                 }
                 memmove(line, nl + 1, have - len);
                 have -= len;

@@ -288,4 +288,27 @@ echo '{"id":1,"cmd":"hello"}' | raw afterunread
 expect afterunread '"id":1,"ok":true'
 kill -TERM $pid; wait $pid
 
+# akc raw waits for every reply due, however slow the server (a login's
+# hash on a loaded machine took more than the 2 s raw once gave up after,
+# losing replies without a word): a server that answers after 3 s, and a
+# line of a lone CR, which is not answered and is not waited for.
+slowport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 - "$slowport" "$dir/slow.ready" <<'PY' &
+import socket, sys, time
+srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", int(sys.argv[1]))); srv.listen(1); srv.settimeout(30)
+open(sys.argv[2], "w").close()
+conn, _ = srv.accept(); data = b""
+while b"\n" not in data:
+    data += conn.recv(100)
+time.sleep(3)
+conn.sendall(b'{"id":1,"ok":true,"result":{"slow":true}}\n')
+time.sleep(1)
+PY
+slowpid=$!
+for _ in $(seq 100); do [ -e "$dir/slow.ready" ] && break; sleep 0.1; done
+printf '{"id":1,"cmd":"hello"}\n\r\n' | "$AKC" --server 127.0.0.1:$slowport raw >"$dir/slow.out" 2>&1; rc=$?
+check "akc raw waits 3 s for a slow reply, and not for a lone CR" "[ $rc = 0 ] && grep -q '\"slow\":true' '$dir/slow.out'"
+wait $slowpid
+
 finish
