@@ -17,8 +17,9 @@
  *     (each line that sets up the position is checked and undone if it
  *     broke it, so no line leaves the engine a state it cannot index);
  *   - that state, as `ak-scenario --dump` prints it (ak_state_to_json),
- *     reads back with ak_state_from_json to the same JSON: a dumped
- *     position always loads.
+ *     reads back with ak_state_from_json to the same state (the same
+ *     ak_state_hash, the dice generator aside): a dumped position always
+ *     loads, and loads as what was dumped.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,10 +54,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!j || !ak_state_from_json(j, &back, err, sizeof err))
         fail("the state a scenario ended in does not load as a position: %s", err);
     back.crt = s->crt;      /* the table is the process's, not in the JSON (its odds are) */
-    json_t *again = ak_state_to_json(&back);
-    if (!json_equal(j, again))
-        fail("the state a scenario ended in loads with another JSON form");
+    /* Compared by ak_state_hash, the digest of everything the rules read
+     * (what replays compare), less the dice generator, which a position
+     * does not carry. A second ak_state_to_json and json_equal did this
+     * until November 2026, at half of the harness's time. */
+    back.rng = s->rng;
+    if (ak_state_hash(&back) != ak_state_hash(s))
+        fail("the state a scenario ended in loads as another state");
     json_decref(j);
-    json_decref(again);
     return 0;
 }
