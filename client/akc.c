@@ -7,6 +7,7 @@
  * 0 done, 1 the server refused (an illegal move, a bad request), 2 bad
  * usage, 3 no connection.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -713,66 +714,103 @@ static bool raw_line_answered(const char *line, size_t len)
  * for an answer. */
 #define RAW_SILENCE_MS 60000
 
+/* raw's standard input, cut into lines. A line longer than the buffer is
+ * sent in pieces as it comes (akd answers line_too_long past its limit)
+ * and counted once, when its newline comes; a last line without one is
+ * sent with one. */
+struct raw_input {
+    char buf[1 << 16];
+    size_t have;
+    bool partial;       /* part of the current line is sent already */
+    int pending;        /* replies due */
+};
+
+static void raw_send(struct ak_net *n, struct raw_input *in, const char *line, size_t len)
+{
+    if (in->partial)
+        in->pending++;      /* pieces of 64 KiB: never empty */
+    else if (raw_line_answered(line, len))
+        in->pending++;
+    else
+        return;             /* akd skips an empty line: not sent */
+    ak_net_send_line(n, line, len);
+    in->partial = false;
+}
+
+/* What came on standard input: every whole line sent; false at its end. */
+static bool raw_take_input(struct ak_net *n, struct raw_input *in)
+{
+    ssize_t r;
+    do
+        r = read(STDIN_FILENO, in->buf + in->have, sizeof in->buf - in->have);
+    while (r < 0 && errno == EINTR);
+    if (r <= 0) {
+        if (in->have || in->partial) {
+            in->buf[in->have] = '\n';   /* room: have < sizeof buf after every pass */
+            raw_send(n, in, in->buf, in->have + 1);
+            in->have = 0;
+        }
+        return false;
+    }
+    in->have += (size_t)r;
+    char *nl;
+    while ((nl = memchr(in->buf, '\n', in->have))) {
+        size_t len = (size_t)(nl - in->buf) + 1;
+        raw_send(n, in, in->buf, len);
+        memmove(in->buf, nl + 1, in->have - len);
+        in->have -= len;
+    }
+    if (in->have == sizeof in->buf) {
+        ak_net_send_line(n, in->buf, in->have - 1);     /* keep a byte: see above */
+        in->buf[0] = in->buf[in->have - 1];
+        in->have = 1;
+        in->partial = true;
+    }
+    return true;
+}
+
 /* raw: stdin lines go to the server as they are; every line from the
  * server is printed. At end of input, wait until every request sent has its
- * reply (replies counted by lines sent); if they stop coming, say how many
- * are missing and exit with EXIT_NET. */
+ * reply (replies counted by lines sent). Replies that stop coming, or a
+ * server that hangs up with replies due or input unsent, are reported,
+ * exit EXIT_NET. */
 static int cmd_raw(struct ak_net *n)
 {
-    char line[1 << 16];
-    size_t have = 0;
-    int pending = 0;
+    static struct raw_input in;
     bool eof = false;
     for (;;) {
         struct pollfd p[2] = {{n->fd, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        if (eof && pending <= 0)
+        if (eof && in.pending <= 0)
             break;
         int rc = poll(p, eof ? 1 : 2, eof ? RAW_SILENCE_MS : -1);
         if (rc == 0 && eof) {
-            fprintf(stderr, "akc: %d repl%s still due after %d s without a word from the server\n", pending,
-                    pending == 1 ? "y" : "ies", RAW_SILENCE_MS / 1000);
+            fprintf(stderr, "akc: %d repl%s still due after %d s without a word from the server\n", in.pending,
+                    in.pending == 1 ? "y" : "ies", RAW_SILENCE_MS / 1000);
             return EXIT_NET;
         }
         if (rc < 0)
             continue;
         if (p[0].revents) {
-            json_t *m = ak_net_read(n, 0);
-            if (!m && (p[0].revents & (POLLHUP | POLLERR)))
-                return eof ? 0 : EXIT_NET;
-            for (; m; m = ak_net_read(n, 0)) {
+            json_t *m;
+            while ((m = ak_net_read(n, 0))) {
                 if (json_object_get(m, "id"))
-                    pending--;
-                char *s = json_dumps(m, JSON_COMPACT);
-                puts(s);
-                free(s);
+                    in.pending--;
+                char *text = json_dumps(m, JSON_COMPACT);
+                puts(text);
+                free(text);
                 json_decref(m);
             }
             fflush(stdout);
-            if (p[0].revents & POLLHUP)
-                return 0;
-        }
-        if (!eof && p[1].revents) {
-            ssize_t r = read(STDIN_FILENO, line + have, sizeof line - have);
-            if (r <= 0) {
-                eof = true;
-                continue;
-            }
-            have += (size_t)r;
-            char *nl;
-            while ((nl = memchr(line, '\n', have))) {
-                size_t len = (size_t)(nl - line) + 1;
-                if (len > 1) {
-                    ak_net_send_line(n, line, len);
-                    pending += raw_line_answered(line, len);
-                }
-                memmove(line, nl + 1, have - len);
-                have -= len;
-            }
-            if (have == sizeof line) {
-                ak_net_send_line(n, line, have);
-                have = 0;
+            if (n->closed || (p[0].revents & (POLLHUP | POLLERR))) {
+                if (eof && in.pending <= 0)
+                    return 0;
+                fprintf(stderr, "akc: the server closed the connection with %d repl%s due%s\n", in.pending,
+                        in.pending == 1 ? "y" : "ies", eof ? "" : " and input not sent");
+                return EXIT_NET;
             }
         }
+        if (!eof && p[1].revents)
+            eof = !raw_take_input(n, &in);
     }
     return 0;
 }

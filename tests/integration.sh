@@ -290,25 +290,44 @@ kill -TERM $pid; wait $pid
 
 # akc raw waits for every reply due, however slow the server (a login's
 # hash on a loaded machine took more than the 2 s raw once gave up after,
-# losing replies without a word): a server that answers after 3 s, and a
-# line of a lone CR, which is not answered and is not waited for.
-slowport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-python3 - "$slowport" "$dir/slow.ready" <<'PY' &
+# losing replies without a word), and says so when the server hangs up on
+# replies due. A server of its own: "slow" answers the first line after
+# 3 s and stays 10 s more; "hangup" closes after the first line.
+fake_server() {   # MODE READYFILE: the port goes in READYFILE
+    python3 - "$1" "$2" <<'PY' &
 import socket, sys, time
-srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(("127.0.0.1", int(sys.argv[1]))); srv.listen(1); srv.settimeout(30)
-open(sys.argv[2], "w").close()
-conn, _ = srv.accept(); data = b""
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0)); srv.listen(1); srv.settimeout(30)
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(str(srv.getsockname()[1]))
+import os; os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+conn, _ = srv.accept(); conn.settimeout(30); data = b""
 while b"\n" not in data:
-    data += conn.recv(100)
-time.sleep(3)
-conn.sendall(b'{"id":1,"ok":true,"result":{"slow":true}}\n')
-time.sleep(1)
+    chunk = conn.recv(100)
+    if not chunk:
+        sys.exit(0)
+    data += chunk
+if sys.argv[1] == "slow":
+    time.sleep(3)
+    conn.sendall(b'{"id":1,"ok":true,"result":{"slow":true}}\n')
+    time.sleep(10)
+conn.close()
 PY
-slowpid=$!
-for _ in $(seq 100); do [ -e "$dir/slow.ready" ] && break; sleep 0.1; done
-printf '{"id":1,"cmd":"hello"}\n\r\n' | "$AKC" --server 127.0.0.1:$slowport raw >"$dir/slow.out" 2>&1; rc=$?
-check "akc raw waits 3 s for a slow reply, and not for a lone CR" "[ $rc = 0 ] && grep -q '\"slow\":true' '$dir/slow.out'"
-wait $slowpid
+    pids="$pids $!"
+    for _ in $(seq 100); do [ -e "$2" ] && break; sleep 0.1; done
+}
+fake_server slow "$dir/slow.port"
+started=$(date +%s)
+# a line of a lone CR (akd skips it: not waited for) and a last line without its newline
+printf '\r\n{"id":1,"cmd":"hello"}' |
+    timeout 30 "$AKC" --server 127.0.0.1:"$(cat "$dir/slow.port")" raw >"$dir/slow.out" 2>&1; rc=$?
+took=$(( $(date +%s) - started ))
+check "akc raw waits 3 s for a slow reply to a last line without a newline, and not for a lone CR ($took s)" \
+    "[ $rc = 0 ] && grep -q '\"slow\":true' '$dir/slow.out' && [ $took -ge 3 ] && [ $took -lt 10 ]"
+fake_server hangup "$dir/hangup.port"
+printf '{"id":1,"cmd":"hello"}\n' |
+    timeout 30 "$AKC" --server 127.0.0.1:"$(cat "$dir/hangup.port")" raw >"$dir/hangup.out" 2>&1; rc=$?
+check "akc raw reports a server that hangs up with a reply due (exit 3)" \
+    "[ $rc = 3 ] && grep -q 'closed the connection with 1 reply due' '$dir/hangup.out'"
 
 finish
