@@ -215,6 +215,20 @@ static int fuzz_pwhash_str_verify(const char *str, const char *password, unsigne
 #undef crypto_pwhash_str
 #undef crypto_pwhash_str_verify
 
+/* ---- The chat's rate, counted afresh for every input on a clock that
+ * stands still (its buckets would otherwise carry one input's messages
+ * into the next: chat refused as rate_limited, and a crash behind it not
+ * found again when its input runs alone). ---- */
+
+static int64_t fuzz_chat_now(void)
+{
+    return 1700000000;
+}
+
+#define ak_now fuzz_chat_now
+#include "../server/ak_chat.c"
+#undef ak_now
+
 /* ---- libsodium's random bytes, the same for every input. ---- */
 
 static uint64_t random_state;
@@ -502,8 +516,9 @@ static void copy_database(sqlite3 *to, sqlite3 *from)
  * every write. The fingerprint covers every member of a game a request
  * can change, so a game it calls unchanged is the one loading would give.
  * The vacations are read again each time; requests keep nothing else in
- * memory past their connection's end (the failed logins are reset before
- * each input). */
+ * memory past their connection's end that they act on (the failed logins
+ * and the chat's rate are reset before each input; akd's counters for
+ * admin stats and the log's request numbers run on). */
 static void back_to_baseline(void)
 {
     copy_database(probe, baseline);
@@ -721,6 +736,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct expect want[AK_FRAME_DEFAULT_LIMIT];
     random_state = 1942;    /* not the start-up's 1941: its tokens are in the database */
     memset(failures, 0, sizeof failures);   /* ak_accounts.c: failed logins */
+    memset(buckets, 0, sizeof buckets);     /* ak_chat.c: the chat's rate */
     wire.len = 0;
     struct ak_conn *c = conn_open();
     wire.conn = c;
