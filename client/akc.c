@@ -715,9 +715,9 @@ static bool raw_line_answered(const char *line, size_t len)
 #define RAW_SILENCE_MS 60000
 
 /* raw's standard input, cut into lines. A line longer than the buffer is
- * sent in pieces as it comes (akd answers line_too_long past its limit)
- * and counted once, when its newline comes; a last line without one is
- * sent with one. */
+ * sent in pieces as it comes (akd answers line_too_long past its limit,
+ * often before the line's end is read) and counted with its first piece;
+ * a last line without a newline is sent with one. */
 struct raw_input {
     char buf[1 << 16];
     size_t have;
@@ -725,25 +725,29 @@ struct raw_input {
     int pending;        /* replies due */
 };
 
+/* A whole line (with its newline): sent, and counted unless its first
+ * piece was, or akd skips it (empty, or a lone CR: then not sent). */
 static void raw_send(struct ak_net *n, struct raw_input *in, const char *line, size_t len)
 {
     if (in->partial)
-        in->pending++;      /* pieces of 64 KiB: never empty */
+        in->partial = false;
     else if (raw_line_answered(line, len))
         in->pending++;
     else
-        return;             /* akd skips an empty line: not sent */
+        return;
     ak_net_send_line(n, line, len);
-    in->partial = false;
 }
 
-/* What came on standard input: every whole line sent; false at its end. */
+/* What standard input has now: every whole line sent. false at its end;
+ * true, with nothing read, when a non-blocking stdin has nothing. */
 static bool raw_take_input(struct ak_net *n, struct raw_input *in)
 {
     ssize_t r;
     do
         r = read(STDIN_FILENO, in->buf + in->have, sizeof in->buf - in->have);
     while (r < 0 && errno == EINTR);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return true;
     if (r <= 0) {
         if (in->have || in->partial) {
             in->buf[in->have] = '\n';   /* room: have < sizeof buf after every pass */
@@ -761,12 +765,47 @@ static bool raw_take_input(struct ak_net *n, struct raw_input *in)
         in->have -= len;
     }
     if (in->have == sizeof in->buf) {
-        ak_net_send_line(n, in->buf, in->have - 1);     /* keep a byte: see above */
+        if (!in->partial)
+            in->pending++;      /* 64 KiB: never an empty line */
+        in->partial = true;
+        ak_net_send_line(n, in->buf, in->have - 1);     /* a byte kept: see above */
         in->buf[0] = in->buf[in->have - 1];
         in->have = 1;
-        in->partial = true;
     }
     return true;
+}
+
+/* The server hung up: is there input it never got? What stdin has ready
+ * is read first (the end of the input may simply not have been seen). */
+static bool raw_input_left(struct ak_net *n, struct raw_input *in, bool *eof)
+{
+    while (!*eof) {
+        struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+        if (poll(&p, 1, 0) <= 0)
+            return true;        /* more may come, and nobody to send it to */
+        size_t before = in->have;
+        bool partial = in->partial;
+        int pending = in->pending;
+        *eof = !raw_take_input(n, in);
+        if (in->have != before || in->partial != partial || in->pending != pending)
+            return true;        /* a line read, and sent to no one */
+    }
+    return false;
+}
+
+/* Messages akd sends on its own before it closes the connection (id
+ * null): not the reply to a line. */
+static bool raw_farewell(const json_t *m)
+{
+    static const char *const codes[] = {"too_many_connections", "idle_timeout", "session_ended",
+                                        "tls_not_enabled"};
+    const char *code = json_string_value(json_object_get(json_object_get(m, "error"), "code"));
+    if (!code || !json_is_null(json_object_get(m, "id")))
+        return false;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(code, codes[i]) == 0)
+            return true;
+    return false;
 }
 
 /* raw: stdin lines go to the server as they are; every line from the
@@ -793,7 +832,7 @@ static int cmd_raw(struct ak_net *n)
         if (p[0].revents) {
             json_t *m;
             while ((m = ak_net_read(n, 0))) {
-                if (json_object_get(m, "id"))
+                if (json_object_get(m, "id") && !raw_farewell(m) && in.pending > 0)
                     in.pending--;
                 char *text = json_dumps(m, JSON_COMPACT);
                 puts(text);
@@ -802,10 +841,11 @@ static int cmd_raw(struct ak_net *n)
             }
             fflush(stdout);
             if (n->closed || (p[0].revents & (POLLHUP | POLLERR))) {
-                if (eof && in.pending <= 0)
+                bool unsent = raw_input_left(n, &in, &eof);
+                if (in.pending <= 0 && !unsent)
                     return 0;
                 fprintf(stderr, "akc: the server closed the connection with %d repl%s due%s\n", in.pending,
-                        in.pending == 1 ? "y" : "ies", eof ? "" : " and input not sent");
+                        in.pending == 1 ? "y" : "ies", unsent ? " and input not sent" : "");
                 return EXIT_NET;
             }
         }

@@ -549,6 +549,9 @@ static void keep_schema_cookie(void)
  * admin stats and the log's request numbers run on). */
 static void back_to_baseline(void)
 {
+    /* keep_schema_cookie's premise, checked (one pragma) */
+    if (pragma_value("PRAGMA schema_version") != schema_cookie)
+        fail("an input changed the database's schema");
     copy_database(probe, baseline);
     keep_schema_cookie();
     baseline_version = data_version();

@@ -292,7 +292,8 @@ kill -TERM $pid; wait $pid
 # hash on a loaded machine took more than the 2 s raw once gave up after,
 # losing replies without a word), and says so when the server hangs up on
 # replies due. A server of its own: "slow" answers the first line after
-# 3 s and stays 10 s more; "hangup" closes after the first line.
+# 3 s and stays 10 s more; "hangup" closes after the first line; "long"
+# answers the first line at once and writes down its length.
 fake_server() {   # MODE READYFILE: the port goes in READYFILE
     python3 - "$1" "$2" <<'PY' &
 import socket, sys, time
@@ -310,6 +311,11 @@ while b"\n" not in data:
 if sys.argv[1] == "slow":
     time.sleep(3)
     conn.sendall(b'{"id":1,"ok":true,"result":{"slow":true}}\n')
+    time.sleep(10)
+elif sys.argv[1] == "long":
+    with open(sys.argv[2] + ".got", "w") as f:
+        f.write(str(data.index(b"\n") + 1))
+    conn.sendall(b'{"id":null,"ok":false,"error":{"code":"bad_json","message":"long"}}\n')
     time.sleep(10)
 conn.close()
 PY
@@ -329,5 +335,10 @@ printf '{"id":1,"cmd":"hello"}\n' |
     timeout 30 "$AKC" --server 127.0.0.1:"$(cat "$dir/hangup.port")" raw >"$dir/hangup.out" 2>&1; rc=$?
 check "akc raw reports a server that hangs up with a reply due (exit 3)" \
     "[ $rc = 3 ] && grep -q 'closed the connection with 1 reply due' '$dir/hangup.out'"
+fake_server long "$dir/long.port"
+{ head -c 70000 /dev/zero | tr '\0' x; printf '\r\n'; } |
+    timeout 30 "$AKC" --server 127.0.0.1:"$(cat "$dir/long.port")" raw >"$dir/long.out" 2>&1; rc=$?
+check "akc raw sends a line longer than its buffer whole, as one line with one reply" \
+    "[ $rc = 0 ] && [ \"\$(cat '$dir/long.port.got' 2>/dev/null)\" = 70002 ] && grep -q '\"long\"' '$dir/long.out'"
 
 finish
