@@ -634,65 +634,6 @@ static void remove_files(void)
     rmdir(dir);
 }
 
-/* ---- The checker's own JSON. ----
- *
- * The checks below parse every line akd writes; with malloc under
- * AddressSanitizer that parsing took a quarter of the harness's time
- * (profiled with perf), time better spent on akd's code. So while the
- * harness checks the output, jansson takes its memory from a bump arena,
- * emptied before each input's output is read; at any other time (akd's
- * own JSON: every request, reply, state and store value) it is malloc as
- * before, and AddressSanitizer sees it all. Freeing looks at the address:
- * inside the arena it is nothing, elsewhere free(). The arena's unused
- * part is poisoned, so a value kept past its input is still caught. */
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CHECK_ARENA_ASAN 1
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-#define CHECK_ARENA_ASAN 1
-#endif
-#ifdef CHECK_ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
-#define CHECK_ARENA_BYTES (16u << 20)
-static _Alignas(16) unsigned char check_arena[CHECK_ARENA_BYTES];
-static size_t check_used;
-static bool checking;
-
-static void *check_malloc(size_t n)
-{
-    size_t need = (n + 15) & ~(size_t)15;
-    if (!checking || need == 0 || need > CHECK_ARENA_BYTES - check_used)
-        return malloc(n);
-    void *p = check_arena + check_used;
-    check_used += need;
-    UNPOISON(p, n);
-    return p;
-}
-
-static void check_free(void *p)
-{
-    if ((unsigned char *)p >= check_arena && (unsigned char *)p < check_arena + CHECK_ARENA_BYTES)
-        return;
-    free(p);
-}
-
-/* Reading an input's output begins: the arena is empty again. */
-static void checking_begins(void)
-{
-    POISON(check_arena, check_used);
-    check_used = 0;
-    checking = true;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -700,8 +641,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     debug = getenv("FUZZ_REQUEST_DEBUG") != NULL;
     early_errors = getenv("FUZZ_REQUEST_EARLY_ERRORS") != NULL;
     randombytes_set_implementation(&fixed_random);
-    POISON(check_arena, CHECK_ARENA_BYTES);
-    json_set_alloc_funcs(check_malloc, check_free);    /* before any JSON value */
+    fuzz_arena_install();   /* before any JSON value; see ak_fuzz.h */
     if (sodium_init() < 0)
         fail("libsodium failed to initialise");
     const char *tmp = getenv("TMPDIR");
@@ -905,7 +845,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *closed = NULL;     /* the error the connection was closed with */
     int nwant = expected(data, size, want, (int)(sizeof want / sizeof want[0]), &too_long), nreplies = 0;
     int pool_bad = 0, pool_rate = 0;    /* FUZZ_REQUEST_EARLY_ERRORS: errors not yet matched */
-    checking_begins();
+    /* akd's output is parsed into the arena (ak_fuzz.h): parsing it
+     * with malloc under AddressSanitizer took a quarter of the time. */
+    fuzz_arena_begin();
     for (size_t at = 0; at < wire.len;) {
         char *line = wire.buf + at, *nl = memchr(line, '\n', wire.len - at);
         if (!nl)
@@ -947,7 +889,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         json_decref(m);
     }
-    checking = false;
+    fuzz_arena_end();
     while (nreplies < nwant && take_from_pool(&want[nreplies], &pool_bad, &pool_rate))
         nreplies++;
     if (pool_bad || pool_rate)
