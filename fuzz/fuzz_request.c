@@ -446,16 +446,29 @@ static void set_up_games(void)
 /* ---- The baseline, and going back to it. ---- */
 
 /* Changes when another connection (akd's) has committed since. */
+/* A PRAGMA's number, on the harness's own connection; with keep, its
+ * statement is prepared once and kept there (one run after every input). */
+static long long pragma_value(const char *sql, sqlite3_stmt **keep)
+{
+    sqlite3_stmt *st = keep ? *keep : NULL;
+    long long v = -1;
+    if (!st && sqlite3_prepare_v2(probe, sql, -1, &st, NULL) != SQLITE_OK)
+        fail("%s: %s", sql, sqlite3_errmsg(probe));
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    if (keep) {
+        sqlite3_reset(st);
+        *keep = st;
+    } else {
+        sqlite3_finalize(st);
+    }
+    return v;
+}
+
 static long long data_version(void)
 {
     static sqlite3_stmt *st;
-    long long v = -1;
-    if (!st && sqlite3_prepare_v2(probe, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
-        fail("data_version: %s", sqlite3_errmsg(probe));
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
-    return v;
+    return pragma_value("PRAGMA data_version", &st);
 }
 
 static uint64_t mix(uint64_t h, const void *p, size_t n)
@@ -508,18 +521,6 @@ static void copy_database(sqlite3 *to, sqlite3 *from)
     sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
     if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE || sqlite3_backup_finish(b) != SQLITE_OK)
         fail("copying the database: %s", sqlite3_errmsg(to));
-}
-
-static long long pragma_value(const char *sql)
-{
-    sqlite3_stmt *st;
-    long long v = -1;
-    if (sqlite3_prepare_v2(probe, sql, -1, &st, NULL) != SQLITE_OK)
-        fail("%s: %s", sql, sqlite3_errmsg(probe));
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
 }
 
 /* The backup API adds one to the destination's schema cookie, so that
@@ -609,7 +610,7 @@ static void put_games_back(void)
 static void back_to_baseline(void)
 {
     /* keep_schema_cookie's premise, checked (one pragma) */
-    if (pragma_value("PRAGMA schema_version") != schema_cookie)
+    if (pragma_value("PRAGMA schema_version", NULL) != schema_cookie)
         fail("an input changed the database's schema");
     copy_database(probe, baseline);
     keep_schema_cookie();
@@ -687,7 +688,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     /* Going back to the baseline need not wait for the disk. */
     sqlite3_exec(probe, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
     copy_database(baseline, probe);
-    schema_cookie = pragma_value("PRAGMA schema_version");
+    schema_cookie = pragma_value("PRAGMA schema_version", NULL);
     /* The baseline is the games as akd loads them at start. */
     ak_games_free(&srv);
     srv.next_game_id = 0;
