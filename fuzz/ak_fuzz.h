@@ -24,25 +24,30 @@ static void fail(const char *fmt, ...)
     abort();
 }
 
-/* The arena: where a harness's own JSON values go (the checks' parsing
- * of akd's output, a round trip of a state), instead of malloc.
+/* The arena: where a harness's JSON values of one stretch of work go
+ * instead of malloc: fuzz_request's parsing of akd's output for its
+ * checks, fuzz_scenario's round trip of a state (ak_state_to_json,
+ * ak_state_patch: code under test).
  *
  * Why: under AddressSanitizer every malloc and free is costly (a
- * quarantine, a stack trace), and a harness's checks can make more JSON
- * values than the code under test: profiled with perf, fuzz_request's
- * parsing of the replies took a quarter of its time and fuzz_scenario's
- * round trip half of it. Between fuzz_arena_begin() and fuzz_arena_end()
- * jansson takes memory from this bump arena, emptied at each begin; at any
- * other time, malloc as before, so the code under test is seen by
- * AddressSanitizer as it always was.
+ * quarantine, a stack trace): profiled with perf, fuzz_request's parsing
+ * of the replies took a quarter of its time and fuzz_scenario's round trip
+ * half of it. Between fuzz_arena_begin() and fuzz_arena_end() jansson
+ * takes memory from this bump arena, emptied at each begin; at any other
+ * time, malloc as before (all of akd's own JSON in fuzz_request, all of
+ * the scenario interpreter's).
  *
  * What is still caught in the arena: each block has a 16-byte header,
- * poisoned while in use, between it and the block before (an overflow
- * runs into it); a freed block is poisoned (a use after free); freeing a
- * block twice fails; the whole arena is poisoned at each begin (a value
- * kept from an earlier input). Freeing looks at the address: inside the
- * arena it is the above, outside free(). A block that does not fit comes
- * from malloc. */
+ * poisoned, between it and the block before (an overflow runs into it, or
+ * into the block's poisoned padding); a freed block is poisoned (a use
+ * after free); freeing a block twice, or an address that is not a block's,
+ * fails; a block still in use at fuzz_arena_end fails, as a leak (which
+ * LeakSanitizer, blind to the arena, would have reported), so no value
+ * outlives its stretch. What is lost: ASan's reports there say
+ * use-after-poison, without the stacks of the allocation and the free; to
+ * see those, run the input again with FUZZ_ARENA_OFF=1 (malloc
+ * throughout). Freeing looks at the address: inside the arena it is the
+ * above, outside free(). A block that does not fit comes from malloc. */
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define FUZZ_ARENA_ASAN 1
@@ -71,16 +76,21 @@ _Static_assert(sizeof(struct fuzz_arena_header) <= 16, "the header fits in 16 by
 
 static _Alignas(16) unsigned char fuzz_arena[FUZZ_ARENA_BYTES];
 static size_t fuzz_arena_used;
+static size_t fuzz_arena_live;      /* blocks allocated and not yet freed */
 static bool fuzz_arena_on;
+static bool fuzz_arena_off;         /* FUZZ_ARENA_OFF=1: malloc throughout */
 
 static void *fuzz_arena_malloc(size_t n) __attribute__((unused));
 static void *fuzz_arena_malloc(size_t n)
 {
+    if (!fuzz_arena_on || n == 0 || n > FUZZ_ARENA_BYTES)
+        return malloc(n);
     size_t need = 16 + ((n + 15) & ~(size_t)15);
-    if (!fuzz_arena_on || n == 0 || need > FUZZ_ARENA_BYTES - fuzz_arena_used)
+    if (need > FUZZ_ARENA_BYTES - fuzz_arena_used)
         return malloc(n);
     unsigned char *h = fuzz_arena + fuzz_arena_used;
     fuzz_arena_used += need;
+    fuzz_arena_live++;
     FUZZ_UNPOISON(h, 16);
     *(struct fuzz_arena_header *)h = (struct fuzz_arena_header){n, FUZZ_ARENA_LIVE};
     FUZZ_POISON(h, 16);
@@ -96,6 +106,8 @@ static void fuzz_arena_free(void *p)
         free(p);
         return;
     }
+    if (b < fuzz_arena + 16 || (size_t)(b - fuzz_arena) % 16 != 0)
+        fail("a JSON value freed at an address that is no block's");
     struct fuzz_arena_header *h = (struct fuzz_arena_header *)(b - 16);
     FUZZ_UNPOISON(h, 16);
     if (h->state != FUZZ_ARENA_LIVE)
@@ -104,12 +116,15 @@ static void fuzz_arena_free(void *p)
     size_t size = h->size;
     FUZZ_POISON(h, 16);
     FUZZ_POISON(b, size);
+    fuzz_arena_live--;
 }
 
 /* Once, before the first JSON value is made. */
 static void fuzz_arena_install(void) __attribute__((unused));
 static void fuzz_arena_install(void)
 {
+    const char *off = getenv("FUZZ_ARENA_OFF");
+    fuzz_arena_off = off && *off && *off != '0';
     FUZZ_POISON(fuzz_arena, FUZZ_ARENA_BYTES);
     json_set_alloc_funcs(fuzz_arena_malloc, fuzz_arena_free);
 }
@@ -119,13 +134,17 @@ static void fuzz_arena_begin(void)
 {
     FUZZ_POISON(fuzz_arena, fuzz_arena_used);
     fuzz_arena_used = 0;
-    fuzz_arena_on = true;
+    fuzz_arena_live = 0;
+    fuzz_arena_on = !fuzz_arena_off;
 }
 
 static void fuzz_arena_end(void) __attribute__((unused));
 static void fuzz_arena_end(void)
 {
     fuzz_arena_on = false;
+    if (fuzz_arena_live != 0)
+        fail("%zu JSON value(s) of this stretch never freed (a leak); FUZZ_ARENA_OFF=1 shows where "
+             "LeakSanitizer sees them", fuzz_arena_live);
 }
 
 #endif

@@ -77,7 +77,9 @@
  * it as in akd. libsodium's random bytes come from a generator restarted
  * for every input, so an input always draws the same tokens, dice secrets
  * and random sides. akd's JSON allocator (ak_json_pool) is not installed,
- * so AddressSanitizer sees every JSON value.
+ * so AddressSanitizer sees every JSON value akd makes; the harness's own
+ * parsing of akd's output, for its checks, goes into the arena of
+ * ak_fuzz.h (FUZZ_ARENA_OFF=1: into malloc too).
  */
 #include <sodium.h>
 #include <sqlite3.h>
@@ -445,7 +447,6 @@ static void set_up_games(void)
 
 /* ---- The baseline, and going back to it. ---- */
 
-/* Changes when another connection (akd's) has committed since. */
 /* A PRAGMA's number, on the harness's own connection; with keep, its
  * statement is prepared once and kept there (one run after every input). */
 static long long pragma_value(const char *sql, sqlite3_stmt **keep)
@@ -465,6 +466,7 @@ static long long pragma_value(const char *sql, sqlite3_stmt **keep)
     return v;
 }
 
+/* Changes when another connection (akd's) has committed since. */
 static long long data_version(void)
 {
     static sqlite3_stmt *st;
