@@ -4,8 +4,10 @@
 # whatever the name's case), registrations from one address, names that
 # pass for options, sessions that must end (passwd, logout, expiry,
 # silence), connections per account, costly queries before login, error
-# texts that would not be UTF-8, store errors answered as errors, and the
-# notification command's environment and output.
+# texts that would not be UTF-8, store errors answered as errors, the
+# notification command's environment and output, and at the end, on an
+# akd at 10 requests a second: what costly queries cost of the rate, pages
+# of games, and notifications queued and run four at a time.
 # usage: abuse.sh AKD AKC
 set -u
 AKD=$1
@@ -49,6 +51,32 @@ printf '{"id":1,"cmd":"login","user":"Victim","password":"victim-password"}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/locked.out" 2>&1
 check "the account stays locked under any case of its name, even for the right password" \
     "grep -q 'too many failed logins' '$dir/locked.out'"
+# The guesses above came from 127.0.0.1, whose own count is locked too; so
+# that only the name's count can refuse: ten wrong guesses at FOLDED from
+# 127.0.0.3, then folded's right password from 127.0.0.2 (Linux routes all
+# of 127/8 to the loopback).
+login_from() {   # ADDRESS USER PASSWORD: one login from that address, its reply
+    python3 - "$port" "$@" <<'PY'
+import json, socket, sys
+port, addr, user, password = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(addr, 0))
+s.sendall((json.dumps({"id": 1, "cmd": "login", "user": user, "password": password}) + "\n").encode())
+buf = b""
+while b"\n" not in buf:
+    data = s.recv(65536)
+    if not data:
+        break
+    buf += data
+print(buf.split(b"\n")[0].decode())
+PY
+}
+AKC_PASSWORD=folded-password as folded register folded >/dev/null 2>&1 || bad "register folded"
+for i in $(seq 10); do login_from 127.0.0.3 FOLDED "wrong-$i" >>"$dir/folded-guesses.out" 2>&1; done
+login_from 127.0.0.2 folded folded-password >"$dir/folded.out" 2>&1
+login_from 127.0.0.2 other other-password >"$dir/other-from-2.out" 2>&1
+check "ten wrong guesses at FOLDED lock folded, whatever the address (case-folded name)" \
+    "[ \$(grep -c auth_failed '$dir/folded-guesses.out') = 10 ] && grep -q 'too many failed logins' '$dir/folded.out'"
+check "... while that address may still log in to another account" "grep -q '\"ok\":true' '$dir/other-from-2.out'"
 
 # The address is locked for logins too now: a fresh akd (the counts live
 # in memory) for the rest.
@@ -94,6 +122,19 @@ printf '{"id":1,"cmd":"resume","token":"%s"}\n{"id":2,"cmd":"logout"}\n' "$token
     "$AKC" --server 127.0.0.1:$port raw >"$dir/logout.out" 2>&1
 wait $bg
 check "logout ends the other connections that used its token" "grep -q 'session_ended' '$dir/same-token.out'"
+# A session that runs out ends the connections that use it: r1's sessions
+# are made to end in two seconds (the store's expiry, read on resume).
+token=$(printf '{"id":1,"cmd":"login","user":"r1","password":"password-r1"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw 2>/dev/null | sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p')
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" \
+    "UPDATE sessions SET expires = strftime('%s', 'now') + 2 WHERE user_id = (SELECT id FROM users WHERE name = 'r1')"
+{ printf '{"id":1,"cmd":"resume","token":"%s"}\n' "$token"
+  for i in 2 3 4 5 6 7 8 9 10; do sleep 0.5; printf '{"id":%d,"cmd":"ping"}\n' $i; done; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/expiry.out" 2>&1
+check "a session that expires ends the connection that uses it, pings or not" \
+    "grep -q '\"id\":1,\"ok\":true' '$dir/expiry.out' && grep -q 'the session expired' '$dir/expiry.out' &&
+     ! grep -q '\"id\":10,' '$dir/expiry.out'"
+check "... and akd logs it" "grep -q \"r1's session from .* expired\" '$dir/main.log'"
 printf '{"id":1,"cmd":"login","user":"other","password":"other-password-2"}\n{"id":2,"cmd":"passwd","password":"other-password-2","new_password":"other-password-3"}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-own.out" 2>&1
 own=$(sed -n 's/.*"id":1,.*"token":"\([0-9a-f]*\)".*/\1/p' "$dir/passwd-own.out")
@@ -128,9 +169,9 @@ check "connections per account are capped (the 4th of 3 is refused)" \
     "[ \$(cat '$dir'/peruser-*.out | grep -c 'already has 3 connections') = 1 ]"
 
 # --- costly queries need a login; error texts stay UTF-8
-printf '{"id":1,"cmd":"dests","game":1,"units":["21pz5"]}\n{"id":2,"cmd":"options","game":1}\n{"id":3,"cmd":"games"}\n{"id":4,"cmd":"record","game":1}\n' |
+printf '{"id":1,"cmd":"dests","game":1,"units":["21pz5"]}\n{"id":2,"cmd":"options","game":1}\n{"id":3,"cmd":"games"}\n{"id":4,"cmd":"record","game":1}\n{"id":5,"cmd":"why","game":1,"action":{"type":"end_phase"}}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/costly.out" 2>&1
-check "dests, options, games and record need a login" "[ \$(grep -c 'not_logged_in' '$dir/costly.out') = 4 ]"
+check "dests, options, games, record and why need a login" "[ \$(grep -c 'not_logged_in' '$dir/costly.out') = 5 ]"
 printf '{"id":1,"cmd":"\xff\xfe"}\n{"id":2,"cmd":"hello","x":"\xc3"}\n{"id":3,"cmd":"hello"}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/utf8.out" 2>&1
 check "lines that are not UTF-8 each get a reply" "[ \$(grep -c '\"ok\":' '$dir/utf8.out') = 3 ]"
@@ -161,6 +202,9 @@ as r4 abort "$game" >"$dir/abort.out" 2>&1
 check "abort with the store failing: an error, not ok" "[ \$? != 0 ] && grep -q 'could not store' '$dir/abort.out'"
 as r4 games >"$dir/after-abort.out" 2>&1
 check "... and the game is still listed" "grep -q \"^$game \" '$dir/after-abort.out'"
+AKC_PASSWORD=password-r2 as r2 login r2 >/dev/null 2>&1
+as r2 decline "$game" >"$dir/decline.out" 2>&1
+check "decline with the store failing: an error, not ok" "[ \$? != 0 ] && grep -q 'could not store' '$dir/decline.out'"
 as r4 logout >"$dir/logout-fail.out" 2>&1
 check "logout with the store failing: an error saying the session is still valid" \
     "grep -q 'still valid' '$dir/logout-fail.out'"
@@ -174,5 +218,49 @@ expect abort2 "aborted"
   sleep 1; } | "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-guess.out" 2>&1
 check "wrong current passwords count as login guesses (the 11th is refused)" \
     "[ \$(grep -c 'the current password is wrong' '$dir/passwd-guess.out') -le 10 ] && grep -q 'too many failed logins' '$dir/passwd-guess.out'"
+check "akd is still up" "kill -0 $pid"
+
+# --- a last akd at 10 requests a second, with a notify command that takes
+# a second: the costs of queries, pages of games, notifications queued
+kill $pid; wait $pid 2>/dev/null
+cat >"$dir/slow-notify" <<EOF
+#!/bin/sh
+echo "start \$(date +%s.%N) \$1 \$AK_USER" >>"$dir/slow.log"
+sleep 1
+echo "end \$(date +%s.%N)" >>"$dir/slow.log"
+EOF
+chmod +x "$dir/slow-notify"
+start_akd limits --db "$dir/akd.sqlite3" --rate 10 --notify-command "$dir/slow-notify"
+{ printf '{"id":1,"cmd":"login","user":"r3","password":"password-r3"}\n'
+  for i in 2 3 4 5 6 7; do printf '{"id":%d,"cmd":"record","game":1}\n' $i; done; sleep 1; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/cost-record.out" 2>&1
+{ printf '{"id":1,"cmd":"login","user":"r3","password":"password-r3"}\n'
+  for i in 2 3 4 5 6 7; do printf '{"id":%d,"cmd":"ping"}\n' $i; done; sleep 1; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/cost-ping.out" 2>&1
+check "a record costs 10 of the rate: of six sent at once at 10 a second (bursts of 20), at most two run" \
+    "[ \$(grep -c '\"id\":[2-7],\"ok\":false.*rate_limited' '$dir/cost-record.out') -ge 4 ]"
+check "... where six pings all run" "[ \$(grep -c '\"id\":[2-7],\"ok\":true' '$dir/cost-ping.out') = 6 ]"
+AKC_PASSWORD=password-r4 as r4 login r4 >/dev/null 2>&1
+clients=""
+for i in 1 2 3 4 5 6 7 8; do
+    as r4 --opponent r2 new axis >"$dir/challenge-$i.out" 2>&1 &
+    clients="$clients $!"
+done
+wait $clients
+sleep 3.5
+max=$(sort -k2,2n "$dir/slow.log" | awk '$1 == "start" { n++; if (n > m) m = n } $1 == "end" { n-- } END { print m + 0 }')
+check "eight notifications at once: all run ($(grep -c '^end' "$dir/slow.log")), at most 4 at a time ($max)" \
+    "[ \$(grep -c '^end' '$dir/slow.log') = 8 ] && [ $max -le 4 ] && [ $max -ge 2 ]"
+PYTHONPATH="$(dirname "$0")" python3 - "$port" >"$dir/pages.out" 2>&1 <<'PY'
+import sys
+from akd_conn import Conn
+c = Conn(int(sys.argv[1]), timeout=10)
+c.ok("login", user="r4", password="password-r4")
+first = c.ok("games", limit=2)
+last = c.ok("games", limit=2, offset=first["total"] - 1)
+print("first", len(first["games"]), first["more"], first["total"], "last", len(last["games"]), last["more"])
+PY
+check "games pages its answer: 2 of $(awk '{print $4}' "$dir/pages.out") first, then the last alone ($(cat "$dir/pages.out"))" \
+    "grep -q '^first 2 True [0-9]* last 1 False$' '$dir/pages.out' && [ \$(awk '{print \$4}' '$dir/pages.out') -ge 8 ]"
 check "akd is still up" "kill -0 $pid"
 finish
