@@ -5,7 +5,10 @@
 # the wrong port, no plaintext on a public address), dice nonces sent and
 # recorded, and the database's file: created private, a newer schema, a
 # damaged or read-only file, a game that cannot be read, the file deleted
-# while akd runs.
+# while akd runs. Also: TLS 1.1 refused, 1.2 accepted, 1.3 preferred;
+# stalled handshakes beside a working session; the system trust store;
+# tls_cert and tls_key in a configuration file; akc's TLS by default
+# for a server that is not on a loopback address.
 # usage: exposed.sh AKD AKC AK-SCENARIO CAPTURE-POSITION.scn
 set -u
 AKD=$1
@@ -50,6 +53,45 @@ check "a TLS session works (games over TLS)" "grep -q '^game\\|^no games yet' '$
 tls_as alice games </dev/null >"$dir/unknown-ca.out" 2>&1
 check "a certificate from an unknown authority is refused without --ca" "[ \$? != 0 ] && grep -q 'cannot be verified' '$dir/unknown-ca.out'"
 check "... and nothing was pinned for it" "[ ! -s '$XDG_STATE_HOME/akc/known_servers' ]"
+SSL_CERT_FILE="$dir/ca.pem" tls_as alice games </dev/null >"$dir/trust-store.out" 2>&1
+check "the system's trust store is used by default (OpenSSL's SSL_CERT_FILE naming the authority)" \
+    "grep -q '^game\\|^no games yet' '$dir/trust-store.out'"
+# TLS 1.2 and later only, 1.3 when the client has it. The client is let
+# use TLS 1.1 (security level 0), so only akd can refuse it.
+openssl s_client -connect 127.0.0.1:$port -tls1_1 -cipher 'DEFAULT:@SECLEVEL=0' </dev/null >"$dir/tls11.out" 2>&1
+check "a TLS 1.1 handshake is refused" "grep -q 'alert protocol version' '$dir/tls11.out'"
+openssl s_client -connect 127.0.0.1:$port -tls1_2 </dev/null >"$dir/tls12.out" 2>&1
+check "TLS 1.2 is accepted" "grep -q 'TLSv1.2' '$dir/tls12.out' && ! grep -q 'alert' '$dir/tls12.out'"
+openssl s_client -connect 127.0.0.1:$port </dev/null >"$dir/tls13.out" 2>&1
+check "TLS 1.3 is chosen when the client offers it" "grep -q 'New, TLSv1.3' '$dir/tls13.out'"
+# Twenty connections that begin a handshake and stop (a TLS record header,
+# then nothing) hold up nobody: the handshake runs in akd's loop, fed as
+# bytes arrive.
+python3 - "$port" 20 <<'PY' &
+import socket, sys, time
+socks = []
+for _ in range(int(sys.argv[2])):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"\x16\x03\x01\x02\x00")
+    socks.append(s)
+time.sleep(4)
+PY
+stallers=$!
+sleep 0.5
+start=$(date +%s%N)
+tls_as alice --ca "$dir/ca.pem" games </dev/null >"$dir/beside-stalled.out" 2>&1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "beside 20 stalled handshakes a client's TLS session goes on (${ms} ms)" \
+    "grep -q '^game\\|^no games yet' '$dir/beside-stalled.out' && [ $ms -lt 3000 ]"
+wait $stallers
+kill $pid; wait $pid 2>/dev/null
+
+# --- the same from a configuration file (tls_cert, tls_key)
+printf 'tls_cert = %s\ntls_key = %s\n' "$dir/server.pem" "$dir/server.key" >"$dir/akd.conf"
+start_akd conf --config "$dir/akd.conf" --db "$dir/tls.sqlite3"
+AKC_PASSWORD=password-1 tls_as alice --ca "$dir/ca.pem" login alice </dev/null >"$dir/conf-tls.out" 2>&1
+check "tls_cert and tls_key in the configuration file serve TLS" \
+    "grep -q 'TLS certificate' '$dir/conf.log' && grep -q 'logged in as alice' '$dir/conf-tls.out'"
 kill $pid; wait $pid 2>/dev/null
 
 # --- a self-signed certificate: pinned on first use, a changed one refused
@@ -132,6 +174,18 @@ port=$((20000 + RANDOM % 30000))
 "$AKD" --listen 0.0.0.0:$port --db "$dir/public.sqlite3" --allow-plaintext 1 >"$dir/public2.out" 2>"$dir/public2.log" &
 p=$!; pids="$pids $p"; sleep 0.5
 check "with allow_plaintext = 1 it starts, and warns" "grep -q 'without TLS' '$dir/public2.log'"
+# akc speaks TLS to any server not on a loopback address unless told
+# otherwise: to this plaintext akd on the machine's own public address.
+public_ip=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$' || true)
+if [ -n "$public_ip" ] && [ "${public_ip#127.}" = "$public_ip" ]; then
+    "$AKC" --server "$public_ip:$port" games </dev/null >"$dir/default-tls.out" 2>&1
+    check "akc uses TLS for $public_ip unless told (here a plaintext server: a clear error)" \
+        "grep -q 'did not complete a TLS handshake' '$dir/default-tls.out'"
+    "$AKC" --server "$public_ip:$port" --no-tls games </dev/null >"$dir/no-tls.out" 2>&1
+    check "... and plaintext with --no-tls" "! grep -q 'TLS' '$dir/no-tls.out' && grep -qi 'log in\\|login' '$dir/no-tls.out'"
+else
+    echo "skip akc's TLS by default: this machine has no address but loopback"
+fi
 kill $p; wait $p 2>/dev/null
 "$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --tls-cert "$dir/server.pem" >"$dir/half.out" 2>&1
 check "a certificate without its key is refused" "[ \$? = 2 ] && grep -q 'go together' '$dir/half.out'"
