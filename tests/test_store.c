@@ -269,6 +269,9 @@ START_TEST(files_are_private)
     ck_assert_int_eq(sb.st_mode & 0777, 0600);
     ck_assert_int_eq(stat(wal, &sb), 0);
     ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    snprintf(wal, sizeof wal, "%s-shm", path);     /* the shared-memory index too */
+    ck_assert_int_eq(stat(wal, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
     ak_store_close(st);
     unlink(path);
 }
@@ -378,12 +381,14 @@ START_TEST(deleted_file_refuses_commits)
 }
 END_TEST
 
-static int nonce_of_2(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
+/* ud: two buffers of 80, the nonces of actions 1 and 2 as read back
+ * ("(null)" for no string at all). */
+static int nonces_of_1_and_2(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
 {
     (void)side;
     (void)json;
-    if (seq == 2)
-        snprintf(ud, 80, "%s", nonce);
+    if (seq == 1 || seq == 2)
+        snprintf((char *)ud + (seq - 1) * 80, 80, "%s", nonce ? nonce : "(null)");
     return 0;
 }
 
@@ -391,7 +396,7 @@ static int nonce_of_2(void *ud, uint32_t seq, int side, const char *json, const 
  * needs it); none is stored as empty. */
 START_TEST(nonces_stored)
 {
-    char err[256], got[80] = "?";
+    char err[256], got[2 * 80] = "?";
     snprintf(path, sizeof path, "/tmp/ak-store-nonce-%d.sqlite3", (int)getpid());
     unlink(path);
     struct ak_store *st = ak_store_open(path, err, sizeof err);
@@ -401,8 +406,11 @@ START_TEST(nonces_stored)
     ck_assert_int_eq(ak_store_game_create(st, "classic", 1, 0, user, 1, NULL, NULL, &game), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_append(st, game, 1, 0, "{}", NULL, 2, NULL, 0), AK_STORE_OK);
     ck_assert_int_eq(ak_store_game_append(st, game, 2, 1, "{}", "00ff", 2, NULL, 0), AK_STORE_OK);
-    ck_assert_int_eq(ak_store_actions_each(st, game, nonce_of_2, got), AK_STORE_OK);
-    ck_assert_str_eq(got, "00ff");
+    memset(got, '?', sizeof got);
+    got[79] = got[159] = '\0';
+    ck_assert_int_eq(ak_store_actions_each(st, game, nonces_of_1_and_2, got), AK_STORE_OK);
+    ck_assert_str_eq(got, "");          /* no nonce: recorded as empty */
+    ck_assert_str_eq(got + 80, "00ff");
     ak_store_close(st);
     unlink(path);
 }
