@@ -7,7 +7,7 @@
  * class and hands them out again, carving new ones from 64 KiB slabs:
  * an allocation is a pointer pop. Blocks above the largest class come from
  * malloc. Memory in slabs is kept for reuse, never returned, up to
- * POOL_CAP: beyond it (a burst of huge requests) blocks come from malloc
+ * AK_JSON_POOL_CAP: beyond it (a burst of huge requests) blocks come from malloc
  * and go back to it, so a burst does not keep its peak for ever.
  *
  * Not thread-safe, by design: it serves the thread that installed it (the
@@ -33,7 +33,6 @@
 #endif
 
 #define SLAB_BYTES (64 * 1024)
-#define POOL_CAP (32u << 20)
 #define HEADER 16               /* keeps the payload 16-byte aligned */
 #define FROM_MALLOC 0xff
 
@@ -97,7 +96,7 @@ static void *pool_malloc(size_t size)
         return from_malloc(size);
     int cls = class_of_16ths[(size + 15) / 16];
     struct header *h = free_list[cls];
-    if (!h && slab_bytes >= POOL_CAP)
+    if (!h && slab_bytes >= AK_JSON_POOL_CAP)
         return from_malloc(size);
     if (!h)
         return carve_slab(cls);

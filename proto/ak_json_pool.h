@@ -11,6 +11,9 @@ void ak_json_pool_install(void);
 /* Give jansson back malloc and free, and free every slab; only when no
  * value made meanwhile is alive (at exit). */
 void ak_json_pool_release(void);
+/* Slabs are kept up to this many bytes; beyond it blocks come from malloc
+ * and go back to it. */
+#define AK_JSON_POOL_CAP (32u << 20)
 /* Bytes taken from malloc for slabs so far. */
 size_t ak_json_pool_slab_bytes(void);
 

@@ -196,6 +196,34 @@ START_TEST(json_pool_reuses_blocks)
 }
 END_TEST
 
+/* A burst beyond the cap (a million small values alive at once, some
+ * 48 MiB) keeps at most AK_JSON_POOL_CAP in slabs: the rest comes from
+ * malloc and goes back to it, so the burst's peak is not kept for ever. */
+START_TEST(json_pool_caps_its_slabs)
+{
+    enum { N = 1000000 };
+    ak_json_pool_install();
+    json_t **many = malloc(N * sizeof *many);
+    ck_assert_ptr_nonnull(many);
+    for (int i = 0; i < N; i++)
+        many[i] = json_integer(i);
+    size_t held = ak_json_pool_slab_bytes();
+    ck_assert_uint_le(held, AK_JSON_POOL_CAP);
+    ck_assert_uint_ge(held, AK_JSON_POOL_CAP - (64u << 10));   /* it did fill up to the cap */
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(json_integer_value(many[i]), i);
+        json_decref(many[i]);
+    }
+    for (int i = 0; i < N; i++)     /* again: the slabs are reused, none added */
+        many[i] = json_integer(i);
+    ck_assert_uint_eq(ak_json_pool_slab_bytes(), held);
+    for (int i = 0; i < N; i++)
+        json_decref(many[i]);
+    free(many);
+    ak_json_pool_release();
+}
+END_TEST
+
 /* The struct-level patch akd pushes equals the diff of the two public
  * states, along a played stretch of game (moves, an end of movement). */
 START_TEST(state_patch_matches_diff)
@@ -260,5 +288,6 @@ START_TEST(peek_id)
 }
 END_TEST
 
-AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, json_pool_reuses_blocks, patch_roundtrip, state_patch_matches_diff,
+AK_CHECK_MAIN("proto", framing, codec, encoder_matches_jansson, json_pool_reuses_blocks, json_pool_caps_its_slabs,
+              patch_roundtrip, state_patch_matches_diff,
               peek_id)
