@@ -514,6 +514,8 @@ static int on_line(void *ud, char *line, size_t len)
         c->queued_bytes += len;
         if ((c->nqueued >= QUEUE_MAX || c->queued_bytes >= QUEUE_BYTES_MAX) && !c->paused) {
             c->paused = true;   /* read on when it has caught up */
+            ak_log(AK_LOG_DEBUG, "%s: %d requests (%zu bytes) wait; not reading until they are answered",
+                   c->peer, c->nqueued, c->queued_bytes);
             update_reading(c);
         }
         return 0;

@@ -7,7 +7,8 @@
 # texts that would not be UTF-8, store errors answered as errors, the
 # notification command's environment and output, and at the end, on an
 # akd at 10 requests a second: what costly queries cost of the rate, pages
-# of games, and notifications queued and run four at a time.
+# of games, and notifications queued and run four at a time; and requests
+# waiting behind a login, bounded in bytes (an akd at log level debug).
 # usage: abuse.sh AKD AKC
 set -u
 AKD=$1
@@ -240,6 +241,31 @@ start_akd limits --db "$dir/akd.sqlite3" --rate 10 --notify-command "$dir/slow-n
 check "a record costs 10 of the rate: of six sent at once at 10 a second (bursts of 20), at most two run" \
     "[ \$(grep -c '\"id\":[2-7],\"ok\":false.*rate_limited' '$dir/cost-record.out') -ge 4 ]"
 check "... where six pings all run" "[ \$(grep -c '\"id\":[2-7],\"ok\":true' '$dir/cost-ping.out') = 6 ]"
+kill $pid; wait $pid 2>/dev/null
+# Requests waiting behind a login are bounded in bytes, not only in number
+# (64): ten pings of 60 KB each behind r3's login stop akd reading at the
+# fifth (256 KiB), and every one is answered in the end.
+start_akd bytes --db "$dir/akd.sqlite3" --log-level debug
+python3 - "$port" >"$dir/bytes.out" 2>&1 <<'PY'
+import json, socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+lines = [json.dumps({"id": 1, "cmd": "login", "user": "r3", "password": "password-r3"})]
+lines += [json.dumps({"id": i, "cmd": "ping", "pad": "x" * 60000}) for i in range(2, 12)]
+s.sendall(("\n".join(lines) + "\n").encode())
+buf = b""
+while buf.count(b"\n") < 11:
+    data = s.recv(65536)
+    if not data:
+        break
+    buf += data
+print(sum(1 for l in buf.split(b"\n") if b'"ok":true' in l), "ok")
+PY
+waited=$(sed -n 's/.*: \([0-9]*\) requests (\([0-9]*\) bytes) wait.*/\1/p' "$dir/bytes.log" | head -1)
+check "60 KB requests behind a login: akd stops reading at ${waited:-none} waiting (256 KiB), not 64" \
+    "[ -n '$waited' ] && [ '$waited' -le 6 ]"
+check "... and answers all eleven in the end" "grep -q '^11 ok' '$dir/bytes.out'"
+kill $pid; wait $pid 2>/dev/null
+start_akd limits2 --db "$dir/akd.sqlite3" --rate 10 --notify-command "$dir/slow-notify"
 AKC_PASSWORD=password-r4 as r4 login r4 >/dev/null 2>&1
 clients=""
 for i in 1 2 3 4 5 6 7 8; do
