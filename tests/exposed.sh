@@ -44,7 +44,8 @@ cert other "/CN=localhost"
 tls_as() { local u=$1; shift; XDG_CONFIG_HOME="$dir/cfg-$u" "$AKC" --server 127.0.0.1:$port --tls "$@"; }
 
 # --- TLS with a certificate from an authority the client is told of
-start_akd tls --db "$dir/tls.sqlite3" --tls-cert "$dir/server.pem" --tls-key "$dir/server.key" --allow-positions 1
+start_akd tls --db "$dir/tls.sqlite3" --tls-cert "$dir/server.pem" --tls-key "$dir/server.key" --allow-positions 1 \
+    --idle-timeout 3
 check "akd logs the certificate it serves" "grep -q 'TLS certificate.*CN.*localhost' '$dir/tls.log'"
 AKC_PASSWORD=password-1 tls_as alice --ca "$dir/ca.pem" register alice >"$dir/reg.out" 2>&1
 expect reg "registered and logged in as alice"
@@ -66,15 +67,23 @@ openssl s_client -connect 127.0.0.1:$port </dev/null >"$dir/tls13.out" 2>&1
 check "TLS 1.3 is chosen when the client offers it" "grep -q 'New, TLSv1.3' '$dir/tls13.out'"
 # Twenty connections that begin a handshake and stop (a TLS record header,
 # then nothing) hold up nobody: the handshake runs in akd's loop, fed as
-# bytes arrive.
-python3 - "$port" 20 <<'PY' &
+# bytes arrive. akd closes them when the handshake's time is up (here
+# idle_timeout, 3 s, under the 10 s cap).
+python3 - "$port" 20 >"$dir/stalled.out" <<'PY' &
 import socket, sys, time
 socks = []
 for _ in range(int(sys.argv[2])):
     s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
     s.sendall(b"\x16\x03\x01\x02\x00")
     socks.append(s)
-time.sleep(4)
+began, closed = time.time(), 0
+for s in socks:
+    s.settimeout(max(0.1, began + 8 - time.time()))
+    try:
+        closed += s.recv(100) == b""
+    except OSError as e:
+        closed += not isinstance(e, socket.timeout)
+print("closed", closed, "after", round(time.time() - began, 1))
 PY
 stallers=$!
 sleep 0.5
@@ -84,6 +93,8 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "beside 20 stalled handshakes a client's TLS session goes on (${ms} ms)" \
     "grep -q '^game\\|^no games yet' '$dir/beside-stalled.out' && [ $ms -lt 3000 ]"
 wait $stallers
+check "... and akd closes the stalled ones when their time is up ($(cat "$dir/stalled.out"))" \
+    "grep -q '^closed 20 after [2-6]\\.' '$dir/stalled.out'"
 kill $pid; wait $pid 2>/dev/null
 
 # --- the same from a configuration file (tls_cert, tls_key)
