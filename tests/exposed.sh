@@ -110,6 +110,39 @@ cp "$dir/self.pem" "$dir/live.pem"; cp "$dir/self.key" "$dir/live.key"
 start_akd self --db "$dir/tls.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
 tls_as alice games </dev/null >"$dir/self1.out" 2>&1
 check "self-signed: refused without a pin, with its fingerprint shown" "[ \$? = 3 ] && grep -q 'SHA-256 fingerprint is [0-9A-F:]\{95\}' '$dir/self1.out'"
+# On a terminal akc offers to pin it: "n" pins nothing, "y" pins it.
+on_tty() {  # STATE-DIR ANSWER: akc games on a pseudo-terminal, answering the question
+    XDG_STATE_HOME="$1" XDG_CONFIG_HOME="$dir/cfg-alice" python3 - "$AKC" "$port" "$2" <<'PY'
+import os, pty, select, sys, time
+akc, port, answer = sys.argv[1:4]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(akc, [akc, "--server", "127.0.0.1:" + port, "--tls", "games"])
+out, sent, end = b"", False, time.time() + 15
+while time.time() < end:
+    if select.select([fd], [], [], 0.2)[0]:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+        if not sent and b"[y/N]" in out:
+            os.write(fd, (answer + "\n").encode())
+            sent = True
+_, status = os.waitpid(pid, 0)
+print(out.decode(errors="replace"))
+print("asked" if sent else "not asked", "exit", os.waitstatus_to_exitcode(status))
+PY
+}
+on_tty "$dir/state-no" n >"$dir/tty-no.out" 2>&1
+check "on a terminal akc shows the fingerprint and asks; 'n' refuses and pins nothing" \
+    "grep -q 'SHA-256 fingerprint' '$dir/tty-no.out' && grep -q '^asked exit 3' '$dir/tty-no.out' &&
+     [ ! -s '$dir/state-no/akc/known_servers' ]"
+on_tty "$dir/state-yes" y >"$dir/tty-yes.out" 2>&1
+check "... and 'y' pins it for host and port" \
+    "grep -q '^asked' '$dir/tty-yes.out' && grep -q '^127.0.0.1:$port [0-9A-F:]\{95\}\$' '$dir/state-yes/akc/known_servers'"
 # (a new server: akc sends it no token it did not issue; alice logs in)
 AKC_PASSWORD=password-1 tls_as alice --accept-new-cert login alice </dev/null >"$dir/self2.out" 2>&1
 check "--accept-new-cert pins it and goes on" "grep -q 'trusting this certificate' '$dir/self2.out' && grep -q 'logged in as alice' '$dir/self2.out'"
