@@ -366,8 +366,10 @@ static void on_idle(uv_timer_t *t)
 {
     struct ak_conn *c = t->data;
     if (c->tls && !ak_tls_ready(c->tls)) {
-        ak_log(AK_LOG_INFO, "%s did not finish its TLS handshake within %d s; closing", c->peer,
-               HANDSHAKE_SECONDS);
+        int limit = c->srv->cfg.idle_timeout;
+        if (limit <= 0 || limit > HANDSHAKE_SECONDS)
+            limit = HANDSHAKE_SECONDS;
+        ak_log(AK_LOG_INFO, "%s did not finish its TLS handshake within %d s; closing", c->peer, limit);
         conn_close(c);
         return;
     }

@@ -198,7 +198,10 @@ check "... and in the log" "grep -q 'admin alice: ban carol' '$dir/akd-file.log'
 aborting=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
 as alice abort $aborting >"$dir/abort.out" 2>&1
 expect abort "game $aborting aborted"
-sleep 2.5
+for _ in $(seq 100); do
+    grep -q "game $aborting left memory" "$dir/akd-file.log" && break
+    sleep 0.1
+done
 check "an aborted game leaves memory too (keep_finished)" "grep -q 'game $aborting left memory' '$dir/akd-file.log'"
 as bob abort 3 >"$dir/abort2.out" 2>&1
 expect abort2 'not_your_game\|already_started'

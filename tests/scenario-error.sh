@@ -2,7 +2,8 @@
 # scenario-error.sh AK-SCENARIO FILE: a scenario the runner must refuse.
 # FILE's line "# error: TEXT" says why; the run must exit 1 (a failed
 # scenario, not a crash: a sanitizer's abort or a signal is another
-# status) and print TEXT, so the file fails for its reason and no other.
+# status) and print TEXT, so the file fails for its reason and no other;
+# a sanitizer's report fails it too (UBSan may exit 1 as well).
 scenario=$1
 file=$2
 want=$(sed -n 's/^# error: //p' "$file" | head -1)
@@ -18,6 +19,7 @@ if [ $rc != 1 ]; then
     exit 1
 fi
 case $out in
+*"runtime error:"* | *Sanitizer*) echo "FAIL: a sanitizer's report"; exit 1 ;;
 *"$want"*) echo "ok: refused with: $want" ;;
 *) echo "FAIL: the output does not say: $want"; exit 1 ;;
 esac
