@@ -351,7 +351,8 @@ sigkill_while_playing() {
     player=$!
     # mid-game: the game from this position lasts 152 actions
     for _ in $(seq 200); do
-        [ "$(cat "$dir/acked" 2>/dev/null || echo 0)" -ge 40 ] && break
+        n=$(cat "$dir/acked" 2>/dev/null)    # empty while the player rewrites it
+        [ "${n:-0}" -ge 40 ] && break
         sleep 0.05
     done
     kill -9 $pid
