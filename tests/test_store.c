@@ -378,6 +378,11 @@ START_TEST(deleted_file_refuses_commits)
     ck_assert(ak_store_lost(st));
     ak_store_close(st);
     unlink(path);
+    char side[96];
+    for (int i = 0; i < 2; i++) {   /* the log and index SQLite left beside the replaced file */
+        snprintf(side, sizeof side, "%s%s", path, i ? "-shm" : "-wal");
+        unlink(side);
+    }
 }
 END_TEST
 
