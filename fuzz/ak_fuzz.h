@@ -48,21 +48,7 @@ static void fail(const char *fmt, ...)
  * see those, run the input again with FUZZ_ARENA_OFF=1 (malloc
  * throughout). Freeing looks at the address: inside the arena it is the
  * above, outside free(). A block that does not fit comes from malloc. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FUZZ_ARENA_ASAN 1
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-#define FUZZ_ARENA_ASAN 1
-#endif
-#ifdef FUZZ_ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define FUZZ_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define FUZZ_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define FUZZ_POISON(p, n) ((void)(p), (void)(n))
-#define FUZZ_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
+#include "ak_asan.h"
 
 #define FUZZ_ARENA_BYTES (32u << 20)
 #define FUZZ_ARENA_LIVE 0x4c495645u
@@ -91,10 +77,10 @@ static void *fuzz_arena_malloc(size_t n)
     unsigned char *h = fuzz_arena + fuzz_arena_used;
     fuzz_arena_used += need;
     fuzz_arena_live++;
-    FUZZ_UNPOISON(h, 16);
+    AK_UNPOISON(h, 16);
     *(struct fuzz_arena_header *)h = (struct fuzz_arena_header){n, FUZZ_ARENA_LIVE};
-    FUZZ_POISON(h, 16);
-    FUZZ_UNPOISON(h + 16, n);
+    AK_POISON(h, 16);
+    AK_UNPOISON(h + 16, n);
     return h + 16;
 }
 
@@ -109,13 +95,13 @@ static void fuzz_arena_free(void *p)
     if (b < fuzz_arena + 16 || (size_t)(b - fuzz_arena) % 16 != 0)
         fail("a JSON value freed at an address that is no block's");
     struct fuzz_arena_header *h = (struct fuzz_arena_header *)(b - 16);
-    FUZZ_UNPOISON(h, 16);
+    AK_UNPOISON(h, 16);
     if (h->state != FUZZ_ARENA_LIVE)
         fail("a JSON value freed twice, or freed from the middle of a block");
     h->state = FUZZ_ARENA_FREED;
     size_t size = h->size;
-    FUZZ_POISON(h, 16);
-    FUZZ_POISON(b, size);
+    AK_POISON(h, 16);
+    AK_POISON(b, size);
     fuzz_arena_live--;
 }
 
@@ -125,14 +111,14 @@ static void fuzz_arena_install(void)
 {
     const char *off = getenv("FUZZ_ARENA_OFF");
     fuzz_arena_off = off && *off && *off != '0';
-    FUZZ_POISON(fuzz_arena, FUZZ_ARENA_BYTES);
+    AK_POISON(fuzz_arena, FUZZ_ARENA_BYTES);
     json_set_alloc_funcs(fuzz_arena_malloc, fuzz_arena_free);
 }
 
 static void fuzz_arena_begin(void) __attribute__((unused));
 static void fuzz_arena_begin(void)
 {
-    FUZZ_POISON(fuzz_arena, fuzz_arena_used);
+    AK_POISON(fuzz_arena, fuzz_arena_used);
     fuzz_arena_used = 0;
     fuzz_arena_live = 0;
     fuzz_arena_on = !fuzz_arena_off;

@@ -16,6 +16,7 @@
  * thread is a bug and aborts.
  */
 #include "ak_json_pool.h"
+#include "ak_asan.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -23,14 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 #define SLAB_BYTES (64 * 1024)
 #define HEADER 16               /* keeps the payload 16-byte aligned */
@@ -61,7 +54,7 @@ static void push_free(int cls, uint8_t *block)
     h->cls = (uint8_t)cls;
     h->next = free_list[cls];
     free_list[cls] = h;
-    POISON(block + HEADER, class_size[cls]);
+    AK_POISON(block + HEADER, class_size[cls]);
 }
 
 static void *carve_slab(int cls)
@@ -101,7 +94,7 @@ static void *pool_malloc(size_t size)
     if (!h)
         return carve_slab(cls);
     free_list[cls] = h->next;
-    UNPOISON((uint8_t *)h + HEADER, class_size[cls]);
+    AK_UNPOISON((uint8_t *)h + HEADER, class_size[cls]);
     return (uint8_t *)h + HEADER;
 }
 
@@ -139,7 +132,7 @@ void ak_json_pool_release(void)
     while (slabs) {
         uint8_t *slab = slabs;
         slabs = *(void **)slab;
-        UNPOISON(slab, SLAB_BYTES);
+        AK_UNPOISON(slab, SLAB_BYTES);
         free(slab);
     }
     for (size_t i = 0; i < NCLASSES; i++)
