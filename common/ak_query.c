@@ -51,6 +51,16 @@ static bool supply_reach_matters(const struct ak_state *s)
     return false;
 }
 
+/* A supply unit of the mover went next to the enemy this turn, so any
+ * move could leave it sustaining no attack (LOGISTICS, MOVEMENT 5). */
+static bool supply_adjacency_matters(const struct ak_state *s)
+{
+    for (int u = 0; u < s->units; u++)
+        if (own(s, u, s->side) && (s->unit[u].flags & AK_U_SUPPLY_NEAR_ENEMY))
+            return true;
+    return false;
+}
+
 int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max)
 {
     static struct ak_dest dest[AK_HEX_COUNT];
@@ -58,7 +68,8 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
     uint8_t u = (uint8_t)unit;
     int n = ak_move_destinations(s, s->side, &u, 1, dest, AK_HEX_COUNT, &rej), count = 0;
     struct list l = {s, out, 0, max};
-    bool check_supply = ak_def(unit)->type == AK_TYPE_SUPPLY && supply_reach_matters(s);
+    bool check_supply = (ak_def(unit)->type == AK_TYPE_SUPPLY && supply_reach_matters(s)) ||
+                        supply_adjacency_matters(s);
     static uint8_t near_enemy[AK_HEX_COUNT];
     ak_mark_near_enemy(s, s->side, near_enemy);
     for (int i = 0; i < n && count < max; i++) {
@@ -72,7 +83,9 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
         memcpy(a.path, dest[i].path, sizeof a.path[0] * dest[i].npath);
         /* The search has checked everything but what depends on the whole
          * position after the move (SUSTAIN ATTACKS 2: a unit going next to
-         * the enemy, or a supply unit going away): check those only. */
+         * the enemy, or a supply unit going away; LOGISTICS, MOVEMENT 5:
+         * any move once a supply unit is next to the enemy): check those
+         * only. */
         if (dest[i].hex == s->unit[u].hex)
             continue;
         if (check_supply || near_enemy[dest[i].hex]) {

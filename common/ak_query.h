@@ -26,4 +26,12 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
  * the first supply unit that makes the battle legal. */
 int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max);
 
+/* Whether the waiting player can still finish the part of the turn he is
+ * in (the turn, side or phase changes, or the game ends) by legal actions
+ * other than resigning: found, a dead end (no sequence within the search's
+ * depth), or unknown (budget actions applied without an answer). The
+ * search and its limits: ak_forward.c. */
+enum ak_forward { AK_FORWARD_FOUND, AK_FORWARD_DEAD_END, AK_FORWARD_UNKNOWN };
+enum ak_forward ak_way_forward(const struct ak_state *s, int budget);
+
 #endif

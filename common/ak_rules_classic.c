@@ -11,6 +11,7 @@
 #include "ak_arrival.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
+#include "ak_logistics.h"
 #include "ak_sustain.h"
 #include "ak_move.h"
 #include "ak_substitute.h"
@@ -34,7 +35,7 @@ static bool classic_move(const struct ak_ruleset *r, struct ak_state *s,
         supply = supply || ak_def(a->units[i])->type == AK_TYPE_SUPPLY;
     if (supply || ak_enemy_unit_adjacent(s, route.hex, s->side))
         ak_combat_auto_victory(s, ev);
-    return true;
+    return ak_logistics_adjacency_possible(s, rej);
 }
 
 static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
@@ -43,7 +44,7 @@ static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
     if (!ak_arrival_place(r, s, a, ev, rej) || !ak_sustain_still_possible(s, a->units, a->nunits, rej))
         return false;
     ak_combat_auto_victory(s, ev);
-    return true;
+    return ak_logistics_adjacency_possible(s, rej);
 }
 
 /* Putting a supply unit to sea, or exchanging units for substitutes, can
@@ -52,7 +53,8 @@ static bool classic_place(const struct ak_ruleset *r, struct ak_state *s,
 static bool classic_embark(const struct ak_ruleset *r, struct ak_state *s,
                            const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
-    return ak_arrival_embark(r, s, a, ev, rej) && ak_sustain_still_possible(s, NULL, 0, rej);
+    return ak_arrival_embark(r, s, a, ev, rej) && ak_sustain_still_possible(s, NULL, 0, rej) &&
+           ak_logistics_adjacency_possible(s, rej);
 }
 
 static bool classic_substitute(const struct ak_ruleset *r, struct ak_state *s,

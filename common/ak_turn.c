@@ -6,6 +6,7 @@
 #include "ak_battle.h"
 #include "ak_capture.h"
 #include "ak_combat.h"
+#include "ak_logistics.h"
 #include "ak_stacking.h"
 #include "ak_sustain.h"
 #include "ak_victory.h"
@@ -138,28 +139,6 @@ bool ak_turn_stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, i
     return true;
 }
 
-/* LOGISTICS, MOVEMENT 5: a supply unit that went next to the enemy must be
- * able to sustain an attack this turn: within 5 squares of an own combat
- * unit that stands in an enemy zone of control. */
-static bool supply_adjacency_ok(const struct ak_state *s, int side, struct ak_reject *rej)
-{
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        if (x->where != AK_AT_BOARD || !(x->flags & AK_U_SUPPLY_NEAR_ENEMY) ||
-            !ak_enemy_unit_adjacent(s, x->hex, side))
-            continue;
-        bool sustains = false;
-        for (int c = 0; c < s->units && !sustains; c++)
-            sustains = ak_def(c)->side == side && ak_on_board(s, c) &&
-                       ak_unit_is_combat(ak_def(c)) && ak_in_enemy_zoc(s, s->unit[c].hex, side) &&
-                       ak_hex_distance(s->unit[c].hex, x->hex) <= 5;
-        if (!sustains)
-            return ak_reject(rej, "LOGISTICS-M5", "%s is next to the enemy but sustains no attack this turn; supply units go next to the enemy only in the turn they sustain an attack",
-                             ak_def(u)->shortname);
-    }
-    return true;
-}
-
 /* ISOLATION 1: a side with no supply unit on board at the end of its
  * movement portion in two consecutive turns loses every unit on board
  * (Rommel, who cannot be eliminated, stays). False if the game ended. */
@@ -181,7 +160,7 @@ bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
                           const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej)
 {
     (void)a;
-    if (!ak_turn_stacking_ok(r, s, s->side, rej) || !supply_adjacency_ok(s, s->side, rej) ||
+    if (!ak_turn_stacking_ok(r, s, s->side, rej) || !ak_logistics_adjacency_ok(s, s->side, rej) ||
         !ak_sustain_portion_may_end(s, rej))
         return false;
     for (int u = 0; u < s->units; u++) {

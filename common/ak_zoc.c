@@ -36,6 +36,25 @@ bool ak_in_enemy_zoc(const struct ak_state *s, ak_hex h, int side)
     return false;
 }
 
+/* A zone an automatic victory switched off: the unit would exert one. */
+static bool zoc_switched_off(const struct ak_state *s, int u)
+{
+    const struct ak_unit *x = &s->unit[u];
+    return x->where == AK_AT_BOARD && ak_unit_is_combat(ak_def(u)) && (x->flags & AK_U_ZOC_OFF) &&
+           (ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS || ak_ruleset_get(s->ruleset)->zoc_out_of_fortress);
+}
+
+bool ak_attacks_from(const struct ak_state *s, ak_hex h, int side)
+{
+    if (ak_map()->terrain[h] == AK_TERRAIN_FORTRESS)
+        return false;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != side && (ak_exerts_zoc(s, u) || zoc_switched_off(s, u)) &&
+            ak_adjacent(s->unit[u].hex, h))
+            return true;
+    return false;
+}
+
 bool ak_same_enemy_zoc(const struct ak_state *s, ak_hex a, ak_hex b, int side)
 {
     for (int u = 0; u < s->units; u++)

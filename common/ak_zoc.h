@@ -26,6 +26,10 @@ bool ak_exerts_zoc(const struct ak_state *s, int u);
 bool ak_zoc_covers(const struct ak_state *s, int u, ak_hex h);
 /* Hex h lies in the zone of some combat unit of the enemy of side. */
 bool ak_in_enemy_zoc(const struct ak_state *s, ak_hex h, int side);
+/* A combat unit of side on h attacks this turn: h lies in an enemy zone,
+ * or next to an enemy stack whose zone an automatic victory switched off
+ * (that stack is still fought, and obliges its neighbours to attack). */
+bool ak_attacks_from(const struct ak_state *s, ak_hex h, int side);
 /* Some enemy unit of side controls both a and b. */
 bool ak_same_enemy_zoc(const struct ak_state *s, ak_hex a, ak_hex b, int side);
 /* An enemy supply unit lies on or next to h. */

@@ -25,6 +25,8 @@
  *   - after an accepted action ak_state_check holds, every event has a
  *     JSON form and a line of text, and the JSON Patch of the push
  *     (ak_state_patch) turns the public state before into the one after;
+ *   - the player then awaited still has a way to finish the part of the
+ *     turn he is in (ak_way_forward: no dead ends);
  *   - the action as stored (ak_action_to_json_in, written out as text, as
  *     the log and the record keep it) reads back, encodes the same, and
  *     replays on the state before to the same ak_state_hash.
@@ -38,6 +40,7 @@
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_player.h"
+#include "ak_query.h"
 
 #define AK_FUZZ_NAME "fuzz_action"
 #include "ak_fuzz.h"
@@ -256,6 +259,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char why[200];
     if (!ak_state_check(&s, why, sizeof why))
         fail("after an accepted %s the state is not valid: %s", ak_action_kind_name(a.kind), why);
+    /* No dead ends (issue 34): the player now awaited can still finish
+     * the part of the turn he is in (a search that runs out of budget
+     * proves nothing either way and passes). */
+    if (ak_way_forward(&s, 3000) == AK_FORWARD_DEAD_END)
+        fail("after an accepted %s the player awaited has no way to finish the %s", ak_action_kind_name(a.kind),
+             ak_phase_words(&s));
     check_events(&ev);
     check_patch(base, &s);
     check_replay(base, &a, &s, &ev);

@@ -77,6 +77,31 @@ static bool invariants(const struct ak_player_game *g)
     return true;
 }
 
+/* After every action: the waiting player can still finish (issue 34). */
+static bool way_forward(struct ak_player_game *g)
+{
+    g->forward_checks++;
+    enum ak_forward f = ak_way_forward(&g->s, g->forward_budget > 0 ? g->forward_budget : 20000);
+    if (f == AK_FORWARD_UNKNOWN) {
+        g->forward_unknown++;
+        if (getenv("AK_FORWARD_VERBOSE")) {
+            struct ak_action end = {.kind = (uint8_t)ak_ending_action(&g->s), .side = (uint8_t)ak_waiting_for(&g->s)};
+            struct ak_reject rej = {0};
+            ak_try(&g->s, &end, &rej);
+            fprintf(stderr, "undecided after action %d (%s %s, pending %d, battles %d): %s %s\n", g->n,
+                    ak_side_name(g->s.side), ak_phase_name(g->s.phase), g->s.pending.kind, g->s.nbattles,
+                    rej.code, rej.text);
+        }
+    }
+    if (f != AK_FORWARD_DEAD_END)
+        return true;
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(&g->s), .side = (uint8_t)g->s.side};
+    struct ak_reject rej;
+    if (!ak_try(&g->s, &end, &rej))
+        fprintf(stderr, "%s: %s %s\n", ak_action_kind_name(end.kind), rej.code, rej.text);
+    return fail(g, "a dead end: no legal way to finish the part of the turn");
+}
+
 static bool apply(struct ak_player_game *g, const struct ak_action *a)
 {
     struct ak_reject rej;
@@ -89,7 +114,7 @@ static bool apply(struct ak_player_game *g, const struct ak_action *a)
     }
     g->log[g->n] = *a;
     g->hash[g->n++] = ak_state_hash(&g->s);
-    return !g->check || invariants(g);
+    return (!g->check || invariants(g)) && (!g->forward || way_forward(g));
 }
 
 static int filter_kind(const struct ak_action *in, int n, int kind, struct ak_action *out)
@@ -140,7 +165,7 @@ static bool random_move(struct ak_player_game *g, struct ak_action *out)
             }
         for (int i = 0; i < n; i++) {
             ak_hex h = moves[i].hex;
-            bool ok = ak_unit_is_combat(ak_def(u)) ? own[h] < 3 : !near_enemy[h];
+            bool ok = ak_unit_is_combat(ak_def(u)) ? own[h] < 3 : g->reckless || !near_enemy[h];
             /* Only a combat unit going next to the enemy, or supply moving
              * while units stand there, can leave a unit out of reach. */
             bool risky = ak_unit_is_combat(ak_def(u)) ? near_enemy[h] != 0 : units_near_enemy;
@@ -195,6 +220,28 @@ static bool supply_forward(struct ak_player_game *g, struct ak_action *out)
     return false;
 }
 
+/* A move of any unit, moved already or not, after which the portion can
+ * end: what a player does when his last move left something to mend (a
+ * supply unit next to the enemy, say, LOGISTICS, MOVEMENT 5). */
+static bool mending_move(struct ak_player_game *g, struct ak_action *out)
+{
+    static struct ak_action moves[LIST_MAX];
+    static struct ak_state copy;
+    const struct ak_state *s = &g->s;
+    struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = s->side, .hex = AK_HEX_NONE,
+                            .supply = AK_UNIT_NONE};
+    int n = ak_legal_actions(s, AK_LIST_MOVES, moves, LIST_MAX);
+    for (int i = 0; i < n; i++) {
+        copy = *s;
+        if (moves[i].kind == AK_ACT_MOVE && ak_apply(&copy, &moves[i], NULL, NULL) &&
+            ak_try(&copy, &end, NULL)) {
+            *out = moves[i];
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool movement_step(struct ak_player_game *g, struct ak_action *list, int n)
 {
     static struct ak_action some[LIST_MAX];
@@ -212,7 +259,7 @@ static bool movement_step(struct ak_player_game *g, struct ak_action *list, int 
     bool can_end = filter_kind(list, n, AK_ACT_END_MOVEMENT, some) > 0;
     if (g->moves_left > 0 || !can_end) {
         g->moves_left--;
-        if (!can_end && g->moves_left <= 0 && supply_forward(g, &a))
+        if (!can_end && g->moves_left <= 0 && (supply_forward(g, &a) || (g->reckless && mending_move(g, &a))))
             return apply(g, &a);
         if (random_move(g, &a))
             return apply(g, &a);

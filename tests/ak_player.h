@@ -25,6 +25,15 @@ struct ak_player_game {
     bool check;                     /* check invariants after every action */
     int ruleset;                    /* the rules played (ak_ruleset_get), 0 classic */
     bool toward_enemy;              /* half the moves go as near the enemy as they can */
+    /* No dead ends (issue 34): after every action the waiting player must
+     * still have a way to finish the part of the turn he is in
+     * (ak_way_forward); unknown answers are counted, not failed. */
+    bool forward;
+    int forward_budget;             /* actions the search may apply (0: 20000) */
+    long forward_checks, forward_unknown;
+    /* Supply units may go next to the enemy (LOGISTICS, MOVEMENT 5) like
+     * any unit, which the careful default avoids. */
+    bool reckless;
     /* Called before each chosen action is applied to s (NULL: none): a
      * server's dice scheme sets the action's dice here (ak_dice.h). */
     void (*before_apply)(struct ak_player_game *g, const struct ak_action *a);

@@ -7,7 +7,12 @@
  * hash after every action. Prints one line per game and a summary of how
  * games ended; exits non-zero on any violation or a game that cannot go on.
  *
- * usage: ak-selfplay [GAMES [FIRST-SEED [RULESET]]]
+ * With the fourth argument "forward" it also checks after every action
+ * that the waiting player still has a way to finish the part of the turn
+ * he is in (no dead ends, ak_way_forward), with players whose supply units
+ * go next to the enemy like any unit; scripts/deadends is the long run.
+ *
+ * usage: ak-selfplay [GAMES [FIRST-SEED [RULESET [forward]]]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +45,9 @@ int main(int argc, char **argv)
     g.check = true;
     g.ruleset = argc > 3 ? ak_ruleset_find(argv[3]) : 0;
     g.toward_enemy = g.ruleset > 0;     /* the classic figures stay those of the docs */
+    g.forward = g.reckless = argc > 4 && strcmp(argv[4], "forward") == 0;
+    if (g.forward)
+        g.toward_enemy = true;
     if (g.ruleset < 0) {
         fprintf(stderr, "ak-selfplay: unknown ruleset '%s'\n", argv[3]);
         return 2;
@@ -72,6 +80,9 @@ int main(int argc, char **argv)
             if (wins[w][r])
                 printf("  %s wins by %s: %d\n", w == 0 ? "Axis" : "Allied", ak_win_reason_name(r),
                        wins[w][r]);
+    if (g.forward)
+        printf("no dead ends: %ld states checked, %ld undecided within the search's budget\n",
+               g.forward_checks, g.forward_unknown);
     ak_player_free(&g);
     return bad ? 1 : 0;
 }

@@ -2,11 +2,13 @@
  * replays from its seed to the same state hash after every action; the
  * public state survives a JSON round trip. */
 #include "ak_check.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_query.h"
 #include "ak_victory.h"
 
 static const char *const script[] = {
@@ -211,5 +213,40 @@ START_TEST(battle_lists_are_sides)
 }
 END_TEST
 
+/* Issue 34, from a game another program played through akd: the Axis
+ * moves its captured supply unit gcap4 from D17 to G22, which brings
+ * supply in reach of the stack there and makes an automatic victory
+ * against 7arm4sam at H23, whose zone is then ignored. gcap4 stands next
+ * to the very unit whose elimination it sustains (LOGISTICS 6), so the
+ * movement portion ends (LOGISTICS, MOVEMENT 5); before, it could neither
+ * end nor be undone. */
+START_TEST(m5_sustains_automatic_victory)
+{
+    char path[512], err[200];
+    const char *dir = getenv("AK_TEST_POSITIONS");
+    snprintf(path, sizeof path, "%s/m5-av-deadlock.position.json", dir ? dir : "tests/positions");
+    json_t *pos = json_load_file(path, 0, NULL);
+    ck_assert_msg(pos, "cannot read %s", path);
+    static struct ak_state s;
+    ck_assert_msg(ak_state_from_position(pos, 11, &s, err, sizeof err), "%s", err);
+    json_decref(pos);
+    json_t *mv = json_loads("{\"action\":\"move\",\"units\":[\"gcap4\"],\"to\":\"G22\"}", 0, NULL);
+    struct ak_action a;
+    struct ak_events ev = {0};
+    struct ak_reject rej;
+    ck_assert_msg(ak_action_from_json(mv, AK_AXIS, &a, err, sizeof err), "%s", err);
+    json_decref(mv);
+    ck_assert_msg(ak_apply(&s, &a, &ev, &rej), "%s %s", rej.code, rej.text);
+    bool victory = false;
+    for (int i = 0; i < ev.n; i++)
+        victory = victory || ev.ev[i].kind == AK_EV_AUTO_VICTORY;
+    ck_assert(victory);
+    ck_assert(ak_way_forward(&s, 20000) == AK_FORWARD_FOUND);
+    struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    ck_assert_msg(ak_apply(&s, &end, NULL, &rej), "%s %s", rej.code, rej.text);
+    ck_assert_int_eq(s.phase, AK_PHASE_COMBAT);
+}
+END_TEST
+
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
-              event_words, adjudication, battle_lists_are_sides)
+              event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory)
