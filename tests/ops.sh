@@ -135,7 +135,10 @@ if meson install -C "$build" --no-rebuild --destdir "$inst" >"$dir/inst.log" 2>&
         # verify wants ExecStart's program where the unit says it is
         bin=$(sed -n 's/^ExecStart=//p' "$unit")
         if [ -x "$bin" ] || { mkdir -p "$(dirname "$bin")" 2>/dev/null && cp "$AKD" "$bin" 2>/dev/null && copied=1; }; then
-            systemd-analyze verify "$unit" >"$dir/verify.out" 2>&1
+            # --man=no: the unit's Documentation=man:akd(8) is installed with
+            # it, not yet on this machine's man path (the install test checks
+            # the page itself)
+            systemd-analyze verify --man=no "$unit" >"$dir/verify.out" 2>&1
             check "systemd-analyze verify passes on akd.service" "! grep -v -i 'no such file\\|Failed to connect\\|Bus\\|System has not been booted' '$dir/verify.out' | grep -q akd.service"
             [ "${copied:-0}" = 1 ] && rm -f "$bin"
         else
