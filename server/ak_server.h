@@ -265,6 +265,15 @@ bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *
 /* ak_web.c (akd only): the HTTP listener */
 int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, size_t cap);
 void ak_web_stop(void);
+/* SIGHUP: HTTPS takes the certificate and key files again (new
+ * connections get them; a certbot renewal without a restart). */
+int ak_web_reload_cert(const struct ak_config *cfg, char *err, size_t cap);
+/* ak_web_listen.c: the HTTP listener's own socket, bound exactly to
+ * host:port; each accepted connection goes to adopt (which owns fd). */
+int ak_listen_address(const char *host, int port, struct sockaddr_storage *addr);
+int ak_web_listen_start(uv_loop_t *loop, const char *host, int port,
+                        void (*adopt)(int fd, const struct sockaddr_storage *peer), char *err, size_t cap);
+void ak_web_listen_stop(void);
 
 /* ak_backup.c */
 int ak_backup_init(struct ak_server *srv, char *err, size_t cap);

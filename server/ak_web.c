@@ -49,6 +49,7 @@ struct session {
 };
 
 static struct lws_context *context;
+static struct lws_vhost *vhost;
 static struct ak_server *server;
 
 /* An address in the comma-separated list (IPv4-mapped IPv6 as IPv4). */
@@ -353,14 +354,23 @@ static void lws_to_log(int level, const char *line)
     ak_log(level & LLL_ERR ? AK_LOG_ERROR : AK_LOG_WARN, "libwebsockets: %s", text);
 }
 
+/* A connection the listener accepted (ak_web_listen.c): libwebsockets
+ * speaks HTTP, or HTTPS, on it from here (and closes fd if it cannot). */
+static void adopt(int fd, const struct sockaddr_storage *peer)
+{
+    (void)peer;
+    lws_sock_file_fd_type sock = {.sockfd = fd};
+    int type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (server->cfg.tls_cert[0] ? LWS_ADOPT_ALLOW_SSL : 0);
+    lws_adopt_descriptor_vhost(vhost, (lws_adoption_type)type, sock, NULL, NULL);
+}
+
 int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, size_t cap)
 {
     struct lws_context_creation_info info;
     void *loops[1] = {srv->loop};
     memset(&info, 0, sizeof info);
     server = srv;
-    info.port = port;
-    info.iface = host;
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;      /* akd's own socket: ak_web_listen.c */
     info.protocols = protocols;
     info.foreign_loops = loops;
     info.uid = info.gid = -1;
@@ -373,24 +383,40 @@ int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, s
     }
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_to_log);
     context = lws_create_context(&info);
-    /* libwebsockets hands back a context even when its listener could not
-     * be made (the port taken): without its default vhost nothing listens,
-     * and an operator must hear of it at start, not from his users. */
-    if (context && !lws_get_vhost_by_name(context, "default")) {
+    if (context && !(vhost = lws_get_vhost_by_name(context, "default"))) {
         lws_context_destroy(context);
         context = NULL;
     }
     if (!context)
-        return snprintf(err, cap, "cannot listen for HTTP on %s:%d (the port is taken, or see the log)", host, port), -1;
+        return snprintf(err, cap, "cannot start HTTP on %s:%d (see the log)", host, port), -1;
+    if (ak_web_listen_start(srv->loop, host, port, adopt, err, cap) != 0) {
+        lws_context_destroy(context);
+        context = NULL;
+        return -1;
+    }
     ak_log(AK_LOG_INFO, "HTTP%s on %s:%d: the web client from %s, WebSocket, /metrics for %s",
            srv->cfg.tls_cert[0] ? "S" : "", host, port, srv->cfg.web_dir[0] ? srv->cfg.web_dir : "(no web_dir)",
            srv->cfg.metrics_allow);
     return 0;
 }
 
+int ak_web_reload_cert(const struct ak_config *cfg, char *err, size_t cap)
+{
+    if (!context || !cfg->tls_cert[0])
+        return 0;
+    /* Without copies in memory libwebsockets reads the files again, the
+     * whole chain (SSL_CTX_use_certificate_chain_file), into the vhost's
+     * context: handshakes from now on present the new certificate. */
+    if (lws_tls_cert_updated(context, cfg->tls_cert, cfg->tls_key, NULL, 0, NULL, 0) != 0)
+        return snprintf(err, cap, "libwebsockets could not load %s", cfg->tls_cert), -1;
+    ak_log(AK_LOG_INFO, "HTTPS: certificate reloaded from %s", cfg->tls_cert);
+    return 0;
+}
+
 /* lws closes its handles on the loop: akd's uv_run goes on until they are. */
 void ak_web_stop(void)
 {
+    ak_web_listen_stop();
     if (context)
         lws_context_destroy(context);
     context = NULL;

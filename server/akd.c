@@ -143,7 +143,8 @@ static void on_hup(uv_signal_t *sig, int signum)
 }
 
 /* SIGHUP: the log file reopened (rotation) and the certificate reloaded
- * (renewal). Other settings need a restart. */
+ * (renewal), on the game port and the HTTPS listener. Other settings
+ * need a restart. */
 static void reload(struct ak_server *srv)
 {
     if (ak_log_open(srv->cfg.log_file) != 0)
@@ -166,6 +167,9 @@ static void reload(struct ak_server *srv)
         }
         ak_tls_ctx_free(srv->tls);
         srv->tls = ctx;
+        /* The same files, checked above, for the HTTPS listener. */
+        if (srv->cfg.http_listen[0] && ak_web_reload_cert(&srv->cfg, err, sizeof err) != 0)
+            ak_log(AK_LOG_ERROR, "SIGHUP: HTTPS keeps its old certificate: %s", err);
     }
 }
 
@@ -173,6 +177,25 @@ static void reload(struct ak_server *srv)
 static bool is_loopback(const char *host)
 {
     return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 || strcmp(host, "localhost") == 0;
+}
+
+/* No plaintext off loopback, on the game port or the HTTP listener alike,
+ * unless allow_plaintext = 1 says something else encrypts the traffic. */
+static bool plaintext_allowed(const struct ak_config *cfg, const char *key, const char *host)
+{
+    if (cfg->tls_cert[0] || is_loopback(host) || cfg->allow_plaintext)
+        return true;
+    fprintf(stderr, "akd: %s: %s is not a loopback address: players' passwords and sessions would cross "
+                    "the network in the clear. Give --tls-cert and --tls-key (see man akd), or set "
+                    "allow_plaintext = 1 if something else encrypts the traffic\n", key, host);
+    return false;
+}
+
+static void warn_plaintext(const struct ak_config *cfg, const char *what, const char *host)
+{
+    if (!cfg->tls_cert[0] && !is_loopback(host))
+        ak_log(AK_LOG_WARN, "%s on %s without TLS (allow_plaintext = 1): passwords and session "
+               "tokens cross the network in the clear", what, host);
 }
 
 /* Without --config: $AKD_CONFIG if set (empty: no file), else the
@@ -324,12 +347,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: tls_cert and tls_key go together: give both, or neither\n");
         return 2;
     }
-    if (!cfg->tls_cert[0] && !is_loopback(host) && !cfg->allow_plaintext) {
-        fprintf(stderr, "akd: %s is not a loopback address: players' passwords and sessions would cross "
-                        "the network in the clear. Give --tls-cert and --tls-key (see man akd), or set "
-                        "allow_plaintext = 1 if something else encrypts the traffic\n", host);
+    if (!plaintext_allowed(cfg, "listen", host))
+        return 2;
+    char whost[256] = "";
+    int wport = 0;
+    if (cfg->http_listen[0] && parse_listen(cfg->http_listen, whost, sizeof whost, &wport) != 0) {
+        fprintf(stderr, "akd: http_listen wants HOST:PORT, e.g. 127.0.0.1:8080\n");
         return 2;
     }
+    struct sockaddr_storage waddr;
+    if (cfg->http_listen[0] && ak_listen_address(whost, wport, &waddr) != 0) {
+        fprintf(stderr, "akd: http_listen: %s is not a numeric address (give 127.0.0.1, ::1, 0.0.0.0, :: "
+                        "or localhost; akd resolves no host names)\n", whost);
+        return 2;
+    }
+    if (cfg->http_listen[0] && !plaintext_allowed(cfg, "http_listen", whost))
+        return 2;
     /* Everything akd creates (database, log, shared memory, backups) is
      * its own: password hashes, dice secrets, names and addresses are not
      * for other users. */
@@ -339,9 +372,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: cannot open the log file %s\n", cfg->log_file);
         return 1;
     }
-    if (!cfg->tls_cert[0] && !is_loopback(host))
-        ak_log(AK_LOG_WARN, "listening on %s without TLS (allow_plaintext = 1): passwords and session "
-               "tokens cross the network in the clear", host);
+    warn_plaintext(cfg, "listening", host);
+    if (cfg->http_listen[0])
+        warn_plaintext(cfg, "HTTP", whost);
     if (sodium_init() < 0) {
         fprintf(stderr, "akd: libsodium failed to initialise\n");
         return 1;
@@ -399,12 +432,6 @@ int main(int argc, char **argv)
         return 1;
     }
     if (cfg->http_listen[0]) {
-        char whost[256];
-        int wport;
-        if (parse_listen(cfg->http_listen, whost, sizeof whost, &wport) != 0) {
-            fprintf(stderr, "akd: http_listen wants HOST:PORT, e.g. 127.0.0.1:8080\n");
-            return 2;
-        }
         if (ak_web_start(&srv, whost, wport, err, sizeof err) != 0) {
             fprintf(stderr, "akd: %s\n", err);
             return 1;

@@ -230,13 +230,16 @@ static bool mending_move(struct ak_player_game *g, struct ak_action *out)
     const struct ak_state *s = &g->s;
     struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = s->side, .hex = AK_HEX_NONE,
                             .supply = AK_UNIT_NONE};
-    int n = ak_legal_actions(s, AK_LIST_MOVES, moves, LIST_MAX);
-    for (int i = 0; i < n; i++) {
-        copy = *s;
-        if (moves[i].kind == AK_ACT_MOVE && ak_apply(&copy, &moves[i], NULL, NULL) &&
-            ak_try(&copy, &end, NULL)) {
-            *out = moves[i];
-            return true;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != s->side || !ak_on_board(s, u))
+            continue;
+        int n = ak_legal_moves(s, u, moves, LIST_MAX);
+        for (int i = 0; i < n; i++) {
+            copy = *s;
+            if (ak_apply(&copy, &moves[i], NULL, NULL) && ak_try(&copy, &end, NULL)) {
+                *out = moves[i];
+                return true;
+            }
         }
     }
     return false;

@@ -1,0 +1,108 @@
+#!/bin/bash
+# Integration: akd on a public address II (issue 27), the checks that need
+# no certificate authority: the HTTP listener binds exactly the address it
+# is given (IPv4, IPv6, localhost; a host name refused, saying so), and
+# the game port's rule holds for it too: no plaintext HTTP off loopback
+# unless allow_plaintext = 1, with a warning in the log.
+# usage: public.sh AKD AKC
+set -u
+AKD=$1 AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+# listening NAME: the local addresses of akd's listening sockets (ss)
+listening() { ss -Hltnp 2>/dev/null | grep "pid=$pid," | awk '{print $4}' | sort >"$dir/$1.lst"; }
+
+hport=$(free_port)
+start_akd v4 --db "$dir/a.sqlite3" --http-listen 127.0.0.1:$hport
+listening v4
+check "http_listen 127.0.0.1 binds 127.0.0.1 only ($(tr '\n' ' ' <"$dir/v4.lst"))" \
+    "grep -qx '127.0.0.1:$hport' '$dir/v4.lst' && ! grep -q '^\\*:$hport\$\\|^0.0.0.0:$hport\$\\|^\\[::\\]:$hport\$' '$dir/v4.lst'"
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing")
+check "... which answers HTTP ($code)" "[ '$code' = 404 ]"
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.2:$hport/nothing")
+check "... and 127.0.0.2 cannot connect (curl: $code)" "[ '$code' = 000 ]"
+kill $pid; wait $pid 2>/dev/null
+
+if python3 -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
+    hport=$(free_port)
+    start_akd v6 --db "$dir/a.sqlite3" --http-listen "[::1]:$hport"
+    listening v6
+    check "http_listen [::1] binds ::1 only ($(tr '\n' ' ' <"$dir/v6.lst"))" \
+        "grep -qx '\\[::1\\]:$hport' '$dir/v6.lst' && ! grep -q ':$hport\$' <(grep -v '^\\[::1\\]' '$dir/v6.lst')"
+    code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://[::1]:$hport/nothing")
+    check "... which answers HTTP over IPv6 ($code)" "[ '$code' = 404 ]"
+    code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing")
+    check "... and not on IPv4 (curl: $code)" "[ '$code' = 000 ]"
+    kill $pid; wait $pid 2>/dev/null
+else
+    echo "skip IPv6 binding: this machine has no ::1"
+fi
+
+hport=$(free_port)
+start_akd lh --db "$dir/a.sqlite3" --http-listen localhost:$hport
+listening lh
+check "http_listen localhost binds 127.0.0.1 ($(tr '\n' ' ' <"$dir/lh.lst"))" "grep -qx '127.0.0.1:$hport' '$dir/lh.lst'"
+kill $pid; wait $pid 2>/dev/null
+
+"$AKD" --listen 127.0.0.1:$(free_port) --db "$dir/a.sqlite3" --http-listen example.org:$(free_port) \
+    >"$dir/name.out" 2>&1
+rc=$?
+check "a host name is refused, saying akd resolves none (exit $rc)" \
+    "[ $rc != 0 ] && grep -q 'not a numeric address.*resolves no host names' '$dir/name.out'"
+
+"$AKD" --listen 127.0.0.1:$(free_port) --db "$dir/a.sqlite3" --http-listen 0.0.0.0:$(free_port) \
+    >"$dir/plain.out" 2>&1
+rc=$?
+check "http_listen 0.0.0.0 without TLS is refused (exit $rc), naming the key" \
+    "[ $rc = 2 ] && grep -q 'http_listen: 0.0.0.0 is not a loopback address' '$dir/plain.out'"
+hport=$(free_port)
+start_akd plain --db "$dir/a.sqlite3" --http-listen 0.0.0.0:$hport --allow-plaintext 1
+check "... with allow_plaintext = 1 it starts, and warns in the log" \
+    "grep -q 'HTTP on 0.0.0.0 without TLS (allow_plaintext = 1)' '$dir/plain.log'"
+kill $pid; wait $pid 2>/dev/null
+
+# --- HTTPS: SIGHUP reloads the certificate (a certbot renewal reaches
+# browsers without a restart), the whole chain
+cert() {  # NAME SUBJECT [CA]: NAME.pem (with CA's certificate after it) and NAME.key
+    local name=$1 subject=$2 ca=${3:-}
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$name.key" \
+        -subj "$subject" -out "$dir/$name.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:%s\n' "$([ -z "$ca" ] && echo TRUE || echo FALSE)" >"$dir/$name.ext"
+    if [ -n "$ca" ]; then
+        openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$ca.pem" -CAkey "$dir/$ca.key" -CAcreateserial \
+            -days 30 -extfile "$dir/$name.ext" -out "$dir/$name.pem" 2>/dev/null
+        cat "$dir/$ca.pem" >>"$dir/$name.pem"
+    else
+        openssl x509 -req -in "$dir/$name.csr" -signkey "$dir/$name.key" -days 30 \
+            -extfile "$dir/$name.ext" -out "$dir/$name.pem" 2>/dev/null
+    fi
+}
+fingerprint() { openssl x509 -noout -fingerprint -sha256 -in "$1" | cut -d= -f2; }
+served() {  # the leaf certificate HTTPS presents now, and how many it sends
+    timeout 5 openssl s_client -connect 127.0.0.1:$hport -showcerts </dev/null 2>/dev/null >"$dir/served.txt"
+    openssl x509 -noout -fingerprint -sha256 -in "$dir/served.txt" 2>/dev/null | cut -d= -f2
+}
+cert ca "/CN=Test Authority"
+cert first "/CN=first" ca
+cert second "/CN=second" ca
+cp "$dir/first.pem" "$dir/live.pem"; cp "$dir/first.key" "$dir/live.key"
+hport=$(free_port)
+start_akd tls --db "$dir/a.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key" --http-listen 127.0.0.1:$hport
+was=$(served)
+check "HTTPS serves the certificate it started with" "[ -n '$was' ] && [ '$was' = '$(fingerprint "$dir/first.pem")' ]"
+cp "$dir/second.pem" "$dir/live.pem"; cp "$dir/second.key" "$dir/live.key"
+kill -HUP $pid; sleep 0.5
+now=$(served)
+check "after SIGHUP HTTPS serves the renewed one" "[ '$now' = '$(fingerprint "$dir/second.pem")' ]"
+check "... with its chain (2 certificates sent)" "[ \$(grep -c 'BEGIN CERTIFICATE' '$dir/served.txt') = 2 ]"
+check "... and says so in the log" "grep -q 'HTTPS: certificate reloaded' '$dir/tls.log'"
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' --cacert "$dir/ca.pem" "https://127.0.0.1:$hport/nothing")
+check "... and answers HTTPS with it ($code)" "[ '$code' = 404 ]"
+echo garbage >"$dir/live.pem"
+kill -HUP $pid; sleep 0.5
+check "a broken renewal leaves HTTPS on the good one" "[ '$(served)' = '$(fingerprint "$dir/second.pem")' ]"
+kill $pid; wait $pid 2>/dev/null
+
+finish
