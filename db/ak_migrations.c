@@ -164,5 +164,17 @@ const char *const ak_migrations[] = {
     /* 14: a tournament of the Updated ruleset pairs every round on the
      * table akd held when it was created */
     "ALTER TABLE tournaments ADD COLUMN crt_digest TEXT NOT NULL DEFAULT '';",
+    /* 15: the admin role belongs to accounts, never to names (issue 27):
+     * granted by the operator (akd --admin-add, or the config key admins
+     * for accounts that existed when the name was first configured: each
+     * configured name and when akd first saw it) */
+    "CREATE TABLE admins ("
+    "  user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    "  granted INTEGER NOT NULL,"
+    "  source TEXT NOT NULL);"             /* 'operator' (akd --admin-add) or 'config' */
+    "CREATE TABLE admin_config_names ("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  first_seen INTEGER NOT NULL,"
+    "  last_user INTEGER NOT NULL);",     /* the newest account then: later ones are not it */
     NULL,
 };

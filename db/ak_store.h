@@ -94,6 +94,16 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
 int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned);
 /* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
+/* The admin role, held by accounts (migration 15): granted or taken back
+ * (source "operator" or "config"); whether an account holds it (and
+ * from where, when source is not NULL); a name of the config key admins,
+ * recorded the first time akd sees it there with the newest account then
+ * (*last_user: an account with a greater id was registered after); the
+ * accounts holding it from the configuration (up to max, -1 on error). */
+int ak_store_admin_set(struct ak_store *st, int64_t user, bool admin, int64_t now, const char *source);
+int ak_store_is_admin(struct ak_store *st, int64_t user, bool *admin, char *source, size_t cap);
+int ak_store_admin_config_name(struct ak_store *st, const char *name, int64_t now, int64_t *last_user);
+int ak_store_admin_config_ids(struct ak_store *st, int64_t *ids, int max);
 /* A password reset for user: the hash of its one-time token, valid until
  * expires (replaces one pending). */
 int ak_store_reset_put(struct ak_store *st, int64_t user, const char *token_hash, int64_t expires);

@@ -1,5 +1,6 @@
 /* ak_store_admin: what the admin role stores: banned accounts and the
- * audit of every admin action (migration 8), password resets (9). */
+ * audit of every admin action (migration 8), password resets (9), and
+ * who has the role (15). */
 #include <stdio.h>
 
 #include "ak_store.h"
@@ -118,4 +119,67 @@ int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_h
         return rc;
     }
     return ak_store_commit(st);
+}
+
+int ak_store_admin_set(struct ak_store *st, int64_t user, bool admin, int64_t now, const char *source)
+{
+    sqlite3_stmt *q = ak_store_prep(st, admin ? "INSERT OR REPLACE INTO admins(user_id, granted, source) VALUES (?, ?, ?)"
+                                              : "DELETE FROM admins WHERE user_id = ?");
+    if (q) {
+        sqlite3_bind_int64(q, 1, user);
+        if (admin) {
+            sqlite3_bind_int64(q, 2, now);
+            sqlite3_bind_text(q, 3, source, -1, SQLITE_STATIC);
+        }
+    }
+    return ak_store_run(st, q);
+}
+
+int ak_store_is_admin(struct ak_store *st, int64_t user, bool *admin, char *source, size_t cap)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT source FROM admins WHERE user_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    int rc = sqlite3_step(q), out = AK_STORE_OK;
+    *admin = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW && source)
+        snprintf(source, cap, "%s", (const char *)sqlite3_column_text(q, 0));
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        out = AK_STORE_ERROR;
+    ak_store_done(st, q);
+    return out;
+}
+
+int ak_store_admin_config_name(struct ak_store *st, const char *name, int64_t now, int64_t *last_user)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "INSERT OR IGNORE INTO admin_config_names(name, first_seen, last_user) "
+                                        "VALUES (?, ?, (SELECT IFNULL(MAX(id), 0) FROM users))");
+    if (q) {
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(q, 2, now);
+    }
+    if (ak_store_run(st, q) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    q = ak_store_prep(st, "SELECT last_user FROM admin_config_names WHERE name = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q) == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
+    if (rc == AK_STORE_OK)
+        *last_user = sqlite3_column_int64(q, 0);
+    ak_store_done(st, q);
+    return rc;
+}
+
+int ak_store_admin_config_ids(struct ak_store *st, int64_t *ids, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM admins WHERE source = 'config'");
+    if (!q)
+        return -1;
+    int n = 0;
+    while (n < max && sqlite3_step(q) == SQLITE_ROW)
+        ids[n++] = sqlite3_column_int64(q, 0);
+    ak_store_done(st, q);
+    return n;
 }

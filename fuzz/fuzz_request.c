@@ -660,7 +660,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(srv.cfg.db, sizeof srv.cfg.db, "%s", db_path);
     srv.cfg.sync_full = false;
     srv.cfg.allow_positions = 1;
-    snprintf(srv.cfg.admins, sizeof srv.cfg.admins, "alice");     /* the admin role is fuzzed too */
+    snprintf(srv.cfg.admins, sizeof srv.cfg.admins, "alice");     /* the admin role is fuzzed too (granted below) */
     srv.cfg.max_line = MAX_LINE;
     srv.cfg.log_level = debug ? AK_LOG_DEBUG : AK_LOG_ERROR;
     ak_log_set_level(srv.cfg.log_level);
@@ -682,6 +682,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     srv.cfg.rate = 0;       /* the players of game 1 act faster than anyone */
     set_up_games();
     srv.cfg.rate = rate;
+    /* the admin role is an account's, granted on the database (ak_admin.c) */
+    int64_t alice = 0;
+    char pwhash[256];
+    if (ak_store_user_find(srv.store, "alice", &alice, pwhash, sizeof pwhash) != AK_STORE_OK ||
+        ak_store_admin_set(srv.store, alice, true, ak_now(), "operator") != AK_STORE_OK)
+        fail("cannot give alice the admin role");
 
     if (sqlite3_open_v2(db_path, &probe, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
         sqlite3_open(":memory:", &baseline) != SQLITE_OK)

@@ -1,5 +1,14 @@
-/* ak_admin: the admin role. The accounts named by the config key admins
- * ("alice, bob") may, with {"cmd":"admin","op":...}:
+/* ak_admin: the admin role. It belongs to accounts, never to names
+ * (issue 27): the operator grants it with `akd --admin-add USER` on the
+ * database, or names existing accounts in the config key admins ("alice,
+ * bob"). akd remembers, for each configured name, the newest account when
+ * it first saw the name there; an account registered after that (a
+ * stranger registering a configured name that had no account, in any
+ * letter case) does not get the role, and akd warns at
+ * start for names with no account. A name taken out of admins takes the
+ * role back from its account at the next start; a role granted by
+ * --admin-add stays until --admin-remove. Admins may, with
+ * {"cmd":"admin","op":...}:
  *
  *   overdue                    list the games waiting for an operator
  *                              (their time ran out with on_expiry wait)
@@ -289,7 +298,12 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const char *op = json_string_value(json_object_get(msg, "op"));
-    if (!listed(c->srv->cfg.admins, c->user_name)) {
+    bool admin = false;
+    if (ak_store_is_admin(c->srv->store, c->user, &admin, NULL, 0) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not say who is an admin; nothing was done");
+        return;
+    }
+    if (!admin) {
         ak_conn_reply_error(c, id, "not_admin", "%s does not have the admin role on this server", c->user_name);
         return;
     }
@@ -315,4 +329,82 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
     } else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
                             "reset_password, stats, tournament_create or tournament_start");
+}
+
+/* The configured names, each resolved to the account it named when akd
+ * first saw it there. */
+static void grant_configured(struct ak_server *srv, const char *name, int64_t now)
+{
+    int64_t last_user = 0, user = 0;
+    char pwhash[256];
+    if (ak_store_admin_config_name(srv->store, name, now, &last_user) != AK_STORE_OK)
+        return (void)ak_log(AK_LOG_ERROR, "admins: cannot record the name %s", name);
+    if (ak_store_user_find(srv->store, name, &user, pwhash, sizeof pwhash) != AK_STORE_OK) {
+        ak_log(AK_LOG_WARN, "admins names %s, which has no account: nobody gets the role from it, and an "
+               "account registered later under that name will not either (akd --admin-add grants it to an "
+               "existing account)", name);
+        return;
+    }
+    if (user > last_user) {
+        ak_log(AK_LOG_WARN, "admins names %s, but that account was registered after the name was configured: "
+               "it does not get the admin role (if it is yours: akd --admin-add %s)", name, name);
+        return;
+    }
+    bool admin = false;
+    char source[16] = "";
+    if (ak_store_is_admin(srv->store, user, &admin, source, sizeof source) == AK_STORE_OK &&
+        !(admin && strcmp(source, "operator") == 0))
+        ak_store_admin_set(srv->store, user, true, now, "config");
+}
+
+int ak_admin_load(struct ak_server *srv)
+{
+    int64_t now = ak_now(), ids[256];
+    /* names taken out of admins: their accounts lose the role */
+    int n = ak_store_admin_config_ids(srv->store, ids, 256);
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        if (ak_store_user_name(srv->store, ids[i], name, sizeof name) == AK_STORE_OK &&
+            !listed(srv->cfg.admins, name)) {
+            ak_store_admin_set(srv->store, ids[i], false, now, NULL);
+            ak_log(AK_LOG_INFO, "admins no longer names %s: the role is taken back", name);
+        }
+    }
+    const char *p = srv->cfg.admins;
+    while (*p) {
+        while (*p == ',' || isspace((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (*p && *p != ',')
+            p++;
+        const char *end = p;
+        while (end > start && isspace((unsigned char)end[-1]))
+            end--;
+        char name[64];
+        if (end > start && (size_t)(end - start) < sizeof name) {
+            memcpy(name, start, (size_t)(end - start));
+            name[end - start] = '\0';
+            grant_configured(srv, name, now);
+        }
+    }
+    return n < 0 ? -1 : 0;
+}
+
+int ak_admin_cli(struct ak_store *st, const char *user_name, bool grant)
+{
+    int64_t user = 0;
+    char pwhash[256];
+    if (ak_store_user_find(st, user_name, &user, pwhash, sizeof pwhash) != AK_STORE_OK) {
+        fprintf(stderr, "akd: there is no account %s (the role goes to existing accounts only)\n", user_name);
+        return 1;
+    }
+    char name[64] = "";
+    ak_store_user_name(st, user, name, sizeof name);
+    if (ak_store_admin_set(st, user, grant, ak_now(), "operator") != AK_STORE_OK ||
+        ak_store_audit(st, ak_now(), "(operator)", grant ? "admin_add" : "admin_remove", name, "") != AK_STORE_OK) {
+        fprintf(stderr, "akd: the database could not store it; nothing changed\n");
+        return 1;
+    }
+    printf("%s %s the admin role\n", name, grant ? "now has" : "no longer has");
+    return 0;
 }

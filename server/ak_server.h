@@ -545,6 +545,11 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
+/* ak_admin.c: the role from the config key admins, at start (names that
+ * named an account when first configured); akd --admin-add/--admin-remove
+ * USER on the database (exit status). */
+int ak_admin_load(struct ak_server *srv);
+int ak_admin_cli(struct ak_store *st, const char *user_name, bool grant);
 /* Close a game that will not be played on (declined, aborted): stored,
  * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
  * nothing changed) if the store failed. */

@@ -8,10 +8,12 @@
  * file; SIGUSR1 writes an online backup of the database to backup_file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <sodium.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +69,9 @@ static void usage(FILE *f)
             "  --registrations-per-address N  accounts per address per hour (default 10)\n"
             "  --session-idle-timeout SECONDS  a logged-in connection silent this long is\n"
             "                           closed (default 600; clients send ping)\n"
-            "  --admins LIST            accounts with the admin role, \"alice, bob\"\n"
+            "  --admins LIST            existing accounts with the admin role, \"alice, bob\"\n"
+            "  --admin-add USER         give an existing account the admin role (with --db), then exit\n"
+            "  --admin-remove USER      take it back, then exit\n"
             "  --rating-tau X, --rating-volatility X, --rating-max-rd N, --rating-period-days N,\n"
             "  --rating-provisional-rd N   Glicko-2 settings (man akd)\n"
             "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
@@ -215,6 +219,31 @@ static int default_config(struct ak_config *cfg)
     return 0;
 }
 
+/* akd --admin-add USER / --admin-remove USER: the operation asked for. */
+static int admin_op;
+static char admin_user[64];
+
+/* The admin role granted to, or taken from, an existing account, on the
+ * database of the settings (akd may be running: it asks the database at
+ * every admin command). */
+static int admin_command(const struct ak_config *cfg)
+{
+    char err[600];
+    if (!cfg->db[0]) {
+        fprintf(stderr, "akd: --admin-add and --admin-remove need the database (--db or db in --config)\n");
+        return 2;
+    }
+    struct ak_store *st = ak_store_open(cfg->db, err, sizeof err);
+    if (!st || ak_store_verify(st, err, sizeof err) != AK_STORE_OK) {
+        fprintf(stderr, "akd: cannot open the database: %s\n", err);
+        ak_store_close(st);
+        return 1;
+    }
+    int rc = ak_admin_cli(st, admin_user, admin_op == 'a');
+    ak_store_close(st);
+    return rc;
+}
+
 /* Settings from --config (or the default file) first, then every other
  * flag over them. */
 static int read_settings(struct ak_config *cfg, int argc, char **argv)
@@ -249,6 +278,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"http-listen", required_argument, NULL, 's'}, {"metrics-allow", required_argument, NULL, 's'},
         {"web-dir", required_argument, NULL, 's'}, {"updated-crt", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
+        {"admin-add", required_argument, NULL, 'a'}, {"admin-remove", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
@@ -271,6 +301,11 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
             }
             if (c == 'k')       /* akd --check DB: check it and say what was found */
                 return pass == 0 ? ak_check_database(optarg) : 0;
+            if (c == 'a' || c == 'r') {     /* done once the settings (the db) are read */
+                admin_op = c;
+                snprintf(admin_user, sizeof admin_user, "%s", optarg);
+                continue;
+            }
             if ((c == 'c') != (pass == 0))
                 continue;
             given |= c == 'c';
@@ -312,6 +347,28 @@ static void warn_if_readable(const char *db)
     }
 }
 
+/* One akd per database: an exclusive flock on the database file, held
+ * for akd's lifetime (released by the kernel when akd exits, however it
+ * exits). SQLite's own locks are POSIX record locks, which flock does not
+ * touch; this descriptor is closed only after the store, never before it
+ * (closing any descriptor of the file drops the process's POSIX locks). */
+static int lock_database(const char *db)
+{
+    int fd = open(db, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            fprintf(stderr, "akd: another akd is already running on the database %s; stop it first (one akd "
+                            "per database: two would each answer for games the other changes)\n", db);
+        else
+            fprintf(stderr, "akd: cannot lock the database %s: %s\n", db, strerror(errno));
+        close(fd);
+        return -2;
+    }
+    return fd;
+}
+
 static void start_signals(struct ak_server *srv)
 {
     uv_signal_t *sigs[] = {&srv->sigint, &srv->sigterm, &srv->sighup};
@@ -331,6 +388,8 @@ int main(int argc, char **argv)
     int rc = read_settings(&srv.cfg, argc, argv);
     if (rc >= 0)
         return rc;
+    if (admin_op)
+        return admin_command(&srv.cfg);
     struct ak_config *cfg = &srv.cfg;
     char host[256];
     int port;
@@ -394,10 +453,15 @@ int main(int argc, char **argv)
         ak_store_close(srv.store);
         return 1;
     }
+    int db_lock = lock_database(cfg->db);
+    if (db_lock == -2) {
+        ak_store_close(srv.store);
+        return 1;
+    }
     warn_if_readable(cfg->db);
     ak_log(AK_LOG_INFO, "database %s: schema version %d", cfg->db, ak_store_schema_version(srv.store));
     ak_store_set_sync(srv.store, cfg->sync_full);
-    if (ak_games_load(&srv) != 0 || ak_vacation_load(&srv) != 0) {
+    if (ak_admin_load(&srv) != 0 || ak_games_load(&srv) != 0 || ak_vacation_load(&srv) != 0) {
         fprintf(stderr, "akd: cannot load the games in %s\n", cfg->db);
         ak_games_free(&srv);
         ak_store_close(srv.store);
@@ -452,6 +516,8 @@ int main(int argc, char **argv)
     ak_games_free(&srv);
     ak_crt_free(&srv);
     ak_store_close(srv.store);
+    if (db_lock >= 0)
+        close(db_lock);
     ak_tls_ctx_free(srv.tls);
     ak_json_pool_release();
     ak_log(AK_LOG_INFO, "stopped");

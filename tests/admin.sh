@@ -10,10 +10,12 @@ AKD=$1 AKC=$2
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
-start_akd main --db "$dir/akd.sqlite3" --admins alice --log-level debug
+start_akd main --db "$dir/akd.sqlite3" --log-level debug
 for u in alice bob carol dave; do
     AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
 done
+# the admin role goes to an existing account (issue 27)
+"$AKD" --db "$dir/akd.sqlite3" --admin-add alice >/dev/null || bad "akd --admin-add alice"
 newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
 
 # --- nobody else ---

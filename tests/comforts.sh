@@ -16,11 +16,13 @@ echo "\$1 user=\$AK_USER game=\$AK_GAME email=\$AK_EMAIL token=\$AK_TOKEN games=
 EOF
 chmod +x "$dir/notify"
 hour=$(date -u +%H)
-start_akd main --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+start_akd main --db "$dir/akd.sqlite3" --clock-tick-ms 100 --notify-command "$dir/notify" \
     --vacation-days 3 --digest-hour "$((10#$hour))"
 for u in alice bob carol dave; do
     AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
 done
+# the admin role goes to an existing account (issue 27)
+"$AKD" --db "$dir/akd.sqlite3" --admin-add alice >/dev/null || bad "akd --admin-add alice"
 newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
 
 # --- an open seek with a rating range ---
@@ -172,7 +174,7 @@ check "... others still do" "grep -q 'your_turn user=' '$dir/notify.log'"
 # today's digests went out at the first tick; a restarted akd sends them
 # again at its first (the hour is this one), listing dave's two games
 kill $pid; wait $pid 2>/dev/null
-start_akd main2 --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+start_akd main2 --db "$dir/akd.sqlite3" --clock-tick-ms 100 --notify-command "$dir/notify" \
     --digest-hour "$((10#$hour))"
 sleep 1
 check "the daily digest lists the games waiting for him, in one notification" \
@@ -180,7 +182,7 @@ check "the daily digest lists the games waiting for him, in one notification" \
 check "... and nobody else gets one (each notification per move)" "! grep -q 'digest user=[^d]' '$dir/notify.log'"
 check "an open seek of his is not in it (nobody waits on it)" "! grep -q \"digest user=dave.*games=.*\\b$open_seek\\b\" '$dir/notify.log'"
 kill $pid; wait $pid 2>/dev/null
-start_akd main3 --db "$dir/akd.sqlite3" --admins alice --clock-tick-ms 100 --notify-command "$dir/notify" \
+start_akd main3 --db "$dir/akd.sqlite3" --clock-tick-ms 100 --notify-command "$dir/notify" \
     --digest-hour "$((10#$hour))"
 sleep 1
 check "a restart the same day sends no second digest" "[ \$(grep -c 'digest user=dave' '$dir/notify.log') = 1 ]"

@@ -40,6 +40,13 @@ check "akd reads --config (it logs to log_file)" "grep -q listening '$dir/akd-fi
 for u in alice bob carol; do
     AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"
 done
+# admins = alice named no account when akd started: alice, registered
+# since, does not get the role from it (issue 27); akd said so at start
+check "admins naming no account: akd warns at start" "grep -q 'admins names alice, which has no account' '$dir/akd-file.log'"
+as alice admin overdue >"$dir/cfg-admin.out" 2>&1; rc=$?
+check "... and alice, registered after, is not an admin (exit $rc)" "[ $rc = 1 ] && grep -q 'does not have the admin role' '$dir/cfg-admin.out'"
+"$AKD" --db "$dir/akd.sqlite3" --admin-add alice >"$dir/admin-add.out" 2>&1
+check "akd --admin-add alice grants it to her account" "grep -q 'alice now has the admin role' '$dir/admin-add.out'"
 
 # A challenge: only the challenged player may join; a decline closes it.
 as alice new random --opponent bob >"$dir/ch1.out" 2>&1
@@ -163,7 +170,7 @@ check "akc rulesets: classic available, updated not on this server, saying why (
 as alice new axis --ruleset nosuch >"$dir/nosuch.out" 2>&1; rc=$?
 check "new of an unknown ruleset is refused (exit 1)" "[ $rc = 1 ] && grep -q \"unknown ruleset 'nosuch'\" '$dir/nosuch.out'"
 
-# The admin role: alice has it (admins = alice), nobody else can use it.
+# The admin role: alice has it (akd --admin-add), nobody else can use it.
 for op in "overdue" "abort 2" "ban alice" "unban carol" "extend 2 1h"; do
     # shellcheck disable=SC2086
     as carol admin $op >"$dir/notadmin.out" 2>&1; rc=$?

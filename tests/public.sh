@@ -63,6 +63,54 @@ check "... with allow_plaintext = 1 it starts, and warns in the log" \
     "grep -q 'HTTP on 0.0.0.0 without TLS (allow_plaintext = 1)' '$dir/plain.log'"
 kill $pid; wait $pid 2>/dev/null
 
+# --- the admin role belongs to accounts, never to names
+start_akd adm --db "$dir/adm.sqlite3" --admins alice
+check "admins naming an account that does not exist: akd warns at start" \
+    "grep -q 'admins names alice, which has no account' '$dir/adm.log'"
+AKC_PASSWORD=password-mallory as mallory register ALICE >/dev/null 2>&1
+as mallory admin stats >"$dir/mallory.out" 2>&1; rc=$?
+check "a stranger who registers ALICE is no admin (exit $rc)" "[ $rc = 1 ] && grep -q 'does not have the admin role' '$dir/mallory.out'"
+AKC_PASSWORD=password-bob as bob register bob >/dev/null 2>&1
+kill $pid; wait $pid 2>/dev/null
+start_akd adm2 --db "$dir/adm.sqlite3" --admins "alice, bob"
+relogin() { for u in mallory bob; do AKC_PASSWORD=password-$u as $u login $([ $u = mallory ] && echo ALICE || echo bob) >/dev/null 2>&1; done; }
+relogin
+as mallory admin stats >"$dir/mallory2.out" 2>&1; rc=$?
+check "... nor after a restart: the account was registered after the name was configured (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'registered after the name was configured' '$dir/adm2.log'"
+as bob admin stats >"$dir/bob.out" 2>&1; rc=$?
+check "an account that existed when it was named in admins gets the role (exit $rc)" "[ $rc = 0 ]"
+kill $pid; wait $pid 2>/dev/null
+start_akd adm3 --db "$dir/adm.sqlite3" --admins alice
+relogin
+as bob admin stats >"$dir/bob2.out" 2>&1; rc=$?
+check "a name taken out of admins takes the role back at the next start (exit $rc)" "[ $rc = 1 ]"
+"$AKD" --db "$dir/adm.sqlite3" --admin-add nobody-here >"$dir/addnone.out" 2>&1; rc=$?
+check "akd --admin-add refuses a name with no account (exit $rc)" "[ $rc = 1 ] && grep -q 'there is no account nobody-here' '$dir/addnone.out'"
+"$AKD" --db "$dir/adm.sqlite3" --admin-add bob >"$dir/addbob.out" 2>&1; rc=$?
+as bob admin stats >"$dir/bob3.out" 2>&1; rc2=$?
+check "akd --admin-add bob, akd running: bob has the role at once (exit $rc, $rc2)" "[ $rc = 0 ] && [ $rc2 = 0 ]"
+"$AKD" --db "$dir/adm.sqlite3" --admin-remove bob >/dev/null 2>&1
+as bob admin stats >/dev/null 2>&1; rc=$?
+check "akd --admin-remove bob takes it back (exit $rc)" "[ $rc = 1 ]"
+kill $pid; wait $pid 2>/dev/null
+
+# --- one akd per database
+start_akd first --db "$dir/one.sqlite3"
+first=$pid
+"$AKD" --listen 127.0.0.1:$(free_port) --db "$dir/one.sqlite3" >"$dir/second.out" 2>&1 &
+second=$!
+for _ in $(seq 50); do kill -0 $second 2>/dev/null || break; sleep 0.1; done
+wait $second; rc=$?
+check "a second akd on the same database refuses to start (exit $rc), saying why" \
+    "[ $rc = 1 ] && grep -q 'another akd is already running on the database' '$dir/second.out'"
+AKC_PASSWORD=password-alice as alice register alice >"$dir/reg.out" 2>&1
+check "... and the first goes on serving" "grep -q 'registered' '$dir/reg.out'"
+kill $first; wait $first 2>/dev/null
+start_akd again --db "$dir/one.sqlite3"
+check "once the first has stopped, another starts on it" "kill -0 $pid"
+kill $pid; wait $pid 2>/dev/null
+
 # --- HTTPS: SIGHUP reloads the certificate (a certbot renewal reaches
 # browsers without a restart), the whole chain
 cert() {  # NAME SUBJECT [CA]: NAME.pem (with CA's certificate after it) and NAME.key

@@ -79,7 +79,7 @@ def start_akd(table):
     for _ in range(10):     # a random port may be taken: try another
         port = 20000 + rng.randrange(30000)
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                              "--rate", "0", "--log-level", "info", "--admins", "alice"] + extra,
+                              "--rate", "0", "--log-level", "info"] + extra,
                              stdout=subprocess.PIPE, stderr=log)
         running.append(p)
         if b"listening" in p.stdout.readline():
@@ -221,6 +221,10 @@ check("losses REDUCE ELIMINATE" in helped and "fortify UNITS SU" in helped and "
       and "exchange UNITS" not in helped, "akc play's help lists the variant's verbs, not the 1964 ones it lacks")
 conns = {"axis": alice, "allied": bob}
 # a tournament of the variant, created now, started later without a table
+# the admin role goes to an existing account (issue 27): granted on the
+# database once alice has registered
+check(subprocess.run([AKD, "--db", DB, "--admin-add", "alice"], stdout=subprocess.DEVNULL).returncode == 0,
+      "akd --admin-add gives alice the admin role")
 cup = alice.ok("admin", op="tournament_create", name="desert cup", kind="round_robin", ruleset="updated")["tournament"]
 alice.ok("tournament", op="join", tournament=cup)
 bob.ok("tournament", op="join", tournament=cup)
