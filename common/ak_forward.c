@@ -37,20 +37,23 @@
 
 #define FORWARD_DEPTH 32        /* levels: a combat portion's battles and decisions */
 #define FORWARD_BREADTH 4       /* progressing actions followed from one state */
-#define FORWARD_LIST 4096
+#define FORWARD_OTHER 1024      /* actions other than moves in one state */
 
 static struct {
     struct ak_state state[FORWARD_DEPTH + 1];
-    struct ak_action *list[FORWARD_DEPTH];
+    struct ak_action *other[FORWARD_DEPTH], *moves[FORWARD_DEPTH];
     struct ak_reject why[FORWARD_DEPTH + 1];
     int budget;
 } fw;
 
 static bool work_area(void)
 {
-    for (int d = 0; d < FORWARD_DEPTH; d++)
-        if (!fw.list[d] && !(fw.list[d] = malloc(sizeof(struct ak_action) * FORWARD_LIST)))
+    for (int d = 0; d < FORWARD_DEPTH; d++) {
+        if (!fw.other[d] && !(fw.other[d] = malloc(sizeof(struct ak_action) * FORWARD_OTHER)))
             return false;
+        if (!fw.moves[d] && !(fw.moves[d] = malloc(sizeof(struct ak_action) * AK_HEX_COUNT)))
+            return false;
+    }
     return true;
 }
 
@@ -58,18 +61,6 @@ static bool finished(const struct ak_state *from, const struct ak_state *s)
 {
     return s->phase == AK_PHASE_OVER || s->turn != from->turn || s->side != from->side ||
            s->phase != from->phase;
-}
-
-/* Non-moves before moves. */
-static void order(struct ak_action *l, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (l[i].kind != AK_ACT_MOVE) {
-            struct ak_action t = l[k];
-            l[k++] = l[i];
-            l[i] = t;
-        }
 }
 
 /* The ending action of the part of the turn, tried on a copy; refused,
@@ -97,33 +88,48 @@ static bool progress(const struct ak_state *s, const struct ak_state *next, cons
            memcmp(&s->pending, &next->pending, sizeof s->pending) != 0;
 }
 
-/* 1 found, 0 none, -1 the budget ran out. s's refusal is fw.why[depth]. */
+/* Try a, from s at depth: 1 an ending reached, 0 none, -1 the budget ran out. */
+static int search(const struct ak_state *from, const struct ak_state *s, int depth);
+
+static int follow(const struct ak_state *from, const struct ak_state *s, int depth,
+                  const struct ak_action *a, int *followed)
+{
+    if (a->kind == AK_ACT_RESIGN || a->kind == ak_ending_action(s))
+        return 0;
+    if (fw.budget-- <= 0)
+        return -1;
+    struct ak_state *next = &fw.state[depth];
+    *next = *s;
+    if (!ak_apply(next, a, NULL, NULL))
+        return 0;
+    if (finished(from, next) || ends_now(from, next, &fw.state[depth + 1], &fw.why[depth + 1]))
+        return 1;
+    if (!progress(s, next, &fw.why[depth], &fw.why[depth + 1]))
+        return 0;
+    ++*followed;
+    return search(from, next, depth + 1);
+}
+
+/* s's refusal is fw.why[depth]. The actions that are not moves first,
+ * then each unit's moves (listed unit by unit: a late game of the Updated
+ * ruleset has more moves than one list would hold). */
 static int search(const struct ak_state *from, const struct ak_state *s, int depth)
 {
     if (depth >= FORWARD_DEPTH)
         return 0;
-    int n = ak_legal_actions(s, AK_LIST_MOVES, fw.list[depth], FORWARD_LIST), followed = 0;
-    order(fw.list[depth], n);
-    for (int i = 0; i < n && followed < FORWARD_BREADTH; i++) {
-        const struct ak_action *a = &fw.list[depth][i];
-        if (a->kind == AK_ACT_RESIGN || a->kind == ak_ending_action(s))
+    int followed = 0, r = 0;
+    int n = ak_legal_actions(s, 0, fw.other[depth], FORWARD_OTHER);
+    for (int i = 0; i < n && followed < FORWARD_BREADTH && r == 0; i++)
+        r = follow(from, s, depth, &fw.other[depth][i], &followed);
+    bool moves = ak_possible_actions(s) & (1u << AK_ACT_MOVE);
+    for (int u = 0; moves && u < s->units && followed < FORWARD_BREADTH && r == 0; u++) {
+        if (ak_def(u)->side != s->side || !ak_on_board(s, u))
             continue;
-        if (fw.budget-- <= 0)
-            return -1;
-        struct ak_state *next = &fw.state[depth];
-        *next = *s;
-        if (!ak_apply(next, a, NULL, NULL))
-            continue;
-        if (finished(from, next) || ends_now(from, next, &fw.state[depth + 1], &fw.why[depth + 1]))
-            return 1;
-        if (!progress(s, next, &fw.why[depth], &fw.why[depth + 1]))
-            continue;
-        followed++;
-        int r = search(from, next, depth + 1);
-        if (r != 0)
-            return r;
+        int k = ak_legal_moves(s, u, fw.moves[depth], AK_HEX_COUNT);
+        for (int i = 0; i < k && followed < FORWARD_BREADTH && r == 0; i++)
+            r = follow(from, s, depth, &fw.moves[depth][i], &followed);
     }
-    return 0;
+    return r;
 }
 
 enum ak_forward ak_way_forward(const struct ak_state *s, int budget)

@@ -233,7 +233,8 @@ static struct notify_job *new_job(struct ak_server *srv, const char *event, int6
     struct notify_job *job = calloc(1, sizeof *job);
     if (!job)
         return NULL;
-    snprintf(email, cap, "%s", have && p.email_verified ? p.email : "");
+    /* an address stored before addresses were checked is not used */
+    snprintf(email, cap, "%s", have && p.email_verified && ak_email_plain(p.email) ? p.email : "");
     snprintf(job->event, sizeof job->event, "%s", event);
     snprintf(job->vars[0], sizeof job->vars[0], "AK_EVENT=%s", event);
     snprintf(job->vars[1], sizeof job->vars[1], "AK_GAME=");

@@ -545,6 +545,9 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
+/* ak_settings.c: an e-mail address that is a plain address and nothing
+ * else (no option, list or shell syntax): checked before any use. */
+bool ak_email_plain(const char *e);
 /* ak_admin.c: the role from the config key admins, at start (names that
  * named an account when first configured); akd --admin-add/--admin-remove
  * USER on the database (exit status). */

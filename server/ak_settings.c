@@ -16,6 +16,7 @@
  * and an account may have a verification sent once every VERIFY_EVERY
  * seconds, so that akd mails a stranger at most that often. */
 #include <sodium.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,17 +33,53 @@ static json_t *settings_json(const struct ak_store_prefs *p)
     return j;
 }
 
-/* A plausible address: one @, something on both sides, a dot after it,
- * no blanks or control characters; the verification is the real test. */
-static bool plausible_email(const char *e)
+/* A plain address (issue 27): local@domain, checked like a user name
+ * before anything uses it, so that no notification command can take it
+ * for an option, a second address or shell syntax: at most 254 bytes (64
+ * before the @), exactly one @; before it letters, digits and . _ % + -,
+ * not beginning with - or ., no two dots; after it labels of letters,
+ * digits and - (none beginning or ending with -) joined by dots, at least
+ * two, the last of letters only. No blank, comma, quote, slash or shell
+ * character anywhere. The verification mail is the real test. */
+static bool local_char(unsigned char ch)
+{
+    return isalnum(ch) || ch == '.' || ch == '_' || ch == '%' || ch == '+' || ch == '-';
+}
+
+static bool plain_domain(const char *d)
+{
+    int labels = 0;
+    const char *last = d;
+    for (const char *p = d; *p;) {
+        const char *start = p;
+        while (isalnum((unsigned char)*p) || *p == '-')
+            p++;
+        if (p == start || *start == '-' || p[-1] == '-' || (*p && *p != '.') || p - start > 63)
+            return false;
+        labels++;
+        last = start;
+        if (*p == '.' && !*++p)
+            return false;
+    }
+    if (labels < 2)
+        return false;
+    for (const char *p = last; *p; p++)
+        if (!isalpha((unsigned char)*p))
+            return false;
+    return strlen(last) >= 2;
+}
+
+bool ak_email_plain(const char *e)
 {
     const char *at = strchr(e, '@');
-    if (!at || at == e || strchr(at + 1, '@') || !strchr(at + 1, '.') || strlen(e) > 120)
+    size_t len = strlen(e);
+    if (!at || at == e || at - e > 64 || len > 254 || strchr(at + 1, '@') || e[0] == '-' || e[0] == '.' ||
+        at[-1] == '.' || strstr(e, ".."))
         return false;
-    for (const unsigned char *p = (const unsigned char *)e; *p; p++)
-        if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\\')
+    for (const char *p = e; p < at; p++)
+        if (!local_char((unsigned char)*p))
             return false;
-    return at[1] != '.' && e[strlen(e) - 1] != '.';
+    return plain_domain(at + 1);
 }
 
 static void token_hash(const char *token, char out[65])
@@ -64,9 +101,10 @@ void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
     const char *cs = json_string_value(chat), *ns = json_string_value(notify), *es = json_string_value(email);
     if ((chat && (!cs || (strcmp(cs, "on") != 0 && strcmp(cs, "off") != 0))) ||
         (notify && (!ns || (strcmp(ns, "each") != 0 && strcmp(ns, "digest") != 0))) ||
-        (email && (!es || (*es && !plausible_email(es)))) || (verify && !json_is_string(verify))) {
-        ak_conn_reply_error(c, id, "bad_request", "chat is on or off, notify is each or digest, email an address "
-                            "(\"\" to remove it), verify_email the token sent to it");
+        (email && (!es || (*es && !ak_email_plain(es)))) || (verify && !json_is_string(verify))) {
+        ak_conn_reply_error(c, id, "bad_request", "chat is on or off, notify is each or digest, email a plain address "
+                            "like name@example.org (letters, digits and . _ %% + - before the @; \"\" to remove it), "
+                            "verify_email the token sent to it");
         return;
     }
     char token[33] = "";

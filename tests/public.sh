@@ -95,6 +95,31 @@ as bob admin stats >/dev/null 2>&1; rc=$?
 check "akd --admin-remove bob takes it back (exit $rc)" "[ $rc = 1 ]"
 kill $pid; wait $pid 2>/dev/null
 
+# --- e-mail addresses that cannot inject
+cat >"$dir/notify" <<EOF
+#!/bin/sh
+echo "\$1 email=\$AK_EMAIL" >>"$dir/notify.log"
+EOF
+chmod +x "$dir/notify"
+start_akd mail --db "$dir/mail.sqlite3" --notify-command "$dir/notify"
+AKC_PASSWORD=password-carol as carol register carol >/dev/null 2>&1
+n=0
+for addr in '-X/var/www/x.php@a.b' '--logfile=/tmp/pwn@a.bc' '$(touch${IFS}/tmp/pwn)@a.b' 'victim@a.b,other' \
+            'a b@example.org' '"q"@example.org' 'x@-example.org' 'x@example' 'x@example.o-g' 'x..y@example.org' \
+            'x@example.org;rm' "x@example.org\`id\`" 'x|y@example.org' 'x/y@example.org'; do
+    req=$(python3 -c 'import json,sys; print(json.dumps({"id": 2, "cmd": "settings", "email": sys.argv[1]}))' "$addr")
+    printf '{"id":1,"cmd":"login","user":"carol","password":"password-carol"}\n%s\n' "$req" |
+        "$AKC" --server 127.0.0.1:$port raw >"$dir/mail.out" 2>&1
+    grep -q '"id":2,"ok":false,"error":{"code":"bad_request"' "$dir/mail.out" && n=$((n + 1))
+done
+check "addresses that are not plain are refused: $n of 14 (options, shell syntax, lists, blanks, bad domains)" "[ $n = 14 ]"
+check "... and none reached the notification command" "! grep -q verify_email '$dir/notify.log' 2>/dev/null"
+as carol settings email carol.smith+ak@mail.example.org >"$dir/mail-ok.out" 2>&1; rc=$?
+sleep 0.5
+check "a plain address is taken and verified by mail (exit $rc)" \
+    "[ $rc = 0 ] && grep -q 'verify_email email=carol.smith+ak@mail.example.org' '$dir/notify.log'"
+kill $pid; wait $pid 2>/dev/null
+
 # --- one akd per database
 start_akd first --db "$dir/one.sqlite3"
 first=$pid
