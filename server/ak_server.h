@@ -60,6 +60,7 @@ struct ak_config {
     int vacation_days;          /* days of vacation a player may take a year (0: none) */
     char http_listen[256];      /* HOST:PORT of the HTTP listener (ak_web.c), "" for none */
     char metrics_allow[512];    /* addresses that may read /metrics */
+    char web_origins[512];      /* other origins whose pages may open the WebSocket */
     char web_dir[512];          /* the browser client's files ("" serves none) */
     char updated_crt[512];      /* the Updated ruleset's combat results table (docs/crt-format.md) */
     int digest_hour;            /* UTC hour the daily digests go out */

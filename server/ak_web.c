@@ -13,9 +13,11 @@
  *
  * With tls_cert and tls_key set it speaks HTTPS (and wss) with the same
  * certificate as the game port. Every answer carries the security headers
- * of libwebsockets' best-practice option (a Content-Security-Policy
- * allowing no inline script and no other origin, nosniff, no framing, no
- * referrer). Only files whose names are plain (a letter, then letters,
+ * (a Content-Security-Policy allowing no inline script and connections to
+ * the page's own origin only, nosniff, no framing, no referrer), and a
+ * WebSocket opened from another site's page is refused (its Origin; the
+ * config key web_origins names others allowed). The socket is akd's own
+ * (ak_web_listen.c), bound exactly where http_listen says. Only files whose names are plain (a letter, then letters,
  * digits, '-' or '_', and a known extension) are served: no path reaches
  * outside web_dir. Anything else is 404. */
 #include <ctype.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "ak_server.h"
 
@@ -70,9 +73,47 @@ static bool allowed(const char *list, const char *peer)
     return false;
 }
 
+/* The security headers of every answer. The page talks to its own origin
+ * only: connect-src 'self' (CSP 3 matches ws: and wss: of the same host
+ * and port), so no other site's page can make a visitor's browser a
+ * client of akd through this page (issue 27; libwebsockets' best-practice
+ * option, used before, allowed ws: and wss: to any host). */
+static const struct {
+    const char *name, *value;
+} security_headers[] = {
+    {"content-security-policy:", "default-src 'none'; img-src 'self' data:; script-src 'self'; font-src 'self'; "
+                                 "style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+                                 "form-action 'self'"},
+    {"x-content-type-options:", "nosniff"},
+    {"x-frame-options:", "deny"},
+    {"referrer-policy:", "no-referrer"},
+};
+
+static int add_security_headers(struct lws *wsi, unsigned char **p, unsigned char *end)
+{
+    for (size_t i = 0; i < sizeof security_headers / sizeof security_headers[0]; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)security_headers[i].name,
+                                        (const unsigned char *)security_headers[i].value,
+                                        (int)strlen(security_headers[i].value), p, end))
+            return -1;
+    return 0;
+}
+
+/* The same as lws_serve_http_file's other_headers: "name: value\r\n"... */
+static size_t security_header_lines(char *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof security_headers / sizeof security_headers[0] && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s %s\x0d\x0a", security_headers[i].name, security_headers[i].value);
+    return n < cap ? n : cap - 1;
+}
+
+/* A status without a body, with the security headers. */
 static int answer_status(struct lws *wsi, unsigned int code)
 {
-    if (lws_return_http_status(wsi, code, NULL))
+    unsigned char head[LWS_PRE + 1024], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
+    if (lws_add_http_common_headers(wsi, code, "text/plain; charset=utf-8", 0, &p, end) ||
+        add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
@@ -87,7 +128,7 @@ static int start_metrics(struct lws *wsi, struct session *hs)
     }
     size_t len;
     char *text = ak_metrics_text(server, &len);
-    unsigned char head[LWS_PRE + 512], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
+    unsigned char head[LWS_PRE + 1024], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
     hs->body = text ? malloc(LWS_PRE + len) : NULL;
     if (!hs->body) {
         free(text);
@@ -97,7 +138,7 @@ static int start_metrics(struct lws *wsi, struct session *hs)
     free(text);
     hs->len = len;
     if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8", len, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+        add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(wsi);
     return 0;
@@ -137,11 +178,17 @@ static int serve_file(struct lws *wsi, const char *url)
 {
     char path[1024];
     const char *type;
-    if (!server->cfg.web_dir[0] || !static_file(url, path, sizeof path, &type))
+    struct stat st;
+    /* a missing file is answered here: libwebsockets' own 404 would lack
+     * the security headers */
+    if (!server->cfg.web_dir[0] || !static_file(url, path, sizeof path, &type) || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
         return answer_status(wsi, HTTP_STATUS_NOT_FOUND);
     /* The page is small and changes with akd: no stale copies. */
-    static const char no_cache[] = "cache-control: no-cache\x0d\x0a";
-    int rc = lws_serve_http_file(wsi, path, type, no_cache, (int)strlen(no_cache));
+    char headers[1024];
+    size_t n = security_header_lines(headers, sizeof headers);
+    snprintf(headers + n, sizeof headers - n, "cache-control: no-cache\x0d\x0a");
+    int rc = lws_serve_http_file(wsi, path, type, headers, (int)strlen(headers));
     if (rc < 0)
         return answer_status(wsi, HTTP_STATUS_NOT_FOUND);      /* no such file */
     if (rc > 0)
@@ -273,6 +320,31 @@ static int ws_writable(struct lws *wsi, struct session *ss)
     return 0;
 }
 
+/* An Origin the WebSocket may be opened from (issue 27): the page's own
+ * (the scheme akd speaks, and the Host the browser asked for), one of
+ * web_origins, or none at all (a client that is not a browser sends none;
+ * a browser always does, and that is what the check is for: another
+ * site's page turning its visitors' browsers into clients of akd). */
+static bool origin_allowed(struct lws *wsi)
+{
+    char origin[256], host[256], own[300];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return true;
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+        return false;
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0) {
+        snprintf(own, sizeof own, "%s://%s", server->cfg.tls_cert[0] ? "https" : "http", host);
+        if (strcasecmp(origin, own) == 0)
+            return true;
+    }
+    if (allowed(server->cfg.web_origins, origin))
+        return true;
+    char peer[64] = "?";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    ak_log(AK_LOG_INFO, "WebSocket from %s refused: its page's origin %s is not this server's", peer, origin);
+    return false;
+}
+
 static int ws_established(struct lws *wsi, struct session *ss)
 {
     char peer[64] = "?";
@@ -296,6 +368,8 @@ static void ws_closed(struct session *ss)
 static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     struct session *ss = user;
+    if (reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
+        return origin_allowed(wsi) ? 0 : -1;
     /* Some callbacks come without session memory (a connection closed
      * during its TLS handshake, before any was allocated). */
     if (!ss)
@@ -374,8 +448,7 @@ int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, s
     info.protocols = protocols;
     info.foreign_loops = loops;
     info.uid = info.gid = -1;
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
-                   LWS_SERVER_OPTION_VALIDATE_UTF8;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (srv->cfg.tls_cert[0]) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = srv->cfg.tls_cert;

@@ -63,6 +63,26 @@ check "... with allow_plaintext = 1 it starts, and warns in the log" \
     "grep -q 'HTTP on 0.0.0.0 without TLS (allow_plaintext = 1)' '$dir/plain.log'"
 kill $pid; wait $pid 2>/dev/null
 
+# --- where the page may connect: the WebSocket checks Origin, the page's
+# Content-Security-Policy lets it connect to its own origin only
+hport=$(free_port)
+start_akd origin --db "$dir/o.sqlite3" --http-listen 127.0.0.1:$hport --web-origins "https://club.example.org" \
+    --web-dir "$(dirname "$0")/../web"
+ws() { echo '{"id":1,"cmd":"ping"}' | WS_ORIGIN="$1" TIMEOUT=3 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" 2>&1; }
+check "a WebSocket from the page's own origin is served" "ws 'http://127.0.0.1:$hport' | grep -q '\"ok\":true'"
+check "... one from an origin in web_origins too" "ws 'https://club.example.org' | grep -q '\"ok\":true'"
+check "... and one from a client that sends no Origin (not a browser)" "ws '' | grep -q '\"ok\":true'"
+check "a WebSocket from another site's page is refused" "ws 'http://evil.example' | grep -q 'no upgrade'"
+check "... also one that only begins like ours" "ws 'http://127.0.0.1:$hport.evil.example' | grep -q 'no upgrade'"
+check "... and the refusal is logged with the origin" "grep -q 'origin http://evil.example is not this server' '$dir/origin.log'"
+curl -s -D "$dir/csp.head" -o /dev/null "http://127.0.0.1:$hport/"
+check "the page's CSP allows connections to its own origin only (connect-src 'self', no ws: or wss:)" \
+    "grep -qi \"^content-security-policy:.*connect-src 'self';\" '$dir/csp.head' && ! grep -qi 'ws:' '$dir/csp.head'"
+curl -s -D "$dir/404.head" -o /dev/null "http://127.0.0.1:$hport/nothing.js"
+check "... and a 404 carries the security headers too" \
+    "grep -qi '^content-security-policy:' '$dir/404.head' && grep -qi '^x-frame-options: deny' '$dir/404.head'"
+kill $pid; wait $pid 2>/dev/null
+
 # --- the admin role belongs to accounts, never to names
 start_akd adm --db "$dir/adm.sqlite3" --admins alice
 check "admins naming an account that does not exist: akd warns at start" \

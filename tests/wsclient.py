@@ -32,7 +32,9 @@ def main():
         sock = ctx.wrap_socket(sock)
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall((f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: akd\r\n\r\n").encode())
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: akd\r\n" +
+                  (f"Origin: {os.environ['WS_ORIGIN']}\r\n" if os.environ.get("WS_ORIGIN") else "") +
+                  "\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(4096)
@@ -86,11 +88,13 @@ def main():
             continue
         data, mask = line.encode(), os.urandom(4)
         n = len(data)
-        hdr = bytes([opcode]) + (bytes([0x80 | n]) if n < 126 else
-                                 bytes([0x80 | 126]) + struct.pack(">H", n) if n < 65536 else
-                                 bytes([0x80 | 127]) + struct.pack(">Q", n))
+        bit = 0 if os.environ.get("WS_UNMASKED") else 0x80
+        hdr = bytes([opcode]) + (bytes([bit | n]) if n < 126 else
+                                 bytes([bit | 126]) + struct.pack(">H", n) if n < 65536 else
+                                 bytes([bit | 127]) + struct.pack(">Q", n))
+        body = data if not bit else mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
         try:
-            sock.sendall(hdr + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+            sock.sendall(hdr + body)
         except OSError:
             state["closed"] = True
             break
