@@ -121,12 +121,45 @@ static void on_stop(uv_signal_t *sig, int signum)
     ak_systemd_stopping(srv);
 }
 
+/* systemd's credentials (LoadCredential=, $CREDENTIALS_DIRECTORY): a
+ * tls_cert or tls_key that is a plain name (no slash) names a credential
+ * of the service, a copy of the file that only the service can read,
+ * made by systemd at start; the key never has to be readable by akd's
+ * user where certbot keeps it (docs/operations.md). */
+static void use_credentials(struct ak_config *cfg)
+{
+    const char *creds = getenv("CREDENTIALS_DIRECTORY");
+    char *paths[] = {cfg->tls_cert, cfg->tls_key};
+    if (!creds || !*creds)
+        return;
+    for (int i = 0; i < 2; i++) {
+        char full[sizeof cfg->tls_cert];
+        if (!paths[i][0] || strchr(paths[i], '/'))
+            continue;
+        if ((size_t)snprintf(full, sizeof full, "%s/%s", creds, paths[i]) < sizeof full)
+            memcpy(paths[i], full, sizeof full);
+    }
+}
+
+/* The private key is the server's identity: a key others may read is
+ * said at start and at every reload (a 0640 key for a group, such as
+ * ssl-cert, is the operator's choice and passes). */
+static void warn_if_key_readable(const char *key)
+{
+    struct stat st;
+    if (stat(key, &st) == 0 && (st.st_mode & 007))
+        ak_log(AK_LOG_WARN, "the TLS key %s is readable by other users (mode %03o): anyone on this machine "
+               "could impersonate the server; chmod o-rwx it (or see man akd, PUBLIC ADDRESSES)",
+               key, (unsigned)(st.st_mode & 0777));
+}
+
 /* Load the certificate and key; NULL (with a message in err) if they
  * cannot be used. */
 static struct ak_tls_ctx *load_tls(const struct ak_config *cfg, char *err, size_t errlen)
 {
     struct ak_tls_ctx *ctx = ak_tls_ctx_new(cfg->tls_cert, cfg->tls_key, err, errlen);
     if (ctx) {
+        warn_if_key_readable(cfg->tls_key);
         char what[400];
         int days = ak_tls_ctx_days_left(ctx);
         ak_tls_ctx_describe(ctx, what, sizeof what);
@@ -404,6 +437,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: listen wants HOST:PORT, e.g. 127.0.0.1:7140\n");
         return 2;
     }
+    use_credentials(cfg);
     if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
         fprintf(stderr, "akd: tls_cert and tls_key go together: give both, or neither\n");
         return 2;

@@ -198,4 +198,22 @@ kill -HUP $pid; sleep 0.5
 check "a broken renewal leaves HTTPS on the good one" "[ '$(served)' = '$(fingerprint "$dir/second.pem")' ]"
 kill $pid; wait $pid 2>/dev/null
 
+# --- the key stays private: a key others may read is said; systemd's
+# credentials ($CREDENTIALS_DIRECTORY) name the files by a plain name
+cp "$dir/first.pem" "$dir/live.pem"; cp "$dir/first.key" "$dir/live.key"; chmod 644 "$dir/live.key"
+hport=$(free_port)
+start_akd open --db "$dir/a.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
+check "akd warns when its TLS key is readable by others" "grep -q 'the TLS key .*live.key is readable by other users (mode 644)' '$dir/open.log'"
+kill $pid; wait $pid 2>/dev/null
+chmod 640 "$dir/live.key"
+start_akd closed --db "$dir/a.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
+check "... and not for a 0640 key (a group the operator chose)" "! grep -q 'readable by other users' '$dir/closed.log'"
+kill $pid; wait $pid 2>/dev/null
+mkdir -p "$dir/creds"; cp "$dir/second.pem" "$dir/creds/tls.pem"; cp "$dir/second.key" "$dir/creds/tls.key"; chmod 600 "$dir/creds/tls.key"
+hport=$(free_port)
+CREDENTIALS_DIRECTORY="$dir/creds" start_akd creds --db "$dir/a.sqlite3" --tls-cert tls.pem --tls-key tls.key --http-listen 127.0.0.1:$hport
+check "tls_cert = tls.pem under systemd's LoadCredential= reads \$CREDENTIALS_DIRECTORY/tls.pem" \
+    "[ '$(served)' = '$(fingerprint "$dir/second.pem")' ] && grep -q 'TLS certificate $dir/creds/tls.pem' '$dir/creds.log'"
+kill $pid; wait $pid 2>/dev/null
+
 finish
