@@ -45,77 +45,45 @@ struct pw_work {
     char new_password[1024];
     char hash[crypto_pwhash_STRBYTES];
     char reset_hash[65];        /* PW_RESET: the hash of the token used */
+    int64_t wait;               /* ms before the hash runs (login_allowed) */
+    uv_timer_t delay;
     int64_t user;
     bool ok;
 };
 
-/* Recent failed logins, by "user:NAME" and "addr:PEER". */
-static struct {
-    char key[96];
-    int count;
-    int64_t since;
-} failures[FAILURE_SLOTS];
+/* The keys of ak_throttle.c for a guess at name from c: "p:name|addr"
+ * (this name from this address), "a:addr" (any name from this address),
+ * "n:name" (this name from anywhere); the name in lower case (VICTIM and
+ * victim are one account: the store's names are COLLATE NOCASE), the
+ * address as counted (an IPv6 /64 as one). */
+struct guess_keys {
+    char pair[160], addr[80], name[80], slot[80];
+};
 
-static int failure_slot(const char *key, bool create)
+static void guess_keys(const struct ak_conn *c, const char *name, struct guess_keys *k)
 {
-    int free_slot = -1, oldest = 0;
-    for (int i = 0; i < FAILURE_SLOTS; i++) {
-        if (strcmp(failures[i].key, key) == 0)
-            return i;
-        if (!failures[i].key[0] && free_slot < 0)
-            free_slot = i;
-        if (failures[i].since < failures[oldest].since)
-            oldest = i;
-    }
-    if (!create)
-        return -1;
-    int i = free_slot >= 0 ? free_slot : oldest;
-    snprintf(failures[i].key, sizeof failures[i].key, "%s", key);
-    failures[i].count = 0;
-    failures[i].since = ak_now();
-    return i;
+    char lower[64], addr[64];
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < sizeof lower; p++)
+        lower[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    lower[n] = '\0';
+    ak_throttle_address(c->peer, addr, sizeof addr);
+    snprintf(k->pair, sizeof k->pair, "p:%s|%s", lower, addr);
+    snprintf(k->addr, sizeof k->addr, "a:%s", addr);
+    snprintf(k->name, sizeof k->name, "n:%s", lower);
+    snprintf(k->slot, sizeof k->slot, "s:%s", lower);
 }
 
-static bool too_many(const char *key, int limit, int window)
+/* A good password takes its guess back: the pair's count is forgotten,
+ * the address and the name get this one back. */
+static void good_guess(const struct ak_conn *c, const char *name)
 {
-    int i = failure_slot(key, false);
-    if (i < 0)
-        return false;
-    if (ak_now() - failures[i].since >= window) {
-        failures[i].key[0] = '\0';
-        return false;
-    }
-    return failures[i].count >= limit;
-}
-
-static void count_failure(const char *key)
-{
-    int i = failure_slot(key, true);
-    failures[i].count++;
-}
-
-static void uncount_failure(const char *key)
-{
-    int i = failure_slot(key, false);
-    if (i >= 0 && failures[i].count > 0)
-        failures[i].count--;
-}
-
-/* "user:name" with the name in lower case: VICTIM and victim are one
- * account (the store's names are COLLATE NOCASE), so one count. */
-static void user_key(char *out, size_t cap, const char *name)
-{
-    int n = snprintf(out, cap, "user:");
-    for (const char *p = name; *p && (size_t)n + 1 < cap; p++)
-        out[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    out[n] = '\0';
-}
-
-static void forget_failures(const char *key)
-{
-    int i = failure_slot(key, false);
-    if (i >= 0)
-        failures[i].key[0] = '\0';
+    struct guess_keys k;
+    int64_t now = ak_now();
+    guess_keys(c, name, &k);
+    ak_throttle_forget(k.pair, now);
+    ak_throttle_refund(k.addr, now);
+    ak_throttle_refund(k.name, now);
 }
 
 /* Names are passed to the notification command as arguments: one that
@@ -246,16 +214,12 @@ static void finish_register(struct ak_conn *c, struct pw_work *w)
 /* The guess was counted when it was made (password_command). */
 static void finish_login(struct ak_conn *c, struct pw_work *w)
 {
-    char key[96];
     if (!w->ok) {
         ak_log(AK_LOG_WARN, "failed login for %s from %s", w->name, c->peer);
         ak_conn_reply_error(c, w->id, "auth_failed", "wrong user name or password");
         return;
     }
-    user_key(key, sizeof key, w->name);
-    forget_failures(key);
-    snprintf(key, sizeof key, "addr:%s", c->peer);
-    uncount_failure(key);
+    good_guess(c, w->name);
     start_session(c, w->id, w->user, w->name);
 }
 
@@ -264,15 +228,11 @@ static void finish_login(struct ak_conn *c, struct pw_work *w)
  * this connection goes on under a new token, returned. */
 static void finish_change(struct ak_conn *c, struct pw_work *w)
 {
-    char key[96];
     if (!w->ok) {
         ak_conn_reply_error(c, w->id, "auth_failed", "the current password is wrong");
         return;
     }
-    user_key(key, sizeof key, w->name);
-    forget_failures(key);
-    snprintf(key, sizeof key, "addr:%s", c->peer);
-    uncount_failure(key);
+    good_guess(c, w->name);
     char token[65], hashed[65];
     int64_t expires = new_token(token, hashed);
     if (ak_store_user_set_password(c->srv->store, w->user, w->hash, NULL) != AK_STORE_OK ||
@@ -290,7 +250,6 @@ static void finish_change(struct ak_conn *c, struct pw_work *w)
 
 static void finish_reset(struct ak_conn *c, struct pw_work *w)
 {
-    char key[96];
     if (!w->ok) {
         ak_conn_reply_error(c, w->id, "internal", "could not hash the password");
         return;
@@ -305,8 +264,7 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
                             ak_store_error(c->srv->store));
         return;
     }
-    user_key(key, sizeof key, w->name);
-    forget_failures(key);
+    good_guess(c, w->name);
     /* This connection may have resumed the old session (akc does): it
      * goes on under the new one rather than being ended with the rest. */
     c->user = 0;
@@ -339,53 +297,124 @@ static void pw_done(uv_work_t *req, int status)
     free(w);
 }
 
-/* Run the password work for w off the loop; later requests wait. */
-static void queue_password_work(struct ak_conn *c, const json_t *id, struct pw_work *w)
+static void start_password_work(struct pw_work *w)
+{
+    struct ak_conn *c = w->conn;
+    if (uv_queue_work(c->srv->loop, &w->req, pw_work, pw_done) != 0) {
+        if (!c->closing) {
+            ak_conn_reply_error(c, w->id, "internal", "could not queue the password check");
+            ak_conn_resume(c);
+        }
+        json_decref(w->id);
+        ak_conn_unref(c);
+        free(w);
+    }
+}
+
+static void delay_over(uv_handle_t *h)
+{
+    start_password_work(h->data);
+}
+
+static void on_delay(uv_timer_t *t)
+{
+    uv_close((uv_handle_t *)t, delay_over);
+}
+
+/* Run the password work for w off the loop, after delay_ms (a name being
+ * guessed at from many addresses, login_allowed); later requests wait. */
+static void queue_password_work(struct ak_conn *c, const json_t *id, struct pw_work *w, int64_t delay_ms)
 {
     w->conn = c;
     w->id = json_deep_copy(id);
     w->req.data = w;
     c->refs++;
     ak_conn_hold(c);
-    if (uv_queue_work(c->srv->loop, &w->req, pw_work, pw_done) != 0) {
-        c->refs--;
-        json_decref(w->id);
-        free(w);
-        ak_conn_reply_error(c, id, "internal", "could not queue the password check");
-        ak_conn_resume(c);
+    if (delay_ms <= 0) {
+        start_password_work(w);
+        return;
     }
+    uv_timer_init(c->srv->loop, &w->delay);
+    w->delay.data = w;
+    uv_timer_start(&w->delay, on_delay, (uint64_t)delay_ms, 0);
 }
 
-/* Counts the guess now, before its hash runs; false (after an error
- * reply) if the account or the address has no guesses left. */
-static bool login_allowed(struct ak_conn *c, const json_t *id, const char *name)
+/* How long a guess at a name under attack waits for its turn at most:
+ * past it the guess is refused (the owner's own, too, while the name is
+ * guessed at from over NAME_TURNS_MAX addresses at once). */
+#define NAME_TURN_MS 1000
+#define NAME_TURNS_MAX 30
+
+static void throttle_started(const struct ak_conn *c, const char *what, const char *key, int window)
+{
+    ak_log(AK_LOG_WARN, "throttle: %s (%s) has no guesses left for %d s", what, key + 2, window);
+    (void)c;
+}
+
+/* Counts the guess now, before its hash runs. Refused (-1, after an error
+ * reply) when this name has had login_failures wrong guesses from this
+ * address, or the address ten times that for any names (a club behind one
+ * address), within login_window. A name guessed at login_failures times
+ * from anywhere is not locked, which would let anyone lock its owner out:
+ * its guesses from other addresses are slowed instead, one turn every
+ * NAME_TURN_MS (the wait in ms is returned), and a correct password from
+ * an address with no failures is never refused but in that flood. */
+static int64_t login_allowed(struct ak_conn *c, const json_t *id, const char *name)
 {
     const struct ak_config *cfg = &c->srv->cfg;
-    char ukey[96], akey[96];
-    user_key(ukey, sizeof ukey, name);
-    snprintf(akey, sizeof akey, "addr:%s", c->peer);
-    if (too_many(ukey, cfg->login_failures, cfg->login_window) ||
-        too_many(akey, cfg->login_failures, cfg->login_window)) {
-        ak_conn_reply_error(c, id, "rate_limited", "too many failed logins; wait up to %d seconds and try again",
-                            cfg->login_window);
-        return false;
+    int limit = cfg->login_failures, window = cfg->login_window;
+    int64_t now = ak_now();
+    struct guess_keys k;
+    guess_keys(c, name, &k);
+    int pair = ak_throttle_count(k.pair, now), addr = ak_throttle_count(k.addr, now);
+    if (pair >= limit || addr >= limit * 10) {
+        ak_conn_reply_error(c, id, "rate_limited", "too many failed logins from your address; wait %lld seconds and try again",
+                            (long long)(ak_throttle_ends(pair >= limit ? k.pair : k.addr, now) - now));
+        return -1;
     }
-    count_failure(ukey);
-    count_failure(akey);
-    return true;
+    int64_t wait = 0;
+    if (ak_throttle_count(k.name, now) >= limit) {
+        uv_update_time(c->srv->loop);
+        wait = ak_throttle_slot(k.slot, window, now, (int64_t)uv_now(c->srv->loop), NAME_TURN_MS);
+        if (wait < 0 || wait > (int64_t)NAME_TURN_MS * NAME_TURNS_MAX) {
+            ak_conn_reply_error(c, id, "rate_limited", "%s is being guessed at from many addresses; try again in a minute", name);
+            return -1;
+        }
+    }
+    if (!ak_throttle_charge(k.pair, window, now) || !ak_throttle_charge(k.addr, window, now) ||
+        !ak_throttle_charge(k.name, window, now)) {
+        ak_log(AK_LOG_WARN, "throttle: the table of login counts is full; refusing new guessers");
+        ak_conn_reply_error(c, id, "rate_limited", "the server is refusing new login attempts for a while; try again later");
+        return -1;
+    }
+    if (ak_throttle_count(k.pair, now) == limit)
+        throttle_started(c, "a name from an address", k.pair, window);
+    if (ak_throttle_count(k.addr, now) == limit * 10)
+        throttle_started(c, "an address", k.addr, window);
+    if (ak_throttle_count(k.name, now) == limit)
+        ak_log(AK_LOG_WARN, "throttle: %s has had %d wrong guesses; guesses from other addresses are slowed for %d s",
+               name, limit, window);
+    return wait;
 }
 
+/* Registrations per address (its /64), charged before the hash and the
+ * account row: refused past registrations_per_address in the hour. */
 static bool register_allowed(struct ak_conn *c, const json_t *id)
 {
     const struct ak_config *cfg = &c->srv->cfg;
-    char key[96];
-    snprintf(key, sizeof key, "reg:%s", c->peer);
-    if (cfg->registrations_per_address && too_many(key, cfg->registrations_per_address, 3600)) {
+    char addr[64], key[96];
+    int64_t now = ak_now();
+    ak_throttle_address(c->peer, addr, sizeof addr);
+    snprintf(key, sizeof key, "r:%s", addr);
+    if (cfg->registrations_per_address && ak_throttle_count(key, now) >= cfg->registrations_per_address) {
         ak_conn_reply_error(c, id, "rate_limited", "%d accounts were made from your address within the hour "
                             "(the limit); try again later", cfg->registrations_per_address);
         return false;
     }
-    count_failure(key);
+    if (!ak_throttle_charge(key, 3600, now)) {
+        ak_conn_reply_error(c, id, "rate_limited", "the server is refusing new accounts for a while; try again later");
+        return false;
+    }
     return true;
 }
 
@@ -410,7 +439,8 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
         ak_conn_reply_error(c, id, "bad_request", "a password is 1 to 255 characters");
         return;
     }
-    if (mode == PW_LOGIN && !login_allowed(c, id, name))
+    int64_t wait = mode == PW_LOGIN ? login_allowed(c, id, name) : 0;
+    if (wait < 0)
         return;
     if (mode == PW_REGISTER && !register_allowed(c, id))
         return;
@@ -420,6 +450,7 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
         return;
     }
     w->mode = mode;
+    w->wait = wait;
     snprintf(w->name, sizeof w->name, "%s", name);
     snprintf(w->password, sizeof w->password, "%s", password);
     if (mode == PW_LOGIN) {
@@ -430,7 +461,7 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
         else
             w->user = 0;
     }
-    queue_password_work(c, id, w);
+    queue_password_work(c, id, w, w->wait);
 }
 
 void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -467,7 +498,8 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
     int64_t found;
     /* The current password is a guess like a login's: a stolen session
      * must not try passwords faster than a login may. */
-    if (!login_allowed(c, id, c->user_name)) {
+    int64_t wait = login_allowed(c, id, c->user_name);
+    if (wait < 0) {
         free(w);
         return;
     }
@@ -477,7 +509,7 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "the account is gone");
         return;
     }
-    queue_password_work(c, id, w);
+    queue_password_work(c, id, w, wait);
 }
 
 void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -541,7 +573,8 @@ void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *ms
                             "(%d to 255 characters) are needed", AK_PASSWORD_MIN);
         return;
     }
-    if (!login_allowed(c, id, name))
+    int64_t wait = login_allowed(c, id, name);
+    if (wait < 0)
         return;
     struct pw_work *w = calloc(1, sizeof *w);
     if (!w) {
@@ -568,5 +601,5 @@ void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *ms
     memcpy(w->reset_hash, hashed, sizeof w->reset_hash);
     ak_store_user_name(c->srv->store, w->user, w->name, sizeof w->name);
     snprintf(w->new_password, sizeof w->new_password, "%s", new);
-    queue_password_work(c, id, w);
+    queue_password_work(c, id, w, wait);
 }

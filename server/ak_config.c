@@ -86,7 +86,7 @@ void ak_config_defaults(struct ak_config *c)
     c->login_window = 300;
     c->clock_tick_ms = 1000;
     c->max_per_user = 20;
-    c->registrations_per_address = 10;
+    c->registrations_per_address = 20;  /* a club night behind one address (issue 27) */
     c->session_idle_timeout = 600;
     c->keep_finished = 300;
     c->rating_tau = 0.75;

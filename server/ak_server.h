@@ -546,6 +546,23 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
+/* ak_throttle.c: counts within a window that cannot be flushed (nothing
+ * in its window is evicted; a full table refuses the newcomer). charge:
+ * one more for key (false: no room, refuse the request); count: the
+ * count now (0 when none or past its window); refund: one back; forget:
+ * back to 0; ends: when key's window ends; slot: turns in a row (below);
+ * address: the client's address
+ * as counted (an IPv6 /64 as one); reset: empty (the fuzzer's runs). */
+bool ak_throttle_charge(const char *key, int window, int64_t now);
+int ak_throttle_count(const char *key, int64_t now);
+void ak_throttle_refund(const char *key, int64_t now);
+void ak_throttle_forget(const char *key, int64_t now);
+int64_t ak_throttle_ends(const char *key, int64_t now);
+/* Turns step_ms apart for key: the wait in ms before this one's turn
+ * (-1: no room). */
+int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms);
+void ak_throttle_address(const char *peer, char *out, size_t cap);
+void ak_throttle_reset(void);
 /* ak_settings.c: an e-mail address that is a plain address and nothing
  * else (no option, list or shell syntax): checked before any use. */
 bool ak_email_plain(const char *e);

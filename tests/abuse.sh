@@ -73,10 +73,13 @@ PY
 }
 AKC_PASSWORD=folded-password as folded register folded >/dev/null 2>&1 || bad "register folded"
 for i in $(seq 10); do login_from 127.0.0.3 FOLDED "wrong-$i" >>"$dir/folded-guesses.out" 2>&1; done
+login_from 127.0.0.3 folded folded-password >"$dir/folded-3.out" 2>&1
 login_from 127.0.0.2 folded folded-password >"$dir/folded.out" 2>&1
 login_from 127.0.0.2 other other-password >"$dir/other-from-2.out" 2>&1
-check "ten wrong guesses at FOLDED lock folded, whatever the address (case-folded name)" \
-    "[ \$(grep -c auth_failed '$dir/folded-guesses.out') = 10 ] && grep -q 'too many failed logins' '$dir/folded.out'"
+check "ten wrong guesses at FOLDED lock folded from that address (case-folded name), even for the right password" \
+    "[ \$(grep -c auth_failed '$dir/folded-guesses.out') = 10 ] && grep -q 'too many failed logins' '$dir/folded-3.out'"
+check "... but cannot lock its owner out: his right password from another address is taken (issue 27)" \
+    "grep -q '\"ok\":true' '$dir/folded.out'"
 check "... while that address may still log in to another account" "grep -q '\"ok\":true' '$dir/other-from-2.out'"
 
 # The address is locked for logins too now: a fresh akd (the counts live

@@ -83,6 +83,68 @@ check "... and a 404 carries the security headers too" \
     "grep -qi '^content-security-policy:' '$dir/404.head' && grep -qi '^x-frame-options: deny' '$dir/404.head'"
 kill $pid; wait $pid 2>/dev/null
 
+# --- login limits that hold and cannot be turned against a player
+start_akd limits --db "$dir/l.sqlite3"
+cat >"$dir/from.py" <<'PY'
+import json, socket, sys, threading, time
+# from.py PORT ADDRESS|ADDRESS-RANGE N CMD USER PASSWORD|-: N requests, one
+# connection each, from the addresses given (127.0.0.A-B cycles); prints
+# each reply's error code (or ok) and the seconds the whole took
+port, addrs, n, cmd, user, password = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+if "-" in addrs.split(".")[-1]:
+    base, rng = addrs.rsplit(".", 1)
+    lo, hi = map(int, rng.split("-"))
+    pool = ["%s.%d" % (base, i) for i in range(lo, hi + 1)]
+else:
+    pool = [addrs]
+out = [None] * n
+def one(i):
+    s = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(pool[i % len(pool)], 0))
+    msg = {"id": 1, "cmd": cmd, "user": user if "%" not in user else user % i}
+    if cmd == "reset_password":
+        msg.update(token="0" * 32, new_password="whatever-password")
+    else:
+        msg["password"] = password if "%" not in password else password % i
+    s.sendall((json.dumps(msg) + "\n").encode())
+    buf = b""
+    while b"\n" not in buf:
+        d = s.recv(65536)
+        if not d:
+            break
+        buf += d
+    r = json.loads(buf.split(b"\n")[0] or b"{}")
+    out[i] = "ok" if r.get("ok") else r.get("error", {}).get("code", "?")
+t0 = time.time()
+ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+for t in ts: t.start()
+for t in ts: t.join()
+for o in out: print(o)
+print("seconds %.2f" % (time.time() - t0))
+PY
+from() { python3 "$dir/from.py" $port "$@"; }
+AKC_PASSWORD=password-bob as bob register bob >/dev/null 2>&1
+# the flood that flushed the 512 slots of before: 600 reset_password with
+# made-up names from 60 addresses, then 30 guesses at bob from one address
+from 127.0.0.10-69 600 reset_password "made-up-%d" - >"$dir/flush.out"
+from 127.0.0.5 30 login bob "guess-%d" >"$dir/after-flush.out"
+checked=$(grep -c auth_failed "$dir/after-flush.out")
+check "600 made-up reset_password names from 60 addresses flush nothing: bob gets $checked checked guesses of 30 (limit 10)" \
+    "[ $checked = 10 ] && [ \$(grep -c rate_limited '$dir/after-flush.out') = 20 ]"
+check "... and the throttle was logged when it started" "grep -q 'throttle: a name from an address' '$dir/limits.log'"
+from 127.0.0.6 1 login bob password-bob >"$dir/owner.out"
+check "bob's right password from an address with no failures is taken" "grep -qx ok '$dir/owner.out'"
+from 127.0.0.11-13 3 login bob "wrong-%d" >"$dir/slowed.out"
+secs=$(sed -n 's/^seconds //p' "$dir/slowed.out")
+check "guesses at bob from new addresses are slowed, not refused: 3 in ${secs}s, one a second" \
+    "[ \$(grep -c auth_failed '$dir/slowed.out') = 3 ] && python3 -c 'import sys; sys.exit(0 if $secs >= 1.8 else 1)'"
+check "... which the log says" "grep -q 'throttle: bob has had 10 wrong guesses; guesses from other addresses are slowed' '$dir/limits.log'"
+from 127.0.0.20 10 register "club%d" "club-password-%d" >"$dir/club.out"
+check "ten players behind one address (a club night) can register: $(grep -cx ok "$dir/club.out") of 10" \
+    "[ \$(grep -cx ok '$dir/club.out') = 10 ]"
+from 127.0.0.20 10 login "club%d" "club-password-%d" >"$dir/club-login.out"
+check "... and log in" "[ \$(grep -cx ok '$dir/club-login.out') = 10 ]"
+kill $pid; wait $pid 2>/dev/null
+
 # --- the admin role belongs to accounts, never to names
 start_akd adm --db "$dir/adm.sqlite3" --admins alice
 check "admins naming an account that does not exist: akd warns at start" \
