@@ -7,11 +7,14 @@
  * which is still fought ("Supply Units are required to sustain Automatic
  * Victory situations", LOGISTICS 6; docs/rules-notes.md).
  *
- * The look-ahead asks one step: the supply unit moving on, or one combat
- * unit moving up by a move the engine accepts (tried on a copy). A mend that needs two moves (a unit out of the way, then
- * another up) is not foreseen; the invariant of tests/ak_forward (no
- * accepted action leaves the mover without a way forward) is what checks
- * that the one step is enough in the games played.
+ * The look-ahead asks one move per idle supply unit, one after the other
+ * (two idle at once must both be mended: the mend of one may leave none
+ * for the other): the supply unit moving on, or one combat unit moving up
+ * by a move the engine accepts (tried on a copy). A mend that needs two
+ * moves (a unit out of the way, then another up) is not foreseen, and the
+ * move that would need it is refused; the no-dead-ends invariant
+ * (ak_way_forward, common/ak_forward.c, checked in self-play and by the
+ * action fuzzer) is what checks that this is enough in the games played.
  */
 #include "ak_logistics.h"
 
@@ -65,21 +68,49 @@ static struct {
     ak_hex to;
 } memo = {-1, -1, AK_HEX_NONE};
 
+/* Idle supply units are mended one after the other, one move each, each
+ * move tried on a copy of its own; at most MEND_DEPTH of them, and
+ * MEND_TRIES moves tried in all: past either the move that made them is
+ * refused (a rare position with three supply units idle, say), which is
+ * the safe side of a dead end. */
+#define MEND_DEPTH 3
+#define MEND_TRIES 4000
+
+static struct {
+    struct ak_state after[MEND_DEPTH];
+    struct ak_dest dest[MEND_DEPTH][AK_HEX_COUNT];
+    int tries;
+} mend;
+
+static int first_idle(const struct ak_state *s)
+{
+    for (int u = 0; u < s->units; u++)
+        if (idle_near_enemy(s, u, s->side))
+            return u;
+    return -1;
+}
+
+static bool all_mendable(const struct ak_state *s, int depth);
+
 /* Unit moving to square to leaves supply unit sup no longer idle next to
  * the enemy, by a move the engine accepts (a square in reach by the
  * movement rules may still be refused: SUSTAIN ATTACKS 2, a supply unit
- * standing in an enemy zone traces no route). */
-static bool mends(const struct ak_state *s, int sup, int unit, ak_hex to)
+ * standing in an enemy zone traces no route), and the other idle ones
+ * can be mended after it. */
+static bool mends(const struct ak_state *s, int sup, int unit, ak_hex to, int depth)
 {
-    static struct ak_state after;
+    struct ak_state *after = &mend.after[depth];
     struct ak_action a = {.kind = AK_ACT_MOVE, .side = (uint8_t)s->side, .nunits = 1, .hex = to,
                           .supply = AK_UNIT_NONE};
     a.units[0] = (uint8_t)unit;
-    after = *s;
+    if (mend.tries++ >= MEND_TRIES)
+        return false;
+    *after = *s;
     trying = true;
-    bool ok = ak_apply(&after, &a, NULL, NULL) && !idle_near_enemy(&after, sup, s->side);
+    bool ok = ak_apply(after, &a, NULL, NULL) && !idle_near_enemy(after, sup, s->side);
     trying = false;
-    if (ok) {
+    ok = ok && all_mendable(after, depth + 1);
+    if (ok && depth == 0) {
         memo.sup = sup;
         memo.unit = unit;
         memo.to = to;
@@ -90,9 +121,10 @@ static bool mends(const struct ak_state *s, int sup, int unit, ak_hex to)
 /* Unit u's moves that could mend sup: for the supply unit itself, to a
  * square next to no enemy; for a combat unit, to a square within 5 of
  * sup from which it attacks. */
-static bool unit_can_mend(const struct ak_state *s, int sup, int u, struct ak_dest *dest)
+static bool unit_can_mend(const struct ak_state *s, int sup, int u, int depth)
 {
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    struct ak_dest *dest = mend.dest[depth];
     ak_hex at = s->unit[sup].hex;
     uint8_t one = (uint8_t)u;
     /* no unit goes further than its factor and the road's bonus */
@@ -103,39 +135,42 @@ static bool unit_can_mend(const struct ak_state *s, int sup, int u, struct ak_de
         ak_hex h = dest[i].hex;
         bool may = u == sup ? !ak_enemy_unit_adjacent(s, h, s->side)
                             : ak_hex_distance(h, at) <= 5 && ak_attacks_from(s, h, s->side);
-        if (may && mends(s, sup, u, h))
+        if (may && mends(s, sup, u, h, depth))
             return true;
     }
     return false;
 }
 
-static bool can_be_mended(const struct ak_state *s, int sup, struct ak_dest *dest)
+static bool all_mendable(const struct ak_state *s, int depth)
 {
-    if (memo.sup == sup && memo.unit >= 0 && mends(s, sup, memo.unit, memo.to))
+    int sup = first_idle(s);
+    if (sup < 0)
         return true;
-    if (unit_can_mend(s, sup, sup, dest))
+    if (depth >= MEND_DEPTH)
+        return false;
+    if (depth == 0 && memo.sup == sup && memo.unit >= 0 && mends(s, sup, memo.unit, memo.to, depth))
+        return true;
+    if (unit_can_mend(s, sup, sup, depth))
         return true;
     for (int c = 0; c < s->units; c++)
-        if (ak_def(c)->side == s->side && ak_unit_is_combat(ak_def(c)) && unit_can_mend(s, sup, c, dest))
+        if (ak_def(c)->side == s->side && ak_unit_is_combat(ak_def(c)) && unit_can_mend(s, sup, c, depth))
             return true;
     return false;
 }
 
 bool ak_logistics_adjacency_possible(const struct ak_state *s, struct ak_reject *rej)
 {
-    static struct ak_dest dest[AK_HEX_COUNT];
     if (trying)
         return true;
-    /* Any move can take the mend away: the combat unit that could come
-     * up, or the supply in reach that lets it (SUSTAIN ATTACKS 2). The
-     * cost falls only where a supply unit is next to the enemy idle. */
-    for (int u = 0; u < s->units; u++) {
-        if (!idle_near_enemy(s, u, s->side))
-            continue;
-        if (can_be_mended(s, u, dest))
-            continue;
-        return ak_reject(rej, "LOGISTICS-M5", "%s would stand next to the enemy sustaining no attack, and no move could still change that, so the movement portion could not end; supply units go next to the enemy only in the turn they sustain an attack",
-                         ak_def(u)->shortname);
-    }
-    return true;
+    /* Any move can take a mend away: the combat unit that could come up,
+     * or the supply in reach that lets it (SUSTAIN ATTACKS 2). The cost
+     * falls only where a supply unit is next to the enemy idle. */
+    int u = first_idle(s);
+    if (u < 0)
+        return true;
+    mend.tries = 0;
+    if (all_mendable(s, 0))
+        return true;
+    return ak_reject(rej, "LOGISTICS-M5", "%s would stand next to the enemy sustaining no attack, and no moves could still change that for every supply unit there, so the movement portion could not end; supply units go next to the enemy only in the turn they sustain an attack",
+                     ak_def(u)->shortname);
 }

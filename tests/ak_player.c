@@ -221,8 +221,9 @@ static bool supply_forward(struct ak_player_game *g, struct ak_action *out)
 }
 
 /* A move of any unit, moved already or not, after which the portion can
- * end: what a player does when his last move left something to mend (a
- * supply unit next to the enemy, say, LOGISTICS, MOVEMENT 5). */
+ * end, or else one that changes why it cannot (one of two supply units
+ * next to the enemy mended, say): what a player does when his last moves
+ * left something to mend (LOGISTICS, MOVEMENT 5). */
 static bool mending_move(struct ak_player_game *g, struct ak_action *out)
 {
     static struct ak_action moves[LIST_MAX];
@@ -230,19 +231,29 @@ static bool mending_move(struct ak_player_game *g, struct ak_action *out)
     const struct ak_state *s = &g->s;
     struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = s->side, .hex = AK_HEX_NONE,
                             .supply = AK_UNIT_NONE};
+    struct ak_reject was = {0}, now;
+    ak_try(s, &end, &was);
+    bool other = false;
     for (int u = 0; u < s->units; u++) {
         if (ak_def(u)->side != s->side || !ak_on_board(s, u))
             continue;
         int n = ak_legal_moves(s, u, moves, LIST_MAX);
         for (int i = 0; i < n; i++) {
             copy = *s;
-            if (ak_apply(&copy, &moves[i], NULL, NULL) && ak_try(&copy, &end, NULL)) {
+            memset(&now, 0, sizeof now);
+            if (!ak_apply(&copy, &moves[i], NULL, NULL))
+                continue;
+            if (ak_try(&copy, &end, &now)) {
                 *out = moves[i];
                 return true;
             }
+            if (!other && was.code && now.code && strcmp(was.text, now.text) != 0) {
+                *out = moves[i];
+                other = true;
+            }
         }
     }
-    return false;
+    return other;
 }
 
 static bool movement_step(struct ak_player_game *g, struct ak_action *list, int n)
