@@ -836,7 +836,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct expect want[AK_FRAME_DEFAULT_LIMIT];
     random_state = 1942;    /* not the start-up's 1941: its tokens are in the database */
-    memset(failures, 0, sizeof failures);   /* ak_accounts.c: failed logins */
+    ak_throttle_reset();                    /* ak_throttle.c: login and registration counts */
     memset(buckets, 0, sizeof buckets);     /* ak_chat.c: the chat's rate */
     wire.len = 0;
     struct ak_conn *c = conn_open();

@@ -56,6 +56,9 @@
  *                     ("https://club.example.org, ..."); the page's own
  *                     origin always may, and a client that sends no
  *                     Origin (not a browser) too (ak_web.c)
+ *   trusted_proxies   reverse proxies whose word on the client's address
+ *                     akd takes (PROXY v2 on the game port, X-Real-IP or
+ *                     X-Forwarded-For over HTTP; ak_proxy.c)
  *   web_dir           the browser client's files, served there (default:
  *                     where meson installs them, AKD_WEB_DIR)
  *   updated_crt       the Updated ruleset's combat results table, a file in
@@ -131,7 +134,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
         STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file), STR(backup_dir), NUM(backup_keep, 1, 100000),
-        NUM(vacation_days, 0, 366), NUM(digest_hour, 0, 23), STR(http_listen), STR(metrics_allow), STR(web_origins), STR(web_dir), STR(updated_crt),
+        NUM(vacation_days, 0, 366), NUM(digest_hour, 0, 23), STR(http_listen), STR(metrics_allow), STR(web_origins), STR(trusted_proxies), STR(web_dir), STR(updated_crt),
         STR(tls_cert), STR(tls_key), STR(admins), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
         NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30), NUM(keep_finished, 0, 86400 * 30),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),

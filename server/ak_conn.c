@@ -577,19 +577,74 @@ void ak_conn_transport_gone(struct ak_conn *c)
     ak_conn_unref(c);
 }
 
+static void conn_bytes(struct ak_conn *c, char *data, ssize_t n);
+static void refuse_at_accept(struct ak_conn *c, const char *why);
+static int connections_from(const struct ak_server *srv, const char *peer);
+
+/* The PROXY v2 header of a trusted proxy, before anything else: bytes
+ * are kept until it is whole; then the client's address becomes the
+ * peer, counted against max_per_address like any, and what followed it is
+ * the client's. A connection from a trusted proxy that does not start
+ * with one is closed. */
+static void proxy_bytes(struct ak_conn *c, char *data, ssize_t n)
+{
+    size_t take = sizeof c->proxy_buf - c->proxy_len;
+    if ((size_t)n < take)
+        take = (size_t)n;
+    memcpy(c->proxy_buf + c->proxy_len, data, take);
+    c->proxy_len += take;
+    char real[64];
+    int need = ak_proxy_v2_parse(c->proxy_buf, c->proxy_len, real, sizeof real);
+    if (need < 0) {
+        ak_log(AK_LOG_WARN, "%s is a trusted proxy but sent no PROXY v2 header; closing", c->peer);
+        conn_close(c);
+        return;
+    }
+    if ((size_t)need > c->proxy_len)
+        return;
+    c->proxy_wait = false;
+    if (real[0]) {
+        ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s by way of %s", real, c->peer);
+        snprintf(c->peer, sizeof c->peer, "%s", real);
+    }
+    const struct ak_config *cfg = &c->srv->cfg;
+    if (cfg->max_per_address && connections_from(c->srv, c->peer) > cfg->max_per_address) {
+        ak_log(AK_LOG_WARN, "refusing %s: %d connections from it (the limit)", c->peer, cfg->max_per_address);
+        refuse_at_accept(c, "too many connections from your address");
+        return;
+    }
+    /* what came after the header in this read (the header is never more
+     * than this read and the ones before it) */
+    size_t rest = c->proxy_len - (size_t)need;
+    if (rest > 0)
+        conn_bytes(c, data + (take - rest), (ssize_t)rest);
+    if (take < (size_t)n && !c->closing)
+        conn_bytes(c, data + take, n - (ssize_t)take);
+}
+
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     struct ak_conn *c = s->data;
-    if (n > 0 && !c->closing && !tls_on_plain_port(c, buf->base, n)) {
+    if (n > 0 && !c->closing && c->proxy_wait)
+        proxy_bytes(c, buf->base, n);
+    else if (n > 0)
+        conn_bytes(c, buf->base, n);
+    else if (n < 0)
+        conn_close(c);
+}
+
+static void conn_bytes(struct ak_conn *c, char *data, ssize_t n)
+{
+    if (!c->closing && !tls_on_plain_port(c, data, n)) {
         c->refs++;  /* a command may close the connection under us */
         int rc;
         if (c->tls) {
-            rc = ak_tls_feed(c->tls, buf->base, (size_t)n, on_plain, c);
+            rc = ak_tls_feed(c->tls, data, (size_t)n, on_plain, c);
             rc = rc == 2 ? -1 : rc == -1 ? -2 : rc;
             if (!c->closing && ak_tls_pending(c->tls))
                 mark_dirty(c);      /* handshake records to send */
         } else {
-            rc = ak_frame_feed(&c->frame, buf->base, (size_t)n, on_line, c);
+            rc = ak_frame_feed(&c->frame, data, (size_t)n, on_line, c);
         }
         if (rc == -2) {
             ak_log(AK_LOG_INFO, "%s: %s; closing", c->peer, ak_tls_error(c->tls));
@@ -598,8 +653,6 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
             refuse_long_line(c);
         }
         ak_conn_unref(c);
-    } else if (n < 0) {
-        conn_close(c);
     }
 }
 
@@ -687,7 +740,7 @@ static void conn_admit(struct ak_conn *c)
         refuse_at_accept(c, "the server is full; try again later");
         return;
     }
-    if (srv->cfg.max_per_address && from_peer >= srv->cfg.max_per_address) {
+    if (srv->cfg.max_per_address && from_peer >= srv->cfg.max_per_address && !c->proxy_wait) {
         ak_log(AK_LOG_WARN, "refusing %s: %d connections from it (the limit)", c->peer,
                srv->cfg.max_per_address);
         refuse_at_accept(c, "too many connections from your address");
@@ -746,6 +799,9 @@ static void on_connection(uv_stream_t *server, int status)
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &alen) == 0)
         uv_ip_name((struct sockaddr *)&addr, host, sizeof host);
     snprintf(c->peer, sizeof c->peer, "%s", host);
+    /* a trusted proxy's connections are counted by the client's address,
+     * once its header names it (proxy_bytes) */
+    c->proxy_wait = ak_proxy_trusted(&srv->cfg, c->peer);
     /* Output is already gathered into one write per loop turn; Nagle's
      * wait for an acknowledgement would only delay replies and pushes. */
     uv_tcp_nodelay(&c->tcp, 1);

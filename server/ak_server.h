@@ -61,6 +61,7 @@ struct ak_config {
     char http_listen[256];      /* HOST:PORT of the HTTP listener (ak_web.c), "" for none */
     char metrics_allow[512];    /* addresses that may read /metrics */
     char web_origins[512];      /* other origins whose pages may open the WebSocket */
+    char trusted_proxies[512];  /* reverse proxies whose word on the client's address is taken */
     char web_dir[512];          /* the browser client's files ("" serves none) */
     char updated_crt[512];      /* the Updated ruleset's combat results table (docs/crt-format.md) */
     int digest_hour;            /* UTC hour the daily digests go out */
@@ -95,6 +96,8 @@ struct ak_transport {
     void (*set_reading)(struct ak_conn *c, bool on);    /* read on, or hold back */
     void (*close)(struct ak_conn *c);   /* after what is written; drops its reference when gone */
 };
+
+#define AK_PROXY_HEADER_MAX 536     /* a PROXY v2 header with room for TLVs */
 
 struct ak_conn {
     uv_tcp_t tcp;           /* the TCP transport's socket (unused on a WebSocket) */
@@ -135,6 +138,11 @@ struct ak_conn {
     size_t out_len, out_cap;
     struct ak_conn *next_dirty; /* ... written once, after the turn's commit */
     bool dirty;
+    /* From a trusted proxy on the game port: its PROXY v2 header is read
+     * first (ak_proxy.c), whole, before any other byte. */
+    bool proxy_wait;
+    size_t proxy_len;
+    unsigned char proxy_buf[AK_PROXY_HEADER_MAX];
 };
 
 /* What a game list says of a game whose state is not in memory. */
@@ -546,6 +554,13 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
+/* ak_proxy.c: a peer in trusted_proxies; the client's address from
+ * X-Real-IP or the last of X-Forwarded-For (false: none usable); a PROXY
+ * v2 header at the start of buf: -1 not one, else its whole length (more
+ * than len: read on), out the source address ("" for LOCAL). */
+bool ak_proxy_trusted(const struct ak_config *cfg, const char *peer);
+bool ak_proxy_forwarded(const char *real_ip, const char *forwarded_for, char *out, size_t cap);
+int ak_proxy_v2_parse(const unsigned char *buf, size_t len, char *out, size_t cap);
 /* ak_throttle.c: counts within a window that cannot be flushed (nothing
  * in its window is evicted; a full table refuses the newcomer). charge:
  * one more for key (false: no room, refuse the request); count: the

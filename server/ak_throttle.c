@@ -30,7 +30,8 @@
 #define THROTTLE_PROBE 64
 
 struct throttle_entry {
-    uint64_t key;               /* 0: free */
+    uint64_t key;               /* 0: free (or of another generation) */
+    uint32_t generation;        /* ak_throttle_reset empties by a new one */
     int64_t since;              /* the window's start */
     int window;                 /* seconds */
     int count;
@@ -38,6 +39,7 @@ struct throttle_entry {
 };
 
 static struct throttle_entry table[THROTTLE_SLOTS];
+static uint32_t generation = 1;
 
 static uint64_t hash_key(const char *text)
 {
@@ -59,6 +61,11 @@ static bool expired(const struct throttle_entry *e, int64_t now)
     return e->key && now - e->since >= e->window;
 }
 
+static bool free_slot(const struct throttle_entry *e)
+{
+    return !e->key || e->generation != generation;
+}
+
 /* The entry of key, or (create) a free or expired slot for it; NULL when
  * it has none and none is free along its probe. */
 static struct throttle_entry *lookup(const char *text, int window, bool create, int64_t now)
@@ -67,19 +74,19 @@ static struct throttle_entry *lookup(const char *text, int window, bool create, 
     struct throttle_entry *spare = NULL;
     for (int i = 0; i < THROTTLE_PROBE; i++) {
         struct throttle_entry *e = &table[(key + (uint64_t)i) & (THROTTLE_SLOTS - 1)];
-        if (e->key == key) {
+        if (e->key == key && e->generation == generation) {
             if (expired(e, now)) {
                 e->since = now;
                 e->count = 0;
             }
             return e;
         }
-        if (!spare && (!e->key || expired(e, now)))
+        if (!spare && (free_slot(e) || expired(e, now)))
             spare = e;
     }
     if (!create || !spare)
         return NULL;
-    *spare = (struct throttle_entry){key, now, window, 0, 0};
+    *spare = (struct throttle_entry){key, generation, now, window, 0, 0};
     return spare;
 }
 
@@ -145,5 +152,5 @@ void ak_throttle_address(const char *peer, char *out, size_t cap)
 
 void ak_throttle_reset(void)
 {
-    memset(table, 0, sizeof table);
+    generation++;       /* every entry of the old one is free */
 }

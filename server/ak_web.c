@@ -109,6 +109,26 @@ static size_t security_header_lines(char *out, size_t cap)
 }
 
 /* A status without a body, with the security headers. */
+/* The client's address: the socket's peer, or, when that is a trusted
+ * proxy, what it says (X-Real-IP, else the last of X-Forwarded-For;
+ * ak_proxy.c); IPv4-mapped IPv6 as IPv4. */
+static void client_address(struct lws *wsi, char *out, size_t cap)
+{
+    char peer[64] = "?", real[64] = "", fwd[512] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    const char *p = strncmp(peer, "::ffff:", 7) == 0 ? peer + 7 : peer;
+    snprintf(out, cap, "%s", p);
+    if (!ak_proxy_trusted(&server->cfg, p))
+        return;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_X_REAL_IP) > 0)
+        lws_hdr_copy(wsi, real, sizeof real, WSI_TOKEN_HTTP_X_REAL_IP);
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0)
+        lws_hdr_copy(wsi, fwd, sizeof fwd, WSI_TOKEN_X_FORWARDED_FOR);
+    char client[64];
+    if (ak_proxy_forwarded(real, fwd, client, sizeof client))
+        snprintf(out, cap, "%s", client);
+}
+
 static int answer_status(struct lws *wsi, unsigned int code)
 {
     unsigned char head[LWS_PRE + 1024], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
@@ -121,7 +141,7 @@ static int answer_status(struct lws *wsi, unsigned int code)
 static int start_metrics(struct lws *wsi, struct session *hs)
 {
     char peer[128] = "";
-    lws_get_peer_simple(wsi, peer, sizeof peer);
+    client_address(wsi, peer, sizeof peer);
     if (!allowed(server->cfg.metrics_allow, peer)) {
         ak_log(AK_LOG_INFO, "/metrics refused to %s (not in metrics_allow)", peer);
         return answer_status(wsi, HTTP_STATUS_FORBIDDEN);
@@ -340,7 +360,7 @@ static bool origin_allowed(struct lws *wsi)
     if (allowed(server->cfg.web_origins, origin))
         return true;
     char peer[64] = "?";
-    lws_get_peer_simple(wsi, peer, sizeof peer);
+    client_address(wsi, peer, sizeof peer);
     ak_log(AK_LOG_INFO, "WebSocket from %s refused: its page's origin %s is not this server's", peer, origin);
     return false;
 }
@@ -348,9 +368,9 @@ static bool origin_allowed(struct lws *wsi)
 static int ws_established(struct lws *wsi, struct session *ss)
 {
     char peer[64] = "?";
-    lws_get_peer_simple(wsi, peer, sizeof peer);
+    client_address(wsi, peer, sizeof peer);
     ss->wsi = wsi;
-    ss->conn = ak_conn_open(server, &ws_transport, ss, strncmp(peer, "::ffff:", 7) == 0 ? peer + 7 : peer);
+    ss->conn = ak_conn_open(server, &ws_transport, ss, peer);
     return ss->conn ? 0 : -1;
 }
 

@@ -82,6 +82,7 @@ static void usage(FILE *f)
             "                           (docs/crt-format.md), checked at start\n"
             "  --metrics-allow LIST     addresses that may read /metrics (default 127.0.0.1, ::1)\n"
             "  --web-origins LIST       other origins whose pages may open the WebSocket\n"
+            "  --trusted-proxies LIST   reverse proxies whose word on the client's address is taken\n"
             "  --digest-hour H          UTC hour of the daily digests (default 7)\n"
             "  --keep-finished SECONDS  a finished game leaves memory after this long\n"
             "                           unused (default 300; read back when asked for)\n",
@@ -310,7 +311,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"rating-provisional-rd", required_argument, NULL, 's'},
         {"vacation-days", required_argument, NULL, 's'}, {"digest-hour", required_argument, NULL, 's'},
         {"http-listen", required_argument, NULL, 's'}, {"metrics-allow", required_argument, NULL, 's'},
-        {"web-origins", required_argument, NULL, 's'},
+        {"web-origins", required_argument, NULL, 's'}, {"trusted-proxies", required_argument, NULL, 's'},
         {"web-dir", required_argument, NULL, 's'}, {"updated-crt", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"admin-add", required_argument, NULL, 'a'}, {"admin-remove", required_argument, NULL, 'r'},

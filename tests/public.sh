@@ -145,6 +145,55 @@ from 127.0.0.20 10 login "club%d" "club-password-%d" >"$dir/club-login.out"
 check "... and log in" "[ \$(grep -cx ok '$dir/club-login.out') = 10 ]"
 kill $pid; wait $pid 2>/dev/null
 
+# --- behind a reverse proxy: the client's address from trusted proxies only
+hport=$(free_port)
+start_akd proxy --db "$dir/p.sqlite3" --http-listen 127.0.0.1:$hport --trusted-proxies 127.0.0.1 --metrics-allow 127.0.0.1
+wsvia() { echo '{"id":1,"cmd":"ping"}' | WS_SOURCE="$1" WS_HEADERS="$2" TIMEOUT=3 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" 2>&1; }
+wsvia 127.0.0.1 "X-Forwarded-For: 10.9.9.9, 203.0.113.7" >/dev/null
+check "a WebSocket from a trusted proxy is the client's: the last address of X-Forwarded-For" \
+    "grep -q 'connection from 203.0.113.7 (WebSocket)' '$dir/proxy.log'"
+wsvia 127.0.0.1 "X-Real-IP: 203.0.113.8|X-Forwarded-For: 203.0.113.99" >/dev/null
+check "... X-Real-IP first" "grep -q 'connection from 203.0.113.8 (WebSocket)' '$dir/proxy.log'"
+wsvia 127.0.0.1 "X-Forwarded-For: not-an-address" >/dev/null
+check "... and something that is not an address leaves the proxy's" "grep -q 'connection from 127.0.0.1 (WebSocket)' '$dir/proxy.log'"
+wsvia 127.0.0.2 "X-Forwarded-For: 203.0.113.66" >/dev/null
+check "from anyone else the headers are ignored" \
+    "grep -q 'connection from 127.0.0.2 (WebSocket)' '$dir/proxy.log' && ! grep -q '203.0.113.66' '$dir/proxy.log'"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Real-IP: 203.0.113.9' "http://127.0.0.1:$hport/metrics")
+code2=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/metrics")
+check "metrics_allow sees the real address: a client behind the proxy is refused ($code), the proxy itself not ($code2)" \
+    "[ $code = 403 ] && [ $code2 = 200 ]"
+cat >"$dir/proxyv2.py" <<'PY'
+import json, socket, struct, sys
+# proxyv2.py PORT SOURCE-ADDRESS CLIENT-ADDRESS|- : a PROXY v2 header naming
+# CLIENT (none with -), then a ping; prints the reply or (closed)
+port, source, client = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+if client != "-":
+    addrs = socket.inet_aton(client) + socket.inet_aton("127.0.0.1") + struct.pack(">HH", 40000, port)
+    s.sendall(b"\r\n\r\n\x00\r\nQUIT\n" + bytes([0x21, 0x11]) + struct.pack(">H", len(addrs)) + addrs)
+s.sendall(b'{"id":1,"cmd":"ping"}\n')
+buf = b""
+try:
+    while b"\n" not in buf:
+        d = s.recv(4096)
+        if not d:
+            break
+        buf += d
+except OSError:
+    pass
+print(buf.split(b"\n")[0].decode(errors="replace") if buf else "(closed)")
+PY
+out=$(python3 "$dir/proxyv2.py" $port 127.0.0.1 198.51.100.4)
+check "the game port takes a trusted proxy's PROXY v2 header: the client is 198.51.100.4 ($out)" \
+    "echo '$out' | grep -q '\"ok\":true' && grep -q 'connection from 198.51.100.4 by way of 127.0.0.1' '$dir/proxy.log'"
+out=$(python3 "$dir/proxyv2.py" $port 127.0.0.1 -)
+check "... and closes a trusted proxy's connection without one ($out)" "[ '$out' = '(closed)' ]"
+out=$(python3 "$dir/proxyv2.py" $port 127.0.0.2 198.51.100.5)
+check "... while from anyone else the header is only bad input (not taken)" \
+    "! grep -q 'connection from 198.51.100.5' '$dir/proxy.log'"
+kill $pid; wait $pid 2>/dev/null
+
 # --- the admin role belongs to accounts, never to names
 start_akd adm --db "$dir/adm.sqlite3" --admins alice
 check "admins naming an account that does not exist: akd warns at start" \

@@ -25,6 +25,8 @@ def main():
     if no_read:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(10)
+    if os.environ.get("WS_SOURCE"):
+        sock.bind((os.environ["WS_SOURCE"], 0))
     sock.connect((host, int(port)))
     if secure:
         ctx = ssl.create_default_context(cafile=cafile)
@@ -34,6 +36,7 @@ def main():
     sock.sendall((f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: akd\r\n" +
                   (f"Origin: {os.environ['WS_ORIGIN']}\r\n" if os.environ.get("WS_ORIGIN") else "") +
+                  "".join(h + "\r\n" for h in os.environ.get("WS_HEADERS", "").split("|") if h) +
                   "\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
