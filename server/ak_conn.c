@@ -692,6 +692,11 @@ static void refuse_at_accept(struct ak_conn *c, const char *why)
         ak_conn_refuse(c, NULL, "too_many_connections", why);
 }
 
+int ak_conn_count_from(const struct ak_server *srv, const char *peer)
+{
+    return connections_from(srv, peer);
+}
+
 static int connections_from(const struct ak_server *srv, const char *peer)
 {
     int n = 0;

@@ -277,6 +277,9 @@ void ak_web_stop(void);
 /* SIGHUP: HTTPS takes the certificate and key files again (new
  * connections get them; a certbot renewal without a restart). */
 int ak_web_reload_cert(const struct ak_config *cfg, char *err, size_t cap);
+/* ak_conn.c: the connections from one address (for the HTTP listener's
+ * count, which adds its own sockets). */
+int ak_conn_count_from(const struct ak_server *srv, const char *peer);
 /* ak_web_listen.c: the HTTP listener's own socket, bound exactly to
  * host:port; each accepted connection goes to adopt (which owns fd). */
 int ak_listen_address(const char *host, int port, struct sockaddr_storage *addr);

@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ak_server.h"
 
@@ -53,6 +54,8 @@ struct session {
 
 static struct lws_context *context;
 static struct lws_vhost *vhost;
+
+static void socket_gone(struct lws *wsi);
 static struct ak_server *server;
 
 /* An address in the comma-separated list (IPv4-mapped IPv6 as IPv4). */
@@ -390,6 +393,8 @@ static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *u
     struct session *ss = user;
     if (reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
         return origin_allowed(wsi) ? 0 : -1;
+    if (reason == LWS_CALLBACK_WSI_DESTROY)
+        socket_gone(wsi);
     /* Some callbacks come without session memory (a connection closed
      * during its TLS handshake, before any was allocated). */
     if (!ss)
@@ -448,14 +453,90 @@ static void lws_to_log(int level, const char *line)
     ak_log(level & LLL_ERR ? AK_LOG_ERROR : AK_LOG_WARN, "libwebsockets: %s", text);
 }
 
+/* The HTTP listener's sockets, counted with the game port's connections
+ * (issue 28: one count for all listeners): each accepted socket until
+ * libwebsockets destroys it, a WebSocket's as well as a page's (counted
+ * twice once it is also a connection of ak_conn.c: the safe side). */
+struct http_socket {
+    struct http_socket *next, **prev;
+    char addr[64];
+};
+
+static struct http_socket *http_sockets;
+static int http_open;
+static uint64_t refused_logged_at, refused_since;
+
+static int http_from(const char *addr)
+{
+    int n = 0;
+    for (const struct http_socket *h = http_sockets; h; h = h->next)
+        n += strcmp(h->addr, addr) == 0;
+    return n;
+}
+
+/* Over max_connections in all, or max_per_address from its address (both
+ * listeners counted): closed at once, and said in the log once every ten
+ * seconds with the count, not once per connection. */
+static bool over_limits(const char *addr)
+{
+    const struct ak_config *cfg = &server->cfg;
+    bool over = (cfg->max_connections && server->nconns + http_open >= cfg->max_connections) ||
+                (cfg->max_per_address && ak_conn_count_from(server, addr) + http_from(addr) >= cfg->max_per_address);
+    if (!over)
+        return false;
+    refused_since++;
+    uint64_t now = uv_now(server->loop);
+    if (!refused_logged_at || now - refused_logged_at >= 10000) {
+        ak_log(AK_LOG_WARN, "HTTP listener: refused %llu connection(s) over the limits (the last from %s: "
+               "max_connections %d, max_per_address %d)", (unsigned long long)refused_since, addr,
+               cfg->max_connections, cfg->max_per_address);
+        refused_logged_at = now;
+        refused_since = 0;
+    }
+    ak_stats_refused();
+    return true;
+}
+
 /* A connection the listener accepted (ak_web_listen.c): libwebsockets
  * speaks HTTP, or HTTPS, on it from here (and closes fd if it cannot). */
 static void adopt(int fd, const struct sockaddr_storage *peer)
 {
-    (void)peer;
+    char addr[64] = "?";
+    uv_ip_name((const struct sockaddr *)peer, addr, sizeof addr);
+    const char *a = strncmp(addr, "::ffff:", 7) == 0 ? addr + 7 : addr;
+    struct http_socket *h = over_limits(a) ? NULL : calloc(1, sizeof *h);
+    if (!h) {
+        close(fd);
+        return;
+    }
+    snprintf(h->addr, sizeof h->addr, "%s", a);
     lws_sock_file_fd_type sock = {.sockfd = fd};
     int type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (server->cfg.tls_cert[0] ? LWS_ADOPT_ALLOW_SSL : 0);
-    lws_adopt_descriptor_vhost(vhost, (lws_adoption_type)type, sock, NULL, NULL);
+    struct lws *wsi = lws_adopt_descriptor_vhost(vhost, (lws_adoption_type)type, sock, NULL, NULL);
+    if (!wsi) {         /* it closed fd */
+        free(h);
+        return;
+    }
+    h->next = http_sockets;
+    h->prev = &http_sockets;
+    if (http_sockets)
+        http_sockets->prev = &h->next;
+    http_sockets = h;
+    http_open++;
+    lws_set_opaque_user_data(wsi, h);
+}
+
+static void socket_gone(struct lws *wsi)
+{
+    struct http_socket *h = lws_get_opaque_user_data(wsi);
+    if (!h)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    *h->prev = h->next;
+    if (h->next)
+        h->next->prev = h->prev;
+    http_open--;
+    free(h);
 }
 
 int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, size_t cap)

@@ -145,6 +145,37 @@ from 127.0.0.20 10 login "club%d" "club-password-%d" >"$dir/club-login.out"
 check "... and log in" "[ \$(grep -cx ok '$dir/club-login.out') = 10 ]"
 kill $pid; wait $pid 2>/dev/null
 
+# --- the HTTP listener's sockets count with the game port's connections
+# (issue 28): over max_per_address they are closed at once, logged once
+hport=$(free_port)
+start_akd count --db "$dir/c.sqlite3" --http-listen 127.0.0.1:$hport --max-per-address 20
+python3 - "$hport" >"$dir/count.out" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(60)]
+time.sleep(0.5)
+closed = 0
+for s in socks:
+    s.setblocking(False)
+    try:
+        closed += s.recv(10) == b""
+    except BlockingIOError:
+        pass
+    except ConnectionResetError:
+        closed += 1
+print("closed", closed)
+for s in socks:
+    s.close()
+PY
+check "60 idle sockets on the HTTP port from one address: 40 over max_per_address 20 closed ($(cat "$dir/count.out"))" \
+    "grep -qx 'closed 40' '$dir/count.out'"
+check "... and the refusals logged once, not per connection ($(grep -c 'HTTP listener: refused' "$dir/count.log") line)" \
+    "[ \$(grep -c 'HTTP listener: refused' '$dir/count.log') = 1 ]"
+sleep 0.3
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing")
+check "... and counted back when they close: a new one is served ($code)" "[ '$code' = 404 ]"
+kill $pid; wait $pid 2>/dev/null
+
 # --- behind a reverse proxy: the client's address from trusted proxies only
 hport=$(free_port)
 start_akd proxy --db "$dir/p.sqlite3" --http-listen 127.0.0.1:$hport --trusted-proxies 127.0.0.1 --metrics-allow 127.0.0.1
