@@ -159,19 +159,19 @@ const char *ak_summary_opponent(const json_t *summary, const char *me);
 enum { AK_GAMES_MINE = 1, AK_GAMES_WAITING = 2, AK_GAMES_OPEN = 4, AK_GAMES_FINISHED = 8 };
 bool ak_summary_matches(const json_t *summary, const char *me, unsigned filters);
 
-/* akc_play.c: the interactive session on a game (summary: the GAME the
+/* akc_play.c: the interactive session on a game on server (summary: the GAME the
  * server answered `watch` with, its public state inside; me: the side played, -1 to watch; again: closes n,
  * connects and resumes the session anew: 0 done, 1 not now (try later),
  * -1 never (the session is gone); NULL: no reconnecting). */
-int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const struct ak_draw_opts *draw,
-            int (*again)(struct ak_net *n));
+int ak_play(struct ak_net *n, const char *server, long game, int me, const json_t *summary,
+            const struct ak_draw_opts *draw, int (*again)(struct ak_net *n));
 
 /* ak_verify.c: check a game record and print the report; 0 if it holds. */
 /* akc verify's exit status for a game still running (distinct from 1, a
  * failed verification). */
 #define AK_VERIFY_NOT_OVER 4
-int ak_verify_print(const json_t *record, FILE *out);
-int ak_verify_file(const char *path, FILE *out);
+int ak_verify_print(const json_t *record, const char *server, FILE *out);
+int ak_verify_file(const char *path, const char *server, FILE *out);
 
 /* ak_verbs.c: play verbs to action JSON ("battle 7arm7 trenta asup1"; argv
  * starts at the verb, the game number taken off), NULL with err if the
@@ -179,7 +179,15 @@ int ak_verify_file(const char *path, FILE *out);
 json_t *ak_verb_action(int argc, char **argv, char *err, int errlen);
 /* The `act` request for an action (stolen) in game, with a fresh random
  * nonce: the player's share of the dice (proto/ak_dice.h). */
-json_t *ak_act_request(long long game, json_t *action);
+json_t *ak_act_request(long long game, json_t *action, const char *nonce);
+/* ak_nonces.c: the player's own dice nonces. The nonce of action seq of
+ * game on server (false: akc's key cannot be read or made); keep one the
+ * server accepted; check those kept for a record's game (-1 with why
+ * naming the first action whose recorded nonce differs; *checked counts
+ * them). */
+bool ak_nonce_for(const char *server, long long game, uint32_t seq, char out[65]);
+void ak_nonce_keep(const char *server, long long game, uint32_t seq, const char *nonce);
+int ak_nonces_check(const json_t *record, const char *server, int *checked, char *why, size_t cap);
 bool ak_verb_is_action(const char *verb);
 /* The action kind (AK_ACT_*) a play verb sends, -1 for none. */
 int ak_verb_kind(const char *verb);

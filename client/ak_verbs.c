@@ -13,10 +13,8 @@
 #include "ak_dice.h"
 #include "ak_notation.h"
 
-json_t *ak_act_request(long long game, json_t *action)
+json_t *ak_act_request(long long game, json_t *action, const char *nonce)
 {
-    char nonce[AK_NONCE_MAX + 1];
-    ak_nonce_new(nonce);
     return json_pack("{s:s,s:I,s:o,s:s}", "cmd", "act", "game", (json_int_t)game, "action", action,
                      "nonce", nonce);
 }

@@ -3,14 +3,32 @@
  * Checks a game record (fetched with `record` or read from a file): the
  * revealed dice secret against the commitment given at the start, then
  * every action replayed by the shared rules library, the count of dice
- * rolled, the final state's hash and the result (ak_record_verify).
+ * rolled, the final state's hash and the result (ak_record_verify), then
+ * the nonces this akc sent for the game against the recorded ones.
  */
 #include <stdio.h>
 
 #include "ak_client.h"
 #include "ak_record.h"
 
-int ak_verify_print(const json_t *record, FILE *out)
+/* The player's own nonces (ak_nonces.c) against the record: the replay
+ * above proves the rolls follow from the recorded nonces; this proves the
+ * recorded nonces of the player's actions are the ones he sent. */
+static int check_kept_nonces(const json_t *record, const char *server, long long game, FILE *out)
+{
+    char why[300];
+    int checked = 0;
+    if (!server || ak_nonces_check(record, server, &checked, why, sizeof why) == 0) {
+        if (checked)
+            fprintf(out, "The %d dice nonce(s) this akc sent for its actions in game %lld are the ones recorded.\n",
+                    checked, game);
+        return 0;
+    }
+    fprintf(out, "game %lld: NOT VERIFIED: %s\n", game, why);
+    return 1;
+}
+
+int ak_verify_print(const json_t *record, const char *server, FILE *out)
 {
     struct ak_verify_report r;
     long long game = (long long)json_integer_value(json_object_get(record, "game"));
@@ -36,10 +54,10 @@ int ak_verify_print(const json_t *record, FILE *out)
         fprintf(out, "Its battles were replayed on the combat results table the record carries, \"%s\", digest "
                      "%.16s...; the record names no crt_digest, so nothing ties that table to the game: compare the "
                      "digest with the one the game showed from its start.\n", r.crt_name, r.crt_digest);
-    return 0;
+    return check_kept_nonces(record, server, game, out);
 }
 
-int ak_verify_file(const char *path, FILE *out)
+int ak_verify_file(const char *path, const char *server, FILE *out)
 {
     json_error_t e;
     json_t *record = json_load_file(path, 0, &e);
@@ -50,7 +68,7 @@ int ak_verify_file(const char *path, FILE *out)
             fprintf(stderr, "akc: %s: %s\n", path, e.text);
         return 2;
     }
-    int rc = ak_verify_print(record, out);
+    int rc = ak_verify_print(record, server, out);
     json_decref(record);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <sodium.h>
 
 #include "ak_client.h"
+#include "ak_dice.h"
 #include "ak_updated.h"
 #include "ak_codec.h"
 #include "ak_notation.h"
@@ -355,13 +356,35 @@ static void print_events(const json_t *events)
         printf("  %s\n", json_string_value(json_object_get(e, "text")));
 }
 
+/* The dice nonce of the game's next action: the player's own (ak_nonces.c),
+ * for the action number the game is at. */
+static bool next_nonce(struct ak_net *n, long game, char nonce[AK_NONCE_MAX + 1])
+{
+    int status;
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
+    if (!r)
+        return false;
+    json_int_t seq = json_integer_value(json_object_get(json_object_get(r, "state"), "actions"));
+    json_decref(r);
+    if (!ak_nonce_for(opt.server, game, (uint32_t)seq + 1, nonce)) {
+        fprintf(stderr, "akc: cannot read or make the dice nonce key in $XDG_STATE_HOME/akc\n");
+        return false;
+    }
+    return true;
+}
+
 static int act(struct ak_net *n, long game, json_t *action)
 {
     int status;
-    json_t *r = akc_call(n, ak_act_request(game, action),
-                     &status);
+    char nonce[AK_NONCE_MAX + 1];
+    if (!next_nonce(n, game, nonce)) {
+        json_decref(action);
+        return EXIT_REFUSED;
+    }
+    json_t *r = akc_call(n, ak_act_request(game, action, nonce), &status);
     if (!r)
         return status;
+    ak_nonce_keep(opt.server, game, (uint32_t)json_integer_value(json_object_get(r, "seq")), nonce);
     if (!opt.json)
         print_events(json_object_get(r, "events"));
     json_decref(r);
@@ -504,7 +527,7 @@ static int cmd_record(struct ak_net *n, long game, bool verify)
         puts(text);
         free(text);
     }
-    status = verify ? ak_verify_print(r, stdout) : 0;
+    status = verify ? ak_verify_print(r, opt.server, stdout) : 0;
     json_decref(r);
     return status;
 }
@@ -1195,7 +1218,7 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
             printf("Game %ld is a challenge to you from %s: 'akc join %ld' accepts it, 'akc decline %ld' refuses it.\n"
                    "Until then you watch it.\n", game, ak_summary_opponent(r, s->user), game, game);
         play_session = s;
-        status = ak_play(n, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
+        status = ak_play(n, opt.server, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
         json_decref(r);
         return status;
     }
@@ -1503,7 +1526,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[optind], "verify") == 0 && opt.file)
-        return ak_verify_file(opt.file, stdout);
+        return ak_verify_file(opt.file, opt.server, stdout);
     int bad = check_arguments(argc - optind, argv + optind);
     char host[256], port[16];
     if (!bad && ak_net_split(opt.server, host, sizeof host, port, sizeof port) != 0) {

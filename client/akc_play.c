@@ -23,6 +23,7 @@
 
 #include "ak_battle.h"
 #include "ak_client.h"
+#include "ak_dice.h"
 #include "ak_updated.h"
 #include "ak_engine.h"
 #include "ak_hazards.h"
@@ -36,6 +37,7 @@
 
 static struct {
     struct ak_net *net;
+    const char *server;             /* for the dice nonces (ak_nonces.c) */
     long game;
     int me;                         /* my side, or -1 when watching */
     struct ak_state s;
@@ -561,9 +563,16 @@ static void options(void)
 
 static void act(json_t *action)
 {
-    json_t *r = request(ak_act_request(P.game, action));
+    char nonce[AK_NONCE_MAX + 1];
+    if (!ak_nonce_for(P.server, P.game, P.s.actions + 1, nonce)) {
+        say("error: cannot read or make the dice nonce key in $XDG_STATE_HOME/akc\n");
+        json_decref(action);
+        return;
+    }
+    json_t *r = request(ak_act_request(P.game, action, nonce));
     if (!r)
         return;
+    ak_nonce_keep(P.server, P.game, (uint32_t)json_integer_value(json_object_get(r, "seq")), nonce);
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(r, "events"), i, e)
@@ -938,11 +947,12 @@ static void play_plain(void)
     }
 }
 
-int ak_play(struct ak_net *n, long game, int me, const json_t *summary, const struct ak_draw_opts *draw,
-            int (*again)(struct ak_net *n))
+int ak_play(struct ak_net *n, const char *server, long game, int me, const json_t *summary,
+            const struct ak_draw_opts *draw, int (*again)(struct ak_net *n))
 {
     memset(&P, 0, sizeof P);
     P.net = n;
+    P.server = server;
     P.reconnect = again;
     P.game = game;
     P.me = me;

@@ -59,6 +59,23 @@ void ak_nonce_new(char out[AK_NONCE_MAX + 1])
     sodium_bin2hex(out, AK_NONCE_MAX + 1, b, sizeof b);
 }
 
+void ak_nonce_derive(const uint8_t key[32], const char *server, long long game, uint32_t seq,
+                     char out[AK_NONCE_MAX + 1])
+{
+    crypto_generichash_state h;
+    uint8_t b[AK_NONCE_MAX / 4], num[12];
+    for (int i = 0; i < 8; i++)
+        num[i] = (uint8_t)((unsigned long long)game >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        num[8 + i] = (uint8_t)(seq >> (8 * i));
+    crypto_generichash_init(&h, key, 32, sizeof b);
+    crypto_generichash_update(&h, (const uint8_t *)"akc-nonce-1", 11);
+    crypto_generichash_update(&h, (const uint8_t *)server, strlen(server) + 1);
+    crypto_generichash_update(&h, num, sizeof num);
+    crypto_generichash_final(&h, b, sizeof b);
+    sodium_bin2hex(out, AK_NONCE_MAX + 1, b, sizeof b);
+}
+
 /* Scheme 2: the generator's state for action seq. The nonce is hashed as
  * the text sent (so "AB" and "ab" differ: a verifier needs no rule about
  * case). */

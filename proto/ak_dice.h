@@ -51,6 +51,13 @@ bool ak_nonce_valid(const char *nonce);
 /* A fresh random nonce of AK_NONCE_MAX / 2 hex digits (akc's). */
 void ak_nonce_new(char out[AK_NONCE_MAX + 1]);
 
+/* The nonce a client sends with action number seq of game on server: a
+ * keyed BLAKE2b-128 of those under the client's own 32-byte key (so a
+ * retry of the same action sends the same nonce, and the server cannot
+ * know it in advance), 32 hex digits. */
+void ak_nonce_derive(const uint8_t key[32], const char *server, long long game, uint32_t seq,
+                     char out[AK_NONCE_MAX + 1]);
+
 /* The game's state before its first action: the campaign's (position
  * NULL) or the given position's, with the dice set up. */
 void ak_dice_start(const struct ak_dice *d, int ruleset, struct ak_state *s);

@@ -282,6 +282,32 @@ check "a plain address is taken and verified by mail (exit $rc)" \
     "[ $rc = 0 ] && grep -q 'verify_email email=carol.smith+ak@mail.example.org' '$dir/notify.log'"
 kill $pid; wait $pid 2>/dev/null
 
+# --- dice nonces the player keeps: akc derives them (the same for a retry),
+# keeps those the server took, and verify checks the record against them
+start_akd dice --db "$dir/dice.sqlite3"
+for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
+g=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$g" >/dev/null 2>&1
+as alice move "$g" 21pz5 W14 >/dev/null 2>&1
+as alice end-movement "$g" >/dev/null 2>&1
+as alice resign "$g" >/dev/null 2>&1
+kept=$(grep -c " $g " "$dir/state-alice/akc/nonces" 2>/dev/null)
+check "akc keeps the nonces the server took for its actions ($kept: the move and the resignation)" "[ '$kept' = 2 ]"
+as alice verify "$g" >"$dir/dverify.out" 2>&1; rc=$?
+check "akc verify checks them against the record (exit $rc)" \
+    "[ $rc = 0 ] && grep -q 'dice nonce(s) this akc sent for its actions in game $g are the ones recorded' '$dir/dverify.out'"
+as alice record "$g" >"$dir/record.json" 2>/dev/null
+python3 - "$dir/record.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["actions"][0]["nonce"] = "00" * 16      # what an operator grinding the dice would record
+json.dump(r, open(sys.argv[1] + ".forged", "w"))
+PY
+as alice verify --file "$dir/record.json.forged" >"$dir/forged.out" 2>&1; rc=$?
+check "a record whose nonce was edited fails, naming the action (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'NOT VERIFIED' '$dir/forged.out' && grep -q 'action 1' '$dir/forged.out'"
+kill $pid; wait $pid 2>/dev/null
+
 # --- one akd per database
 start_akd first --db "$dir/one.sqlite3"
 first=$pid

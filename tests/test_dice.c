@@ -221,5 +221,28 @@ START_TEST(legacy_record_still_verifies)
 }
 END_TEST
 
+/* The player's own nonce (issue 27): the same key, server, game and action
+ * number give the same nonce (a retry), any other input another one, and
+ * only the key's holder can know it. */
+START_TEST(derived_nonces)
+{
+    uint8_t key[32] = {1}, other[32] = {2};
+    char a[AK_NONCE_MAX + 1], b[AK_NONCE_MAX + 1], c[AK_NONCE_MAX + 1];
+    ak_nonce_derive(key, "play.example.org:7140", 12, 34, a);
+    ak_nonce_derive(key, "play.example.org:7140", 12, 34, b);
+    ck_assert_str_eq(a, b);
+    ck_assert_int_eq((int)strlen(a), 32);
+    ck_assert(ak_nonce_valid(a));
+    ak_nonce_derive(key, "play.example.org:7140", 12, 35, c);
+    ck_assert_str_ne(a, c);
+    ak_nonce_derive(key, "play.example.org:7140", 13, 34, c);
+    ck_assert_str_ne(a, c);
+    ak_nonce_derive(key, "other.example.org:7140", 12, 34, c);
+    ck_assert_str_ne(a, c);
+    ak_nonce_derive(other, "play.example.org:7140", 12, 34, c);
+    ck_assert_str_ne(a, c);
+}
+END_TEST
+
 AK_CHECK_MAIN("dice", keyed_scheme_known_answers, nonce_and_secret_both_matter, nonce_syntax,
-              keyed_record_verifies_and_tampering_shows, legacy_record_still_verifies)
+              keyed_record_verifies_and_tampering_shows, legacy_record_still_verifies, derived_nonces)
