@@ -27,6 +27,7 @@ CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$
     "$dir/position.json" "$artifacts" "$dir/updated.json"
 rc=$?
 kill $pid; wait $pid 2>/dev/null
+[ $rc = 0 ] || { echo "--- akd's log (last 40 lines)"; tail -40 "$dir/akd.log"; }
 if grep -q 'ERROR: \|runtime error' "$dir/akd.log"; then
     echo "FAIL: a sanitizer report in akd's log:"; grep -A20 'ERROR: \|runtime error' "$dir/akd.log" | head -40
     rc=1

@@ -82,6 +82,9 @@ for (let i = 0; i < checks.length; i++) {
 
 // --- 2. the lobby, joining, watching, a move by clicking ---
 const alice = await newPage("alice"), bob = await newPage("bob", { width: 390, height: 844 });
+const bobFrames = [];
+bob.on("websocket", (ws) => { ws.on("framesent", (f) => bobFrames.push("> " + String(f.payload).slice(0, 160)));
+                               ws.on("framereceived", (f) => bobFrames.push("< " + String(f.payload).slice(0, 100))); });
 async function register(page, user) {
   await page.goto(url);
   await page.fill("#login-user", user);
@@ -186,15 +189,26 @@ ok(retreated, "a retreat came up and was chosen in the browser");
 if (retreated) {
   await alice.click("#end-turn");
   await expectText(bob, "#game-status", "Allied movement.*Your move", "Alice ended her turn: Bob's move");
+  // The page drops its selection when a game push arrives: wait until the
+  // push of Alice's end of turn is in Bob's log before selecting.
+  await expectText(bob, "#log li", "the Allied player turn begins", "Bob's page has the push of Alice's end of turn");
   await bob.fill("#goto", "L59");
   await bob.press("#goto", "Enter");
   await bob.click("#select-none");
+  // The list of the stack's squares is replaced when the answer for
+  // 22gdsinf alone comes: wait for that answer, not for any list.
+  const before = bobFrames.length;
   await bob.check('#selection-units label:has-text("(22gdsinf)") input');
+  for (let i = 0; i < 100 && !bobFrames.slice(before).some((f) => f.startsWith("<") && f.includes('"dests"')); i++)
+    await bob.waitForTimeout(50);
   const to = bob.locator('#selection-help select');
   await to.waitFor();
   const target = await to.locator("option").last().getAttribute("value");
   await to.selectOption(target);
-  await expectText(carol, "#log li", `22gdsinf moved L59 to ${target}`, `Bob moves 22gdsinf to ${target} from the list`);
+  if (!await expectText(carol, "#log li", `22gdsinf moved L59 to ${target}`, `Bob moves 22gdsinf to ${target} from the list`))
+    console.log(`     (Bob's page says: ${await bob.locator("#error-text").textContent()}; Carol's log ends: ` +
+                `${(await carol.locator("#log li").allTextContents()).slice(-4).join(" | ")}; the list: ` +
+                `${(await to.locator("option").allTextContents()).slice(-3).join(", ")})\n` + bobFrames.slice(-14).join("\n"));
   await bob.click("#end-movement");
   await expectText(bob, "#game-status", "Allied combat", "Bob's combat portion");
   await bob.click("#end-turn");
