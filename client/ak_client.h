@@ -187,6 +187,9 @@ json_t *ak_act_request(long long game, json_t *action, const char *nonce);
  * them). */
 bool ak_nonce_for(const char *server, long long game, uint32_t seq, char out[65]);
 void ak_nonce_keep(const char *server, long long game, uint32_t seq, const char *nonce);
+/* After an accepted action: kept under seq, the number it was made for,
+ * with a warning when the reply names another. */
+void ak_nonce_check_reply(const char *server, long long game, uint32_t seq, const char *nonce, const json_t *reply);
 int ak_nonces_check(const json_t *record, const char *server, int *checked, char *why, size_t cap);
 bool ak_verb_is_action(const char *verb);
 /* The action kind (AK_ACT_*) a play verb sends, -1 for none. */

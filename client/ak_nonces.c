@@ -16,30 +16,45 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ak_client.h"
 #include "ak_dice.h"
 
-static bool nonce_key(uint8_t key[32])
+/* akc's nonce key: read, or made once. A new key is written whole to a
+ * file of its own and linked into place, so that a crash leaves no short
+ * key and two akc starting at once end up with the same one (the second
+ * link fails, and it reads the first's). */
+static bool read_key(const char *path, uint8_t key[32])
 {
-    char path[1024];
-    if (ak_xdg_path("XDG_STATE_HOME", ".local/state", "nonce_key", path, sizeof path, true) != 0)
-        return false;
     FILE *f = fopen(path, "rb");
-    if (f) {
-        bool ok = fread(key, 1, 32, f) == 32;
-        fclose(f);
-        return ok;
-    }
-    randombytes_buf(key, 32);
-    mode_t old = umask(077);
-    f = fopen(path, "wb");
-    umask(old);
     if (!f)
         return false;
-    bool ok = fwrite(key, 1, 32, f) == 32;
-    return fclose(f) == 0 && ok;
+    bool ok = fread(key, 1, 32, f) == 32;
+    fclose(f);
+    return ok;
+}
+
+static bool nonce_key(uint8_t key[32])
+{
+    char path[1024], tmp[1100];
+    if (ak_xdg_path("XDG_STATE_HOME", ".local/state", "nonce_key", path, sizeof path, true) != 0)
+        return false;
+    if (read_key(path, key))
+        return true;
+    randombytes_buf(key, 32);
+    snprintf(tmp, sizeof tmp, "%s.%u", path, (unsigned)randombytes_random());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, key, 32) == 32 && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok)
+        link(tmp, path);        /* fails when another akc linked first: its key is read below */
+    unlink(tmp);
+    return ok && read_key(path, key);
 }
 
 bool ak_nonce_for(const char *server, long long game, uint32_t seq, char out[AK_NONCE_MAX + 1])
@@ -66,6 +81,17 @@ void ak_nonce_keep(const char *server, long long game, uint32_t seq, const char 
     fclose(f);
 }
 
+void ak_nonce_check_reply(const char *server, long long game, uint32_t seq, const char *nonce, const json_t *reply)
+{
+    const json_t *got = json_object_get(reply, "seq");
+    if (!json_is_integer(got) || json_integer_value(got) != (json_int_t)seq)
+        fprintf(stderr, "akc: warning: the server took the action as number %lld, not %u, the one its dice nonce "
+                "was made for; akc verify will check the record\n", json_is_integer(got) ? (long long)json_integer_value(got) : -1LL, seq);
+    /* kept under the number the nonce was made for: the record must carry
+     * it there */
+    ak_nonce_keep(server, game, seq, nonce);
+}
+
 /* The record's nonce of action seq, or NULL. */
 static const char *recorded_nonce(const json_t *record, uint32_t seq)
 {
@@ -88,7 +114,7 @@ int ak_nonces_check(const json_t *record, const char *server, int *checked, char
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    int first_bad = 0;
+    long first_bad = -1;
     while (fgets(line, sizeof line, f)) {
         char srv[300], nonce[AK_NONCE_MAX + 2];
         long long g;
@@ -97,12 +123,12 @@ int ak_nonces_check(const json_t *record, const char *server, int *checked, char
             continue;
         const char *rec = recorded_nonce(record, seq);
         (*checked)++;
-        if ((!rec || strcmp(rec, nonce) != 0) && (!first_bad || (int)seq < first_bad)) {
-            first_bad = (int)seq;
+        if ((!rec || strcmp(rec, nonce) != 0) && (first_bad < 0 || (long)seq < first_bad)) {
+            first_bad = (long)seq;
             snprintf(why, cap, "action %u: the record's nonce (%.16s...) is not the one akc sent (%.16s...): the "
                      "server did not roll the dice of the nonce it was given", seq, rec ? rec : "none", nonce);
         }
     }
     fclose(f);
-    return first_bad ? -1 : 0;
+    return first_bad >= 0 ? -1 : 0;
 }

@@ -358,7 +358,7 @@ static void print_events(const json_t *events)
 
 /* The dice nonce of the game's next action: the player's own (ak_nonces.c),
  * for the action number the game is at. */
-static bool next_nonce(struct ak_net *n, long game, char nonce[AK_NONCE_MAX + 1])
+static bool next_nonce(struct ak_net *n, long game, char nonce[AK_NONCE_MAX + 1], uint32_t *seq_out)
 {
     int status;
     json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
@@ -366,6 +366,7 @@ static bool next_nonce(struct ak_net *n, long game, char nonce[AK_NONCE_MAX + 1]
         return false;
     json_int_t seq = json_integer_value(json_object_get(json_object_get(r, "state"), "actions"));
     json_decref(r);
+    *seq_out = (uint32_t)seq + 1;
     if (!ak_nonce_for(opt.server, game, (uint32_t)seq + 1, nonce)) {
         fprintf(stderr, "akc: cannot read or make the dice nonce key in $XDG_STATE_HOME/akc\n");
         return false;
@@ -377,14 +378,15 @@ static int act(struct ak_net *n, long game, json_t *action)
 {
     int status;
     char nonce[AK_NONCE_MAX + 1];
-    if (!next_nonce(n, game, nonce)) {
+    uint32_t seq;
+    if (!next_nonce(n, game, nonce, &seq)) {
         json_decref(action);
         return EXIT_REFUSED;
     }
     json_t *r = akc_call(n, ak_act_request(game, action, nonce), &status);
     if (!r)
         return status;
-    ak_nonce_keep(opt.server, game, (uint32_t)json_integer_value(json_object_get(r, "seq")), nonce);
+    ak_nonce_check_reply(opt.server, game, seq, nonce, r);
     if (!opt.json)
         print_events(json_object_get(r, "events"));
     json_decref(r);

@@ -564,7 +564,8 @@ static void options(void)
 static void act(json_t *action)
 {
     char nonce[AK_NONCE_MAX + 1];
-    if (!ak_nonce_for(P.server, P.game, P.s.actions + 1, nonce)) {
+    uint32_t seq = P.s.actions + 1;
+    if (!ak_nonce_for(P.server, P.game, seq, nonce)) {
         say("error: cannot read or make the dice nonce key in $XDG_STATE_HOME/akc\n");
         json_decref(action);
         return;
@@ -572,7 +573,7 @@ static void act(json_t *action)
     json_t *r = request(ak_act_request(P.game, action, nonce));
     if (!r)
         return;
-    ak_nonce_keep(P.server, P.game, (uint32_t)json_integer_value(json_object_get(r, "seq")), nonce);
+    ak_nonce_check_reply(P.server, P.game, seq, nonce, r);
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(r, "events"), i, e)

@@ -375,8 +375,9 @@ static int64_t login_allowed(struct ak_conn *c, const json_t *id, const char *na
     int64_t wait = 0;
     if (ak_throttle_count(k.name, now) >= limit) {
         uv_update_time(c->srv->loop);
-        wait = ak_throttle_slot(k.slot, window, now, (int64_t)uv_now(c->srv->loop), NAME_TURN_MS);
-        if (wait < 0 || wait > (int64_t)NAME_TURN_MS * NAME_TURNS_MAX) {
+        wait = ak_throttle_slot(k.slot, window, now, (int64_t)uv_now(c->srv->loop), NAME_TURN_MS,
+                                (int64_t)NAME_TURN_MS * NAME_TURNS_MAX);
+        if (wait < 0) {
             ak_conn_reply_error(c, id, "rate_limited", "%s is being guessed at from many addresses; try again in a minute", name);
             return -1;
         }

@@ -4,8 +4,9 @@
  * else, akd takes the client's address from what the proxy says: on the
  * game port the PROXY protocol version 2 header (HAProxy's binary header,
  * which nginx's stream module and HAProxy send before the first byte of
- * the client's, TLS included); on the HTTP listener X-Real-IP, or else the
- * last address of X-Forwarded-For (the one the proxy itself added). What
+ * the client's, TLS included); on the HTTP listener the last address of
+ * X-Forwarded-For (the one the proxy itself added), or X-Real-IP when
+ * there is none. What
  * is taken must be a numeric address (inet_pton); anything else leaves
  * the proxy's own address. That address is then the connection's peer:
  * logs, rate limits, login throttles, registrations per address,
@@ -60,15 +61,18 @@ static bool numeric(const char *text, size_t n, char *out, size_t cap)
     return true;
 }
 
+/* The last address of X-Forwarded-For is the one the proxy itself added
+ * (nginx's $proxy_add_x_forwarded_for, HAProxy's option forwardfor); the
+ * ones before it are the client's word. X-Real-IP only when there is no
+ * X-Forwarded-For: a proxy that does not set it passes on the client's. */
 bool ak_proxy_forwarded(const char *real_ip, const char *forwarded_for, char *out, size_t cap)
 {
-    if (real_ip && numeric(real_ip, strlen(real_ip), out, cap))
-        return true;
-    if (!forwarded_for || !*forwarded_for)
-        return false;
-    const char *last = strrchr(forwarded_for, ',');
-    last = last ? last + 1 : forwarded_for;
-    return numeric(last, strlen(last), out, cap);
+    if (forwarded_for && *forwarded_for) {
+        const char *last = strrchr(forwarded_for, ',');
+        last = last ? last + 1 : forwarded_for;
+        return numeric(last, strlen(last), out, cap);
+    }
+    return real_ip && numeric(real_ip, strlen(real_ip), out, cap);
 }
 
 int ak_proxy_v2_parse(const unsigned char *buf, size_t len, char *out, size_t cap)

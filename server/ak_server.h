@@ -576,9 +576,10 @@ int ak_throttle_count(const char *key, int64_t now);
 void ak_throttle_refund(const char *key, int64_t now);
 void ak_throttle_forget(const char *key, int64_t now);
 int64_t ak_throttle_ends(const char *key, int64_t now);
-/* Turns step_ms apart for key: the wait in ms before this one's turn
- * (-1: no room). */
-int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms);
+/* Turns step_ms apart for key: the wait in ms before this one's turn,
+ * taken only when it is at most max_wait_ms (-1: refused, or no room;
+ * a refusal takes no turn, so it cannot push the others back). */
+int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms, int64_t max_wait_ms);
 void ak_throttle_address(const char *peer, char *out, size_t cap);
 void ak_throttle_reset(void);
 /* ak_settings.c: an e-mail address that is a plain address and nothing

@@ -78,6 +78,7 @@ static struct throttle_entry *lookup(const char *text, int window, bool create, 
             if (expired(e, now)) {
                 e->since = now;
                 e->count = 0;
+                e->next_ms = 0;
             }
             return e;
         }
@@ -125,12 +126,15 @@ int64_t ak_throttle_ends(const char *key, int64_t now)
     return e ? e->since + e->window : now;
 }
 
-int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms)
+int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms, int64_t max_wait_ms)
 {
     struct throttle_entry *e = lookup(key, window, true, now);
     if (!e)
         return -1;
-    int64_t at = e->next_ms > now_ms ? e->next_ms : now_ms;
+    /* a turn left over from a window that has passed counts for nothing */
+    int64_t at = e->next_ms > now_ms && e->next_ms - now_ms <= (int64_t)window * 1000 ? e->next_ms : now_ms;
+    if (at - now_ms > max_wait_ms)
+        return -1;      /* refused: the turn is not taken, so refusals push nothing back */
     e->next_ms = at + step_ms;
     return at - now_ms;
 }

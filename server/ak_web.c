@@ -344,7 +344,7 @@ static int ws_writable(struct lws *wsi, struct session *ss)
 }
 
 /* An Origin the WebSocket may be opened from (issue 27): the page's own
- * (the scheme akd speaks, and the Host the browser asked for), one of
+ * (the Host the browser asked for, over http or https), one of
  * web_origins, or none at all (a client that is not a browser sends none;
  * a browser always does, and that is what the check is for: another
  * site's page turning its visitors' browsers into clients of akd). */
@@ -355,9 +355,13 @@ static bool origin_allowed(struct lws *wsi)
         return true;
     if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
         return false;
+    /* The page's own origin, whichever the scheme: behind a proxy that
+     * ends TLS the browser says https while akd speaks http. */
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0) {
-        snprintf(own, sizeof own, "%s://%s", server->cfg.tls_cert[0] ? "https" : "http", host);
-        if (strcasecmp(origin, own) == 0)
+        const char *authority = strncasecmp(origin, "https://", 8) == 0 ? origin + 8
+                                : strncasecmp(origin, "http://", 7) == 0 ? origin + 7 : NULL;
+        snprintf(own, sizeof own, "%s", host);
+        if (authority && strcasecmp(authority, own) == 0)
             return true;
     }
     if (allowed(server->cfg.web_origins, origin))
@@ -480,8 +484,11 @@ static int http_from(const char *addr)
 static bool over_limits(const char *addr)
 {
     const struct ak_config *cfg = &server->cfg;
+    /* a trusted proxy carries many clients: its sockets count in all, and
+     * each WebSocket by its client's address once the headers name it */
+    bool per_address = cfg->max_per_address && !ak_proxy_trusted(cfg, addr);
     bool over = (cfg->max_connections && server->nconns + http_open >= cfg->max_connections) ||
-                (cfg->max_per_address && ak_conn_count_from(server, addr) + http_from(addr) >= cfg->max_per_address);
+                (per_address && ak_conn_count_from(server, addr) + http_from(addr) >= cfg->max_per_address);
     if (!over)
         return false;
     refused_since++;
@@ -546,6 +553,9 @@ int ak_web_start(struct ak_server *srv, const char *host, int port, char *err, s
     memset(&info, 0, sizeof info);
     server = srv;
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;      /* akd's own socket: ak_web_listen.c */
+    /* HTTP/1.1 only: the headers akd adds to files are written as text,
+     * which an HTTP/2 stream would not carry */
+    info.alpn = "http/1.1";
     info.protocols = protocols;
     info.foreign_loops = loops;
     info.uid = info.gid = -1;

@@ -390,9 +390,16 @@ static void warn_if_readable(const char *db)
  * (closing any descriptor of the file drops the process's POSIX locks). */
 static int lock_database(const char *db)
 {
-    int fd = open(db, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    /* taken before SQLite opens (and migrates) the file: made, empty, if
+     * it is new (SQLite takes an empty file for a new database); SQLite's
+     * own names are left to the store, which says what it thinks of them */
+    if (db[0] == ':' || strncmp(db, "file:", 5) == 0)
         return -1;
+    int fd = open(db, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "akd: cannot open the database %s: %s\n", db, strerror(errno));
+        return -2;
+    }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
             fprintf(stderr, "akd: another akd is already running on the database %s; stop it first (one akd "
@@ -484,14 +491,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: %s\n", err);
         return 1;
     }
+    int db_lock = lock_database(cfg->db);
+    if (db_lock == -2)
+        return 1;
     srv.store = ak_store_open(cfg->db, err, sizeof err);
     if (!srv.store || ak_store_verify(srv.store, err, sizeof err) != AK_STORE_OK) {
         fprintf(stderr, "akd: cannot open the database: %s\n", err);
-        ak_store_close(srv.store);
-        return 1;
-    }
-    int db_lock = lock_database(cfg->db);
-    if (db_lock == -2) {
         ak_store_close(srv.store);
         return 1;
     }

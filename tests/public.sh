@@ -70,6 +70,7 @@ start_akd origin --db "$dir/o.sqlite3" --http-listen 127.0.0.1:$hport --web-orig
     --web-dir "$(dirname "$0")/../web"
 ws() { echo '{"id":1,"cmd":"ping"}' | WS_ORIGIN="$1" TIMEOUT=3 python3 "$(dirname "$0")/wsclient.py" "ws://127.0.0.1:$hport/ws" 2>&1; }
 check "a WebSocket from the page's own origin is served" "ws 'http://127.0.0.1:$hport' | grep -q '\"ok\":true'"
+check "... also as https (a proxy that ends TLS before akd)" "ws 'https://127.0.0.1:$hport' | grep -q '\"ok\":true'"
 check "... one from an origin in web_origins too" "ws 'https://club.example.org' | grep -q '\"ok\":true'"
 check "... and one from a client that sends no Origin (not a browser)" "ws '' | grep -q '\"ok\":true'"
 check "a WebSocket from another site's page is refused" "ws 'http://evil.example' | grep -q 'no upgrade'"
@@ -183,8 +184,11 @@ wsvia() { echo '{"id":1,"cmd":"ping"}' | WS_SOURCE="$1" WS_HEADERS="$2" TIMEOUT=
 wsvia 127.0.0.1 "X-Forwarded-For: 10.9.9.9, 203.0.113.7" >/dev/null
 check "a WebSocket from a trusted proxy is the client's: the last address of X-Forwarded-For" \
     "grep -q 'connection from 203.0.113.7 (WebSocket)' '$dir/proxy.log'"
-wsvia 127.0.0.1 "X-Real-IP: 203.0.113.8|X-Forwarded-For: 203.0.113.99" >/dev/null
-check "... X-Real-IP first" "grep -q 'connection from 203.0.113.8 (WebSocket)' '$dir/proxy.log'"
+wsvia 127.0.0.1 "X-Real-IP: 203.0.113.8" >/dev/null
+check "... or X-Real-IP when there is none" "grep -q 'connection from 203.0.113.8 (WebSocket)' '$dir/proxy.log'"
+wsvia 127.0.0.1 "X-Real-IP: 203.0.113.77|X-Forwarded-For: 203.0.113.99" >/dev/null
+check "... the proxy's X-Forwarded-For before an X-Real-IP it may have passed on" \
+    "grep -q 'connection from 203.0.113.99 (WebSocket)' '$dir/proxy.log' && ! grep -q '203.0.113.77' '$dir/proxy.log'"
 wsvia 127.0.0.1 "X-Forwarded-For: not-an-address" >/dev/null
 check "... and something that is not an address leaves the proxy's" "grep -q 'connection from 127.0.0.1 (WebSocket)' '$dir/proxy.log'"
 wsvia 127.0.0.2 "X-Forwarded-For: 203.0.113.66" >/dev/null

@@ -49,10 +49,16 @@ START_TEST(refund_forget_and_turns)
     ck_assert_int_eq(ak_throttle_count("a:x", 11), 1);
     ak_throttle_forget("a:x", 12);
     ck_assert_int_eq(ak_throttle_count("a:x", 12), 0);
-    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10000, 1000), 0);
-    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10000, 1000), 1000);
-    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10500, 1000), 1500);
-    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 13, 13000, 1000), 0);
+    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10000, 1000, 30000), 0);
+    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10000, 1000, 30000), 1000);
+    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 10, 10500, 1000, 30000), 1500);
+    ck_assert_int_eq(ak_throttle_slot("s:x", 60, 13, 13000, 1000, 30000), 0);
+    /* refusals take no turn: a flood of them pushes nothing back */
+    for (int i = 0; i < 40; i++)
+        ak_throttle_slot("s:y", 60, 20, 20000, 1000, 30000);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(ak_throttle_slot("s:y", 60, 20, 20000, 1000, 30000), -1);
+    ck_assert_int_eq(ak_throttle_slot("s:y", 60, 52, 52000, 1000, 30000), 0);  /* the turns ran out by then */
 }
 END_TEST
 
