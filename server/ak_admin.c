@@ -45,25 +45,6 @@
 #include "ak_engine.h"
 #include "ak_server.h"
 
-/* name is one of the comma-separated names of list (case-insensitive,
- * blanks around names ignored). */
-static bool listed(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = list; *p;) {
-        while (*p == ',' || isspace((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',')
-            p++;
-        const char *end = p;
-        while (end > start && isspace((unsigned char)end[-1]))
-            end--;
-        if ((size_t)(end - start) == len && len && strncasecmp(start, name, len) == 0)
-            return true;
-    }
-    return false;
-}
 
 static void audit(struct ak_conn *c, const char *op, const char *target, const char *detail)
 {
@@ -365,28 +346,15 @@ int ak_admin_load(struct ak_server *srv)
     for (int i = 0; i < n; i++) {
         char name[64];
         if (ak_store_user_name(srv->store, ids[i], name, sizeof name) == AK_STORE_OK &&
-            !listed(srv->cfg.admins, name)) {
+            !ak_list_has(srv->cfg.admins, name)) {
             ak_store_admin_set(srv->store, ids[i], false, now, NULL);
             ak_log(AK_LOG_INFO, "admins no longer names %s: the role is taken back", name);
         }
     }
-    const char *p = srv->cfg.admins;
-    while (*p) {
-        while (*p == ',' || isspace((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',')
-            p++;
-        const char *end = p;
-        while (end > start && isspace((unsigned char)end[-1]))
-            end--;
-        char name[64];
-        if (end > start && (size_t)(end - start) < sizeof name) {
-            memcpy(name, start, (size_t)(end - start));
-            name[end - start] = '\0';
+    char name[64];
+    for (const char *p = srv->cfg.admins; (p = ak_list_next(p, name, sizeof name));)
+        if (name[0])
             grant_configured(srv, name, now);
-        }
-    }
     return n < 0 ? -1 : 0;
 }
 

@@ -66,9 +66,11 @@
  *   allow_plaintext   1: listen on an address other than loopback without
  *                     TLS (akd refuses to otherwise, and warns when allowed)
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ak_frame.h"
 #include "ak_version.h"
@@ -240,4 +242,33 @@ int ak_config_load(struct ak_config *c, const char *path, char *err, size_t cap)
     }
     fclose(f);
     return rc;
+}
+
+const char *ak_list_next(const char *p, char *item, size_t cap)
+{
+    while (*p == ',' || isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return NULL;
+    const char *start = p;
+    while (*p && *p != ',')
+        p++;
+    const char *end = p;
+    while (end > start && isspace((unsigned char)end[-1]))
+        end--;
+    size_t n = (size_t)(end - start) < cap ? (size_t)(end - start) : cap - 1;
+    memcpy(item, start, n);
+    item[n] = '\0';
+    return p;
+}
+
+bool ak_list_has(const char *list, const char *item)
+{
+    char one[256];
+    if (strncmp(item, "::ffff:", 7) == 0 && strchr(item + 7, '.'))
+        item += 7;      /* an IPv4 client on an IPv6 socket */
+    for (const char *p = list; (p = ak_list_next(p, one, sizeof one));)
+        if (one[0] && strcasecmp(one, item) == 0)
+            return true;
+    return false;
 }

@@ -24,21 +24,7 @@ static const unsigned char v2_signature[12] = {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0
 
 bool ak_proxy_trusted(const struct ak_config *cfg, const char *peer)
 {
-    if (!cfg->trusted_proxies[0])
-        return false;
-    if (strncmp(peer, "::ffff:", 7) == 0)
-        peer += 7;
-    size_t len = strlen(peer);
-    for (const char *p = cfg->trusted_proxies; *p;) {
-        while (*p == ',' || isspace((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',' && !isspace((unsigned char)*p))
-            p++;
-        if ((size_t)(p - start) == len && len && strncasecmp(start, peer, len) == 0)
-            return true;
-    }
-    return false;
+    return ak_list_has(cfg->trusted_proxies, peer);
 }
 
 /* A numeric address, copied to out (IPv4-mapped IPv6 as IPv4). */

@@ -557,6 +557,13 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
+/* ak_config.c: the comma-separated lists of settings (admins,
+ * metrics_allow, trusted_proxies, web_origins). next: the item after p
+ * (blanks around it trimmed) into item, and where the rest begins (NULL
+ * at the end); has: item is one of them, in any letter case (an
+ * IPv4-mapped IPv6 address as its IPv4 form). */
+const char *ak_list_next(const char *p, char *item, size_t cap);
+bool ak_list_has(const char *list, const char *item);
 /* ak_proxy.c: a peer in trusted_proxies; the client's address from
  * X-Real-IP or the last of X-Forwarded-For (false: none usable); a PROXY
  * v2 header at the start of buf: -1 not one, else its whole length (more

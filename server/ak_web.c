@@ -58,23 +58,6 @@ static struct lws_vhost *vhost;
 static void socket_gone(struct lws *wsi);
 static struct ak_server *server;
 
-/* An address in the comma-separated list (IPv4-mapped IPv6 as IPv4). */
-static bool allowed(const char *list, const char *peer)
-{
-    if (strncmp(peer, "::ffff:", 7) == 0)
-        peer += 7;
-    size_t len = strlen(peer);
-    for (const char *p = list; *p;) {
-        while (*p == ',' || isspace((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && *p != ',' && !isspace((unsigned char)*p))
-            p++;
-        if ((size_t)(p - start) == len && len && strncasecmp(start, peer, len) == 0)
-            return true;
-    }
-    return false;
-}
 
 /* The security headers of every answer. The page talks to its own origin
  * only: connect-src 'self' (CSP 3 matches ws: and wss: of the same host
@@ -145,7 +128,7 @@ static int start_metrics(struct lws *wsi, struct session *hs)
 {
     char peer[128] = "";
     client_address(wsi, peer, sizeof peer);
-    if (!allowed(server->cfg.metrics_allow, peer)) {
+    if (!ak_list_has(server->cfg.metrics_allow, peer)) {
         ak_log(AK_LOG_INFO, "/metrics refused to %s (not in metrics_allow)", peer);
         return answer_status(wsi, HTTP_STATUS_FORBIDDEN);
     }
@@ -364,7 +347,7 @@ static bool origin_allowed(struct lws *wsi)
         if (authority && strcasecmp(authority, own) == 0)
             return true;
     }
-    if (allowed(server->cfg.web_origins, origin))
+    if (ak_list_has(server->cfg.web_origins, origin))
         return true;
     char peer[64] = "?";
     client_address(wsi, peer, sizeof peer);
