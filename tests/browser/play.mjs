@@ -197,9 +197,15 @@ if (retreated) {
   await bob.click("#select-none");
   // The list of the stack's squares is replaced when the answer for
   // 22gdsinf alone comes: wait for that answer, not for any list.
-  const before = bobFrames.length;
+  // (the answer to the request for ["22gdsinf"] alone, by its id: the
+  // stack's request may still be on its way when select-none is clicked)
   await bob.check('#selection-units label:has-text("(22gdsinf)") input');
-  for (let i = 0; i < 100 && !bobFrames.slice(before).some((f) => f.startsWith("<") && f.includes('"dests"')); i++)
+  const answered = () => {
+    const sent = bobFrames.filter((f) => f.startsWith("> ") && /"cmd":"dests".*"units":\["22gdsinf"\]/.test(f)).pop();
+    const id = sent && JSON.parse(sent.slice(2)).id;
+    return id !== undefined && bobFrames.some((f) => f.startsWith(`< {"id":${id},`));
+  };
+  for (let i = 0; i < 100 && !answered(); i++)
     await bob.waitForTimeout(50);
   const to = bob.locator('#selection-help select');
   await to.waitFor();
@@ -208,7 +214,7 @@ if (retreated) {
   if (!await expectText(carol, "#log li", `22gdsinf moved L59 to ${target}`, `Bob moves 22gdsinf to ${target} from the list`))
     console.log(`     (Bob's page says: ${await bob.locator("#error-text").textContent()}; Carol's log ends: ` +
                 `${(await carol.locator("#log li").allTextContents()).slice(-4).join(" | ")}; the list: ` +
-                `${(await to.locator("option").allTextContents()).slice(-3).join(", ")})\n` + bobFrames.slice(-14).join("\n"));
+                `${(await to.locator("option").allTextContents()).slice(-3).join(", ")})\n` + bobFrames.slice(-40).join("\n"));
   await bob.click("#end-movement");
   await expectText(bob, "#game-status", "Allied combat", "Bob's combat portion");
   await bob.click("#end-turn");
