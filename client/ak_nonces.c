@@ -13,6 +13,7 @@
  * the first action whose recorded nonce is not the one akc sent (the
  * replay then proves the recorded rolls follow from the recorded nonces).
  */
+#include <errno.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,8 +52,10 @@ static bool nonce_key(uint8_t key[32])
         return false;
     bool ok = write(fd, key, 32) == 32 && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
-    if (ok)
-        link(tmp, path);        /* fails when another akc linked first: its key is read below */
+    /* a link that fails because another akc linked first is no error:
+     * its key is read below */
+    if (ok && link(tmp, path) != 0 && errno != EEXIST)
+        ok = false;
     unlink(tmp);
     return ok && read_key(path, key);
 }
