@@ -167,10 +167,14 @@ int ak_store_vacations_each(struct ak_store *st, int64_t now, void (*cb)(void *u
 int ak_store_digest_users(struct ak_store *st, int64_t *users, int max);
 int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t user, const char *channel,
                       const char *text);
-int ak_store_chat_count(struct ak_store *st, int64_t game, int64_t *count);
-/* The game's chat in order; cb gets each message with its author's name. */
-int ak_store_chat_each(struct ak_store *st, int64_t game,
-                       void (*cb)(void *ud, int64_t at, const char *user, const char *channel, const char *text),
+/* Messages of a game (of one channel; NULL: both), of one author (0: any). */
+int ak_store_chat_count(struct ak_store *st, int64_t game, const char *channel, int64_t user, int64_t *count);
+/* A page of a game's chat, newest first: at most limit messages of the
+ * channel (NULL: both) numbered below before (0: the newest); cb gets
+ * each with its number and its author's name. */
+int ak_store_chat_page(struct ak_store *st, int64_t game, const char *channel, int64_t before, int limit,
+                       void (*cb)(void *ud, int64_t id, int64_t at, const char *user, const char *channel,
+                                  const char *text),
                        void *ud);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,

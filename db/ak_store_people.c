@@ -105,29 +105,40 @@ int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t use
     return ak_store_run(st, q);
 }
 
-int ak_store_chat_each(struct ak_store *st, int64_t game,
-                       void (*cb)(void *ud, int64_t at, const char *user, const char *channel, const char *text),
+int ak_store_chat_page(struct ak_store *st, int64_t game, const char *channel, int64_t before, int limit,
+                       void (*cb)(void *ud, int64_t id, int64_t at, const char *user, const char *channel,
+                                  const char *text),
                        void *ud)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT chat.at, users.name, chat.channel, chat.text FROM chat "
-                                        "JOIN users ON users.id = chat.user_id WHERE chat.game_id = ? ORDER BY chat.id");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT chat.id, chat.at, users.name, chat.channel, chat.text FROM chat "
+                                        "JOIN users ON users.id = chat.user_id WHERE chat.game_id = ?1 "
+                                        "AND (?2 IS NULL OR chat.channel = ?2) AND (?3 = 0 OR chat.id < ?3) "
+                                        "ORDER BY chat.id DESC LIMIT ?4");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
+    if (channel)
+        sqlite3_bind_text(q, 2, channel, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, before);
+    sqlite3_bind_int(q, 4, limit);
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        cb(ud, sqlite3_column_int64(q, 0), (const char *)sqlite3_column_text(q, 1),
-           (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3));
+        cb(ud, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), (const char *)sqlite3_column_text(q, 2),
+           (const char *)sqlite3_column_text(q, 3), (const char *)sqlite3_column_text(q, 4));
     ak_store_done(st, q);
     return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
-int ak_store_chat_count(struct ak_store *st, int64_t game, int64_t *count)
+int ak_store_chat_count(struct ak_store *st, int64_t game, const char *channel, int64_t user, int64_t *count)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT count(*) FROM chat WHERE game_id = ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT count(*) FROM chat WHERE game_id = ?1 AND (?2 IS NULL OR channel = ?2) "
+                                        "AND (?3 = 0 OR user_id = ?3)");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
+    if (channel)
+        sqlite3_bind_text(q, 2, channel, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, user);
     int rc = sqlite3_step(q);
     *count = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
     ak_store_done(st, q);

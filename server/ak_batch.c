@@ -36,6 +36,11 @@ struct ak_commit *ak_batch_commit_new(struct ak_server *srv)
 
 static void free_commit(struct ak_server *srv, struct ak_commit *k)
 {
+    if (k->job && k->job->release)
+        k->job->release(k->data);
+    else
+        free(k->data);
+    k->data = NULL;
     free(k->action_text);
     free(k->result_text);
     free(k->push_line);
@@ -77,7 +82,8 @@ static void prepare(struct ak_commit *batch)
 {
     for (struct ak_commit *k = batch; k; k = k->next) {
         struct ak_game *g = k->g;
-        k->game_id = g->id;
+        if (g)
+            k->game_id = g->id;
         if (k->job)
             continue;
         bool last_of_game = k->seq == g->state->actions;
@@ -152,7 +158,8 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
     struct ak_commit *newest_first = reversed(batch);
     for (struct ak_commit *k = newest_first; k; k = k->next) {
         if (k->job) {
-            k->job->undo(srv, k);
+            if (k->job->undo)
+                k->job->undo(srv, k);
             continue;
         }
         *k->g->state = k->prev;
@@ -268,6 +275,27 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
         ak_conn_hold(k->conn);
     }
     ak_batch_wake(srv);
+}
+
+void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
+                  struct ak_game *g, void *data)
+{
+    struct ak_commit *k = ak_batch_commit_new(srv);
+    if (!k) {
+        if (job->release)
+            job->release(data);
+        else
+            free(data);
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
+    }
+    k->job = job;
+    k->g = g;
+    k->data = data;
+    k->conn = c;
+    k->id = id ? json_deep_copy(id) : NULL;
+    k->user = c ? c->user : 0;
+    ak_batch_add(srv, k);
 }
 
 /* Wait for the batch in flight, answer it; then the same for what was

@@ -2,7 +2,9 @@
  * record (the rules never see them; a record verifies without them).
  *
  *   {"cmd":"chat","game":N,"text":T}   say T
- *   {"cmd":"chat","game":N}            the messages the caller may read
+ *   {"cmd":"chat","game":N}            the newest CHAT_PAGE messages the
+ *                                      caller may read ("more": older ones
+ *   {"cmd":"chat","game":N,"before":M} exist; the page before message M)
  *
  * Two channels: the players' (its two players, who see each other's
  * messages) and the spectators' (anyone else logged in). During the game
@@ -12,8 +14,15 @@
  * history when he wants. A message is 1 to CHAT_MAX bytes of text without
  * control characters; each account may send CHAT_BURST messages at once
  * and one more every CHAT_EVERY seconds after (a token bucket per account,
- * in memory), and a game keeps at most CHAT_PER_GAME messages (a chat is
- * for a game, not a forum; it also bounds what a history read costs). */
+ * in memory). Each channel of a game keeps at most CHAT_PER_CHANNEL
+ * messages (a chat is for a game, not a forum), so spectators can never
+ * use up the players' room; in it each player has half, and a spectator
+ * CHAT_PER_SPECTATOR. The command is queued behind actions like the
+ * costly queries (ak_dispatch.c), a reading returns one page, and a
+ * message is stored in the next group commit (the writer counts and
+ * inserts it, so the limits hold across a batch), its push sent once it
+ * is stored. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +31,9 @@
 #define CHAT_MAX 500
 #define CHAT_BURST 5
 #define CHAT_EVERY 3
-#define CHAT_PER_GAME 500
+#define CHAT_PER_CHANNEL 500
+#define CHAT_PER_SPECTATOR 50
+#define CHAT_PAGE 100
 #define BUCKETS 4096
 #define PROBES 64
 
@@ -106,18 +117,84 @@ static void push_chat(struct ak_server *srv, const struct ak_game *g, json_t *ms
 }
 
 struct history {
-    json_t *list;
-    const struct ak_game *g;
-    int64_t reader;
+    json_t *list;       /* newest first, as read */
+    int64_t oldest;
 };
 
-static void one_message(void *ud, int64_t at, const char *user, const char *channel, const char *text)
+static void one_message(void *ud, int64_t num, int64_t at, const char *user, const char *channel, const char *text)
 {
     struct history *h = ud;
-    if (can_read(h->g, h->reader, channel))
-        json_array_append_new(h->list, json_pack("{s:I,s:s,s:s,s:s}", "at", (json_int_t)at, "user", user,
-                                                 "channel", channel, "text", text));
+    h->oldest = num;
+    json_array_append_new(h->list, json_pack("{s:I,s:I,s:s,s:s,s:s}", "id", (json_int_t)num, "at", (json_int_t)at,
+                                             "user", user, "channel", channel, "text", text));
 }
+
+/* The page of messages before `before` (0: the newest) the caller may read. */
+static void read_history(struct ak_conn *c, const json_t *id, const struct ak_game *g, const json_t *before)
+{
+    if (before && (!json_is_integer(before) || json_integer_value(before) < 1)) {
+        ak_conn_reply_error(c, id, "bad_request", "before is the number of a message (its \"id\")");
+        return;
+    }
+    const char *only = can_read(g, c->user, "players") && can_read(g, c->user, "spectators") ? NULL
+                       : is_player(g, c->user) ? "players" : "spectators";
+    struct history h = {json_array(), 0};
+    if (ak_store_chat_page(c->srv->store, g->id, only, before ? json_integer_value(before) : 0, CHAT_PAGE + 1,
+                           one_message, &h) != AK_STORE_OK) {
+        json_decref(h.list);
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
+        return;
+    }
+    bool more = json_array_size(h.list) > CHAT_PAGE;
+    if (more)
+        json_array_remove(h.list, CHAT_PAGE);
+    json_t *oldest_first = json_array();
+    for (size_t i = json_array_size(h.list); i-- > 0;)
+        json_array_append(oldest_first, json_array_get(h.list, i));
+    json_decref(h.list);
+    ak_conn_reply_ok(c, id, json_pack("{s:I,s:o,s:b}", "game", (json_int_t)g->id, "messages", oldest_first,
+                                      "more", more));
+}
+
+/* A message on its way to the store (chat_write on the writer thread). */
+struct chat_post {
+    char channel[12];
+    char author[64];
+    int64_t at;
+    bool full;              /* the writer found no room: not stored */
+    char text[];
+};
+
+static int chat_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct chat_post *p = k->data;
+    bool players = strcmp(p->channel, "players") == 0;
+    int64_t in_channel, by_author;
+    if (ak_store_chat_count(st, k->game_id, p->channel, 0, &in_channel) != AK_STORE_OK ||
+        ak_store_chat_count(st, k->game_id, p->channel, k->user, &by_author) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    p->full = in_channel >= CHAT_PER_CHANNEL || by_author >= (players ? CHAT_PER_CHANNEL / 2 : CHAT_PER_SPECTATOR);
+    return p->full ? AK_STORE_OK : ak_store_chat_add(st, k->game_id, p->at, k->user, p->channel, p->text);
+}
+
+static void chat_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct chat_post *p = k->data;
+    if (p->full) {
+        ak_conn_reply_error(k->conn, k->id, "chat_full", "game %lld keeps at most %d messages in the %s' channel, "
+                            "%d of them yours; this one was not kept", (long long)k->game_id, CHAT_PER_CHANNEL,
+                            p->channel, strcmp(p->channel, "players") == 0 ? CHAT_PER_CHANNEL / 2 : CHAT_PER_SPECTATOR);
+        return;
+    }
+    json_t *push = json_pack("{s:s,s:I,s:s,s:s,s:s,s:I}", "push", "chat", "game", (json_int_t)k->game_id, "channel",
+                             p->channel, "user", p->author, "text", p->text, "at", (json_int_t)p->at);
+    push_chat(srv, k->g, push, p->channel);
+    json_decref(push);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:s}", "game", (json_int_t)k->game_id, "channel", p->channel));
+}
+
+static const struct ak_job chat_job = {chat_write, chat_answer, NULL, NULL};
 
 void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
@@ -126,13 +203,7 @@ void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     const json_t *tj = json_object_get(msg, "text");
     if (!tj) {
-        struct history h = {json_array(), g, c->user};
-        if (ak_store_chat_each(c->srv->store, g->id, one_message, &h) != AK_STORE_OK) {
-            json_decref(h.list);
-            ak_conn_reply_error(c, id, "internal", "the database could not be read");
-            return;
-        }
-        ak_conn_reply_ok(c, id, json_pack("{s:I,s:o}", "game", (json_int_t)g->id, "messages", h.list));
+        read_history(c, id, g, json_object_get(msg, "before"));
         return;
     }
     const char *text = json_string_value(tj);
@@ -145,20 +216,15 @@ void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "rate_limited", "too many chat messages; one more every %d seconds", CHAT_EVERY);
         return;
     }
-    const char *channel = is_player(g, c->user) ? "players" : "spectators";
-    int64_t count;
-    if (ak_store_chat_count(c->srv->store, g->id, &count) != AK_STORE_OK || count >= CHAT_PER_GAME) {
-        ak_conn_reply_error(c, id, "chat_full", "game %lld has %d chat messages, the most it keeps",
-                            (long long)g->id, CHAT_PER_GAME);
+    struct chat_post *p = malloc(sizeof *p + strlen(text) + 1);
+    if (!p) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing was sent");
         return;
     }
-    if (ak_store_chat_add(c->srv->store, g->id, now, c->user, channel, text) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing was sent");
-        return;
-    }
-    json_t *push = json_pack("{s:s,s:I,s:s,s:s,s:s,s:I}", "push", "chat", "game", (json_int_t)g->id, "channel",
-                             channel, "user", c->user_name, "text", text, "at", (json_int_t)now);
-    push_chat(c->srv, g, push, channel);
-    json_decref(push);
-    ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "channel", channel));
+    snprintf(p->channel, sizeof p->channel, "%s", is_player(g, c->user) ? "players" : "spectators");
+    snprintf(p->author, sizeof p->author, "%s", c->user_name);
+    p->at = now;
+    p->full = false;
+    memcpy(p->text, text, strlen(text) + 1);
+    ak_batch_job(c->srv, c, id, &chat_job, g, p);
 }

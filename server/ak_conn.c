@@ -454,7 +454,7 @@ static void on_throttle_end(uv_timer_t *t)
  * read and refused line by line. */
 static void throttle(struct ak_conn *c)
 {
-    if (c->throttled || c->srv->cfg.rate <= 0)
+    if (c->throttled)
         return;
     c->throttled = true;
     c->overruns++;
@@ -467,9 +467,27 @@ static void throttle(struct ak_conn *c)
 static void refuse_over_rate(struct ak_conn *c, const char *line, size_t len)
 {
     json_t *id = ak_msg_peek_id(line, len);
-    ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
-                        c->srv->cfg.rate);
+    if (c->over_address)
+        ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second from your address, all "
+                            "connections together; this one was not run", c->srv->cfg.rate_per_address);
+    else
+        ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second; this one was not run",
+                            c->srv->cfg.rate);
     json_decref(id);
+}
+
+/* One line's worth of c's own rate and of its address's (ak_budget.c),
+ * before anything else is done with it; false (c throttled): over. */
+static bool charge_line(struct ak_conn *c)
+{
+    if (!ak_conn_charge(c, 1))
+        return false;
+    if (!c->addr_key)
+        c->addr_key = ak_budget_address_key(c->peer);
+    c->over_address = !ak_budget_charge(&c->srv->cfg, AK_BUDGET_ADDRESS, c->addr_key, 1, uv_now(c->srv->loop));
+    if (c->over_address)
+        throttle(c);
+    return !c->over_address;
 }
 
 /* Parse a request and run it. */
@@ -489,7 +507,7 @@ static int on_line(void *ud, char *line, size_t len)
 {
     struct ak_conn *c = ud;
     c->last_heard = uv_now(c->srv->loop);
-    bool over_rate = !ak_conn_charge(c, 1);     /* throttles c when over */
+    bool over_rate = !charge_line(c);     /* throttles c when over */
     if (over_rate && !c->busy) {
         refuse_over_rate(c, line, len);
         return 0;
@@ -606,6 +624,7 @@ static void proxy_bytes(struct ak_conn *c, char *data, ssize_t n)
     if (real[0]) {
         ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s by way of %s", real, c->peer);
         snprintf(c->peer, sizeof c->peer, "%s", real);
+        c->addr_key = 0;    /* the client's budget now */
     }
     const struct ak_config *cfg = &c->srv->cfg;
     if (cfg->max_per_address && connections_from(c->srv, c->peer) > cfg->max_per_address) {

@@ -34,11 +34,33 @@ static json_t *rulesets_json(const struct ak_server *srv)
     return list;
 }
 
+/* The greeting is the first thing every client asks for, logged in or
+ * not, so it is encoded once and kept HELLO_KEEP_MS (what rulesets are
+ * available can change when the operator fixes a table and reloads). */
+#define HELLO_KEEP_MS 10000
+
 static void cmd_hello(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
+    static char *text;
+    static uint64_t made;
+    uint64_t now = uv_now(c->srv->loop);
     (void)msg;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:i,s:o}", "server", "akd", "version", AK_VERSION,
-                                      "protocol", 1, "rulesets", rulesets_json(c->srv)));
+    if (!text || now - made > HELLO_KEEP_MS) {
+        json_t *r = json_pack("{s:s,s:s,s:i,s:o}", "server", "akd", "version", AK_VERSION, "protocol", 1,
+                              "rulesets", rulesets_json(c->srv));
+        char *fresh = r ? ak_json_text(r) : NULL;
+        json_decref(r);
+        if (fresh) {
+            free(text);
+            text = fresh;
+            made = now;
+        }
+    }
+    if (!text) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    ak_conn_reply_ok_text(c, id, text, strlen(text));
 }
 
 static void cmd_rules(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -81,46 +103,90 @@ static void cmd_ping(struct ak_conn *c, const json_t *id, const json_t *msg)
 
 typedef void command_fn(struct ak_conn *, const json_t *, const json_t *);
 
+/* Which requests of a command are small writes, charged to the account's
+ * writes_per_minute (ak_budget.c): */
+static bool never(const json_t *msg)
+{
+    (void)msg;
+    return false;
+}
+
+static bool always(const json_t *msg)
+{
+    (void)msg;
+    return true;
+}
+
+/* ... those that change something (settings, vacation, chat: any member
+ * but cmd, id and game asks for a change; the plain form only reads), */
+static bool with_change(const json_t *msg)
+{
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)msg, key, v)
+        if (strcmp(key, "cmd") != 0 && strcmp(key, "id") != 0 && strcmp(key, "game") != 0)
+            return true;
+    return false;
+}
+
+/* ... and the ops that are not readings (tournament list and show, admin
+ * overdue and stats). */
+static bool op_writes(const json_t *msg)
+{
+    static const char *const reads[] = {"list", "show", "overdue", "stats"};
+    const char *op = json_string_value(json_object_get(msg, "op"));
+    for (size_t i = 0; op && i < sizeof reads / sizeof reads[0]; i++)
+        if (strcmp(op, reads[i]) == 0)
+            return false;
+    return op != NULL;
+}
+
+/* The command table. cost: requests' worth of the connection's and the
+ * account's rate (the address has paid one per line already); writes: which
+ * of its requests take one of the account's small writes. Actions (act,
+ * undo, join) are not small writes: they are the game, paced by the rate
+ * alone, and committed in groups. PROTOCOL.md lists the same costs. */
 static const struct {
     const char *name;
     command_fn *fn;
     bool needs_login;
     bool slow;          /* queued behind actions (see above) */
     int cost;           /* requests' worth of the rate budget */
+    bool (*writes)(const json_t *msg);
 } commands[] = {
-    {"hello", cmd_hello, false, false, 1},
-    {"ping", cmd_ping, false, false, 1},
-    {"rules", cmd_rules, false, false, 2},
-    {"map", cmd_map, false, false, 4},
-    {"register", ak_cmd_register, false, false, 2},     /* hashes have limits of their own */
-    {"login", ak_cmd_login, false, false, 2},
-    {"resume", ak_cmd_resume, false, false, 2},
-    {"reset_password", ak_cmd_reset_password, false, false, 2},
-    {"logout", ak_cmd_logout, true, false, 1},
-    {"games", ak_cmd_games, true, true, 4},
-    {"show", ak_cmd_show, false, false, 2},
-    {"watch", ak_cmd_watch, false, false, 2},
-    {"dests", ak_cmd_dests, true, true, 5},
-    {"why", ak_cmd_why, true, true, 5},
-    {"odds", ak_cmd_odds, true, true, 5},
-    {"options", ak_cmd_options, true, true, 10},
-    {"record", ak_cmd_record, true, true, 10},
-    {"replay", ak_cmd_replay, true, true, 10},
-    {"ladder", ak_cmd_ladder, false, false, 4},
-    {"player", ak_cmd_player, false, false, 4},
-    {"admin", ak_cmd_admin, true, false, 2},
-    {"tournament", ak_cmd_tournament, true, false, 4},
-    {"chat", ak_cmd_chat, true, false, 2},
-    {"settings", ak_cmd_settings, true, false, 2},
-    {"vacation", ak_cmd_vacation, true, false, 2},
-    {"give_time", ak_cmd_give_time, true, false, 2},
-    {"passwd", ak_cmd_passwd, true, false, 2},
-    {"new", ak_cmd_new, true, false, 1},
-    {"join", ak_cmd_join, true, false, 1},
-    {"decline", ak_cmd_decline, true, false, 2},
-    {"abort", ak_cmd_abort, true, false, 2},
-    {"act", ak_cmd_act, true, false, 1},
-    {"undo", ak_cmd_undo, true, false, 2},
+    {"hello", cmd_hello, false, false, 1, never},
+    {"ping", cmd_ping, false, false, 1, never},
+    {"rules", cmd_rules, false, false, 2, never},
+    {"map", cmd_map, false, false, 4, never},
+    {"register", ak_cmd_register, false, false, 2, never},     /* hashes have limits of their own */
+    {"login", ak_cmd_login, false, false, 2, never},
+    {"resume", ak_cmd_resume, false, false, 2, never},
+    {"reset_password", ak_cmd_reset_password, false, false, 2, never},
+    {"logout", ak_cmd_logout, true, false, 1, never},
+    {"games", ak_cmd_games, true, true, 4, never},
+    {"show", ak_cmd_show, false, false, 2, never},
+    {"watch", ak_cmd_watch, false, false, 2, never},
+    {"dests", ak_cmd_dests, true, true, 5, never},
+    {"why", ak_cmd_why, true, true, 5, never},
+    {"odds", ak_cmd_odds, true, true, 5, never},
+    {"options", ak_cmd_options, true, true, 10, never},
+    {"record", ak_cmd_record, true, true, 10, never},
+    {"replay", ak_cmd_replay, true, true, 10, never},
+    {"ladder", ak_cmd_ladder, false, false, 4, never},
+    {"player", ak_cmd_player, false, false, 4, never},
+    {"admin", ak_cmd_admin, true, false, 2, op_writes},
+    {"tournament", ak_cmd_tournament, true, false, 4, op_writes},
+    {"chat", ak_cmd_chat, true, true, 2, with_change},
+    {"settings", ak_cmd_settings, true, false, 2, with_change},
+    {"vacation", ak_cmd_vacation, true, false, 2, with_change},
+    {"give_time", ak_cmd_give_time, true, false, 2, always},
+    {"passwd", ak_cmd_passwd, true, false, 2, always},
+    {"new", ak_cmd_new, true, false, 1, always},
+    {"join", ak_cmd_join, true, false, 1, never},
+    {"decline", ak_cmd_decline, true, false, 2, always},
+    {"abort", ak_cmd_abort, true, false, 2, always},
+    {"act", ak_cmd_act, true, false, 1, never},
+    {"undo", ak_cmd_undo, true, false, 2, never},
 };
 
 /* The queue of costly queries, run one per loop turn by an idle handle
@@ -190,6 +256,32 @@ void ak_dispatch_stop(struct ak_server *srv)
         uv_close((uv_handle_t *)&srv->slow_idle, NULL);
 }
 
+/* The command's cost, charged before it runs: to the connection's rate,
+ * then the account's, then (a small write) to the account's writes; a
+ * refusal says which and takes nothing from the budgets after it. */
+static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cost, bool writes)
+{
+    const struct ak_config *cfg = &c->srv->cfg;
+    uint64_t now = uv_now(c->srv->loop), user = c->user ? ak_budget_user_key(c->user) : 0;
+    if (!ak_conn_charge(c, cost - 1)) {
+        ak_conn_reply_error(c, id, "rate_limited", "'%s' costs %d requests' worth of the rate limit (%d per "
+                            "second); wait and try again", cmd, cost, cfg->rate);
+        return false;
+    }
+    if (user && !ak_budget_charge(cfg, AK_BUDGET_USER, user, cost, now)) {
+        ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second from your account, all "
+                            "connections together; wait and try again", cfg->rate_per_user);
+        return false;
+    }
+    if (writes && user && !ak_budget_charge(cfg, AK_BUDGET_WRITES, user, 1, now)) {
+        ak_conn_reply_error(c, id, "rate_limited", "'%s' changes something: your account may make %d such "
+                            "changes a minute; the next in %.0f s", cmd, cfg->writes_per_minute,
+                            ak_budget_wait(cfg, AK_BUDGET_WRITES, user, 1, now) + 0.5);
+        return false;
+    }
+    return true;
+}
+
 void ak_dispatch(struct ak_conn *c, json_t *msg)
 {
     const json_t *id = json_object_get(msg, "id");
@@ -209,12 +301,8 @@ void ak_dispatch(struct ak_conn *c, json_t *msg)
             ak_conn_reply_error(c, id, "not_logged_in", "log in first (login or resume)");
             return;
         }
-        if (!ak_conn_charge(c, commands[i].cost - 1)) {
-            ak_conn_reply_error(c, id, "rate_limited", "'%s' costs %d requests' worth of the rate "
-                                "limit (%d per second); wait and try again", cmd, commands[i].cost,
-                                c->srv->cfg.rate);
+        if (!charge(c, id, cmd, commands[i].cost, commands[i].writes(msg)))
             return;
-        }
         if (commands[i].slow)
             queue_slow(c, msg, commands[i].fn);
         else

@@ -156,7 +156,7 @@ static void create_undo(struct ak_server *srv, struct ak_commit *k)
     ak_game_remove(srv, k->g);
 }
 
-static const struct ak_job create_job = {create_write, create_answer, create_undo};
+static const struct ak_job create_job = {create_write, create_answer, create_undo, NULL};
 
 /* `join`: the seat, and the deadline the game now has. */
 static int seat_write(struct ak_store *st, const struct ak_commit *k)
@@ -189,7 +189,7 @@ static void seat_undo(struct ak_server *srv, struct ak_commit *k)
     ak_game_name_players(srv, g);
 }
 
-static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo};
+static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo, NULL};
 
 bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_t cap)
 {
@@ -582,6 +582,49 @@ void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
  * opponent's clock (a courtesy of correspondence play: a journey, an
  * illness). Only while the opponent is the one awaited and his clock runs;
  * 60 seconds to 30 days at a time. An overdue game runs again. */
+/* give_time: the deadline moves in memory at once, and is stored in the
+ * next group commit (no sync of its own on the loop); the push, the log
+ * and the reply wait for the commit, and a failed one puts it back. */
+struct time_given {
+    struct ak_store_game_meta meta, before;
+    bool warned, overdue;
+    int side;
+    int64_t seconds;
+};
+
+static int time_given_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct time_given *t = k->data;
+    return ak_store_game_set_meta(st, k->game_id, &t->meta);
+}
+
+static void time_given_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct time_given *t = k->data;
+    struct ak_game *g = k->g;
+    (void)srv;
+    json_t *push = json_pack("{s:s,s:I,s:s,s:I,s:I}", "push", "time_given", "game", (json_int_t)g->id, "by",
+                             t->side == AK_AXIS ? "axis" : "allied", "seconds", (json_int_t)t->seconds,
+                             "deadline", (json_int_t)t->meta.deadline);
+    ak_game_push(g, push);
+    json_decref(push);
+    ak_log(AK_LOG_INFO, "game %lld: %s gave %lld s more to the %s player", (long long)g->id,
+           g->player_name[t->side], (long long)t->seconds, ak_side_name(!t->side));
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, ak_game_summary(g, k->user));
+}
+
+static void time_given_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct time_given *t = k->data;
+    (void)srv;
+    k->g->meta = t->before;
+    k->g->warned = t->warned;
+    k->g->overdue = t->overdue;
+}
+
+static const struct ak_job time_given_job = {time_given_write, time_given_answer, time_given_undo, NULL};
+
 void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     int side;
@@ -599,16 +642,16 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (long long)g->id);
         return;
     }
-    if (ak_clock_add(c->srv, g, json_integer_value(sec)) != 0) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    struct time_given *t = malloc(sizeof *t);
+    if (!t) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    json_t *push = json_pack("{s:s,s:I,s:s,s:I,s:I}", "push", "time_given", "game", (json_int_t)g->id, "by",
-                             side == AK_AXIS ? "axis" : "allied", "seconds", (json_int_t)json_integer_value(sec),
-                             "deadline", (json_int_t)g->meta.deadline);
-    ak_game_push(g, push);
-    json_decref(push);
-    ak_log(AK_LOG_INFO, "game %lld: %s gave %lld s more to the %s player", (long long)g->id, c->user_name,
-           (long long)json_integer_value(sec), ak_side_name(!side));
-    ak_conn_reply_ok(c, id, ak_game_summary(g, c->user));
+    *t = (struct time_given){.before = g->meta, .warned = g->warned, .overdue = g->overdue, .side = side,
+                             .seconds = json_integer_value(sec)};
+    int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
+    g->meta.deadline = from + t->seconds;
+    g->overdue = g->warned = false;
+    t->meta = g->meta;
+    ak_batch_job(c->srv, c, id, &time_given_job, g, t);
 }

@@ -44,6 +44,9 @@ struct ak_config {
     int max_per_address;        /* from one address */
     int idle_timeout;           /* seconds a connection may stay unauthenticated */
     int rate;                   /* requests per second per connection (burst twice that) */
+    int rate_per_address;       /* ... per address, all its connections (ak_budget.c) */
+    int rate_per_user;          /* ... per account, all its connections */
+    int writes_per_minute;      /* small writes per account (burst: a minute's worth) */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */
     int login_window;           /* ... within this many seconds, then a wait */
@@ -119,11 +122,13 @@ struct ak_conn {
     int64_t session_expires;    /* when its session ends (seconds since the epoch) */
     uint64_t last_heard;        /* loop time (ms) of its last request */
     char peer[64];
+    uint64_t addr_key;      /* peer's budget key (ak_budget.c); 0: not yet worked out */
     uint64_t id;            /* numbers connections for the log (conn=) */
     uv_timer_t idle;        /* closes a connection left unauthenticated */
     uv_timer_t throttle;    /* over its rate: not read until it fires */
     uv_timer_t linger;      /* a closing transport's time to write what is left (ak_web.c) */
     bool throttled;         /* not read for now: over its rate */
+    bool over_address;      /* ... over its address's (ak_budget.c) */
     int overruns;           /* times it went over its rate (reads shrink) */
     double tokens;          /* requests it may still send now (rate limit) */
     uint64_t refilled;      /* loop time (ms) of the last refill */
@@ -441,7 +446,8 @@ struct ak_commit;
 struct ak_job {
     int (*write)(struct ak_store *st, const struct ak_commit *k);
     void (*answer)(struct ak_server *srv, struct ak_commit *k);
-    void (*undo)(struct ak_server *srv, struct ak_commit *k);
+    void (*undo)(struct ak_server *srv, struct ak_commit *k);     /* NULL: nothing in memory to undo */
+    void (*release)(void *data);        /* frees k->data (NULL: free) */
 };
 struct ak_commit {
     const struct ak_job *job;   /* NULL: an action */
@@ -481,12 +487,21 @@ struct ak_commit {
         char ruleset[16];
     } rating;
     double rated[4];            /* winner before, after; loser before, after */
+    void *data;                 /* a small write's own record (ak_batch_job) */
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
 /* A cleared commit record (recycled: they are large and made per action). */
 struct ak_commit *ak_batch_commit_new(struct ak_server *srv);
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
+/* A small write (settings, chat, clocks, vacations) in the next group
+ * commit instead of a sync of its own on the loop: job->write stores data
+ * on the writer thread (it may read there what it must check, and leave
+ * its findings in data), job->answer replies to c once it is stored (or
+ * c gets an "internal" error and job->undo runs). g: the game it is
+ * about, or NULL. c's later requests wait for the answer. */
+void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
+                  struct ak_game *g, void *data);
 /* The game's deadline moves now (ak_clock_next) and is stored with k;
  * restore puts it back if the commit fails. */
 void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn);
@@ -589,6 +604,21 @@ int64_t ak_throttle_ends(const char *key, int64_t now);
 int64_t ak_throttle_slot(const char *key, int window, int64_t now, int64_t now_ms, int step_ms, int64_t max_wait_ms);
 void ak_throttle_address(const char *peer, char *out, size_t cap);
 void ak_throttle_reset(void);
+/* ak_budget.c: token buckets shared by every connection of an address or
+ * an account (rate_per_address, rate_per_user, writes_per_minute).
+ * charge: false when key's bucket is short of cost (nothing taken);
+ * wait: seconds until it would have it; keys: an address's (its /64
+ * for IPv6) and an account's; unbudgeted: charges let through for lack
+ * of room; reset: empty (tests, the fuzzer). */
+enum ak_budget_kind { AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_KINDS };
+bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                      uint64_t now_ms);
+double ak_budget_wait(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                      uint64_t now_ms);
+uint64_t ak_budget_address_key(const char *peer);
+uint64_t ak_budget_user_key(int64_t user);
+uint64_t ak_budget_unbudgeted(void);
+void ak_budget_reset(void);
 /* ak_settings.c: an e-mail address that is a plain address and nothing
  * else (no option, list or shell syntax): checked before any use. */
 bool ak_email_plain(const char *e);

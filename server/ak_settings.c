@@ -18,6 +18,7 @@
 #include <sodium.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ak_server.h"
@@ -89,13 +90,81 @@ static void token_hash(const char *token, char out[65])
     sodium_bin2hex(out, 65, h, sizeof h);
 }
 
-void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
+/* A change of settings, checked on the loop against what was stored then,
+ * applied by the writer to what is stored when it writes (another change
+ * of the same account may have been committed in between: only the
+ * fields asked for are set), checked there again where that matters. */
+struct settings_change {
+    int chat_muted;             /* -1: unchanged */
+    char notify_mode[8];        /* "": unchanged */
+    bool set_email;
+    char email[128];
+    int64_t email_sent;         /* when this one's mail goes (0: none) */
+    char email_token_hash[65];
+    char token[33];             /* the token mailed, kept for the answer */
+    bool verify;
+    char verify_hash[65];
+    /* the writer's findings */
+    const char *refused;        /* an error code, or NULL */
+    struct ak_store_prefs after;
+};
+
+static const char *apply_change(struct settings_change *ch, struct ak_store_prefs *p)
 {
-    struct ak_store_prefs p;
-    if (ak_store_prefs_get(c->srv->store, c->user, &p) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not be read");
-        return;
+    if (ch->set_email && ch->email_sent && p->email_sent && ch->email_sent - p->email_sent < VERIFY_EVERY)
+        return "rate_limited";
+    if (ch->verify && (!p->email_token_hash[0] || sodium_memcmp(ch->verify_hash, p->email_token_hash, 64) != 0))
+        return "auth_failed";
+    if (ch->chat_muted >= 0)
+        p->chat_muted = ch->chat_muted;
+    if (ch->notify_mode[0])
+        snprintf(p->notify_mode, sizeof p->notify_mode, "%s", ch->notify_mode);
+    if (ch->set_email) {
+        snprintf(p->email, sizeof p->email, "%s", ch->email);
+        p->email_verified = 0;
+        snprintf(p->email_token_hash, sizeof p->email_token_hash, "%s", ch->email_token_hash);
+        if (ch->email_sent)
+            p->email_sent = ch->email_sent;
     }
+    if (ch->verify) {
+        p->email_verified = 1;
+        p->email_token_hash[0] = '\0';
+    }
+    return NULL;
+}
+
+static int settings_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct settings_change *ch = k->data;
+    struct ak_store_prefs p;
+    if (ak_store_prefs_get(st, k->user, &p) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    ch->refused = apply_change(ch, &p);
+    ch->after = p;
+    return ch->refused ? AK_STORE_OK : ak_store_prefs_put(st, k->user, &p);
+}
+
+static void settings_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    struct settings_change *ch = k->data;
+    if (ch->refused && strcmp(ch->refused, "auth_failed") == 0)
+        ak_conn_reply_error(k->conn, k->id, "auth_failed", "that is not the token sent to your address");
+    else if (ch->refused)
+        ak_conn_reply_error(k->conn, k->id, "rate_limited", "a verification was sent less than %d s ago; "
+                            "ask again later", VERIFY_EVERY);
+    else if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, settings_json(&ch->after));
+    if (!ch->refused && ch->token[0])
+        ak_notify_verify_email(srv, k->user, ch->after.email, ch->token);
+}
+
+static const struct ak_job settings_job = {settings_write, settings_answer, NULL, NULL};
+
+/* What the request asks for, checked against p (the stored settings);
+ * NULL with the reply sent when it cannot be done. */
+static struct settings_change *change_of(struct ak_conn *c, const json_t *id, const json_t *msg,
+                                         const struct ak_store_prefs *p)
+{
     const json_t *chat = json_object_get(msg, "chat"), *notify = json_object_get(msg, "notify");
     const json_t *email = json_object_get(msg, "email"), *verify = json_object_get(msg, "verify_email");
     const char *cs = json_string_value(chat), *ns = json_string_value(notify), *es = json_string_value(email);
@@ -105,49 +174,55 @@ void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "chat is on or off, notify is each or digest, email a plain address "
                             "like name@example.org (letters, digits and . _ %% + - before the @; \"\" to remove it), "
                             "verify_email the token sent to it");
-        return;
+        return NULL;
     }
-    char token[33] = "";
     /* Each address given sends a mail: one every VERIFY_EVERY seconds per
      * account at most, so that nobody can use akd to flood a mailbox (or
      * the notification queue). */
-    if (es && *es && p.email_sent && ak_now() - p.email_sent < VERIFY_EVERY) {
+    int64_t now = ak_now();
+    if (es && *es && p->email_sent && now - p->email_sent < VERIFY_EVERY) {
         ak_conn_reply_error(c, id, "rate_limited", "a verification was sent %lld s ago; another may be asked for "
-                            "in %lld s", (long long)(ak_now() - p.email_sent),
-                            (long long)(VERIFY_EVERY - (ak_now() - p.email_sent)));
-        return;
+                            "in %lld s", (long long)(now - p->email_sent), (long long)(VERIFY_EVERY - (now - p->email_sent)));
+        return NULL;
     }
-    if (cs)
-        p.chat_muted = strcmp(cs, "off") == 0;
+    struct settings_change *ch = calloc(1, sizeof *ch);
+    if (!ch) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return NULL;
+    }
+    ch->chat_muted = cs ? strcmp(cs, "off") == 0 : -1;
     if (ns)
-        snprintf(p.notify_mode, sizeof p.notify_mode, "%s", ns);
+        snprintf(ch->notify_mode, sizeof ch->notify_mode, "%s", ns);
     if (es) {
-        unsigned char raw[16];
-        snprintf(p.email, sizeof p.email, "%s", es);
-        p.email_verified = 0;
-        p.email_token_hash[0] = '\0';
+        ch->set_email = true;
+        snprintf(ch->email, sizeof ch->email, "%s", es);
         if (*es) {
-            p.email_sent = ak_now();
+            unsigned char raw[16];
+            ch->email_sent = now;
             randombytes_buf(raw, sizeof raw);
-            sodium_bin2hex(token, sizeof token, raw, sizeof raw);
-            token_hash(token, p.email_token_hash);
+            sodium_bin2hex(ch->token, sizeof ch->token, raw, sizeof raw);
+            token_hash(ch->token, ch->email_token_hash);
         }
     }
     if (verify) {
-        char h[65];
-        token_hash(json_string_value(verify), h);
-        if (!p.email_token_hash[0] || sodium_memcmp(h, p.email_token_hash, 64) != 0) {
-            ak_conn_reply_error(c, id, "auth_failed", "that is not the token sent to your address");
-            return;
-        }
-        p.email_verified = 1;
-        p.email_token_hash[0] = '\0';
+        ch->verify = true;
+        token_hash(json_string_value(verify), ch->verify_hash);
     }
-    if (ak_store_prefs_put(c->srv->store, c->user, &p) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    return ch;
+}
+
+void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_store_prefs p;
+    if (ak_store_prefs_get(c->srv->store, c->user, &p) != AK_STORE_OK) {
+        ak_conn_reply_error(c, id, "internal", "the database could not be read");
         return;
     }
-    if (token[0])
-        ak_notify_verify_email(c->srv, c->user, p.email, token);
-    ak_conn_reply_ok(c, id, settings_json(&p));
+    if (json_object_size(msg) <= 2) {   /* cmd and id: a reading */
+        ak_conn_reply_ok(c, id, settings_json(&p));
+        return;
+    }
+    struct settings_change *ch = change_of(c, id, msg, &p);
+    if (ch)
+        ak_batch_job(c->srv, c, id, &settings_job, NULL, ch);
 }
