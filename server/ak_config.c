@@ -89,6 +89,12 @@ void ak_config_defaults(struct ak_config *c)
     c->rate_per_address = 1000;     /* a club night behind one address, at play */
     c->rate_per_user = 400;         /* two clients of one player, at full rate */
     c->writes_per_minute = 60;
+    c->max_output_anonymous = 1u << 20;     /* the map, a game and its pushes, several times */
+    c->max_output_player = 16u << 20;
+    c->max_output_total = 256u << 20;
+    c->max_watchers_per_game = 500;
+    c->max_anonymous_watchers = 500;        /* a quarter of max_connections */
+    c->max_anonymous_per_address = 20;
     c->games_per_user = 50;
     c->login_failures = 10;
     c->login_window = 300;
@@ -145,7 +151,9 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(rate_per_address, 0, 10000000), NUM(rate_per_user, 0, 10000000),
-        NUM(writes_per_minute, 0, 1000000), NUM(games_per_user, 0, 1000000),
+        NUM(writes_per_minute, 0, 1000000), NUM(max_output_anonymous, 65536, 1L << 30),
+        NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
+        NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
         NUM(clock_tick_ms, 10, 3600000), NUM(allow_positions, 0, 1),
         NUM(rating_max_rd, 50, 500), NUM(rating_period_days, 1, 365), NUM(rating_provisional_rd, 0, 500),

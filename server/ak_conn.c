@@ -43,15 +43,46 @@ static void throttle(struct ak_conn *c);
 
 struct write_req {
     uv_write_t req;
+    struct ak_server *srv;
     char *data;
+    size_t len;
 };
 
+/* Written, or cancelled by the socket's close: either way no longer held. */
 static void on_write(uv_write_t *req, int status)
 {
     struct write_req *w = (struct write_req *)req;
     (void)status;
+    ak_conn_output_taken(w->srv, w->len);
     free(w->data);
     free(w);
+}
+
+void ak_conn_output_held(struct ak_server *srv, size_t n)
+{
+    srv->out_total += n;
+}
+
+void ak_conn_output_taken(struct ak_server *srv, size_t n)
+{
+    srv->out_total -= n < srv->out_total ? n : srv->out_total;
+}
+
+bool ak_conn_output_fits(struct ak_conn *c, size_t waiting, size_t more)
+{
+    const struct ak_config *cfg = &c->srv->cfg;
+    size_t limit = c->user ? cfg->max_output_player : cfg->max_output_anonymous;
+    if (waiting + more > limit) {
+        ak_log(AK_LOG_WARN, "%s does not read what it is sent (%zu bytes would wait, its limit is %zu: "
+               "max_output_%s); closing", c->peer, waiting + more, limit, c->user ? "player" : "anonymous");
+        return false;
+    }
+    if (c->srv->out_total + more > cfg->max_output_total) {
+        ak_log(AK_LOG_WARN, "clients hold %zu bytes of output unread in all (max_output_total %zu); closing %s, "
+               "which would add %zu more", c->srv->out_total, cfg->max_output_total, c->peer, more);
+        return false;
+    }
+    return true;
 }
 
 /* Room for `more` bytes after c's queued output. */
@@ -59,6 +90,10 @@ static bool reserve(struct ak_conn *c, size_t more)
 {
     if (c->out_len + more <= c->out_cap)
         return true;
+    if (!ak_conn_output_fits(c, c->out_len, more)) {
+        conn_close(c);      /* what it was sent already this turn still goes */
+        return false;
+    }
     size_t cap = c->out_cap ? c->out_cap : 1024;
     while (cap < c->out_len + more)
         cap *= 2;
@@ -122,8 +157,7 @@ static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *
         }
         return;
     }
-    if (uv_stream_get_write_queue_size(s) + rest > AK_OUT_BACKLOG_MAX) {
-        ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
+    if (!ak_conn_output_fits(c, uv_stream_get_write_queue_size(s), rest)) {
         conn_close(c);
         return;
     }
@@ -143,11 +177,15 @@ static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *
         memcpy(data, *out + done, rest);
     }
     w->data = data;
+    w->srv = c->srv;
+    w->len = rest;
     uv_buf_t buf = uv_buf_init(data, (unsigned)rest);
     if (uv_write(&w->req, s, &buf, 1, on_write) != 0) {
         free(data);
         free(w);
+        return;
     }
+    ak_conn_output_held(c->srv, rest);
 }
 
 /* TLS: seal the turn's output (once the handshake is done; until then it
@@ -312,6 +350,8 @@ void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const
 void ak_conn_authenticated(struct ak_conn *c)
 {
     uv_timer_stop(&c->idle);
+    if (c->user)
+        ak_conn_watch_counted_out(c);   /* no longer an anonymous watcher */
 }
 
 void ak_conn_signed_out(struct ak_conn *c)

@@ -450,9 +450,17 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct ak_game *g = ak_game_arg(c, id, msg);
+    char why[200];
     if (!g)
         return;
-    ak_game_watch(c, g);
+    if (ak_game_watch_refused(c, g, why, sizeof why)) {
+        ak_conn_reply_error(c, id, "too_many_watchers", "%s", why);
+        return;
+    }
+    if (!ak_game_watch(c, g)) {
+        ak_conn_reply_error(c, id, "internal", "out of room to watch game %lld", (long long)g->id);
+        return;
+    }
     /* A spectator without an account (a link to a game in a browser) is
      * not a connection waiting to log in: from now on the silence limit
      * of logged-in connections applies to it (it pings to stay). */

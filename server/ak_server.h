@@ -71,6 +71,12 @@ struct ak_config {
     int allow_plaintext;        /* 1: no TLS on a non-loopback address is wanted */
     int max_per_user;           /* connections logged in as one account */
     int registrations_per_address;  /* accounts made from one address per hour */
+    size_t max_output_anonymous;    /* bytes of output a connection not logged in may leave unread */
+    size_t max_output_player;       /* ... a logged-in one */
+    size_t max_output_total;        /* ... every connection together */
+    int max_watchers_per_game;      /* spectators of one game (players not counted) */
+    int max_anonymous_watchers;     /* watching connections without an account, in all */
+    int max_anonymous_per_address;  /* ... from one address */
     int session_idle_timeout;   /* seconds a logged-in connection may stay silent */
     int keep_finished;          /* seconds a finished game stays in memory unused */
     /* Glicko-2 ratings (ak_ladder.c) */
@@ -133,6 +139,7 @@ struct ak_conn {
     double tokens;          /* requests it may still send now (rate limit) */
     uint64_t refilled;      /* loop time (ms) of the last refill */
     int nwatch;
+    bool anon_watching;     /* counted as an anonymous watcher (ak_watch.c) */
     struct ak_game *watch[AK_WATCH_MAX];    /* games whose pushes it gets */
     struct ak_tls *tls;     /* NULL on a plaintext port */
     char *cipher;           /* sealed bytes taken from tls, to be written */
@@ -230,6 +237,7 @@ struct ak_server {
     uv_idle_t slow_idle;        /* runs the queued costly queries (ak_dispatch.c) */
     struct slow_query *slow_head, **slow_tail;
     bool backing_up;            /* a backup runs on the work queue (ak_backup.c) */
+    size_t out_total;           /* output the transports hold, unread (ak_conn_output_fits) */
     bool stopping;
 };
 
@@ -316,8 +324,15 @@ void ak_conn_reply_ok_text(struct ak_conn *c, const json_t *id, const char *resu
 void ak_conn_reply_error(struct ak_conn *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ak_conn_unref(struct ak_conn *c);
-/* Output not taken by a client past this is a client not reading: closed. */
-#define AK_OUT_BACKLOG_MAX (16u << 20)
+/* Output memory (issue 28): may c's transport hold `more` bytes beside
+ * the `waiting` ones its client has not taken? Not past max_output_player
+ * (logged in) or max_output_anonymous for the connection, nor past
+ * max_output_total for the process: a client that does not read is then
+ * closed (false, logged), never left to grow. held/taken: what the
+ * transports hold in all. */
+bool ak_conn_output_fits(struct ak_conn *c, size_t waiting, size_t more);
+void ak_conn_output_held(struct ak_server *srv, size_t n);
+void ak_conn_output_taken(struct ak_server *srv, size_t n);
 /* A transport's new connection (peer: its address): counted, limited and
  * timed as every other. It holds one reference for the transport, given
  * back through ak_conn_transport_gone. Over a limit it comes back already
@@ -411,8 +426,13 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
 
 /* ak_watch.c: who gets a game's pushes */
-/* c gets g's pushes from now on (players and spectators alike). */
-void ak_game_watch(struct ak_conn *c, struct ak_game *g);
+/* c gets g's pushes from now on (players and spectators alike); false:
+ * no room. refused: whether a spectator may not (why says so): the game's
+ * spectators, or anonymous watchers in all or from c's address, at their
+ * limits. counted_out: c logged in (or closes): no longer anonymous. */
+bool ak_game_watch(struct ak_conn *c, struct ak_game *g);
+bool ak_game_watch_refused(struct ak_conn *c, const struct ak_game *g, char *why, size_t cap);
+void ak_conn_watch_counted_out(struct ak_conn *c);
 /* c is closing: it leaves every game it watched. */
 void ak_conn_unwatch_all(struct ak_conn *c);
 /* Every watcher of g stops watching it (g is going away). */

@@ -212,6 +212,7 @@ static void ws_drop_frames(struct session *ss)
         free(f);
     }
     ss->tail = NULL;
+    ak_conn_output_taken(server, ss->queued);
     ss->queued = 0;
 }
 
@@ -261,6 +262,15 @@ static void ws_write(struct ak_conn *c)
     if (!ss || ss->closing)     /* gone, or on its way out */
         return;
     bool any = false;
+    if (!ak_conn_output_fits(c, ss->queued, (size_t)(end - p))) {
+        /* Nothing more will be written to it: dropped at once, and the
+         * connection closed (and no longer counted) now. */
+        ws_drop_frames(ss);
+        ss->closing = true;
+        uv_timer_start(&c->linger, ws_kill, 0, 0);
+        ak_conn_close(c);
+        return;
+    }
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = (size_t)((nl ? nl : end) - p);
@@ -276,18 +286,9 @@ static void ws_write(struct ak_conn *c)
         *(ss->tail ? &ss->tail->next : &ss->head) = f;
         ss->tail = f;
         ss->queued += len;
+        ak_conn_output_held(server, len);
         any = true;
         p += len + (nl != NULL);
-    }
-    if (ss->queued > AK_OUT_BACKLOG_MAX) {
-        /* Nothing more will be written to it: dropped at once, and the
-         * connection closed (and no longer counted) now. */
-        ak_log(AK_LOG_WARN, "%s does not read what it is sent; closing", c->peer);
-        ws_drop_frames(ss);
-        ss->closing = true;
-        uv_timer_start(&c->linger, ws_kill, 0, 0);
-        ak_conn_close(c);
-        return;
     }
     if (any)
         lws_callback_on_writable(ss->wsi);
@@ -311,6 +312,7 @@ static int ws_writable(struct lws *wsi, struct session *ss)
         if (!ss->head)
             ss->tail = NULL;
         ss->queued -= f->len;
+        ak_conn_output_taken(server, f->len);
         int n = lws_write(wsi, f->data + LWS_PRE, f->len, LWS_WRITE_TEXT);
         free(f);
         if (n < 0)

@@ -52,6 +52,15 @@ static void usage(FILE *f)
             "  --max-per-address N      connections from one address (default 200)\n"
             "  --idle-timeout SECONDS   time to log in before the connection closes (default 120)\n"
             "  --rate N                 requests per second per connection (default 200)\n"
+            "  --rate-per-address N     ... per address, all its connections (default 1000)\n"
+            "  --rate-per-user N        ... per account, all its connections (default 400)\n"
+            "  --writes-per-minute N    small writes (settings, chat, ...) per account (default 60)\n"
+            "  --max-output-anonymous BYTES, --max-output-player BYTES, --max-output-total BYTES\n"
+            "                           unread output allowed a connection without an account\n"
+            "                           (default 1 MiB), a logged-in one (16 MiB), all (256 MiB)\n"
+            "  --max-watchers-per-game N  spectators of one game (default 500)\n"
+            "  --max-anonymous-watchers N, --max-anonymous-per-address N  spectators without an\n"
+            "                           account in all (default 500), from one address (20)\n"
             "  --games-per-user N       unfinished games per user (default 50)\n"
             "  --login-failures N       failed logins per account or address ... (default 10)\n"
             "  --login-window SECONDS   ... within this time before a wait (default 300)\n"
@@ -303,6 +312,13 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"allow-plaintext", required_argument, NULL, 's'},
         {"max-per-user", required_argument, NULL, 's'},
         {"registrations-per-address", required_argument, NULL, 's'},
+        {"rate-per-address", required_argument, NULL, 's'}, {"rate-per-user", required_argument, NULL, 's'},
+        {"writes-per-minute", required_argument, NULL, 's'},
+        {"max-output-anonymous", required_argument, NULL, 's'},
+        {"max-output-player", required_argument, NULL, 's'}, {"max-output-total", required_argument, NULL, 's'},
+        {"max-watchers-per-game", required_argument, NULL, 's'},
+        {"max-anonymous-watchers", required_argument, NULL, 's'},
+        {"max-anonymous-per-address", required_argument, NULL, 's'},
         {"session-idle-timeout", required_argument, NULL, 's'},
         {"keep-finished", required_argument, NULL, 's'},
         {"admins", required_argument, NULL, 's'}, {"rating-tau", required_argument, NULL, 's'},

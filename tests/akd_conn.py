@@ -1,13 +1,16 @@
 """akd_conn: one protocol connection to akd for the Python tests
-(crash.py, updated.py): newline-delimited JSON over TCP, each request
+(crash.py, updated.py, budget.py): newline-delimited JSON over TCP, each request
 numbered, its reply found by its id (pushes and other replies skipped)."""
 import json
 import socket
 
 
 class Conn:
-    def __init__(self, port, timeout=5):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port, timeout=5, source=None):
+        """source: the local address to connect from (Linux routes all of
+        127/8 to the loopback, so 127.0.0.2 is another client address)."""
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                          source_address=(source, 0) if source else None)
         self.buf = b""
         self.next_id = 1
 

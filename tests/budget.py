@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""budget.py: every request within a budget (issue 28), through akd.
+
+  1. rate_per_address: the connections of one address share one request
+     rate, charged per line before it is parsed; another address is served
+     meanwhile
+  2. rate_per_user: the connections of one account share one rate
+  3. writes_per_minute: an account's small writes (settings, vacation,
+     give_time, chat, ...) are counted; readings are not; another account
+     is not touched; a write is stored (it is there after a restart)
+     before it is answered
+  4. output memory: a connection without an account that asks for the map
+     and never reads is closed at max_output_anonymous, and akd's memory
+     stays bounded; a logged-in player's bound is larger
+  5. spectators: max_anonymous_per_address, max_anonymous_watchers and
+     max_watchers_per_game refuse the next spectator with a reason; a
+     player always gets into his own game; a spectator who logs in is no
+     longer counted as anonymous
+  6. chat: spectators who used up their channel leave the players' own
+     room untouched; the history comes in pages of 100
+
+usage: budget.py AKD
+Prints one line per check; exits 1 if any failed.
+"""
+import atexit
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+from akd_conn import Conn
+
+os.environ["AKD_CONFIG"] = ""
+
+AKD = sys.argv[1]
+work = tempfile.mkdtemp(prefix="ak-budget-")
+rng = random.Random(28)
+failed = 0
+running = []
+
+
+def check(cond, what):
+    global failed
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failed += 1
+
+
+@atexit.register
+def stop_all():
+    for p in running:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def start_akd(name, *args):
+    log = open(os.path.join(work, name + ".log"), "a")
+    for _ in range(10):
+        port = 20000 + rng.randrange(30000)
+        p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", os.path.join(work, name + ".sqlite3"),
+                              "--log-level", "info"] + list(args), stdout=subprocess.PIPE, stderr=log)
+        running.append(p)
+        if b"listening" in p.stdout.readline():
+            return p, port
+        p.wait()
+    sys.exit("budget.py: akd did not start: see " + log.name)
+
+
+def stop_akd(p):
+    p.terminate()
+    p.wait(timeout=30)
+
+
+def account(port, user, source=None):
+    c = Conn(port, timeout=10, source=source)
+    r = c.call("login", user=user, password="password-" + user)
+    if not r.get("ok"):
+        r = c.call("register", user=user, password="password-" + user)
+    if not r.get("ok"):
+        sys.exit("budget.py: cannot log %s in: %s" % (user, r))
+    return c
+
+
+def burst(c, n, cmd="ping", **fields):
+    """n requests sent at once; their replies, in order."""
+    first = c.next_id
+    lines = []
+    for i in range(n):
+        lines.append('{"id":%d,"cmd":"%s"%s}' % (first + i, cmd, "".join(',"%s":%s' % (k, v) for k, v in fields.items())))
+    c.next_id += n
+    c.s.sendall(("\n".join(lines) + "\n").encode())
+    replies = {}
+    import json
+    while len(replies) < n:
+        while b"\n" not in c.buf:
+            data = c.s.recv(1 << 20)
+            if not data:
+                raise ConnectionError("closed")
+            c.buf += data
+        line, c.buf = c.buf.split(b"\n", 1)
+        r = json.loads(line)
+        if isinstance(r.get("id"), int) and first <= r["id"] < first + n:
+            replies[r["id"]] = r
+    return [replies[first + i] for i in range(n)]
+
+
+def refused_with(replies, text):
+    return sum(1 for r in replies if not r.get("ok") and text in r["error"]["message"])
+
+
+# --- 1. one address, one rate ---
+p, port = start_akd("address", "--rate", "0", "--rate-per-address", "20", "--max-per-address", "0")
+conns = [Conn(port, timeout=10) for _ in range(4)]
+replies = []
+for c in conns:
+    replies += burst(c, 30)
+served = sum(1 for r in replies if r.get("ok"))
+over = refused_with(replies, "from your address")
+check(served <= 45 and over >= 75 and served + over == 120,
+      "rate_per_address 20: of 120 pings on 4 connections of one address, %d served (the burst of 40 and what "
+      "refilled), %d refused as over the address's rate" % (served, over))
+other = Conn(port, timeout=10, source="127.0.0.2")
+r = other.call("ping")
+check(r.get("ok"), "meanwhile another address is served at once")
+stop_akd(p)
+
+# --- 2. one account, one rate; 3. small writes ---
+p, port = start_akd("user", "--rate", "0", "--rate-per-user", "10", "--writes-per-minute", "5",
+                    "--max-per-address", "0")
+a1, a2 = account(port, "alice"), account(port, "alice")
+time.sleep(2.1)     # the logins' cost refilled
+replies = burst(a1, 15) + burst(a2, 15)
+over = refused_with(replies, "from your account")
+check(over >= 8, "rate_per_user 10: of 30 pings on two connections of one account, %d refused as over the "
+      "account's rate" % over)
+stop_akd(p)
+p, port = start_akd("user", "--rate", "0", "--writes-per-minute", "5", "--max-per-address", "0")
+a1, a2, b = account(port, "alice"), account(port, "alice"), account(port, "bob")
+results = [c.call("settings", chat="off" if i % 2 else "on") for i, c in enumerate([a1, a2] * 4)]
+written = sum(1 for r in results if r.get("ok"))
+refused = [r for r in results if not r.get("ok")]
+check(written == 5 and len(refused) == 3 and all("5 such changes a minute" in r["error"]["message"] for r in refused),
+      "writes_per_minute 5: of 8 settings changes on two connections of one account, 5 stored, 3 refused "
+      "saying why (%d, %d)" % (written, len(refused)))
+check(a1.call("settings").get("ok"), "... reading the settings is not a write: still answered")
+check(b.call("settings", notify="digest").get("ok"), "... another account's change is not touched")
+last = [r for r in results if r.get("ok")][-1]["result"]["chat"]
+stop_akd(p)
+p, port = start_akd("user", "--rate", "0", "--max-per-address", "0")
+a1 = account(port, "alice")
+check(a1.ok("settings")["chat"] == last and account(port, "bob").ok("settings")["notify"] == "digest",
+      "settings answered ok were stored before the answer: there after a restart (chat %s)" % last)
+stop_akd(p)
+
+# --- 4. output memory ---
+p, port = start_akd("output", "--rate", "0", "--max-output-anonymous", "200000", "--max-per-address", "0")
+hog = Conn(port, timeout=10)
+hog.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+map_len = len(Conn(port).request({"cmd": "map"}).__repr__())
+sent = 0
+closed = False
+try:
+    for i in range(400):
+        hog.s.sendall(b'{"id":%d,"cmd":"map"}\n' % i)
+        sent += 1
+        time.sleep(0.002)
+except OSError:
+    closed = True
+time.sleep(0.5)
+log = open(os.path.join(work, "output.log")).read()
+check("max_output_anonymous" in log, "a client without an account that asks for the map (%d bytes) %d times "
+      "and reads nothing is closed at max_output_anonymous (logged)" % (map_len, sent))
+rss = int([l.split()[1] for l in open("/proc/%d/status" % p.pid) if l.startswith("VmRSS")][0])
+check(rss < 200 * 1024, "... and akd holds %d KiB in all" % rss)
+player = account(port, "carol")
+player.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+for i in range(6):
+    player.s.sendall(b'{"id":%d,"cmd":"map"}\n' % (100 + i))
+time.sleep(0.5)
+check(p.poll() is None and log.count("max_output_player") == 0 and
+      "max_output_player" not in open(os.path.join(work, "output.log")).read(),
+      "a logged-in player's larger bound holds what an anonymous one may not")
+stop_akd(p)
+
+# --- 5. spectators ---
+p, port = start_akd("watch", "--rate", "0", "--max-per-address", "0", "--max-anonymous-per-address", "3",
+                    "--max-anonymous-watchers", "5", "--max-watchers-per-game", "7")
+alice, bob = account(port, "alice"), account(port, "bob")
+g = alice.ok("new", side="axis", opponent="bob")["game"]
+bob.ok("join", game=g)
+watchers = [Conn(port, timeout=10) for _ in range(4)]
+r = [w.call("watch", game=g) for w in watchers]
+check(all(x.get("ok") for x in r[:3]) and not r[3].get("ok") and r[3]["error"]["code"] == "too_many_watchers"
+      and "from your address" in r[3]["error"]["message"],
+      "max_anonymous_per_address 3: the 4th spectator without an account from one address is refused, saying why")
+more = [Conn(port, timeout=10, source="127.0.0.%d" % a) for a in (2, 3, 4)]
+r = [w.call("watch", game=g) for w in more]
+check(sum(1 for x in r if x.get("ok")) == 2 and "log in to watch" in r[2]["error"]["message"],
+      "max_anonymous_watchers 5: the 6th anonymous spectator in all is refused")
+signed = [account(port, "spec%d" % i, source="127.0.0.9") for i in range(3)]
+r = [s.call("watch", game=g) for s in signed]
+check(r[0].get("ok") and r[1].get("ok") and not r[2].get("ok") and "7 spectators" in r[2]["error"]["message"],
+      "max_watchers_per_game 7: the 8th spectator of a game is refused, logged in or not")
+check(alice.call("watch", game=g).get("ok") and bob.call("watch", game=g).get("ok"),
+      "... its players always get in")
+watchers[0].close()
+time.sleep(0.3)
+check(Conn(port, timeout=10, source="127.0.0.5").call("watch", game=g).get("ok"),
+      "a spectator who leaves frees his place")
+stop_akd(p)
+
+# --- 6. chat: the players' room is their own; pages ---
+p, port = start_akd("chat", "--rate", "0", "--max-per-address", "0")
+alice, bob = account(port, "alice"), account(port, "bob")
+g = alice.ok("new", side="axis", opponent="bob")["game"]
+bob.ok("join", game=g)
+spies = [account(port, "spy%d" % i) for i in range(10)]
+stop_akd(p)
+db = sqlite3.connect(os.path.join(work, "chat.sqlite3"))
+ids = dict(db.execute("SELECT name, id FROM users"))
+now = int(time.time())
+for i in range(10):
+    for j in range(50):
+        db.execute("INSERT INTO chat(game_id, at, user_id, channel, text) VALUES (?, ?, ?, 'spectators', ?)",
+                   (g, now, ids["spy%d" % i], "remark %d of spy%d" % (j, i)))
+db.commit()
+db.close()
+p, port = start_akd("chat", "--rate", "0", "--max-per-address", "0")
+spy = account(port, "spy0")
+r = spy.call("chat", game=g, text="one more")
+check(not r.get("ok") and r["error"]["code"] == "chat_full", "the spectators' channel full (500): a spectator "
+      "gets chat_full")
+alice = account(port, "alice")
+r = alice.call("chat", game=g, text="good luck")
+check(r.get("ok"), "... and the players still talk in their own channel")
+page = spy.ok("chat", game=g)
+check(len(page["messages"]) == 100 and page["more"] and page["messages"][-1]["text"] == "remark 49 of spy9",
+      "a history read returns the newest 100 messages and says more are there")
+older = spy.ok("chat", game=g, before=page["messages"][0]["id"])
+check(len(older["messages"]) == 100 and older["messages"][-1]["id"] < page["messages"][0]["id"],
+      "... and the page before them with before")
+stop_akd(p)
+
+print("%d failed" % failed)
+sys.exit(1 if failed else 0)
