@@ -20,10 +20,17 @@
  * (supply, isolation, arrivals, victory checks); real turns are mostly
  * moves.
  *
- * With LOAD_FLOOD=N, N more connections (logged in) flood akd with the
- * costliest queries (options, dests, why on the first game), each keeping
- * FLOOD_DEPTH requests in flight, while the games play: the latency of
- * the players' actions then shows what a flood costs them.
+ * With LOAD_FLOOD=N, N more connections flood akd while the games play,
+ * each keeping FLOOD_DEPTH requests in flight: the latency of the players'
+ * actions then shows what a flood costs them. They come from FLOOD_ADDRS
+ * other loopback addresses (127.0.0.2 on), as strangers would, and
+ * LOAD_FLOOD_KIND says what they send (flood_kinds below): the costliest
+ * queries (costly, the default, logged in), small writes (settings,
+ * vacation, chat), large reads (chat_read, show, hello, map), or, without
+ * reading their replies, watchers of the first game (watch) and map
+ * requests (map_noread). Flooders log in as FLOOD_ACCOUNTS accounts of
+ * their own; akd may refuse or close them (that is its defence at work):
+ * refusals are counted, a closed flooder stops.
  *
  * With LOAD_TLS=1 every connection speaks TLS (akd started with a
  * certificate; the generator does not check it: it measures, it does not
@@ -35,6 +42,7 @@
 #define _GNU_SOURCE     /* memmem */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
@@ -45,6 +53,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,8 +92,34 @@ static char token[2][80];
 static SSL_CTX *tls;        /* LOAD_TLS=1 */
 #define FLOODER (-2)        /* conn.side of a flooding connection */
 #define FLOOD_DEPTH 4
-static int nflood;
+#define FLOOD_ADDRS 10
+#define FLOOD_ACCOUNTS 10
+static int nflood, flood_closed;
 static long flood_replies, flood_refused;
+
+/* What a flooder sends: its request (%ld: the first game's number, %u a
+ * counter), whether it logs in first and whether it reads its replies. */
+static const struct flood_kind {
+    const char *name;
+    const char *lines[2];   /* alternated */
+    bool login, reads, once;    /* once: one request, then silence (it only holds its place) */
+} flood_kinds[] = {
+    {"costly", {"{\"id\":0,\"cmd\":\"options\",\"game\":%ld}\n",
+                "{\"id\":0,\"cmd\":\"dests\",\"game\":%ld,\"units\":[\"bologna\"]}\n"}, true, true, false},
+    {"settings", {"{\"id\":0,\"cmd\":\"settings\",\"chat\":\"off\",\"g\":%ld}\n",
+                  "{\"id\":0,\"cmd\":\"settings\",\"chat\":\"on\",\"g\":%ld}\n"}, true, true, false},
+    {"vacation", {"{\"id\":0,\"cmd\":\"vacation\",\"days\":1,\"g\":%ld}\n",
+                  "{\"id\":0,\"cmd\":\"vacation\",\"end\":true,\"g\":%ld}\n"}, true, true, false},
+    {"chat", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
+              "{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n"}, true, true, false},
+    {"chat_read", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld}\n", NULL}, true, true, false},
+    {"hello", {"{\"id\":0,\"cmd\":\"hello\",\"g\":%ld}\n", NULL}, false, true, false},
+    {"show", {"{\"id\":0,\"cmd\":\"show\",\"game\":%ld}\n", NULL}, false, true, false},
+    {"map", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, true, false},
+    {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false},
+    {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true},
+};
+static const struct flood_kind *flood;
 
 static double now(void)
 {
@@ -93,13 +128,22 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void dial(struct conn *c, const char *host, int port)
+/* A connection to akd, from the source address `from` (NULL: any). */
+static void dial_from(struct conn *c, const char *host, int port, const char *from)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, host, &a.sin_addr);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (from) {
+        struct sockaddr_in src = {.sin_family = AF_INET};
+        inet_pton(AF_INET, from, &src.sin_addr);
+        if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0) {
+            perror("bind");
+            exit(1);
+        }
+    }
     if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
         perror("connect");
         exit(1);
@@ -113,6 +157,11 @@ static void dial(struct conn *c, const char *host, int port)
             exit(1);
         }
     }
+}
+
+static void dial(struct conn *c, const char *host, int port)
+{
+    dial_from(c, host, port, NULL);
 }
 
 /* What the connection has: plaintext, decrypted under TLS. */
@@ -330,15 +379,98 @@ static void on_accepted(struct conn *c)
 
 static void flood_one(struct conn *c)
 {
-    static const char *const query[] = {
-        "{\"id\":0,\"cmd\":\"options\",\"game\":%ld}\n",
-        "{\"id\":0,\"cmd\":\"dests\",\"game\":%ld,\"units\":[\"bologna\"]}\n",
-        "{\"id\":0,\"cmd\":\"why\",\"game\":%ld,\"units\":[\"22gdsinf\"],\"to\":\"A1\"}\n",
-    };
     static unsigned n;
-    char line[160];
-    int len = snprintf(line, sizeof line, query[n++ % 3], G[0].id ? G[0].id : 1);
-    send_line(c, line, (size_t)len);
+    char line[200];
+    const char *fmt = flood->lines[1] && n % 2 ? flood->lines[1] : flood->lines[0];
+    n++;
+    int len = snprintf(line, sizeof line, fmt, G[0].id ? G[0].id : 1);
+    if (write(c->fd, line, (size_t)len) != len && !flood->reads)
+        return;     /* akd stopped reading it (map_noread): it holds what it has */
+}
+
+/* The flooders' own loop, in a process of their own: in the generator's,
+ * their hundreds of sockets would delay its reading of the player's
+ * replies, and that delay would be counted against akd. Each reader keeps
+ * FLOOD_DEPTH requests in flight; a non-reader sends on until akd stops
+ * taking its bytes or closes it. Its counts go back through a pipe. */
+static void flood_loop(double seconds)
+{
+    int ep = epoll_create1(0);
+    for (int i = nconn; i < nconn + nflood; i++) {
+        for (int k = 0; k < (flood->once ? 1 : FLOOD_DEPTH); k++)
+            flood_one(&C[i]);
+        /* a non-reader is only told when akd closes it */
+        struct epoll_event ev = {.events = flood->reads ? EPOLLIN : EPOLLRDHUP, .data.u32 = (uint32_t)i};
+        epoll_ctl(ep, EPOLL_CTL_ADD, C[i].fd, &ev);
+    }
+    struct epoll_event ready[256];
+    char buf[1 << 16];
+    for (double t0 = now(); now() - t0 < seconds;) {
+        int n = epoll_wait(ep, ready, 256, 20);
+        for (int k = 0; k < n; k++) {
+            struct conn *c = &C[ready[k].data.u32];
+            ssize_t r = flood->reads ? read(c->fd, buf, sizeof buf) : 0;
+            if (r <= 0 && !(r < 0 && errno == EAGAIN)) {
+                flood_closed++;     /* akd's defence: it stops */
+                epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+                c->fd = -1;
+                continue;
+            }
+            /* each reply (not a push) counted, and answered by the next
+             * request; c->len: 1 while in the middle of a line (a large
+             * reply comes in several reads), 2 in a push */
+            for (char *p = buf, *end = buf + r; p < end;) {
+                char *nl = memchr(p, '\n', (size_t)(end - p));
+                if (!c->len) {
+                    bool push = strncmp(p, "{\"push\"", 7) == 0;
+                    c->len = push ? 2 : 1;
+                    if (!push) {
+                        flood_replies++;
+                        flood_refused += !memmem(p, (size_t)(end - p) < 48 ? (size_t)(end - p) : 48, "\"ok\":true", 9);
+                    }
+                }
+                if (!nl)
+                    break;
+                if (c->len == 1 && !flood->once)
+                    flood_one(c);
+                c->len = 0;
+                p = nl + 1;
+            }
+        }
+        if (!flood->reads && !flood->once)     /* non-readers keep asking */
+            for (int i = nconn; i < nconn + nflood; i++)
+                if (C[i].fd >= 0)
+                    flood_one(&C[i]);
+    }
+}
+
+static pid_t start_flood(double seconds, int report[2])
+{
+    if (pipe(report) != 0)
+        return -1;
+    pid_t child = fork();
+    if (child == 0) {
+        close(report[0]);
+        flood_loop(seconds);
+        long counts[3] = {flood_replies, flood_refused, flood_closed};
+        if (write(report[1], counts, sizeof counts) != (ssize_t)sizeof counts)
+            _exit(1);
+        _exit(0);
+    }
+    close(report[1]);   /* the parent keeps its copies of the flooders' sockets: akd sees no close */
+    return child;
+}
+
+static void flood_results(pid_t child, int fd)
+{
+    long counts[3] = {0, 0, 0};
+    if (read(fd, counts, sizeof counts) == (ssize_t)sizeof counts) {
+        flood_replies = counts[0];
+        flood_refused = counts[1];
+        flood_closed = (int)counts[2];
+    }
+    close(fd);
+    waitpid(child, NULL, 0);
 }
 
 static void on_reply(struct conn *c, json_t *m)
@@ -430,6 +562,19 @@ static long rss_kib(long pid)
     return kib;
 }
 
+/* Log c in as user (registered first if need be); its session token into tok. */
+static void log_in(struct conn *c, const char *user, char *tok, size_t cap)
+{
+    json_t *r = call(c, json_pack("{s:s,s:s,s:s}", "cmd", "register", "user", user, "password", "load-password"));
+    if (!json_is_true(json_object_get(r, "ok"))) {
+        json_decref(r);
+        r = call(c, json_pack("{s:s,s:s,s:s}", "cmd", "login", "user", user, "password", "load-password"));
+    }
+    if (tok)
+        snprintf(tok, cap, "%s", json_string_value(json_object_get(json_object_get(r, "result"), "token")));
+    json_decref(r);
+}
+
 static void login_bots(const char *host, int port)
 {
     for (int b = 0; b < 2; b++) {
@@ -437,14 +582,7 @@ static void login_bots(const char *host, int port)
         dial(&c, host, port);
         char user[16];
         snprintf(user, sizeof user, "loadbot%d", b);
-        json_t *r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "register", "user", user, "password", "load-password"));
-        if (!json_is_true(json_object_get(r, "ok"))) {
-            json_decref(r);
-            r = call(&c, json_pack("{s:s,s:s,s:s}", "cmd", "login", "user", user, "password", "load-password"));
-        }
-        snprintf(token[b], sizeof token[b], "%s",
-                 json_string_value(json_object_get(json_object_get(r, "result"), "token")));
-        json_decref(r);
+        log_in(&c, user, token[b], sizeof token[b]);
         SSL_free(c.ssl);
         close(c.fd);
     }
@@ -499,13 +637,23 @@ int main(int argc, char **argv)
     for (int g = 0; g < ngames; g++)
         start_game(g);
     nflood = getenv("LOAD_FLOOD") ? atoi(getenv("LOAD_FLOOD")) : 0;
+    flood = &flood_kinds[0];
+    for (size_t k = 0; getenv("LOAD_FLOOD_KIND") && k < sizeof flood_kinds / sizeof flood_kinds[0]; k++)
+        if (strcmp(getenv("LOAD_FLOOD_KIND"), flood_kinds[k].name) == 0)
+            flood = &flood_kinds[k];
     C = realloc(C, sizeof *C * (size_t)(nconn + nflood));
     for (int i = nconn; i < nconn + nflood; i++) {
+        char from[32], user[32];
         memset(&C[i], 0, sizeof C[i]);
-        dial(&C[i], host, port);
+        snprintf(from, sizeof from, "127.0.0.%d", 2 + (i - nconn) % FLOOD_ADDRS);
+        dial_from(&C[i], host, port, from);
         C[i].side = FLOODER;
         C[i].game = 0;
-        json_decref(call(&C[i], json_pack("{s:s,s:s}", "cmd", "resume", "token", token[0])));
+        snprintf(user, sizeof user, "loadflood%d", (i - nconn) % FLOOD_ACCOUNTS);
+        if (flood->login)
+            log_in(&C[i], user, NULL, 0);
+        if (!flood->reads)      /* its writes must not block the generator once akd stops reading */
+            fcntl(C[i].fd, F_SETFL, fcntl(C[i].fd, F_GETFL) | O_NONBLOCK);
     }
     long rss_games = rss_kib(pid);
     nlat = 0;
@@ -514,19 +662,25 @@ int main(int argc, char **argv)
         G[g].due = start + interval * g / ngames - interval;   /* spread over one interval */
         next_action(g);
     }
-    for (int i = nconn; i < nconn + nflood; i++)
-        for (int k = 0; k < FLOOD_DEPTH; k++)
-            flood_one(&C[i]);
+    int report[2] = {-1, -1};
+    pid_t flooder = nflood ? start_flood(seconds, report) : -1;
     int ep = epoll_create1(0);
-    for (int i = 0; i < nconn + nflood; i++) {
+    for (int i = 0; i < nconn; i++) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, C[i].fd, &ev);
     }
+    long rss_peak = 0;
     struct epoll_event ready[256];
     double cpu0, loop0, cpu1, loop1;
     akd_cpu(pid, &cpu0, &loop0);
     double t0 = now(), t1 = t0;
+    double next_rss = t0;
     while ((t1 = now()) - t0 < seconds) {
+        if (t1 >= next_rss) {
+            long kib = rss_kib(pid);
+            rss_peak = kib > rss_peak ? kib : rss_peak;
+            next_rss = t1 + 0.25;
+        }
         int n = epoll_wait(ep, ready, 256, interval > 0 ? send_due() : 100);
         for (int k = 0; k < n; k++) {
             struct conn *c = &C[ready[k].data.u32];
@@ -575,6 +729,8 @@ int main(int argc, char **argv)
     }
     akd_cpu(pid, &cpu1, &loop1);
     double elapsed = t1 - t0;
+    if (flooder > 0)
+        flood_results(flooder, report[0]);
     printf("akd load: %d connections (%d players, %d spectators)%s, %d games, %.1f s, %s\n", nconn,
            2 * ngames, nconn - 2 * ngames, tls ? " over TLS" : "", ngames, elapsed,
            interval > 0 ? "paced" : "as fast as answered");
@@ -596,9 +752,15 @@ int main(int argc, char **argv)
                (cpu1 - cpu0) / (double)nlat * 1e6, (loop1 - loop0) / (double)nlat * 1e6,
                (loop1 - loop0) / elapsed * 100);
     if (nflood)
-        printf("  meanwhile %d connections flooding costly queries: %.0f answered per second, %.0f refused "
-               "(rate limit)\n", nflood, (double)(flood_replies - flood_refused) / elapsed,
-               (double)flood_refused / elapsed);
+        printf("  meanwhile %d connections from %d addresses flooding (%s): %.0f answered per second, %.0f "
+               "refused, %d closed by akd; akd's resident memory at most %ld KiB\n", nflood, FLOOD_ADDRS,
+               flood->name, (double)(flood_replies - flood_refused) / elapsed, (double)flood_refused / elapsed,
+               flood_closed, rss_peak);
+    if (nlat)
+        printf("FLOOD %s %d p50 %.2f p99 %.2f answered/s %.0f refused/s %.0f closed %d rss_kib %ld\n",
+               nflood ? flood->name : "none", nflood, lat[nlat / 2] * 1e3, lat[(long)(nlat * 0.99)] * 1e3,
+               (double)(flood_replies - flood_refused) / elapsed, (double)flood_refused / elapsed, flood_closed,
+               rss_peak);
     printf("  %ld pushes delivered (%.0f per second); %ld unexpected errors\n", pushes,
            (double)pushes / elapsed, errors);
     if (finished)

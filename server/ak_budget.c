@@ -9,6 +9,10 @@
  *   rate_per_user      requests per second of one account, all its
  *                      connections together, charged by the command's cost
  *                      once the command is known (ak_dispatch.c);
+ *   output_per_address KiB per second of replies to one address (the
+ *                      map, a game, a page of chat): charged once the
+ *                      reply is made, which is when its size is known; an
+ *                      address past it is not read for a while;
  *   writes_per_minute  the small writes of one account (settings,
  *                      vacation, give_time, chat, games made and called
  *                      off, tournament and admin changes): each is a row
@@ -85,6 +89,10 @@ static void limits(const struct ak_config *cfg, enum ak_budget_kind kind, double
         *per_ms = cfg->rate_per_user / 1000.0;
         *burst = 2.0 * cfg->rate_per_user;
         break;
+    case AK_BUDGET_OUTPUT:
+        *per_ms = cfg->output_per_address / 1000.0;
+        *burst = 2.0 * cfg->output_per_address;
+        break;
     default:
         *per_ms = cfg->writes_per_minute / 60000.0;
         *burst = cfg->writes_per_minute;
@@ -132,6 +140,26 @@ bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uin
         return false;
     b->tokens -= cost;
     return true;
+}
+
+bool ak_budget_spend(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                     uint64_t now_ms)
+{
+    double per_ms, burst;
+    limits(cfg, kind, &per_ms, &burst);
+    if (per_ms <= 0 || cost <= 0 || !key)
+        return true;
+    struct bucket *b = find(tables[kind], key, now_ms, per_ms, burst);
+    if (!b)
+        return true;
+    b->tokens = refilled(b, now_ms, per_ms, burst) - cost;    /* into debt: the work is done already */
+    b->at_ms = now_ms;
+    return b->tokens >= 0;
+}
+
+bool ak_budget_in_debt(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, uint64_t now_ms)
+{
+    return ak_budget_wait(cfg, kind, key, 0, now_ms) > 0;
 }
 
 double ak_budget_wait(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,

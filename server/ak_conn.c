@@ -489,16 +489,23 @@ static void on_throttle_end(uv_timer_t *t)
     update_reading(c);
 }
 
-/* c went over its rate: it is not read until its budget has refilled by
- * a quarter of a burst, so a flood is held back by TCP instead of being
- * read and refused line by line. */
+/* c went over its rate (or its address's, or its account's): it is not
+ * read until its budget has refilled by a quarter of a burst, so a flood
+ * is held back by TCP instead of being read and refused line by line. */
+void ak_conn_throttle(struct ak_conn *c)
+{
+    throttle(c);
+}
+
 static void throttle(struct ak_conn *c)
 {
     if (c->throttled)
         return;
     c->throttled = true;
     c->overruns++;
-    uv_timer_start(&c->throttle, on_throttle_end, 500, 0);     /* a quarter of the 2 s burst */
+    /* A quarter of the 2 s burst, give or take: connections throttled in
+     * one loop turn must not all come back in one later turn together. */
+    uv_timer_start(&c->throttle, on_throttle_end, 400 + (c->id * 37 + (uint64_t)c->overruns * 53) % 200, 0);
     update_reading(c);
 }
 

@@ -2,13 +2,16 @@
  * commands and missing ids get an error reply and change nothing.
  *
  * Each command has a cost in the connection's rate budget (ak_conn.c
- * charges one for any line before parsing it; the rest here). The costly
- * queries (route searches, legal-action listings, records, the game list)
- * need a login and are not run as they arrive: they wait in one queue and
- * the loop runs one of them per turn, after it has read and refereed what
- * arrived (actions first). A flood of them from several connections then
- * delays a player's action by at most one query, however many there are;
- * the flooders wait for each other. */
+ * charges one for any line before parsing it; the rest here), the same
+ * cost in its account's and its address's (ak_budget.c), and, if it
+ * writes, one of its account's small writes; its reply's bytes are
+ * charged to the address's output budget. The costly queries (route
+ * searches, legal-action listings, records, the game list) and the large
+ * reads (a game, the map, chat, ratings) are not run as they arrive: they
+ * wait in one queue and the loop runs one of them per turn, after it has
+ * read and refereed what arrived (actions first). A flood of them from
+ * several connections then delays a player's action by at most one query,
+ * however many there are; the flooders wait for each other. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,23 +160,23 @@ static const struct {
     {"hello", cmd_hello, false, false, 1, never},
     {"ping", cmd_ping, false, false, 1, never},
     {"rules", cmd_rules, false, false, 2, never},
-    {"map", cmd_map, false, false, 4, never},
+    {"map", cmd_map, false, true, 4, never},
     {"register", ak_cmd_register, false, false, 2, never},     /* hashes have limits of their own */
     {"login", ak_cmd_login, false, false, 2, never},
     {"resume", ak_cmd_resume, false, false, 2, never},
     {"reset_password", ak_cmd_reset_password, false, false, 2, never},
     {"logout", ak_cmd_logout, true, false, 1, never},
     {"games", ak_cmd_games, true, true, 4, never},
-    {"show", ak_cmd_show, false, false, 2, never},
-    {"watch", ak_cmd_watch, false, false, 2, never},
+    {"show", ak_cmd_show, false, true, 2, never},
+    {"watch", ak_cmd_watch, false, true, 2, never},
     {"dests", ak_cmd_dests, true, true, 5, never},
     {"why", ak_cmd_why, true, true, 5, never},
     {"odds", ak_cmd_odds, true, true, 5, never},
     {"options", ak_cmd_options, true, true, 10, never},
     {"record", ak_cmd_record, true, true, 10, never},
     {"replay", ak_cmd_replay, true, true, 10, never},
-    {"ladder", ak_cmd_ladder, false, false, 4, never},
-    {"player", ak_cmd_player, false, false, 4, never},
+    {"ladder", ak_cmd_ladder, false, true, 4, never},
+    {"player", ak_cmd_player, false, true, 4, never},
     {"admin", ak_cmd_admin, true, false, 2, op_writes},
     {"tournament", ak_cmd_tournament, true, false, 4, op_writes},
     {"chat", ak_cmd_chat, true, true, 2, with_change},
@@ -188,6 +191,21 @@ static const struct {
     {"act", ak_cmd_act, true, false, 1, never},
     {"undo", ak_cmd_undo, true, false, 2, never},
 };
+
+/* Run a command and charge the bytes of its reply to the address's
+ * output budget (a large reply is known only once it is made); an address
+ * in debt is not read from this connection for a while. */
+static void run_measured(struct ak_conn *c, const json_t *id, const json_t *msg, command_fn *fn)
+{
+    size_t before = c->out_len;
+    c->refs++;      /* the command may close it */
+    fn(c, id, msg);
+    if (!c->closing && c->out_len > before &&
+        !ak_budget_spend(&c->srv->cfg, AK_BUDGET_OUTPUT, c->addr_key, (double)(c->out_len - before) / 1024.0,
+                         uv_now(c->srv->loop)))
+        ak_conn_throttle(c);
+    ak_conn_unref(c);
+}
 
 /* The queue of costly queries, run one per loop turn by an idle handle
  * (which also keeps the loop from sleeping while the queue is not empty). */
@@ -210,7 +228,7 @@ static void run_one_slow(uv_idle_t *h)
     if (!srv->slow_head)
         srv->slow_tail = &srv->slow_head;
     if (!q->c->closing)
-        q->fn(q->c, json_object_get(q->msg, "id"), q->msg);
+        run_measured(q->c, json_object_get(q->msg, "id"), q->msg, q->fn);
     if (!q->c->closing)
         ak_conn_resume(q->c);
     ak_conn_unref(q->c);
@@ -258,7 +276,9 @@ void ak_dispatch_stop(struct ak_server *srv)
 
 /* The command's cost, charged before it runs: to the connection's rate,
  * then the account's, then (a small write) to the account's writes; a
- * refusal says which and takes nothing from the budgets after it. */
+ * refusal says which, takes nothing from the budgets after it, and stops
+ * reading the connection for a while (a flood of refusals would cost the
+ * loop nearly what the requests would). */
 static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cost, bool writes)
 {
     const struct ak_config *cfg = &c->srv->cfg;
@@ -268,12 +288,27 @@ static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cos
                             "second); wait and try again", cmd, cost, cfg->rate);
         return false;
     }
+    if (cost > 1 && !ak_budget_charge(cfg, AK_BUDGET_ADDRESS, c->addr_key, cost - 1, now)) {
+        ak_conn_throttle(c);
+        ak_conn_reply_error(c, id, "rate_limited", "'%s' costs %d requests' worth of your address's rate (%d "
+                            "per second, all connections together); wait and try again", cmd, cost,
+                            cfg->rate_per_address);
+        return false;
+    }
+    if (ak_budget_in_debt(cfg, AK_BUDGET_OUTPUT, c->addr_key, now)) {
+        ak_conn_throttle(c);
+        ak_conn_reply_error(c, id, "rate_limited", "your address was sent more than %d KiB a second (all "
+                            "connections together); wait and try again", cfg->output_per_address);
+        return false;
+    }
     if (user && !ak_budget_charge(cfg, AK_BUDGET_USER, user, cost, now)) {
+        ak_conn_throttle(c);
         ak_conn_reply_error(c, id, "rate_limited", "more than %d requests per second from your account, all "
                             "connections together; wait and try again", cfg->rate_per_user);
         return false;
     }
     if (writes && user && !ak_budget_charge(cfg, AK_BUDGET_WRITES, user, 1, now)) {
+        ak_conn_throttle(c);    /* its next requests wait in TCP, not in refusals */
         ak_conn_reply_error(c, id, "rate_limited", "'%s' changes something: your account may make %d such "
                             "changes a minute; the next in %.0f s", cmd, cfg->writes_per_minute,
                             ak_budget_wait(cfg, AK_BUDGET_WRITES, user, 1, now) + 0.5);
@@ -306,7 +341,7 @@ void ak_dispatch(struct ak_conn *c, json_t *msg)
         if (commands[i].slow)
             queue_slow(c, msg, commands[i].fn);
         else
-            commands[i].fn(c, id, msg);
+            run_measured(c, id, msg, commands[i].fn);
         return;
     }
     ak_conn_reply_error(c, id, "unknown_command", "unknown command '%s'", cmd);

@@ -47,6 +47,7 @@ struct ak_config {
     int rate_per_address;       /* ... per address, all its connections (ak_budget.c) */
     int rate_per_user;          /* ... per account, all its connections */
     int writes_per_minute;      /* small writes per account (burst: a minute's worth) */
+    int output_per_address;     /* KiB of replies per second to one address */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */
     int login_window;           /* ... within this many seconds, then a wait */
@@ -369,6 +370,8 @@ void ak_dispatch_stop(struct ak_server *srv);
 /* Take n more requests' worth from c's rate budget; false (nothing
  * taken) if it has not that much left. */
 bool ak_conn_charge(struct ak_conn *c, int n);
+/* Not read for a while (500 ms): it went over a budget (ak_budget.c). */
+void ak_conn_throttle(struct ak_conn *c);
 
 /* ak_accounts.c */
 void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg);
@@ -630,11 +633,16 @@ void ak_throttle_reset(void);
  * wait: seconds until it would have it; keys: an address's (its /64
  * for IPv6) and an account's; unbudgeted: charges let through for lack
  * of room; reset: empty (tests, the fuzzer). */
-enum ak_budget_kind { AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_KINDS };
+enum ak_budget_kind { AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_OUTPUT, AK_BUDGET_KINDS };
 bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
                       uint64_t now_ms);
 double ak_budget_wait(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
                       uint64_t now_ms);
+/* spend: cost taken whatever is left (a debt repaid by the refill: the
+ * reply's bytes, known once it is made); false when in debt. */
+bool ak_budget_spend(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                     uint64_t now_ms);
+bool ak_budget_in_debt(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, uint64_t now_ms);
 uint64_t ak_budget_address_key(const char *peer);
 uint64_t ak_budget_user_key(int64_t user);
 uint64_t ak_budget_unbudgeted(void);

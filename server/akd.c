@@ -55,6 +55,7 @@ static void usage(FILE *f)
             "  --rate-per-address N     ... per address, all its connections (default 1000)\n"
             "  --rate-per-user N        ... per account, all its connections (default 400)\n"
             "  --writes-per-minute N    small writes (settings, chat, ...) per account (default 60)\n"
+            "  --output-per-address KIB  KiB of replies per second to one address (default 2048)\n"
             "  --max-output-anonymous BYTES, --max-output-player BYTES, --max-output-total BYTES\n"
             "                           unread output allowed a connection without an account\n"
             "                           (default 1 MiB), a logged-in one (16 MiB), all (256 MiB)\n"
@@ -313,7 +314,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"max-per-user", required_argument, NULL, 's'},
         {"registrations-per-address", required_argument, NULL, 's'},
         {"rate-per-address", required_argument, NULL, 's'}, {"rate-per-user", required_argument, NULL, 's'},
-        {"writes-per-minute", required_argument, NULL, 's'},
+        {"writes-per-minute", required_argument, NULL, 's'}, {"output-per-address", required_argument, NULL, 's'},
         {"max-output-anonymous", required_argument, NULL, 's'},
         {"max-output-player", required_argument, NULL, 's'}, {"max-output-total", required_argument, NULL, 's'},
         {"max-watchers-per-game", required_argument, NULL, 's'},
