@@ -115,9 +115,32 @@ static void settle(struct ak_store_prefs *p, int64_t now)
     }
 }
 
-/* Move by delta the deadline of each of user's games that waits for him
- * and pauses; how many moved, and in *kept those that keep their clock. */
-static int move_deadlines(struct ak_server *srv, int64_t user, int64_t delta, int *kept)
+/* A vacation taken or ended, on its way to the store: the account's
+ * vacation fields, and the deadlines of his games that moved with it.
+ * Everything changes in memory at once; the writer stores it in the next
+ * group commit (no sync of its own on the loop); the reply waits for the
+ * commit, and a failed one puts the deadlines and the table back. */
+struct moved_game {
+    struct ak_game *g;
+    int64_t id;
+    struct ak_store_game_meta meta;
+    int64_t deadline_before;
+    bool warned_before;
+};
+
+struct vacation_change {
+    struct ak_store_prefs p;        /* the vacation fields to store */
+    int64_t until_before;           /* the table's entry before */
+    int64_t days;                   /* taken (0: ended) */
+    int moved, kept;
+    json_t *reply;
+    struct moved_game games[];
+};
+
+/* The games of user that wait for him and have a deadline: into v (NULL:
+ * only counted). Returns how many pause and counts in *kept those that
+ * keep their clock. */
+static int waiting_games(struct ak_server *srv, int64_t user, struct vacation_change *v, int *kept)
 {
     int moved = 0;
     *kept = 0;
@@ -129,18 +152,78 @@ static int move_deadlines(struct ak_server *srv, int64_t user, int64_t delta, in
             (*kept)++;
             continue;
         }
-        int64_t before = g->meta.deadline;
+        if (v)
+            v->games[moved] = (struct moved_game){.g = g, .id = g->id, .deadline_before = g->meta.deadline,
+                                                  .warned_before = g->warned};
+        moved++;
+    }
+    return moved;
+}
+
+/* Move the deadlines recorded in v by delta, in memory. */
+static void move_deadlines(struct vacation_change *v, int64_t delta)
+{
+    for (int i = 0; i < v->moved; i++) {
+        struct ak_game *g = v->games[i].g;
         g->meta.deadline += delta;
         if (g->meta.deadline < ak_now())
             g->meta.deadline = ak_now();
         g->warned = false;
-        if (ak_game_save_meta(srv, g) != 0)
-            g->meta.deadline = before;
-        else
-            moved++;
+        v->games[i].meta = g->meta;
     }
-    return moved;
 }
+
+static int vacation_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct vacation_change *v = k->data;
+    struct ak_store_prefs p;
+    if (ak_store_prefs_get(st, k->user, &p) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    p.vacation_start = v->p.vacation_start;
+    p.vacation_until = v->p.vacation_until;
+    p.vacation_year = v->p.vacation_year;
+    p.vacation_used = v->p.vacation_used;
+    if (ak_store_prefs_put(st, k->user, &p) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    for (int i = 0; i < v->moved; i++)
+        if (ak_store_game_set_meta(st, v->games[i].id, &v->games[i].meta) != AK_STORE_OK)
+            return AK_STORE_ERROR;
+    return AK_STORE_OK;
+}
+
+static void vacation_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    struct vacation_change *v = k->data;
+    (void)srv;
+    if (v->days)
+        ak_log(AK_LOG_INFO, "user %lld is on vacation for %lld days", (long long)k->user, (long long)v->days);
+    else
+        ak_log(AK_LOG_INFO, "user %lld is back from vacation", (long long)k->user);
+    if (k->conn) {
+        ak_conn_reply_ok(k->conn, k->id, v->reply);
+        v->reply = NULL;
+    }
+}
+
+static void vacation_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct vacation_change *v = k->data;
+    (void)srv;
+    for (int i = 0; i < v->moved; i++) {
+        v->games[i].g->meta.deadline = v->games[i].deadline_before;
+        v->games[i].g->warned = v->games[i].warned_before;
+    }
+    set_until(k->user, v->until_before);
+}
+
+static void vacation_release(void *data)
+{
+    struct vacation_change *v = data;
+    json_decref(v->reply);
+    free(v);
+}
+
+static const struct ak_job vacation_job = {vacation_write, vacation_answer, vacation_undo, vacation_release};
 
 static json_t *status_json(const struct ak_server *srv, const struct ak_store_prefs *p, int64_t now)
 {
@@ -164,14 +247,13 @@ void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     settle(&p, now);
     struct ak_store_prefs before = p;
-    int moved = 0, kept = 0;
     if (days) {
         int64_t left = (int64_t)srv->cfg.vacation_days * 86400 - p.vacation_used;
         if (!json_is_integer(days) || json_integer_value(days) < 1 || json_integer_value(days) > 366) {
             ak_conn_reply_error(c, id, "bad_request", "days is a whole number of days from 1");
             return;
         }
-        if (p.vacation_until > now) {
+        if (p.vacation_until > now || ak_vacation_until(c->user)) {  /* stored, or on its way */
             ak_conn_reply_error(c, id, "bad_request", "you are on vacation already (end it first)");
             return;
         }
@@ -184,7 +266,7 @@ void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
         p.vacation_until = now + json_integer_value(days) * 86400;
         p.vacation_used += json_integer_value(days) * 86400;
     } else if (end) {
-        if (p.vacation_until <= now) {
+        if (p.vacation_until <= now || !ak_vacation_until(c->user)) {
             ak_conn_reply_error(c, id, "bad_request", "you are not on vacation");
             return;
         }
@@ -194,22 +276,24 @@ void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
             p.vacation_used = 0;
         p.vacation_start = p.vacation_until = 0;
     }
-    if (memcmp(&p, &before, sizeof p) != 0 && ak_store_prefs_put(srv->store, c->user, &p) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    if (!days && !end) {       /* a reading */
+        ak_conn_reply_ok(c, id, status_json(srv, &p, now));
         return;
     }
-    if (days) {
-        moved = move_deadlines(srv, c->user, p.vacation_until - now, &kept);
-        set_until(c->user, p.vacation_until);
-        ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s is on vacation for %lld days", c->user_name,
-                    (long long)json_integer_value(days));
-    } else if (end) {
-        set_until(c->user, 0);
-        moved = move_deadlines(srv, c->user, -(before.vacation_until - now), &kept);
-        ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s is back from vacation", c->user_name);
+    int kept, moved = waiting_games(srv, c->user, NULL, &kept);
+    struct vacation_change *v = calloc(1, sizeof *v + sizeof v->games[0] * (size_t)moved);
+    if (!v) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
     }
-    json_t *r = status_json(srv, &p, now);
-    json_object_set_new(r, "games_paused", json_integer(moved));
-    json_object_set_new(r, "games_running", json_integer(kept));
-    ak_conn_reply_ok(c, id, r);
+    v->p = p;
+    v->moved = waiting_games(srv, c->user, v, &v->kept);
+    v->until_before = ak_vacation_until(c->user);
+    v->days = days ? json_integer_value(days) : 0;
+    move_deadlines(v, days ? p.vacation_until - now : -(before.vacation_until - now));
+    set_until(c->user, p.vacation_until);
+    v->reply = status_json(srv, &p, now);
+    json_object_set_new(v->reply, "games_paused", json_integer(v->moved));
+    json_object_set_new(v->reply, "games_running", json_integer(v->kept));
+    ak_batch_job(srv, c, id, &vacation_job, NULL, v);
 }
