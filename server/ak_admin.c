@@ -305,7 +305,8 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
     else if (op && (strcmp(op, "tournament_create") == 0 || strcmp(op, "tournament_start") == 0)) {
         char detail[128];
         bool create = op[11] == 'c';
-        if ((create ? ak_tournament_create : ak_tournament_start_now)(c, id, msg, detail, sizeof detail) == 0)
+        /* a start is audited in the commit that stores it (ak_tournament.c) */
+        if ((create ? ak_tournament_create : ak_tournament_start_now)(c, id, msg, detail, sizeof detail) == 0 && create)
             audit(c, op, "tournament", detail);
     } else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "

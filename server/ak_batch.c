@@ -286,7 +286,8 @@ void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, co
             job->release(data);
         else
             free(data);
-        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        if (c)
+            ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
     k->job = job;

@@ -352,11 +352,121 @@ static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
     return made;
 }
 
-static int start(struct ak_server *srv, struct table *tb, char *why, size_t cap)
+/* A tournament's new status and round are stored in the same group commit
+ * as the games just paired for it (they joined the batch before it, so
+ * they are in the same transaction): a tournament runs, or moves on to its
+ * next round, only together with its games, and whoever asked is answered
+ * once both are stored. A failed commit undoes the games (their own jobs)
+ * and leaves the tournament as it was. Meanwhile the tournament is marked
+ * pending, so that the clock's tick or a game that ends cannot pair the
+ * same round twice. */
+#define PENDING_MAX 64
+
+static json_t *tournament_json(const struct ak_store_tournament *t, int players);
+
+static int64_t pending[PENDING_MAX];
+static int npending;
+
+static bool is_pending(int64_t id)
+{
+    for (int i = 0; i < npending; i++)
+        if (pending[i] == id)
+            return true;
+    return false;
+}
+
+static void set_pending(int64_t id, bool on)
+{
+    for (int i = 0; i < npending; i++)
+        if (pending[i] == id) {
+            if (!on)
+                pending[i] = pending[--npending];
+            return;
+        }
+    if (on && npending < PENDING_MAX)
+        pending[npending++] = id;
+}
+
+struct round_change {
+    int64_t id;
+    char name[64], status[16];
+    char admin[64];     /* the admin who started it ("": its date came), audited with it */
+    int64_t when;
+    int round, rounds, players;
+    json_t *reply;      /* for who asked, or NULL */
+};
+
+static int round_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct round_change *r = k->data;
+    int rc = ak_store_tournament_set_round(st, r->id, r->status, r->round, r->rounds);
+    if (rc == AK_STORE_OK && r->admin[0])
+        rc = ak_store_audit(st, r->when, r->admin, "tournament_start", "tournament", r->name);
+    return rc;
+}
+
+static void round_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    struct round_change *r = k->data;
+    (void)srv;
+    set_pending(r->id, false);
+    if (strcmp(r->status, "finished") == 0)
+        ak_log(AK_LOG_INFO, "tournament %s finished", r->name);
+    else if (r->round == 1 || r->players)
+        ak_log(AK_LOG_INFO, "tournament %s started with %d players", r->name, r->players);
+    else
+        ak_log(AK_LOG_INFO, "tournament %s: round %d paired", r->name, r->round);
+    if (r->admin[0])
+        ak_log(AK_LOG_WARN, "admin %s: tournament_start tournament %s", r->admin, r->name);
+    if (k->conn && r->reply) {
+        ak_conn_reply_ok(k->conn, k->id, r->reply);
+        r->reply = NULL;
+    }
+}
+
+static void round_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct round_change *r = k->data;
+    (void)srv;
+    set_pending(r->id, false);
+    ak_log(AK_LOG_ERROR, "tournament %s: round %d was not stored; it stays as it was", r->name, r->round);
+}
+
+static void round_release(void *data)
+{
+    struct round_change *r = data;
+    json_decref(r->reply);
+    free(r);
+}
+
+static const struct ak_job round_job = {round_write, round_answer, round_undo, round_release};
+
+/* tb's status and round (as set in tb->t) into the batch, after its
+ * games; c (or NULL) is answered with the tournament once stored.
+ * players: how many started it (0: a later round). */
+static int store_round(struct ak_server *srv, const struct table *tb, int players, struct ak_conn *c, const json_t *id)
+{
+    struct round_change *r = calloc(1, sizeof *r);
+    if (!r)
+        return -1;
+    *r = (struct round_change){.id = tb->t.id, .round = tb->t.round, .rounds = tb->t.rounds, .players = players, .when = ak_now(),
+                               .reply = c ? tournament_json(&tb->t, tb->np) : NULL};
+    snprintf(r->name, sizeof r->name, "%s", tb->t.name);
+    snprintf(r->status, sizeof r->status, "%s", tb->t.status);
+    if (c)
+        snprintf(r->admin, sizeof r->admin, "%s", c->user_name);
+    set_pending(tb->t.id, true);
+    ak_batch_job(srv, c, id, &round_job, NULL, r);
+    return 0;
+}
+
+static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, const json_t *id, char *why, size_t cap)
 {
     if (tb->np < 2)
         return snprintf(why, cap, "tournament %s has %d player%s; it needs 2", tb->t.name, tb->np,
                         tb->np == 1 ? "" : "s"), -1;
+    if (is_pending(tb->t.id))
+        return snprintf(why, cap, "tournament %s is starting already", tb->t.name), -1;
     bool swiss = strcmp(tb->t.kind, "swiss") == 0;
     int n = tb->np + (tb->np & 1);
     if (swiss && tb->t.rounds <= 0)
@@ -368,16 +478,14 @@ static int start(struct ak_server *srv, struct table *tb, char *why, size_t cap)
         !(tb->t.crt_digest[0] ? ak_crt_by_digest(srv, tb->t.crt_digest) : srv->updated_crt))
         return snprintf(why, cap, "tournament %s has no combat results table to pair its games on (the "
                         "operator's updated_crt)", tb->t.name), -1;
-    /* the round is stored first: no games are made if it cannot be */
-    int round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
-    if (ak_store_tournament_set_round(srv->store, tb->t.id, "running", round, tb->t.rounds) != AK_STORE_OK)
-        return snprintf(why, cap, "the database could not store it"), -1;
     if (swiss)
         pair_swiss_round(srv, tb, 1);
     else
         pair_round_robin(srv, tb);
-    tb->t.round = round;
-    ak_log(AK_LOG_INFO, "tournament %s started with %d players", tb->t.name, tb->np);
+    tb->t.round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
+    snprintf(tb->t.status, sizeof tb->t.status, "running");
+    if (store_round(srv, tb, tb->np, c, id) != 0)
+        return snprintf(why, cap, "out of memory"), -1;     /* its games' commit goes on: pairings without a round */
     return 0;
 }
 
@@ -580,12 +688,10 @@ int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *m
     int rc = -1;
     if (strcmp(tb.t.status, "open") != 0)
         ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started already", tb.t.name);
-    else if (start(c->srv, &tb, why, sizeof why) != 0)
+    else if (start(c->srv, &tb, c, id, why, sizeof why) != 0)
         ak_conn_reply_error(c, id, "bad_request", "%s", why);
-    else {
-        snprintf(tb.t.status, sizeof tb.t.status, "running");
+    else {      /* answered once its games and its round are stored */
         snprintf(detail, cap, "%s", tb.t.name);
-        ak_conn_reply_ok(c, id, tournament_json(&tb.t, tb.np));
         rc = 0;
     }
     table_free(&tb);
@@ -607,7 +713,9 @@ void ak_tournament_tick(struct ak_server *srv)
         struct table tb;
         int rc;
         char why[200];
-        if (table_load(srv, due[i], &tb, &rc) == 0 && start(srv, &tb, why, sizeof why) != 0) {
+        if (is_pending(due[i]))
+            continue;       /* starting: its round is on its way to the store */
+        if (table_load(srv, due[i], &tb, &rc) == 0 && start(srv, &tb, NULL, NULL, why, sizeof why) != 0) {
             bool said = false;      /* too few players at the start date: it stays open */
             for (int k = 0; k < nwarned && !said; k++)
                 said = warned[k] == due[i];
@@ -627,6 +735,8 @@ void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
     struct table tb;
     if (!tid)
         return;
+    if (is_pending(tid))
+        return;     /* the next round is paired already, on its way to the store */
     if (table_load(srv, tid, &tb, &rc) != 0 || strcmp(tb.t.status, "running") != 0) {
         table_free(&tb);
         return;
@@ -641,12 +751,12 @@ void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
     /* Only a game of the current round moves a Swiss on: the next round's
      * games are not stored yet when two of this round end in one commit. */
     if (swiss && round_over && round == tb.t.round && tb.t.round < tb.t.rounds) {
-        if (ak_store_tournament_set_round(srv->store, tid, "running", tb.t.round + 1, tb.t.rounds) == AK_STORE_OK)
-            pair_swiss_round(srv, &tb, tb.t.round + 1);
-        ak_log(AK_LOG_INFO, "tournament %s: round %d paired", tb.t.name, tb.t.round + 1);
+        pair_swiss_round(srv, &tb, tb.t.round + 1);
+        tb.t.round++;
+        store_round(srv, &tb, 0, NULL, NULL);
     } else if (all_over) {
-        ak_store_tournament_set_round(srv->store, tid, "finished", tb.t.round, tb.t.rounds);
-        ak_log(AK_LOG_INFO, "tournament %s finished", tb.t.name);
+        snprintf(tb.t.status, sizeof tb.t.status, "finished");
+        store_round(srv, &tb, 0, NULL, NULL);
     }
     table_free(&tb);
 }

@@ -39,6 +39,22 @@ as bob tournament list >"$dir/list.out" 2>&1
 expect list '^1 *Winter Club *round_robin open *4 players *classic *rated, 3d per action, one game a pair; starts'
 as bob admin tournament-start 1 >"$dir/start-bob.out" 2>&1; rc=$?
 check "only an admin starts it early" "[ $rc = 1 ]"
+# durable before acknowledged (issue 28): with the store failing, the start
+# is answered with an error, and neither the tournament nor a game of it
+# is left behind; once the store works again it starts
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" \
+    "CREATE TRIGGER no_pairing BEFORE INSERT ON tournament_games BEGIN SELECT RAISE(ABORT, 'disk full'); END;"
+games_before=$(sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "SELECT count(*) FROM games")
+as alice admin tournament-start 1 >"$dir/start-fail.out" 2>&1; rc=$?
+sleep 0.3
+as bob --json tournament show 1 >"$dir/rr-fail.json" 2>&1
+check "a start the store could not take is an error, not ok" "[ $rc != 0 ] && grep -q 'could not store' '$dir/start-fail.out'"
+check "... the tournament is still open, with no game" \
+    "[ \$(field '$dir/rr-fail.json' 'j[\"status\"]') = open ] && [ \$(field '$dir/rr-fail.json' 'len(j[\"games\"])') = 0 ] && [ \$(sqlite3 -cmd '.timeout 5000' '$dir/akd.sqlite3' 'SELECT count(*) FROM games') = $games_before ]"
+as carol games >"$dir/games-fail.out" 2>&1
+check "... and its players have no game of it in memory either" "grep -q '^No games yet' '$dir/games-fail.out'"
+check "... nor an audit row for it" "[ \$(sqlite3 '$dir/akd.sqlite3' \"SELECT count(*) FROM admin_actions WHERE op = 'tournament_start'\") = 0 ]"
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_pairing;"
 as alice admin tournament-start 1 >"$dir/start.out" 2>&1
 expect start 'tournament Winter Club started with 4 players'
 sleep 0.3
