@@ -13,6 +13,11 @@ process), and the rating change of every acknowledged end of a rated game.
 After the restart akd must also show every acknowledged game at its
 acknowledged action or later.
 
+Beside them an organiser (an admin) creates round robins of four players
+and starts them: every start answered ok must have all six of its games
+stored with it, and no tournament may be running without its games, acked
+or not (issue 28: a start is stored with its games before it is told).
+
 usage: crash.py AKD POSITION.json CYCLES [SEED]   (scripts/crash-test runs it)
 Prints one line per cycle and a summary; exits 1 if anything was lost.
 """
@@ -41,7 +46,8 @@ DB = os.path.join(work, "akd.sqlite3")
 position = json.load(open(POSITION))
 
 lock = threading.Lock()
-acked = {"users": {}, "logouts": set(), "games": {}, "actions": {}, "rated_ends": set()}
+acked = {"users": {}, "logouts": set(), "games": {}, "actions": {}, "rated_ends": set(), "tournaments": set()}
+ORGANISER, ENTRANTS = "organiser", ["entrant%d" % i for i in range(4)]
 sessions = []   # (name, token) of sessions not logged out: later cycles resume them
 # users: name -> password; games: id -> (axis user, allied user);
 # actions: game -> acknowledged action count
@@ -112,6 +118,34 @@ def client(port, stop, tag):
         pass        # akd was killed
 
 
+def organise(port, stop, cycle):
+    """Round robins made, joined and started until akd is killed."""
+    try:
+        org = Conn(port)
+        org.request({"cmd": "login", "user": ORGANISER, "password": "password-" + ORGANISER})
+        players = []
+        for name in ENTRANTS:
+            c = Conn(port)
+            c.request({"cmd": "login", "user": name, "password": "password-" + name})
+            players.append(c)
+        n = 0
+        while not stop.is_set():
+            n += 1
+            rep = org.request({"cmd": "admin", "op": "tournament_create", "name": "cup %d-%d" % (cycle, n),
+                               "kind": "round_robin"})
+            if not rep.get("ok"):
+                continue
+            t = rep["result"]["tournament"]
+            for c in players:
+                c.request({"cmd": "tournament", "op": "join", "tournament": t})
+            rep = org.request({"cmd": "admin", "op": "tournament_start", "tournament": t})
+            if rep.get("ok"):
+                with lock:
+                    acked["tournaments"].add(t)
+    except (ConnectionError, OSError, ValueError):
+        pass        # akd was killed
+
+
 def play(g, ca, cb, r, rated):
     conns = [ca, cb]
     for step in range(r.randrange(1, 40)):
@@ -137,7 +171,7 @@ def start_akd():
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
                               "--rate", "0", "--max-per-user", "0", "--max-per-address", "0",
                               "--registrations-per-address", "0", "--games-per-user", "0",
-                              "--max-connections", "0", "--log-level", "warn"],
+                              "--max-connections", "0", "--log-level", "warn", "--writes-per-minute", "0"],
                              stdout=subprocess.PIPE, stderr=log)
         if b"listening" in p.stdout.readline():
             return p, port
@@ -187,6 +221,13 @@ def verify():
     for g in acked["rated_ends"]:
         if g in rows and rows[g][2] != 1:
             lost.append("the rating change of game %d" % g)
+    paired = dict(db.execute("SELECT t.id, (SELECT count(*) FROM tournament_games g WHERE g.tournament_id = t.id) "
+                             "FROM tournaments t"))
+    status = dict(db.execute("SELECT id, status FROM tournaments"))
+    lost += ["tournament %d, started, has %d games of 6" % (t, paired.get(t, 0))
+             for t in acked["tournaments"] if paired.get(t, 0) != 6 or status.get(t) != "running"]
+    lost += ["tournament %d runs without its games" % t for t, st in status.items()
+             if st == "running" and paired.get(t, 0) != 6]
     db.close()
     return lost
 
@@ -204,9 +245,23 @@ def check_served(port):
     return lost
 
 
+def register_organisers():
+    """The organiser and the four entrants, registered once before the
+    first cycle; the organiser is made an admin (akd --admin-add)."""
+    p, port = start_akd()
+    for name in [ORGANISER] + ENTRANTS:
+        c = Conn(port)
+        c.request({"cmd": "register", "user": name, "password": "password-" + name})
+        c.close()
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    subprocess.run([AKD, "--db", DB, "--admin-add", ORGANISER], check=True, stdout=subprocess.DEVNULL)
+
+
 total_lost = 0
 TAMPER = os.environ.get("AK_CRASH_TAMPER") == "1"
 cycle = 0
+register_organisers()
 # The tamper run goes on (up to 20 cycles) until some action was
 # acknowledged, so that there is one to lose even on a slow machine.
 while cycle < CYCLES or (TAMPER and cycle < 20 and not any(n > 0 for n in acked["actions"].values())):
@@ -219,7 +274,7 @@ while cycle < CYCLES or (TAMPER and cycle < 20 and not any(n > 0 for n in acked[
             print("  LOST after restart:", what)
     stop = threading.Event()
     threads = [threading.Thread(target=client, args=(port, stop, "%d%d" % (cycle, i)))
-               for i in range(CLIENTS)]
+               for i in range(CLIENTS)] + [threading.Thread(target=organise, args=(port, stop, cycle))]
     for t in threads:
         t.start()
     time.sleep(rng.uniform(0.3, 2.0))
@@ -230,9 +285,11 @@ while cycle < CYCLES or (TAMPER and cycle < 20 and not any(n > 0 for n in acked[
         t.join()
     lost = verify()
     total_lost += len(lost)
-    print("cycle %d: %d accounts, %d logouts, %d games, %d actions, %d rated ends acknowledged so far; %d lost"
+    print("cycle %d: %d accounts, %d logouts, %d games, %d actions, %d rated ends, %d tournament starts "
+          "acknowledged so far; %d lost"
           % (cycle, len(acked["users"]), len(acked["logouts"]), len(acked["games"]),
-             sum(acked["actions"].values()), len(acked["rated_ends"]), len(lost)), flush=True)
+             sum(acked["actions"].values()), len(acked["rated_ends"]), len(acked["tournaments"]), len(lost)),
+          flush=True)
     for what in lost:
         print("  LOST:", what)
 p, port = start_akd()
