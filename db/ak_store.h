@@ -164,7 +164,8 @@ int ak_store_prefs_put(struct ak_store *st, int64_t user, const struct ak_store_
 /* Each user with a vacation running at now, or in digest mode. */
 int ak_store_vacations_each(struct ak_store *st, int64_t now, void (*cb)(void *ud, int64_t user, int64_t until),
                             void *ud);
-int ak_store_digest_users(struct ak_store *st, int64_t *users, int max);
+/* Up to max accounts in digest mode numbered above after, in order. */
+int ak_store_digest_users(struct ak_store *st, int64_t after, int64_t *users, int max);
 int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t user, const char *channel,
                       const char *text);
 /* Messages of a game (of one channel; NULL: both), of one author (0: any). */

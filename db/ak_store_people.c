@@ -79,11 +79,14 @@ int ak_store_vacations_each(struct ak_store *st, int64_t now, void (*cb)(void *u
     return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }
 
-int ak_store_digest_users(struct ak_store *st, int64_t *users, int max)
+int ak_store_digest_users(struct ak_store *st, int64_t after, int64_t *users, int max)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT id FROM users WHERE notify_mode = 'digest' AND banned = 0 ORDER BY id");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id FROM users WHERE notify_mode = 'digest' AND banned = 0 AND id > ? "
+                                        "ORDER BY id LIMIT ?");
     if (!q)
         return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, after);
+    sqlite3_bind_int(q, 2, max);
     int n = 0, rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max)
         users[n++] = sqlite3_column_int64(q, 0);

@@ -13,6 +13,8 @@
  *                      map, a game, a page of chat): charged once the
  *                      reply is made, which is when its size is known; an
  *                      address past it is not read for a while;
+ *   notify_per_hour    notifications one account makes akd send to others
+ *                      (a challenge: ak_notify_from), a burst of an hour's;
  *   writes_per_minute  the small writes of one account (settings,
  *                      vacation, give_time, chat, games made and called
  *                      off, tournament and admin changes): each is a row
@@ -88,6 +90,10 @@ static void limits(const struct ak_config *cfg, enum ak_budget_kind kind, double
     case AK_BUDGET_USER:
         *per_ms = cfg->rate_per_user / 1000.0;
         *burst = 2.0 * cfg->rate_per_user;
+        break;
+    case AK_BUDGET_NOTIFY:
+        *per_ms = cfg->notify_per_hour / 3600000.0;
+        *burst = cfg->notify_per_hour;
         break;
     case AK_BUDGET_OUTPUT:
         *per_ms = cfg->output_per_address / 1000.0;

@@ -142,7 +142,9 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id},
                 "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
                 ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
-    if (g->meta.challenge)
+    if (g->meta.challenge && !k->tournament)
+        ak_notify_from(srv, k->user, "challenge", g, g->meta.challenge, !k->side);
+    else if (g->meta.challenge)     /* a tournament's pairing: the organiser's, not the creator's doing */
         ak_notify(srv, "challenge", g, g->meta.challenge, !k->side);
     int waiting = ak_waiting_for(g->state);
     if (k->seat_other && waiting < AK_SIDES)       /* both seated: it is someone's turn */

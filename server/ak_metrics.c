@@ -124,6 +124,12 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)limited);
     head(&t, "refused_connections_total", "counter", "Connections refused at accept (over a connection limit).");
     put(&t, "akd_refused_connections_total %llu\n", (unsigned long long)s.refused);
+    head(&t, "notifications_dropped_total", "counter",
+         "Notifications dropped: the queue full, a player's share full, or a sender over notify_per_hour.");
+    put(&t, "akd_notifications_dropped_total %llu\n", (unsigned long long)ak_notify_dropped());
+    head(&t, "unbudgeted_total", "counter", "Requests let through on their connection's rate alone: no room left "
+         "in the tables of address and account budgets.");
+    put(&t, "akd_unbudgeted_total %llu\n", (unsigned long long)ak_budget_unbudgeted());
     head(&t, "uptime_seconds", "gauge", "Seconds since akd started.");
     put(&t, "akd_uptime_seconds %lld\n", (long long)s.uptime);
     if (t.failed) {

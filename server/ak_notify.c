@@ -20,10 +20,20 @@
  *
  * akd does not wait for it, and a burst of events (a tournament round
  * starting, say) must not start hundreds of processes at once: at most
- * NOTIFY_RUNNING run at a time and up to NOTIFY_QUEUED more wait in order;
- * beyond that a notification is dropped with a warning. What the program
- * prints (standard output and error) goes to akd's log, line by line, and
- * so does a failure.
+ * NOTIFY_RUNNING run at a time and the rest wait in order (issue 28):
+ *  - coalesced: an event for a player who has one of the same kind
+ *    waiting already joins it (AK_COUNT says how many, AK_GAMES lists
+ *    their games, AK_GAME is the newest), so a round robin's start is one
+ *    challenge and one your_turn per player, not sixty-three of each;
+ *  - a fair share: a player has at most NOTIFY_PER_PLAYER notifications
+ *    waiting (of different kinds), and all of them together at most
+ *    NOTIFY_QUEUED, so that nobody's flood pushes others' out;
+ *  - from others: a challenge notifies its player only within its
+ *    sender's notify_per_hour (ak_budget.c), so that nobody can use akd
+ *    to bomb a mailbox by challenging and calling off in a loop.
+ * What is dropped for these limits is counted (/metrics) and logged once
+ * a minute, never silently. What the program prints (standard output and
+ * error) goes to akd's log, line by line, and so does a failure.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,16 +44,23 @@
 
 #define NOTIFY_RUNNING 4
 #define NOTIFY_QUEUED 1000
-#define NOTIFY_VARS 10
+#define NOTIFY_PER_PLAYER 4
+#define NOTIFY_VARS 11
+#define NOTIFY_GAMES 200           /* bytes of AK_GAMES' list */
 #define NOTIFY_OUTPUT_MAX 4096      /* bytes of a program's output logged */
 
 extern char **environ;
 
 struct notify_job {
     char event[32];
+    int64_t user;
+    int count;                  /* events coalesced into it */
+    char games[NOTIFY_GAMES];   /* their games, "12 15 31" */
     char vars[NOTIFY_VARS][256];
     struct notify_job *next;
 };
+
+static uint64_t dropped, dropped_logged;
 
 struct notify_proc {
     uv_process_t proc;
@@ -225,17 +242,15 @@ static struct notify_job *new_job(struct ak_server *srv, const char *event, int6
     bool have = ak_store_prefs_get(srv->store, user, &p) == AK_STORE_OK;
     if (have && strcmp(event, "your_turn") == 0 && strcmp(p.notify_mode, "digest") == 0)
         return NULL;        /* the digest will list the game */
-    if (q.queued >= NOTIFY_QUEUED) {
-        ak_log(AK_LOG_WARN, "notify: %d notifications wait already; %s for %s dropped", q.queued, event,
-               user_name);
-        return NULL;
-    }
     struct notify_job *job = calloc(1, sizeof *job);
     if (!job)
         return NULL;
     /* an address stored before addresses were checked is not used */
     snprintf(email, cap, "%s", have && p.email_verified && ak_email_plain(p.email) ? p.email : "");
     snprintf(job->event, sizeof job->event, "%s", event);
+    job->user = user;
+    job->count = 1;
+    snprintf(job->vars[10], sizeof job->vars[10], "AK_COUNT=1");
     snprintf(job->vars[0], sizeof job->vars[0], "AK_EVENT=%s", event);
     snprintf(job->vars[1], sizeof job->vars[1], "AK_GAME=");
     snprintf(job->vars[2], sizeof job->vars[2], "AK_USER=%s", user_name);
@@ -249,8 +264,63 @@ static struct notify_job *new_job(struct ak_server *srv, const char *event, int6
     return job;
 }
 
+uint64_t ak_notify_dropped(void)
+{
+    return dropped;
+}
+
+/* Dropped for the limits above: counted, and said once a minute. */
+static void drop(struct notify_job *job, const char *why)
+{
+    static int64_t said;
+    dropped++;
+    if (ak_now() - said >= 60) {
+        ak_log(AK_LOG_WARN, "notify: %s for %s dropped (%s); %llu dropped since the last warning", job->event,
+               job->vars[2] + 8, why, (unsigned long long)(dropped - dropped_logged));
+        said = ak_now();
+        dropped_logged = dropped;
+    }
+    free(job);
+}
+
+/* A waiting job of the same player and event takes job in. */
+static bool coalesce(struct notify_job *job, int *of_player)
+{
+    *of_player = 0;
+    for (struct notify_job *w = q.head; w; w = w->next) {
+        if (w->user != job->user)
+            continue;
+        ++*of_player;
+        if (strcmp(w->event, job->event) != 0 || strcmp(job->event, "verify_email") == 0 ||
+            strcmp(job->event, "digest") == 0)
+            continue;
+        w->count++;
+        size_t len = strlen(w->games);
+        if (len + strlen(job->games) + 2 < sizeof w->games && !strstr(w->games, job->games))
+            snprintf(w->games + len, sizeof w->games - len, "%s%s", len ? " " : "", job->games);
+        memcpy(w->vars[1], job->vars[1], sizeof w->vars[1]);     /* the newest game, */
+        memcpy(w->vars[3], job->vars[3], sizeof w->vars[0] * 4);  /* side, opponent, deadline, result */
+        snprintf(w->vars[9], sizeof w->vars[9], "AK_GAMES=%s", w->games);
+        snprintf(w->vars[10], sizeof w->vars[10], "AK_COUNT=%d", w->count);
+        free(job);
+        return true;
+    }
+    return false;
+}
+
 static void enqueue(struct notify_job *job)
 {
+    int of_player;
+    if (coalesce(job, &of_player))
+        return;
+    if (of_player >= NOTIFY_PER_PLAYER) {
+        drop(job, "the player has as many waiting as one may");
+        return;
+    }
+    if (q.queued >= NOTIFY_QUEUED) {
+        drop(job, "the queue is full");
+        return;
+    }
     *q.tail = job;
     q.tail = &job->next;
     q.queued++;
@@ -271,7 +341,25 @@ void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g
              side >= 0 && side < AK_SIDES && g->player[!side] ? g->player_name[!side] : "");
     snprintf(job->vars[5], sizeof job->vars[5], "AK_DEADLINE=%lld", (long long)g->meta.deadline);
     snprintf(job->vars[6], sizeof job->vars[6], "AK_RESULT=%s", ak_result_name(ak_game_brief_of(g).result));
+    snprintf(job->games, sizeof job->games, "%lld", (long long)g->id);
+    snprintf(job->vars[9], sizeof job->vars[9], "AK_GAMES=%s", job->games);
     enqueue(job);
+}
+
+void ak_notify_from(struct ak_server *srv, int64_t sender, const char *event, const struct ak_game *g,
+                    int64_t user, int side)
+{
+    if (sender && sender != user && srv->loop && srv->cfg.notify_command[0] &&
+        !ak_budget_charge(&srv->cfg, AK_BUDGET_NOTIFY, ak_budget_user_key(sender), 1, uv_now(srv->loop))) {
+        struct notify_job *job = calloc(1, sizeof *job);
+        if (job) {
+            snprintf(job->event, sizeof job->event, "%s", event);
+            snprintf(job->vars[2], sizeof job->vars[2], "AK_USER=%lld", (long long)user);
+            drop(job, "its sender caused more than notify_per_hour");
+        }
+        return;
+    }
+    ak_notify(srv, event, g, user, side);
 }
 
 void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *address, const char *token)
@@ -285,49 +373,105 @@ void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *add
     enqueue(job);
 }
 
-/* The games waiting for user, "12 15 31"; how many. */
-static int games_waiting(struct ak_server *srv, int64_t user, char *out, size_t cap)
+/* The daily digest, in slices (issue 28): from digest_hour on, each clock
+ * tick takes the next DIGEST_SLICE accounts in digest mode (by number),
+ * finds the games waiting for each in one pass over the games, and hands
+ * one job to the group commit that stores the day of their digest (once a
+ * day, a restart included: the writer skips an account whose day is
+ * stored already); once it is stored their digests are queued. Nothing
+ * in one loop turn walks all accounts, nor all games more than once. */
+#define DIGEST_SLICE 64
+#define DIGEST_LIST 200
+
+struct digest_slice {
+    int64_t day;
+    int n;
+    int64_t users[DIGEST_SLICE];
+    char lists[DIGEST_SLICE][DIGEST_LIST];  /* "12 15 31": the games waiting for each */
+    bool due[DIGEST_SLICE];                 /* the writer's finding: not sent today yet */
+};
+
+static int user_index(const struct digest_slice *d, int64_t user)
 {
-    int n = 0;
-    size_t len = 0;
-    out[0] = '\0';
-    for (int64_t id = 1; id < srv->next_game_id; id++) {     /* by number: the list reads in order */
-        const struct ak_game *g = ak_game_find(srv, id);
-        if (!g)
-            continue;
-        int w = ak_game_waiting(g);
-        if (w < AK_SIDES && !ak_game_open(g) && g->player[w] == user && len + 24 < cap) {
-            len += (size_t)snprintf(out + len, cap - len, "%s%lld", n ? " " : "", (long long)g->id);
-            n++;
-        }
+    int lo = 0, hi = d->n - 1;      /* users are in order */
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (d->users[mid] == user)
+            return mid;
+        if (d->users[mid] < user)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
     }
-    return n;
+    return -1;
 }
+
+/* Each user's waiting games, in the order of their numbers. */
+static void waiting_lists(struct ak_server *srv, struct digest_slice *d)
+{
+    for (int64_t id = 1; id < srv->next_game_id; id++) {
+        const struct ak_game *g = ak_game_find(srv, id);
+        int w = g ? ak_game_waiting(g) : AK_SIDES;
+        int i = w < AK_SIDES && !ak_game_open(g) ? user_index(d, g->player[w]) : -1;
+        size_t len = i >= 0 ? strlen(d->lists[i]) : 0;
+        if (i >= 0 && len + 24 < DIGEST_LIST)
+            snprintf(d->lists[i] + len, DIGEST_LIST - len, "%s%lld", len ? " " : "", (long long)id);
+    }
+}
+
+static int digest_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct digest_slice *d = k->data;
+    for (int i = 0; i < d->n; i++) {
+        struct ak_store_prefs p;
+        if (!d->lists[i][0])
+            continue;
+        if (ak_store_prefs_get(st, d->users[i], &p) != AK_STORE_OK)
+            return AK_STORE_ERROR;
+        if (p.digest_day == d->day)
+            continue;
+        p.digest_day = d->day;
+        if (ak_store_prefs_put(st, d->users[i], &p) != AK_STORE_OK)
+            return AK_STORE_ERROR;
+        d->due[i] = true;
+    }
+    return AK_STORE_OK;
+}
+
+static void digest_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct digest_slice *d = k->data;
+    for (int i = 0; i < d->n; i++) {
+        char email[128];
+        struct notify_job *job = d->due[i] ? new_job(srv, "digest", d->users[i], email, sizeof email) : NULL;
+        if (!job)
+            continue;
+        snprintf(job->vars[9], sizeof job->vars[9], "AK_GAMES=%s", d->lists[i]);
+        enqueue(job);
+    }
+}
+
+static const struct ak_job digest_job = {digest_write, digest_answer, NULL, NULL};
 
 void ak_notify_digest(struct ak_server *srv)
 {
-    static int last_day = -1;
-    int64_t now = ak_now();
-    int day = (int)(now / 86400), hour = (int)(now % 86400 / 3600);
-    if (!srv->cfg.notify_command[0] || day == last_day || hour < srv->cfg.digest_hour)
+    static int64_t day_done = -1, after;     /* the day whose digests are all handed over; where its run is */
+    int64_t now = ak_now(), day = now / 86400;
+    int hour = (int)(now % 86400 / 3600);
+    if (!srv->cfg.notify_command[0] || day == day_done || hour < srv->cfg.digest_hour)
         return;
-    last_day = day;
-    static int64_t users[4096];
-    int n = ak_store_digest_users(srv->store, users, 4096);
-    for (int i = 0; i < n; i++) {
-        char list[200], email[128];
-        struct ak_store_prefs p;
-        /* once a day, a restart included: the day is stored first */
-        if (ak_store_prefs_get(srv->store, users[i], &p) != AK_STORE_OK || p.digest_day == day)
-            continue;
-        p.digest_day = day;
-        int waiting = games_waiting(srv, users[i], list, sizeof list);
-        if (!waiting || ak_store_prefs_put(srv->store, users[i], &p) != AK_STORE_OK)
-            continue;
-        struct notify_job *job = new_job(srv, "digest", users[i], email, sizeof email);
-        if (!job)
-            continue;
-        snprintf(job->vars[9], sizeof job->vars[9], "AK_GAMES=%s", list);
-        enqueue(job);
+    struct digest_slice *d = calloc(1, sizeof *d);
+    if (!d)
+        return;
+    d->day = day;
+    d->n = ak_store_digest_users(srv->store, after, d->users, DIGEST_SLICE);
+    if (d->n <= 0) {        /* the run is over (or the store failed: tomorrow again) */
+        free(d);
+        day_done = day;
+        after = 0;
+        return;
     }
+    after = d->users[d->n - 1];
+    waiting_lists(srv, d);
+    ak_batch_job(srv, NULL, NULL, &digest_job, NULL, d);
 }

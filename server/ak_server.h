@@ -48,6 +48,7 @@ struct ak_config {
     int rate_per_user;          /* ... per account, all its connections */
     int writes_per_minute;      /* small writes per account (burst: a minute's worth) */
     int output_per_address;     /* KiB of replies per second to one address */
+    int notify_per_hour;        /* notifications one account may cause to others (challenges) */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */
     int login_window;           /* ... within this many seconds, then a wait */
@@ -633,7 +634,9 @@ void ak_throttle_reset(void);
  * wait: seconds until it would have it; keys: an address's (its /64
  * for IPv6) and an account's; unbudgeted: charges let through for lack
  * of room; reset: empty (tests, the fuzzer). */
-enum ak_budget_kind { AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_OUTPUT, AK_BUDGET_KINDS };
+enum ak_budget_kind {
+    AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_OUTPUT, AK_BUDGET_NOTIFY, AK_BUDGET_KINDS
+};
 bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
                       uint64_t now_ms);
 double ak_budget_wait(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
@@ -697,6 +700,11 @@ void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g
                int side);
 /* Shutting down: forget the notifications still waiting. */
 void ak_notify_stop(void);
+/* The same for an event another player caused (sender: a challenge),
+ * within the sender's notify_per_hour; dropped: what the limits dropped. */
+void ak_notify_from(struct ak_server *srv, int64_t sender, const char *event, const struct ak_game *g,
+                    int64_t user, int side);
+uint64_t ak_notify_dropped(void);
 /* verify_email: the address to verify and the token the player sends back. */
 void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *address, const char *token);
 /* From the clock tick: once a day at digest_hour, each digest player's digest. */

@@ -18,6 +18,9 @@
      longer counted as anonymous
   6. chat: spectators who used up their channel leave the players' own
      room untouched; the history comes in pages of 100
+  7. notifications caused to others: a player who challenges and calls
+     off in a loop gets notify_per_hour notifications sent to his victim,
+     no more; the rest are dropped, counted and logged
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -244,6 +247,26 @@ check(len(page["messages"]) == 100 and page["more"] and page["messages"][-1]["te
 older = spy.ok("chat", game=g, before=page["messages"][0]["id"])
 check(len(older["messages"]) == 100 and older["messages"][-1]["id"] < page["messages"][0]["id"],
       "... and the page before them with before")
+stop_akd(p)
+
+# --- 7. notifications caused to others ---
+notify = os.path.join(work, "notify")
+with open(notify, "w") as f:
+    f.write("#!/bin/sh\necho \"$1 $AK_USER $AK_COUNT\" >>%s/notified.txt\n" % work)
+os.chmod(notify, 0o755)
+p, port = start_akd("notify", "--rate", "0", "--max-per-address", "0", "--notify-command", notify,
+                    "--notify-per-hour", "3", "--writes-per-minute", "0")
+mallory, victim = account(port, "mallory"), account(port, "victim")
+for i in range(10):
+    g = mallory.ok("new", side="axis", opponent="victim")["game"]
+    mallory.ok("abort", game=g)
+    time.sleep(0.15)    # each notification runs before the next challenge: nothing to coalesce
+time.sleep(1)
+lines = [l for l in open(os.path.join(work, "notified.txt")) if l.startswith("challenge victim")]
+akd_log = open(os.path.join(work, "notify.log")).read()
+check(len(lines) == 3, "notify_per_hour 3: ten challenges made and called off, the victim is notified %d times"
+      % len(lines))
+check("its sender caused more than notify_per_hour" in akd_log, "... the rest dropped, and the log says why")
 stop_akd(p)
 
 print("%d failed" % failed)
