@@ -86,7 +86,7 @@ void ak_config_defaults(struct ak_config *c)
     c->max_per_address = 200;
     c->idle_timeout = 120;
     c->rate = 200;
-    c->rate_per_address = 1000;     /* a club night behind one address, at play */
+    c->rate_per_address = 500;      /* a club night behind one address, at play */
     c->rate_per_user = 400;         /* two clients of one player, at full rate */
     c->writes_per_minute = 60;
     c->output_per_address = 2048;

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static void usage(FILE *f)
             "  --max-per-address N      connections from one address (default 200)\n"
             "  --idle-timeout SECONDS   time to log in before the connection closes (default 120)\n"
             "  --rate N                 requests per second per connection (default 200)\n"
-            "  --rate-per-address N     ... per address, all its connections (default 1000)\n"
+            "  --rate-per-address N     ... per address, all its connections (default 500)\n"
             "  --rate-per-user N        ... per account, all its connections (default 400)\n"
             "  --writes-per-minute N    small writes (settings, chat, ...) per account (default 60)\n"
             "  --output-per-address KIB  KiB of replies per second to one address (default 2048)\n"
@@ -387,6 +388,39 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
     return -1;
 }
 
+/* Descriptors akd needs beside its connections: the database, its log
+ * and shared memory on two connections, the lock, the log file, the
+ * listeners, the loop's own, the notify command's pipes, a backup. */
+#define DESCRIPTORS_SPARE 64
+
+/* The descriptor limit and max_connections agreed (issue 28): the soft
+ * limit is raised to what max_connections needs (up to the hard limit);
+ * if even that is too low, max_connections is lowered to fit, and said,
+ * so that akd refuses the connection it cannot hold at accept with a
+ * reply, not with errno 24 somewhere in the middle of a commit. */
+static void fit_descriptors(struct ak_config *cfg)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t need = cfg->max_connections ? (rlim_t)cfg->max_connections + DESCRIPTORS_SPARE : rl.rlim_max;
+    if (rl.rlim_cur < need) {
+        rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (cfg->max_connections && rl.rlim_cur < need) {
+        int fit = rl.rlim_cur > DESCRIPTORS_SPARE * 2 ? (int)(rl.rlim_cur - DESCRIPTORS_SPARE) : (int)(rl.rlim_cur / 2);
+        ak_log(AK_LOG_WARN, "max_connections %d needs %llu descriptors and the limit is %llu (LimitNOFILE, ulimit "
+               "-n): akd takes %d connections at most", cfg->max_connections, (unsigned long long)need,
+               (unsigned long long)rl.rlim_cur, fit);
+        cfg->max_connections = fit;
+    } else if (!cfg->max_connections) {
+        ak_log(AK_LOG_WARN, "max_connections 0 (no limit): past %llu descriptors (LimitNOFILE) connections are "
+               "refused at accept", (unsigned long long)rl.rlim_cur);
+    }
+}
+
 /* The database and its log hold password hashes and the dice secrets of
  * running games: say so if other users can read them. */
 static void warn_if_readable(const char *db)
@@ -494,6 +528,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "akd: cannot open the log file %s\n", cfg->log_file);
         return 1;
     }
+    fit_descriptors(cfg);
     warn_plaintext(cfg, "listening", host);
     if (cfg->http_listen[0])
         warn_plaintext(cfg, "HTTP", whost);

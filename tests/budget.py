@@ -21,6 +21,9 @@
   7. notifications caused to others: a player who challenges and calls
      off in a loop gets notify_per_hour notifications sent to his victim,
      no more; the rest are dropped, counted and logged
+  8. descriptors: under a descriptor limit too low for max_connections
+     (LimitNOFILE, ulimit -n) akd says so at start and takes what fits,
+     refusing the next connection with a reply, not errno 24
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -61,12 +64,15 @@ def stop_all():
             p.wait()
 
 
-def start_akd(name, *args):
+def start_akd(name, *args, nofile=None):
     log = open(os.path.join(work, name + ".log"), "a")
+    import resource
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))) if nofile else None
     for _ in range(10):
         port = 20000 + rng.randrange(30000)
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", os.path.join(work, name + ".sqlite3"),
-                              "--log-level", "info"] + list(args), stdout=subprocess.PIPE, stderr=log)
+                              "--log-level", "info"] + list(args), stdout=subprocess.PIPE, stderr=log,
+                             preexec_fn=limit)
         running.append(p)
         if b"listening" in p.stdout.readline():
             return p, port
@@ -267,6 +273,23 @@ akd_log = open(os.path.join(work, "notify.log")).read()
 check(len(lines) == 3, "notify_per_hour 3: ten challenges made and called off, the victim is notified %d times"
       % len(lines))
 check("its sender caused more than notify_per_hour" in akd_log, "... the rest dropped, and the log says why")
+stop_akd(p)
+
+# --- 8. descriptors ---
+p, port = start_akd("nofile", "--max-per-address", "0", "--max-connections", "2000", nofile=200)
+log = open(os.path.join(work, "nofile.log")).read()
+check("max_connections 2000 needs 2064 descriptors and the limit is 200" in log and "takes 136 connections" in log,
+      "descriptors: a limit of 200 for max_connections 2000 is said at start, and akd takes 136")
+held, refused = [], 0
+for i in range(140):
+    held.append(Conn(port, timeout=10))
+for c in held[-5:]:
+    try:
+        refused += not c.call("ping").get("ok")
+    except (ConnectionError, OSError):
+        refused += 1
+check(refused >= 4 and held[0].call("ping").get("ok") and p.poll() is None,
+      "... the connections past it refused at accept (%d of the last 5), the first still served" % refused)
 stop_akd(p)
 
 print("%d failed" % failed)
