@@ -169,7 +169,8 @@ def start_akd():
     for _ in range(10):     # a random port may be taken: try another
         port = 20000 + rng.randrange(30000)
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                              "--rate", "0", "--max-per-user", "0", "--max-per-address", "0",
+                              "--rate", "0", "--rate-per-address", "0", "--rate-per-user", "0", "--output-per-address", "0",
+                              "--max-per-user", "0", "--max-per-address", "0",
                               "--registrations-per-address", "0", "--games-per-user", "0",
                               "--max-connections", "0", "--log-level", "warn", "--writes-per-minute", "0"],
                              stdout=subprocess.PIPE, stderr=log)

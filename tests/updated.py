@@ -79,7 +79,8 @@ def start_akd(table):
     for _ in range(10):     # a random port may be taken: try another
         port = 20000 + rng.randrange(30000)
         p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                              "--rate", "0", "--log-level", "info"] + extra,
+                              "--rate", "0", "--rate-per-address", "0", "--rate-per-user", "0",
+                              "--output-per-address", "0", "--log-level", "info"] + extra,
                              stdout=subprocess.PIPE, stderr=log)
         running.append(p)
         if b"listening" in p.stdout.readline():
