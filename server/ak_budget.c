@@ -128,8 +128,10 @@ static struct bucket *find(struct bucket *table, uint64_t key, uint64_t now_ms, 
     return spare;
 }
 
-bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
-                      uint64_t now_ms)
+/* cost from key's bucket: only if it has it (false: nothing taken), or,
+ * with debt, whatever it has (false: in debt after it). */
+static bool take(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                 uint64_t now_ms, bool debt)
 {
     double per_ms, burst;
     limits(cfg, kind, &per_ms, &burst);
@@ -142,25 +144,22 @@ bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uin
     }
     b->tokens = refilled(b, now_ms, per_ms, burst);
     b->at_ms = now_ms;
-    if (b->tokens < cost)
+    if (b->tokens < cost && !debt)
         return false;
     b->tokens -= cost;
-    return true;
+    return b->tokens >= 0;
+}
+
+bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
+                      uint64_t now_ms)
+{
+    return take(cfg, kind, key, cost, now_ms, false);
 }
 
 bool ak_budget_spend(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
                      uint64_t now_ms)
 {
-    double per_ms, burst;
-    limits(cfg, kind, &per_ms, &burst);
-    if (per_ms <= 0 || cost <= 0 || !key)
-        return true;
-    struct bucket *b = find(tables[kind], key, now_ms, per_ms, burst);
-    if (!b)
-        return true;
-    b->tokens = refilled(b, now_ms, per_ms, burst) - cost;    /* into debt: the work is done already */
-    b->at_ms = now_ms;
-    return b->tokens >= 0;
+    return take(cfg, kind, key, cost, now_ms, true);     /* the work is done already */
 }
 
 bool ak_budget_in_debt(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, uint64_t now_ms)
