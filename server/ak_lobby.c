@@ -388,32 +388,83 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
 }
 
 /* Take a game out of the lists: declined challenge or aborted game. */
-int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by)
+/* A game closed: its watchers told, the log, its tournament. */
+static void announce_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by)
 {
-    struct ak_store_game_meta before = g->meta;
-    snprintf(g->meta.status, sizeof g->meta.status, "%s", status);
-    g->meta.deadline = 0;
-    g->overdue = false;
-    if (ak_game_save_meta(srv, g) != 0) {
-        g->meta = before;       /* nothing stored: nothing changed */
-        return -1;
-    }
     json_t *push = json_pack("{s:s,s:I,s:s}", "push", status, "game", (json_int_t)g->id, "by", by);
     ak_game_push(g, push);
     json_decref(push);
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld %s by %s", (long long)g->id, status, by);
     ak_tournament_game_over(srv, g);
+}
+
+static void close_in_memory(struct ak_game *g, const char *status)
+{
+    snprintf(g->meta.status, sizeof g->meta.status, "%s", status);
+    g->meta.deadline = 0;
+    g->overdue = false;
+}
+
+int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by)
+{
+    struct ak_store_game_meta before = g->meta;
+    close_in_memory(g, status);
+    if (ak_game_save_meta(srv, g) != 0) {
+        g->meta = before;       /* nothing stored: nothing changed */
+        return -1;
+    }
+    announce_close(srv, g, status, by);
     return 0;
 }
 
+/* A player's decline or abort: closed in memory at once (nobody can join
+ * it or close it again meanwhile), stored in the next group commit (no
+ * sync of its own on the loop), told once stored; a failed commit puts
+ * it back. */
+struct closing {
+    struct ak_store_game_meta meta, before;
+    bool overdue_before;
+    char by[64];
+};
+
+static int closing_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct closing *x = k->data;
+    return ak_store_game_set_meta(st, k->game_id, &x->meta);
+}
+
+static void closing_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct closing *x = k->data;
+    announce_close(srv, k->g, x->meta.status, x->by);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:s}", "game", (json_int_t)k->game_id, "status",
+                                                   x->meta.status));
+}
+
+static void closing_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct closing *x = k->data;
+    (void)srv;
+    k->g->meta = x->before;
+    k->g->overdue = x->overdue_before;
+}
+
+static const struct ak_job closing_job = {closing_write, closing_answer, closing_undo, NULL};
+
 static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
 {
-    if (ak_game_close(c->srv, g, status, c->user_name) != 0) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it (%s); nothing changed",
-                            ak_store_error(c->srv->store));
+    struct closing *x = malloc(sizeof *x);
+    if (!x) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", status));
+    x->before = g->meta;
+    x->overdue_before = g->overdue;
+    snprintf(x->by, sizeof x->by, "%s", c->user_name);
+    close_in_memory(g, status);
+    x->meta = g->meta;
+    ak_batch_job(c->srv, c, id, &closing_job, g, x);
 }
 
 void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg)
