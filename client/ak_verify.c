@@ -3,7 +3,8 @@
  * Checks a game record (fetched with `record` or read from a file): the
  * revealed dice secret against the commitment given at the start, then
  * every action replayed by the shared rules library, the count of dice
- * rolled, the final state's hash and the result (ak_record_verify), then
+ * rolled and each against the outcome the record gives, the final
+ * state's hash and the result (ak_record_verify), then
  * the nonces this akc sent for the game against the recorded ones.
  */
 #include <stdio.h>
@@ -46,6 +47,11 @@ int ak_verify_print(const json_t *record, const char *server, FILE *out)
                  "final state %016llx as recorded; %s by %s.\n",
             game, json_string_value(json_object_get(record, "dice_commit")), r.actions, r.rolls,
             (unsigned long long)r.final_hash, r.result, r.reason);
+    if (r.rolls_checked)
+        fprintf(out, "Every roll recomputed is the one the record gives beside its action's nonce (%d).\n",
+                r.rolls_checked);
+    else if (r.rolls)
+        fprintf(out, "The record gives no rolls of its own to compare (an older akd's).\n");
     if (r.crt_digest[0] && json_object_get(record, "crt_digest"))
         fprintf(out, "Its battles were fought on the combat results table \"%s\", digest %.16s..., the crt_digest "
                      "the record names: compare it with the one the game showed from its start.\n",

@@ -3,6 +3,7 @@
 
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ak_dice.h"
@@ -23,13 +24,38 @@ static bool fail_at(struct ak_verify_report *r, int action, const char *why)
     return false;
 }
 
-static int count_rolls(const struct ak_events *ev)
+/* The roll an event reports, or 0 (an automatic victory rolls nothing). */
+static int roll_of(const struct ak_event *e)
 {
-    int n = 0;
-    for (int i = 0; i < ev->n; i++)
-        n += ev->ev[i].kind == AK_EV_SUPPLY_ROLL ||
-             (ev->ev[i].kind == AK_EV_BATTLE_RESOLVED && ev->ev[i].b > 0);
-    return n;
+    if (e->kind == AK_EV_SUPPLY_ROLL || e->kind == AK_EV_ATTRITION)
+        return e->a;
+    return e->kind == AK_EV_BATTLE_RESOLVED ? e->b : 0;
+}
+
+json_t *ak_record_rolls(const struct ak_events *ev)
+{
+    json_t *list = json_array();
+    for (int i = 0; ev && i < ev->n; i++)
+        if (roll_of(&ev->ev[i]) > 0)
+            json_array_append_new(list, json_integer(roll_of(&ev->ev[i])));
+    return list;
+}
+
+/* The action's rolls against the record's (when it gives them). */
+static bool rolls_match(const json_t *recorded, const json_t *rolled, struct ak_verify_report *r, int action)
+{
+    if (!recorded)
+        return true;
+    if (!json_equal((json_t *)recorded, (json_t *)rolled)) {
+        char *want = json_dumps(recorded, JSON_COMPACT), *got = json_dumps(rolled, JSON_COMPACT);
+        char why[200];
+        snprintf(why, sizeof why, "rolled %.60s where the record says %.60s", got ? got : "?", want ? want : "?");
+        free(want);
+        free(got);
+        return fail_at(r, action, why);
+    }
+    r->rolls_checked += (int)json_array_size(rolled);
+    return true;
 }
 
 void ak_crt_digest(const char *text, size_t len, char out[65])
@@ -101,6 +127,13 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
     struct ak_events ev = {0};
     /* The rolls of the start of the first player turn. */
     r->rolls = s.supply_roll ? 1 : 0;
+    json_t *start = json_array();
+    if (s.supply_roll)
+        json_array_append_new(start, json_integer(s.supply_roll));
+    bool start_ok = rolls_match(json_object_get(record, "start_rolls"), start, r, 0);
+    json_decref(start);
+    if (!start_ok)
+        return fail(r, "the roll at the start differs from the record's start_rolls");
     size_t i;
     json_t *x;
     json_array_foreach(json_object_get(record, "actions"), i, x) {
@@ -124,7 +157,12 @@ bool ak_record_verify(const json_t *record, struct ak_verify_report *r)
         }
         if (json_integer_value(json_object_get(x, "seq")) != (json_int_t)s.actions)
             return fail_at(r, (int)i + 1, "is out of sequence");
-        r->rolls += count_rolls(&ev);
+        json_t *rolled = ak_record_rolls(&ev);
+        r->rolls += (int)json_array_size(rolled);
+        bool same = rolls_match(json_object_get(x, "rolls"), rolled, r, (int)i + 1);
+        json_decref(rolled);
+        if (!same)
+            return false;
         r->actions++;
     }
     r->final_hash = ak_state_hash(&s);

@@ -25,7 +25,8 @@ void ak_crt_digest(const char *text, size_t len, char out[65]);
 
 struct ak_verify_report {
     int actions;            /* actions replayed */
-    int rolls;              /* dice rolled in them (supply table and battles) */
+    int rolls;              /* dice rolled in them (supply table, battles, attrition) */
+    int rolls_checked;      /* ... of them compared with the record's own (0: a record without) */
     uint64_t final_hash;
     char result[32], reason[32];
     char error[240];        /* why it failed, empty if it did not */
@@ -34,8 +35,16 @@ struct ak_verify_report {
     bool not_over;          /* failed only because the game is still running */
 };
 
-/* Replay a record: check the dice commitment, every action, the final
- * state's hash and the result. */
+struct ak_events;
+/* The outcomes of the rolls an action made, in the order made, as the
+ * record carries them beside its nonce: the supply table's die, each
+ * battle's roll (the sum where a table is rolled on two dice), each
+ * attrition roll. */
+json_t *ak_record_rolls(const struct ak_events *ev);
+
+/* Replay a record: check the dice commitment, every action, every roll
+ * against the outcome the record gives beside the action's nonce (the
+ * first that differs is named), the final state's hash and the result. */
 bool ak_record_verify(const json_t *record, struct ak_verify_report *r);
 
 #endif

@@ -570,18 +570,37 @@ void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg)
                                       "more", offset + limit < total));
 }
 
+/* The record's actions, each with the outcomes of its rolls: the game is
+ * replayed from its start as the actions are read (a costly query: it
+ * waits its turn behind actions). */
 struct record_ctx {
     json_t *actions;
+    const struct ak_game *g;
+    struct ak_state *state;     /* NULL: it did not replay (no rolls given) */
+    struct ak_events ev;
 };
 
 static int record_one(void *ud, uint32_t seq, int side, const char *json, const char *nonce)
 {
     struct record_ctx *r = ud;
     json_error_t je;
-    json_t *a = json_loads(json, 0, &je);
-    json_array_append_new(r->actions, json_pack("{s:I,s:s,s:o*,s:s}", "seq", (json_int_t)seq, "side",
+    json_t *a = json_loads(json, 0, &je), *rolls = NULL;
+    struct ak_action act;
+    struct ak_reject rej;
+    char err[200];
+    if (r->state && a && ak_action_from_json(a, side, &act, err, sizeof err)) {
+        r->ev.n = 0;
+        ak_dice_before_action(&r->g->dice, seq, nonce, r->state);
+        if (ak_apply(r->state, &act, &r->ev, &rej) && r->state->actions == seq)
+            rolls = ak_record_rolls(&r->ev);
+    }
+    if (!rolls) {
+        free(r->state);     /* the rest cannot be replayed: the record goes without rolls */
+        r->state = NULL;
+    }
+    json_array_append_new(r->actions, json_pack("{s:I,s:s,s:o*,s:s,s:o*}", "seq", (json_int_t)seq, "side",
                                                 side == AK_AXIS ? "axis" : "allied", "action", a,
-                                                "nonce", nonce ? nonce : ""));
+                                                "nonce", nonce ? nonce : "", "rolls", rolls));
     return 0;
 }
 
@@ -591,9 +610,26 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
-    struct record_ctx r = {json_array()};
-    if (ak_store_actions_each(c->srv->store, g->id, record_one, &r) != AK_STORE_OK) {
-        json_decref(r.actions);
+    struct record_ctx *r = calloc(1, sizeof *r);
+    if (!r) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    *r = (struct record_ctx){.actions = json_array(), .g = g, .state = malloc(sizeof *r->state)};
+    if (r->state && ak_game_start(g, g->state->ruleset, r->state) != 0) {
+        free(r->state);
+        r->state = NULL;
+    }
+    json_t *start_rolls = r->state ? json_array() : NULL;
+    if (r->state && r->state->supply_roll)
+        json_array_append_new(start_rolls, json_integer(r->state->supply_roll));
+    int rc = ak_store_actions_each(c->srv->store, g->id, record_one, r);
+    json_t *actions = r->actions;
+    free(r->state);
+    free(r);
+    if (rc != AK_STORE_OK) {
+        json_decref(actions);
+        json_decref(start_rolls);
         ak_conn_reply_error(c, id, "internal", "could not read the game's actions");
         return;
     }
@@ -604,13 +640,13 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o,s:s,s:o*,s:s*,s:s*}",
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o*,s:o,s:s,s:o*,s:s*,s:s*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state->ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
-        "actions", r.actions, "final_hash", hash, "position", position,
+        "start_rolls", start_rolls, "actions", actions, "final_hash", hash, "position", position,
         "crt_table", g->crt ? g->crt->text : NULL, "crt_digest", g->crt ? g->crt->digest : NULL));
 }
 

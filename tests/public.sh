@@ -4,9 +4,9 @@
 # is given (IPv4, IPv6, localhost; a host name refused, saying so), and
 # the game port's rule holds for it too: no plaintext HTTP off loopback
 # unless allow_plaintext = 1, with a warning in the log.
-# usage: public.sh AKD AKC
+# usage: public.sh AKD AKC AK-SCENARIO POSITION.scn
 set -u
-AKD=$1 AKC=$2
+AKD=$1 AKC=$2 SCENARIO=$3 POSITION=$4
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
@@ -288,19 +288,39 @@ kill $pid; wait $pid 2>/dev/null
 
 # --- dice nonces the player keeps: akc derives them (the same for a retry),
 # keeps those the server took, and verify checks the record against them
-start_akd dice --db "$dir/dice.sqlite3"
+# (a small position, tests/positions/soak-off.scn, so that turns go round
+# and the Axis supply table is rolled in an action)
+start_akd dice --db "$dir/dice.sqlite3" --allow-positions 1
+"$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null
 for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
-g=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+g=$(as alice --json new axis --position "$dir/position.json" | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
 as bob join "$g" >/dev/null 2>&1
-as alice move "$g" 21pz5 W14 >/dev/null 2>&1
+as alice move "$g" bologna W7 >/dev/null 2>&1
 as alice end-movement "$g" >/dev/null 2>&1
+as alice end-turn "$g" >/dev/null 2>&1
+as bob end-movement "$g" >/dev/null 2>&1
+as bob end-turn "$g" >/dev/null 2>&1     # the Axis turn 2 begins: a supply roll
 as alice resign "$g" >/dev/null 2>&1
 kept=$(grep -c " $g " "$dir/state-alice/akc/nonces" 2>/dev/null)
-check "akc keeps the nonces the server took for its actions ($kept: the move and the resignation)" "[ '$kept' = 2 ]"
+check "akc keeps the nonces the server took for its actions ($kept: a move, two ends, the resignation)" "[ '$kept' = 4 ]"
 as alice verify "$g" >"$dir/dverify.out" 2>&1; rc=$?
 check "akc verify checks them against the record (exit $rc)" \
     "[ $rc = 0 ] && grep -q 'dice nonce(s) this akc sent for its actions in game $g are the ones recorded' '$dir/dverify.out'"
+check "... and every roll against the outcome the record gives beside its nonce" \
+    "grep -q 'Every roll recomputed is the one the record gives beside its action' '$dir/dverify.out'"
 as alice record "$g" >"$dir/record.json" 2>/dev/null
+python3 - "$dir/record.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+rolled = [i for i, a in enumerate(r["actions"]) if a.get("rolls")]
+a = r["actions"][rolled[0]]
+a["rolls"] = [a["rolls"][0] % 6 + 1]     # the roll an operator would rather have shown, the nonce untouched
+json.dump(r, open(sys.argv[1] + ".rolled", "w"))
+PY
+rolled_at=$(python3 -c "import json,sys; r=json.load(open('$dir/record.json')); print([i+1 for i,a in enumerate(r['actions']) if a.get('rolls')][0])")
+as alice verify --file "$dir/record.json.rolled" >"$dir/rolled.out" 2>&1; rc=$?
+check "a record whose roll was edited (nonce untouched) fails, naming action $rolled_at (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'NOT VERIFIED: action $rolled_at rolled' '$dir/rolled.out'"
 python3 - "$dir/record.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

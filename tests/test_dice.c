@@ -161,6 +161,18 @@ START_TEST(keyed_record_verifies_and_tampering_shows)
     struct ak_verify_report r;
     ck_assert_msg(ak_record_verify(rec, &r), "%s", r.error);
     ck_assert_int_gt(r.rolls, 1);
+    ck_assert_int_eq(r.rolls_checked, 0);      /* the record gives no rolls of its own */
+    /* A record that gives each action's rolls (issue 27) is checked roll by
+     * roll: saying no action rolled anything fails at the first that did. */
+    json_t *actions0 = json_object_get(rec, "actions");
+    size_t k;
+    json_t *y;
+    json_array_foreach(actions0, k, y)
+        json_object_set_new(y, "rolls", json_array());
+    ck_assert(!ak_record_verify(rec, &r));
+    ck_assert_msg(strstr(r.error, "rolled [") && strstr(r.error, "where the record says []"), "%s", r.error);
+    json_array_foreach(actions0, k, y)
+        json_object_del(y, "rolls");
     /* Other nonces: other supply rolls and battles, so the replay differs
      * (the final hash, or an action no longer legal). One changed nonce
      * may give the same roll by chance (1 in 6); every one changed cannot
