@@ -11,7 +11,7 @@
 // losses the side that lost assigns among its units (reduce or eliminate).
 
 import { applyPatch } from "./patch.js";
-import { nonce } from "./net.js";
+import { nonce, keepNonce, keptNonces, checkNonces } from "./net.js";
 import { describeAction, sideName, phaseName, duration, errorText, resultName, terrainName } from "./describe.js";
 import { $, item, button } from "./dom.js";
 
@@ -93,6 +93,11 @@ export class GameView {
     if (!this.conn.user) { $("replay-at").textContent = "Log in to replay the game."; slider.disabled = true; return; }
     try { this.record = await this.conn.request("record", { game: this.id }); } catch (e) { this.showError(errorText(e)); return; }
     $("replay-at").textContent = `The end: ${this.seq} actions.`;
+    const { checked, first } = checkNonces(this.record, keptNonces(this.id));
+    if (first)
+      item($("log"), `NOT VERIFIED: the record's dice nonce of action ${first} is not the one this page sent.`, "error");
+    else if (checked)
+      item($("log"), `The ${checked} dice nonce(s) this page sent for its actions are the ones recorded.`);
   }
 
   async replayTo(at) {
@@ -516,8 +521,15 @@ export class GameView {
       return false;
     }
     try {
-      const fields = cmd === "act" ? { game: this.id, action, nonce: nonce() } : { game: this.id };
-      await this.conn.request(cmd, fields);
+      const seq = this.seq + 1, n = cmd === "act" ? await nonce(this.id, seq) : null;
+      const fields = cmd === "act" ? { game: this.id, action, nonce: n } : { game: this.id };
+      const r = await this.conn.request(cmd, fields);
+      if (n) {
+        // kept under the number it was made for: the record must carry it there
+        keepNonce(this.id, seq, n);
+        if (r?.seq !== seq)
+          item($("log"), `Warning: the server took the action as number ${r?.seq}, not ${seq}, the one its dice nonce was made for.`);
+      }
       return true;
     } catch (e) {
       this.showError(errorText(e));

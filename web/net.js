@@ -138,10 +138,61 @@ export class Connection {
   }
 }
 
-// A fresh nonce for an action: the player's share of its dice (PROTOCOL.md,
-// "Verifiable dice"), 32 hex digits from the browser's secure generator.
-export function nonce() {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+// The player's share of an action's dice (PROTOCOL.md, "Verifiable dice"):
+// 32 hex digits. As akc does, the page derives it from a key of its own
+// (kept for the browser session), the game and the action's number, so
+// that a retry of the same action sends the same nonce; it keeps each one
+// the server took (keepNonce), checks that the reply numbers the action as
+// the nonce was made for, and, once the game's record is read, that the
+// record carries the nonces it sent (checkNonces). Without WebCrypto (a
+// page served over plain HTTP from afar) the nonce is drawn at random.
+const NONCE_KEY = "akd-nonce-key";
+const hex = (bytes) => Array.from(bytes, (x) => x.toString(16).padStart(2, "0")).join("");
+
+function sessionKey() {
+  let k = null;
+  try { k = sessionStorage.getItem(NONCE_KEY); } catch { /* storage refused: a key for this page only */ }
+  if (!k) {
+    const b = new Uint8Array(32);
+    crypto.getRandomValues(b);
+    k = hex(b);
+    try { sessionStorage.setItem(NONCE_KEY, k); } catch { /* kept in memory below */ }
+  }
+  return k;
+}
+
+export async function nonce(game, seq) {
+  if (!crypto.subtle) {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return hex(b);
+  }
+  const raw = Uint8Array.from(sessionKey().match(/../g), (h) => parseInt(h, 16));
+  const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`akweb-nonce-1 ${location.host} ${game} ${seq}`));
+  return hex(new Uint8Array(mac).slice(0, 16));
+}
+
+const keptKey = (game) => `akd-nonces-${location.host}-${game}`;
+
+export function keptNonces(game) {
+  try { return JSON.parse(sessionStorage.getItem(keptKey(game)) || "{}"); } catch { return {}; }
+}
+
+export function keepNonce(game, seq, n) {
+  const kept = keptNonces(game);
+  kept[seq] = n;
+  try { sessionStorage.setItem(keptKey(game), JSON.stringify(kept)); } catch { /* not kept: nothing to check */ }
+}
+
+// The kept nonces against a record: how many were checked, and the first
+// action whose recorded nonce is not the one sent (0: none).
+export function checkNonces(record, kept) {
+  let checked = 0, first = 0;
+  for (const [seq, n] of Object.entries(kept)) {
+    const a = (record.actions || []).find((x) => x.seq === Number(seq));
+    checked++;
+    if ((!a || a.nonce !== n) && (!first || Number(seq) < first)) first = Number(seq);
+  }
+  return { checked, first };
 }

@@ -229,6 +229,10 @@ if (retreated) {
   await expectText(carol, "#game-status", "The Allies won", "Alice resigned: Carol sees the result");
   await alice.waitForSelector("#replay-box:not([hidden])");
   await expectText(alice, "#replay-at", "The end", "the replay slider appears once the game is over");
+  await expectText(alice, "#log li", "dice nonce\\(s\\) this page sent for its actions are the ones recorded",
+                   "the page kept the dice nonces it sent, and the record carries them (issue 27)");
+  const kept = await alice.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("akd-nonces-")).length);
+  ok(kept >= 1, `... kept for the session, per game (${kept} games)`);
   await alice.focus("#replay");
   await alice.keyboard.press("Home");
   await expectText(alice, "#replay-at", "The start", "the slider goes back to the start from the keyboard");
