@@ -425,6 +425,26 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
     return ak_store_run(st, q);
 }
 
+int ak_store_game_set_deadline(struct ak_store *st, int64_t game, int64_t deadline)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET deadline = ? WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, deadline);
+    sqlite3_bind_int64(q, 2, game);
+    return ak_store_run(st, q);
+}
+
+int ak_store_game_set_status(struct ak_store *st, int64_t game, const char *status)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET status = ?, deadline = 0 WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_text(q, 1, status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, game);
+    return ak_store_run(st, q);
+}
+
 int ak_store_crt_put(struct ak_store *st, const char *digest, const char *text)
 {
     sqlite3_stmt *q = ak_store_prep(st, "INSERT OR IGNORE INTO crt_tables(digest, text) VALUES (?, ?)");

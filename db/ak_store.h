@@ -239,6 +239,11 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
                            size_t snapshot_len);
 /* Rewrite the lobby and clock columns of a game. */
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
+/* One field of the meta alone (a small write that must not put back the
+ * others as they were when it was asked for): the deadline; the status
+ * (a call-off, whose deadline goes too). */
+int ak_store_game_set_deadline(struct ak_store *st, int64_t game, int64_t deadline);
+int ak_store_game_set_status(struct ak_store *st, int64_t game, const char *status);
 /* A combat results table's text under its digest, kept if it is there
  * already (the same digest is the same text). */
 int ak_store_crt_put(struct ak_store *st, const char *digest, const char *text);

@@ -86,6 +86,17 @@ static void op_overdue(struct ak_conn *c, const json_t *id)
     ak_conn_reply_ok(c, id, json_pack("{s:o}", "games", list));
 }
 
+static void extend_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct ak_deadline_change *d = k->data;
+    (void)srv;
+    ak_log(AK_LOG_WARN, "admin %s: extend %s %s", d->audit_by, d->audit_target, d->audit_detail);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, ak_game_summary(k->g, k->user));
+}
+
+static const struct ak_job extend_job = {ak_clock_deadline_write, extend_answer, ak_clock_deadline_undo, NULL};
+
 static void op_extend(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct ak_game *g = ak_game_arg(c, id, msg);
@@ -100,15 +111,16 @@ static void op_extend(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "game %lld has no clock running", (long long)g->id);
         return;
     }
-    if (ak_clock_add(c->srv, g, json_integer_value(sec)) != 0) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    struct ak_deadline_change *d = calloc(1, sizeof *d);
+    if (!d) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    char target[32], detail[64];
-    snprintf(target, sizeof target, "game %lld", (long long)g->id);
-    snprintf(detail, sizeof detail, "+%llds", (long long)json_integer_value(sec));
-    audit(c, "extend", target, detail);
-    ak_conn_reply_ok(c, id, ak_game_summary(g, c->user));
+    /* stored with its audit row in the next group commit (ak_clock_give) */
+    snprintf(d->audit_by, sizeof d->audit_by, "%s", c->user_name);
+    snprintf(d->audit_target, sizeof d->audit_target, "game %lld", (long long)g->id);
+    snprintf(d->audit_detail, sizeof d->audit_detail, "+%llds", (long long)json_integer_value(sec));
+    ak_clock_give(c->srv, c, id, g, json_integer_value(sec), &extend_job, d);
 }
 
 static void op_abort(struct ak_conn *c, const json_t *id, const json_t *msg)

@@ -277,18 +277,22 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
     ak_batch_wake(srv);
 }
 
-void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
+bool ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
                   struct ak_game *g, void *data)
 {
     struct ak_commit *k = ak_batch_commit_new(srv);
     if (!k) {
+        if (job->undo) {    /* what was changed in memory goes back, as for a failed commit */
+            struct ak_commit spare = {.job = job, .g = g, .data = data, .user = c ? c->user : 0};
+            job->undo(srv, &spare);
+        }
         if (job->release)
             job->release(data);
         else
             free(data);
         if (c)
             ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
-        return;
+        return false;
     }
     k->job = job;
     k->g = g;
@@ -297,6 +301,7 @@ void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, co
     k->id = id ? json_deep_copy(id) : NULL;
     k->user = c ? c->user : 0;
     ak_batch_add(srv, k);
+    return true;
 }
 
 /* Wait for the batch in flight, answer it; then the same for what was

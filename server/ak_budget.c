@@ -147,6 +147,8 @@ static bool take(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t
     if (b->tokens < cost && !debt)
         return false;
     b->tokens -= cost;
+    if (b->tokens < -burst)
+        b->tokens = -burst;     /* a debt is repaid within two bursts' time, whatever was spent */
     return b->tokens >= 0;
 }
 

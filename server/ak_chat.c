@@ -105,7 +105,9 @@ static bool can_read(const struct ak_game *g, int64_t reader, const char *channe
 
 static void push_chat(struct ak_server *srv, const struct ak_game *g, json_t *msg, const char *channel)
 {
-    for (int i = 0; i < g->nwatchers; i++) {
+    for (int i = g->nwatchers - 1; i >= 0; i--) {     /* last first: a send may close a watcher (ak_watch.c) */
+        if (i >= g->nwatchers)
+            continue;
         struct ak_conn *w = g->watchers[i];
         struct ak_store_prefs p;
         if (!w->user || !can_read(g, w->user, channel))

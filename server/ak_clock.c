@@ -28,19 +28,44 @@ bool ak_clock_next(struct ak_game *g, bool new_turn)
     return g->meta.deadline != before;
 }
 
-int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds)
+/* More time (give_time, an admin's extend): the deadline moves in memory
+ * at once and is stored in the next group commit (no sync of its own on
+ * the loop), the deadline alone, so that nothing else of the game's is
+ * put back as it was; the job's answer (the caller's) tells, once stored.
+ * A failed commit takes the time back, unless the deadline was set again
+ * since by someone else. */
+int ak_clock_deadline_write(struct ak_store *st, const struct ak_commit *k)
 {
-    struct ak_store_game_meta before = g->meta;
-    bool overdue = g->overdue, warned = g->warned;
+    const struct ak_deadline_change *d = k->data;
+    int rc = ak_store_game_set_deadline(st, k->game_id, d->after);
+    if (rc == AK_STORE_OK && d->audit_by[0])
+        rc = ak_store_audit(st, d->when, d->audit_by, "extend", d->audit_target, d->audit_detail);
+    return rc;
+}
+
+void ak_clock_deadline_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct ak_deadline_change *d = k->data;
+    (void)srv;
+    if (k->g->meta.deadline != d->after)
+        return;
+    k->g->meta.deadline = d->before;
+    k->g->warned = d->warned;
+    k->g->overdue = d->overdue;
+}
+
+bool ak_clock_give(struct ak_server *srv, struct ak_conn *c, const json_t *id, struct ak_game *g,
+                   int64_t seconds, const struct ak_job *job, struct ak_deadline_change *d)
+{
     int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
-    g->meta.deadline = from + seconds;
+    d->before = g->meta.deadline;
+    d->warned = g->warned;
+    d->overdue = g->overdue;
+    d->seconds = seconds;
+    d->when = ak_now();
+    g->meta.deadline = d->after = from + seconds;
     g->overdue = g->warned = false;
-    if (ak_game_save_meta(srv, g) == 0)
-        return 0;
-    g->meta = before;       /* not stored: nothing changed */
-    g->overdue = overdue;
-    g->warned = warned;
-    return -1;
+    return ak_batch_job(srv, c, id, job, g, d);
 }
 
 void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)

@@ -89,8 +89,8 @@ void ak_config_defaults(struct ak_config *c)
     c->rate_per_address = 500;      /* a club night behind one address, at play */
     c->rate_per_user = 400;         /* two clients of one player, at full rate */
     c->writes_per_minute = 60;
-    c->output_per_address = 2048;
-    c->notify_per_hour = 30;   /* the map 20 times a second; a game 50 times */
+    c->output_per_address = 2048;   /* the map 20 times a second; a game 50 times */
+    c->notify_per_hour = 30;
     c->max_output_anonymous = 1u << 20;     /* the map, a game and its pushes, several times */
     c->max_output_player = 16u << 20;
     c->max_output_total = 256u << 20;

@@ -38,12 +38,13 @@ struct queued_line {
 #define HANDSHAKE_SECONDS 10
 
 static void conn_close(struct ak_conn *c);
+static void mark_dirty(struct ak_conn *c);
 static void on_idle(uv_timer_t *t);
 static void throttle(struct ak_conn *c);
 
 struct write_req {
     uv_write_t req;
-    struct ak_server *srv;
+    struct ak_conn *c;      /* alive until its writes are called back (the close cancels them first) */
     char *data;
     size_t len;
 };
@@ -53,19 +54,53 @@ static void on_write(uv_write_t *req, int status)
 {
     struct write_req *w = (struct write_req *)req;
     (void)status;
-    ak_conn_output_taken(w->srv, w->len);
+    ak_conn_output_taken(w->c->srv, w->c, w->len);
     free(w->data);
     free(w);
 }
 
-void ak_conn_output_held(struct ak_server *srv, size_t n)
+void ak_conn_output_held(struct ak_server *srv, struct ak_conn *c, size_t n)
 {
     srv->out_total += n;
+    if (c)
+        c->held += n;
 }
 
-void ak_conn_output_taken(struct ak_server *srv, size_t n)
+void ak_conn_output_taken(struct ak_server *srv, struct ak_conn *c, size_t n)
 {
     srv->out_total -= n < srv->out_total ? n : srv->out_total;
+    if (c)
+        c->held -= n < c->held ? n : c->held;
+}
+
+/* The connection holding the most unread output. */
+static struct ak_conn *largest_holder(struct ak_server *srv)
+{
+    struct ak_conn *big = NULL;
+    for (struct ak_conn *k = srv->conns; k; k = k->next)
+        if (!k->closing && !k->doomed && (!big || k->held > big->held))
+            big = k;
+    return big;
+}
+
+/* Past max_output_total, the client holding the most is the one that goes
+ * (closed at the end of this loop turn, with nothing more written to it),
+ * not whichever client happens to be sent something next: a player who
+ * reads slowly is not closed for a stranger who never reads. */
+static bool make_room(struct ak_conn *c, size_t more)
+{
+    const struct ak_config *cfg = &c->srv->cfg;
+    struct ak_conn *big = largest_holder(c->srv);
+    if (!big || big == c || big->held < more) {
+        ak_log(AK_LOG_WARN, "clients hold %zu bytes of output unread in all (max_output_total %zu); closing %s, "
+               "which would add %zu more", c->srv->out_total, cfg->max_output_total, c->peer, more);
+        return false;
+    }
+    ak_log(AK_LOG_WARN, "clients hold %zu bytes of output unread in all (max_output_total %zu); closing %s, "
+           "which holds %zu of them", c->srv->out_total, cfg->max_output_total, big->peer, big->held);
+    big->doomed = true;
+    mark_dirty(big);
+    return true;
 }
 
 bool ak_conn_output_fits(struct ak_conn *c, size_t waiting, size_t more)
@@ -77,11 +112,8 @@ bool ak_conn_output_fits(struct ak_conn *c, size_t waiting, size_t more)
                "max_output_%s); closing", c->peer, waiting + more, limit, c->user ? "player" : "anonymous");
         return false;
     }
-    if (c->srv->out_total + more > cfg->max_output_total) {
-        ak_log(AK_LOG_WARN, "clients hold %zu bytes of output unread in all (max_output_total %zu); closing %s, "
-               "which would add %zu more", c->srv->out_total, cfg->max_output_total, c->peer, more);
-        return false;
-    }
+    if (c->srv->out_total + more > cfg->max_output_total)
+        return make_room(c, more);
     return true;
 }
 
@@ -177,7 +209,7 @@ static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *
         memcpy(data, *out + done, rest);
     }
     w->data = data;
-    w->srv = c->srv;
+    w->c = c;
     w->len = rest;
     uv_buf_t buf = uv_buf_init(data, (unsigned)rest);
     if (uv_write(&w->req, s, &buf, 1, on_write) != 0) {
@@ -185,7 +217,7 @@ static void send_buffer(struct ak_conn *c, char **out, size_t *out_len, size_t *
         free(w);
         return;
     }
-    ak_conn_output_held(c->srv, rest);
+    ak_conn_output_held(c->srv, c, rest);
 }
 
 /* TLS: seal the turn's output (once the handshake is done; until then it
@@ -232,8 +264,12 @@ void ak_conn_flush_all(struct ak_server *srv)
     while (c) {
         struct ak_conn *next = c->next_dirty;
         c->dirty = false;
-        if (!c->closing)
+        if (c->doomed && !c->closing) {
+            c->out_len = 0;     /* it goes for holding too much: nothing more for it */
+            conn_close(c);
+        } else if (!c->closing) {
             c->tp->write(c);
+        }
         ak_conn_unref(c);
         c = next;
     }
@@ -356,6 +392,7 @@ void ak_conn_authenticated(struct ak_conn *c)
 
 void ak_conn_signed_out(struct ak_conn *c)
 {
+    ak_conn_watch_counted_in(c);
     if (c->srv->cfg.idle_timeout > 0 && !c->closing) {
         c->accepted = uv_now(c->srv->loop);     /* the time to log in starts again */
         uv_timer_start(&c->idle, on_idle, (uint64_t)c->srv->cfg.idle_timeout * 1000, 0);

@@ -120,8 +120,8 @@ static bool always(const json_t *msg)
     return true;
 }
 
-/* ... those that change something (settings, vacation, chat: any member
- * but cmd, id and game asks for a change; the plain form only reads), */
+/* ... those that change something (settings, vacation: any member but
+ * cmd, id and game asks for a change; the plain form only reads), */
 static bool with_change(const json_t *msg)
 {
     const char *key;
@@ -130,6 +130,13 @@ static bool with_change(const json_t *msg)
         if (strcmp(key, "cmd") != 0 && strcmp(key, "id") != 0 && strcmp(key, "game") != 0)
             return true;
     return false;
+}
+
+/* ... those that carry a text (chat: a message; paging back through the
+ * history with before only reads), */
+static bool with_text(const json_t *msg)
+{
+    return json_object_get(msg, "text") != NULL;
 }
 
 /* ... and the ops that are not readings (tournament list and show, admin
@@ -179,7 +186,7 @@ static const struct {
     {"player", ak_cmd_player, false, true, 4, never},
     {"admin", ak_cmd_admin, true, false, 2, op_writes},
     {"tournament", ak_cmd_tournament, true, false, 4, op_writes},
-    {"chat", ak_cmd_chat, true, true, 2, with_change},
+    {"chat", ak_cmd_chat, true, true, 2, with_text},
     {"settings", ak_cmd_settings, true, false, 2, with_change},
     {"vacation", ak_cmd_vacation, true, false, 2, with_change},
     {"give_time", ak_cmd_give_time, true, false, 2, always},
@@ -227,9 +234,13 @@ static void run_one_slow(uv_idle_t *h)
     srv->slow_head = q->next;
     if (!srv->slow_head)
         srv->slow_tail = &srv->slow_head;
+    /* The queue's hold ends here; a command that goes on to the group
+     * commit (a chat message) holds the connection again until it is
+     * answered, and its later requests wait for that (replies in order). */
+    q->c->busy = false;
     if (!q->c->closing)
         run_measured(q->c, json_object_get(q->msg, "id"), q->msg, q->fn);
-    if (!q->c->closing)
+    if (!q->c->closing && !q->c->busy)
         ak_conn_resume(q->c);
     ak_conn_unref(q->c);
     json_decref(q->msg);
@@ -279,7 +290,7 @@ void ak_dispatch_stop(struct ak_server *srv)
  * refusal says which, takes nothing from the budgets after it, and stops
  * reading the connection for a while (a flood of refusals would cost the
  * loop nearly what the requests would). */
-static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cost, bool writes)
+static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cost, bool writes, bool large)
 {
     const struct ak_config *cfg = &c->srv->cfg;
     uint64_t now = uv_now(c->srv->loop), user = c->user ? ak_budget_user_key(c->user) : 0;
@@ -295,7 +306,9 @@ static bool charge(struct ak_conn *c, const json_t *id, const char *cmd, int cos
                             cfg->rate_per_address);
         return false;
     }
-    if (ak_budget_in_debt(cfg, AK_BUDGET_OUTPUT, c->addr_key, now)) {
+    /* Only the large reads wait for an address's output debt: a player's
+     * actions are never held up by what others at his address read. */
+    if (large && ak_budget_in_debt(cfg, AK_BUDGET_OUTPUT, c->addr_key, now)) {
         ak_conn_throttle(c);
         ak_conn_reply_error(c, id, "rate_limited", "your address was sent more than %d KiB a second (all "
                             "connections together); wait and try again", cfg->output_per_address);
@@ -336,7 +349,7 @@ void ak_dispatch(struct ak_conn *c, json_t *msg)
             ak_conn_reply_error(c, id, "not_logged_in", "log in first (login or resume)");
             return;
         }
-        if (!charge(c, id, cmd, commands[i].cost, commands[i].writes(msg)))
+        if (!charge(c, id, cmd, commands[i].cost, commands[i].writes(msg), commands[i].slow))
             return;
         if (commands[i].slow)
             queue_slow(c, msg, commands[i].fn);

@@ -430,7 +430,7 @@ struct closing {
 static int closing_write(struct ak_store *st, const struct ak_commit *k)
 {
     const struct closing *x = k->data;
-    return ak_store_game_set_meta(st, k->game_id, &x->meta);
+    return ak_store_game_set_status(st, k->game_id, x->meta.status);
 }
 
 static void closing_answer(struct ak_server *srv, struct ak_commit *k)
@@ -446,7 +446,8 @@ static void closing_undo(struct ak_server *srv, struct ak_commit *k)
 {
     const struct closing *x = k->data;
     (void)srv;
-    k->g->meta = x->before;
+    memcpy(k->g->meta.status, x->before.status, sizeof k->g->meta.status);
+    k->g->meta.deadline = x->before.deadline;
     k->g->overdue = x->overdue_before;
 }
 
@@ -679,48 +680,25 @@ void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
  * opponent's clock (a courtesy of correspondence play: a journey, an
  * illness). Only while the opponent is the one awaited and his clock runs;
  * 60 seconds to 30 days at a time. An overdue game runs again. */
-/* give_time: the deadline moves in memory at once, and is stored in the
- * next group commit (no sync of its own on the loop); the push, the log
- * and the reply wait for the commit, and a failed one puts it back. */
-struct time_given {
-    struct ak_store_game_meta meta, before;
-    bool warned, overdue;
-    int side;
-    int64_t seconds;
-};
-
-static int time_given_write(struct ak_store *st, const struct ak_commit *k)
-{
-    const struct time_given *t = k->data;
-    return ak_store_game_set_meta(st, k->game_id, &t->meta);
-}
-
+/* give_time's answer, once the deadline is stored (ak_clock_give). */
 static void time_given_answer(struct ak_server *srv, struct ak_commit *k)
 {
-    const struct time_given *t = k->data;
+    const struct ak_deadline_change *d = k->data;
     struct ak_game *g = k->g;
     (void)srv;
     json_t *push = json_pack("{s:s,s:I,s:s,s:I,s:I}", "push", "time_given", "game", (json_int_t)g->id, "by",
-                             t->side == AK_AXIS ? "axis" : "allied", "seconds", (json_int_t)t->seconds,
-                             "deadline", (json_int_t)t->meta.deadline);
+                             d->side == AK_AXIS ? "axis" : "allied", "seconds", (json_int_t)d->seconds,
+                             "deadline", (json_int_t)d->after);
     ak_game_push(g, push);
     json_decref(push);
     ak_log(AK_LOG_INFO, "game %lld: %s gave %lld s more to the %s player", (long long)g->id,
-           g->player_name[t->side], (long long)t->seconds, ak_side_name(!t->side));
+           g->player_name[d->side], (long long)d->seconds, ak_side_name(!d->side));
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_summary(g, k->user));
 }
 
-static void time_given_undo(struct ak_server *srv, struct ak_commit *k)
-{
-    const struct time_given *t = k->data;
-    (void)srv;
-    k->g->meta = t->before;
-    k->g->warned = t->warned;
-    k->g->overdue = t->overdue;
-}
-
-static const struct ak_job time_given_job = {time_given_write, time_given_answer, time_given_undo, NULL};
+static const struct ak_job time_given_job = {ak_clock_deadline_write, time_given_answer, ak_clock_deadline_undo,
+                                             NULL};
 
 void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
@@ -739,16 +717,11 @@ void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (long long)g->id);
         return;
     }
-    struct time_given *t = malloc(sizeof *t);
-    if (!t) {
+    struct ak_deadline_change *d = calloc(1, sizeof *d);
+    if (!d) {
         ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    *t = (struct time_given){.before = g->meta, .warned = g->warned, .overdue = g->overdue, .side = side,
-                             .seconds = json_integer_value(sec)};
-    int64_t from = g->meta.deadline > ak_now() ? g->meta.deadline : ak_now();
-    g->meta.deadline = from + t->seconds;
-    g->overdue = g->warned = false;
-    t->meta = g->meta;
-    ak_batch_job(c->srv, c, id, &time_given_job, g, t);
+    d->side = side;
+    ak_clock_give(c->srv, c, id, g, json_integer_value(sec), &time_given_job, d);
 }

@@ -21,13 +21,16 @@
  * akd does not wait for it, and a burst of events (a tournament round
  * starting, say) must not start hundreds of processes at once: at most
  * NOTIFY_RUNNING run at a time and the rest wait in order (issue 28):
- *  - coalesced: an event for a player who has one of the same kind
- *    waiting already joins it (AK_COUNT says how many, AK_GAMES lists
- *    their games, AK_GAME is the newest), so a round robin's start is one
- *    challenge and one your_turn per player, not sixty-three of each;
+ *  - coalesced: a challenge or a your_turn for a player who has one of
+ *    the same kind waiting already joins it (AK_COUNT says how many,
+ *    AK_GAMES lists their games, AK_GAME and the details are the newest's),
+ *    so a round robin's start is one challenge and one your_turn per
+ *    player, not sixty-three of each (the other kinds each say something
+ *    of their own game: deadlines, results, and are never merged);
  *  - a fair share: a player has at most NOTIFY_PER_PLAYER notifications
- *    waiting (of different kinds), and all of them together at most
- *    NOTIFY_QUEUED, so that nobody's flood pushes others' out;
+ *    waiting, and all of them together at most NOTIFY_QUEUED, so that
+ *    nobody's flood pushes others' out (a verify_email, which its player
+ *    asked for and is told was sent, is not counted against his share);
  *  - from others: a challenge notifies its player only within its
  *    sender's notify_per_hour (ak_budget.c), so that nobody can use akd
  *    to bomb a mailbox by challenging and calling off in a loop.
@@ -44,7 +47,7 @@
 
 #define NOTIFY_RUNNING 4
 #define NOTIFY_QUEUED 1000
-#define NOTIFY_PER_PLAYER 4
+#define NOTIFY_PER_PLAYER 8
 #define NOTIFY_VARS 11
 #define NOTIFY_GAMES 200           /* bytes of AK_GAMES' list */
 #define NOTIFY_OUTPUT_MAX 4096      /* bytes of a program's output logged */
@@ -283,7 +286,23 @@ static void drop(struct notify_job *job, const char *why)
     free(job);
 }
 
-/* A waiting job of the same player and event takes job in. */
+static bool mergeable(const char *event)
+{
+    return strcmp(event, "challenge") == 0 || strcmp(event, "your_turn") == 0;
+}
+
+/* Is game (a number) in list ("12 15 31")? Whole numbers only. */
+static bool listed(const char *list, const char *game)
+{
+    size_t n = strlen(game);
+    for (const char *p = list; (p = strstr(p, game)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* A waiting job of the same player and (mergeable) event takes job in;
+ * *of_player: how many of his are waiting. */
 static bool coalesce(struct notify_job *job, int *of_player)
 {
     *of_player = 0;
@@ -291,12 +310,11 @@ static bool coalesce(struct notify_job *job, int *of_player)
         if (w->user != job->user)
             continue;
         ++*of_player;
-        if (strcmp(w->event, job->event) != 0 || strcmp(job->event, "verify_email") == 0 ||
-            strcmp(job->event, "digest") == 0)
+        if (strcmp(w->event, job->event) != 0 || !mergeable(job->event))
             continue;
         w->count++;
         size_t len = strlen(w->games);
-        if (len + strlen(job->games) + 2 < sizeof w->games && !strstr(w->games, job->games))
+        if (len + strlen(job->games) + 2 < sizeof w->games && !listed(w->games, job->games))
             snprintf(w->games + len, sizeof w->games - len, "%s%s", len ? " " : "", job->games);
         memcpy(w->vars[1], job->vars[1], sizeof w->vars[1]);     /* the newest game, */
         memcpy(w->vars[3], job->vars[3], sizeof w->vars[0] * 4);  /* side, opponent, deadline, result */
@@ -313,7 +331,7 @@ static void enqueue(struct notify_job *job)
     int of_player;
     if (coalesce(job, &of_player))
         return;
-    if (of_player >= NOTIFY_PER_PLAYER) {
+    if (of_player >= NOTIFY_PER_PLAYER && strcmp(job->event, "verify_email") != 0) {
         drop(job, "the player has as many waiting as one may");
         return;
     }

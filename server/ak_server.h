@@ -152,6 +152,8 @@ struct ak_conn {
     size_t out_len, out_cap;
     struct ak_conn *next_dirty; /* ... written once, after the turn's commit */
     bool dirty;
+    bool doomed;            /* closed at the end of the turn: it held the most of max_output_total */
+    size_t held;            /* its output the transport holds, unread (ak_conn_output_held) */
     /* From a trusted proxy on the game port: its PROXY v2 header is read
      * first (ak_proxy.c), whole, before any other byte. */
     bool proxy_wait;
@@ -330,11 +332,12 @@ void ak_conn_unref(struct ak_conn *c);
  * the `waiting` ones its client has not taken? Not past max_output_player
  * (logged in) or max_output_anonymous for the connection, nor past
  * max_output_total for the process: a client that does not read is then
- * closed (false, logged), never left to grow. held/taken: what the
- * transports hold in all. */
+ * closed (false, logged), never left to grow; past the total, the client
+ * holding the most is closed instead when that makes room. held/taken:
+ * what the transports hold (c: for it too; NULL once it is gone). */
 bool ak_conn_output_fits(struct ak_conn *c, size_t waiting, size_t more);
-void ak_conn_output_held(struct ak_server *srv, size_t n);
-void ak_conn_output_taken(struct ak_server *srv, size_t n);
+void ak_conn_output_held(struct ak_server *srv, struct ak_conn *c, size_t n);
+void ak_conn_output_taken(struct ak_server *srv, struct ak_conn *c, size_t n);
 /* A transport's new connection (peer: its address): counted, limited and
  * timed as every other. It holds one reference for the transport, given
  * back through ak_conn_transport_gone. Over a limit it comes back already
@@ -437,6 +440,9 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user);
 bool ak_game_watch(struct ak_conn *c, struct ak_game *g);
 bool ak_game_watch_refused(struct ak_conn *c, const struct ak_game *g, char *why, size_t cap);
 void ak_conn_watch_counted_out(struct ak_conn *c);
+/* c logged out while watching: an anonymous watcher from now on (counted
+ * even past the limits: it is one already). */
+void ak_conn_watch_counted_in(struct ak_conn *c);
 /* c is closing: it leaves every game it watched. */
 void ak_conn_unwatch_all(struct ak_conn *c);
 /* Every watcher of g stops watching it (g is going away). */
@@ -523,8 +529,9 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
  * on the writer thread (it may read there what it must check, and leave
  * its findings in data), job->answer replies to c once it is stored (or
  * c gets an "internal" error and job->undo runs). g: the game it is
- * about, or NULL. c's later requests wait for the answer. */
-void ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
+ * about, or NULL. c's later requests wait for the answer. false: out of
+ * memory (undone, released and said to c at once). */
+bool ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
                   struct ak_game *g, void *data);
 /* The game's deadline moves now (ak_clock_next) and is stored with k;
  * restore puts it back if the commit fails. */
@@ -590,10 +597,24 @@ void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg);
-/* Move the game's deadline seconds later (from now if it passed), stored;
- * an overdue game runs again. -1, and nothing changed, if the store failed.
- * (give_time and the admin's extend.) */
-int ak_clock_add(struct ak_server *srv, struct ak_game *g, int64_t seconds);
+struct ak_commit;
+struct ak_job;
+/* More time on g's clock (give_time, an admin's extend): seconds later
+ * than its deadline (from now if it passed), an overdue game running
+ * again, stored through the group commit: d (the caller's, freed by the
+ * job) is filled and the deadline moved now; job is the caller's, with ak_clock_deadline_write
+ * and ak_clock_deadline_undo and its own answer. audit_by: an admin's
+ * name to audit it under ("": none). */
+struct ak_deadline_change {
+    int64_t before, after, seconds, when;
+    bool warned, overdue;
+    int side;                   /* give_time: who gave it */
+    char audit_by[64], audit_target[32], audit_detail[64];
+};
+bool ak_clock_give(struct ak_server *srv, struct ak_conn *c, const json_t *id, struct ak_game *g,
+                   int64_t seconds, const struct ak_job *job, struct ak_deadline_change *d);
+int ak_clock_deadline_write(struct ak_store *st, const struct ak_commit *k);
+void ak_clock_deadline_undo(struct ak_server *srv, struct ak_commit *k);
 /* akd --check DB (ak_check.c): 0 all well, 1 problems found, 2 unreadable. */
 int ak_check_database(const char *path);
 /* ak_config.c: the comma-separated lists of settings (admins,

@@ -360,12 +360,17 @@ static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
  * and leaves the tournament as it was. Meanwhile the tournament is marked
  * pending, so that the clock's tick or a game that ends cannot pair the
  * same round twice. */
-#define PENDING_MAX 64
+#define PENDING_MAX 256
 
 static json_t *tournament_json(const struct ak_store_tournament *t, int players);
 
 static int64_t pending[PENDING_MAX];
 static int npending;
+/* Tournaments whose next round was paired but not stored (the commit
+ * failed): the clock's tick pairs it again, since no game left to end
+ * would. */
+static int64_t retry[PENDING_MAX];
+static int nretry;
 
 static bool is_pending(int64_t id)
 {
@@ -429,7 +434,10 @@ static void round_undo(struct ak_server *srv, struct ak_commit *k)
     const struct round_change *r = k->data;
     (void)srv;
     set_pending(r->id, false);
-    ak_log(AK_LOG_ERROR, "tournament %s: round %d was not stored; it stays as it was", r->name, r->round);
+    ak_log(AK_LOG_ERROR, "tournament %s: round %d was not stored; it stays as it was%s", r->name, r->round,
+           r->players ? "" : " (paired again in a moment)");
+    if (!r->players && nretry < PENDING_MAX)
+        retry[nretry++] = r->id;
 }
 
 static void round_release(void *data)
@@ -442,22 +450,35 @@ static void round_release(void *data)
 static const struct ak_job round_job = {round_write, round_answer, round_undo, round_release};
 
 /* tb's status and round (as set in tb->t) into the batch, after its
- * games; c (or NULL) is answered with the tournament once stored.
- * players: how many started it (0: a later round). */
-static int store_round(struct ak_server *srv, const struct table *tb, int players, struct ak_conn *c, const json_t *id)
+ * games, in r (made before the games are paired, so that pairings never
+ * go to the store without their round); c (or NULL) is answered with the
+ * tournament once stored. players: how many started it (0: a later
+ * round). */
+static void store_round(struct ak_server *srv, const struct table *tb, struct round_change *r, int players,
+                        struct ak_conn *c, const json_t *id)
 {
-    struct round_change *r = calloc(1, sizeof *r);
-    if (!r)
-        return -1;
-    *r = (struct round_change){.id = tb->t.id, .round = tb->t.round, .rounds = tb->t.rounds, .players = players, .when = ak_now(),
-                               .reply = c ? tournament_json(&tb->t, tb->np) : NULL};
+    *r = (struct round_change){.id = tb->t.id, .round = tb->t.round, .rounds = tb->t.rounds, .players = players,
+                               .when = ak_now(), .reply = c ? tournament_json(&tb->t, tb->np) : NULL};
     snprintf(r->name, sizeof r->name, "%s", tb->t.name);
     snprintf(r->status, sizeof r->status, "%s", tb->t.status);
     if (c)
         snprintf(r->admin, sizeof r->admin, "%s", c->user_name);
     set_pending(tb->t.id, true);
-    ak_batch_job(srv, c, id, &round_job, NULL, r);
-    return 0;
+    if (!ak_batch_job(srv, c, id, &round_job, NULL, r))
+        set_pending(tb->t.id, false);
+}
+
+/* Room to pair a round of tb now; why not in why. */
+static struct round_change *round_room(const struct table *tb, char *why, size_t cap)
+{
+    if (is_pending(tb->t.id))
+        return snprintf(why, cap, "tournament %s is starting already", tb->t.name), NULL;
+    if (npending >= PENDING_MAX)
+        return snprintf(why, cap, "%d tournaments are being paired already; try again in a moment", PENDING_MAX), NULL;
+    struct round_change *r = calloc(1, sizeof *r);
+    if (!r)
+        snprintf(why, cap, "out of memory");
+    return r;
 }
 
 static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, const json_t *id, char *why, size_t cap)
@@ -465,8 +486,6 @@ static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, con
     if (tb->np < 2)
         return snprintf(why, cap, "tournament %s has %d player%s; it needs 2", tb->t.name, tb->np,
                         tb->np == 1 ? "" : "s"), -1;
-    if (is_pending(tb->t.id))
-        return snprintf(why, cap, "tournament %s is starting already", tb->t.name), -1;
     bool swiss = strcmp(tb->t.kind, "swiss") == 0;
     int n = tb->np + (tb->np & 1);
     if (swiss && tb->t.rounds <= 0)
@@ -478,14 +497,16 @@ static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, con
         !(tb->t.crt_digest[0] ? ak_crt_by_digest(srv, tb->t.crt_digest) : srv->updated_crt))
         return snprintf(why, cap, "tournament %s has no combat results table to pair its games on (the "
                         "operator's updated_crt)", tb->t.name), -1;
+    struct round_change *change = round_room(tb, why, cap);
+    if (!change)
+        return -1;
     if (swiss)
         pair_swiss_round(srv, tb, 1);
     else
         pair_round_robin(srv, tb);
     tb->t.round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
     snprintf(tb->t.status, sizeof tb->t.status, "running");
-    if (store_round(srv, tb, tb->np, c, id) != 0)
-        return snprintf(why, cap, "out of memory"), -1;     /* its games' commit goes on: pairings without a round */
+    store_round(srv, tb, change, tb->np, c, id);
     return 0;
 }
 
@@ -700,6 +721,8 @@ int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *m
 
 /* ---- hooks: the clock, and games that end ---- */
 
+static void retry_rounds(struct ak_server *srv);
+
 void ak_tournament_tick(struct ak_server *srv)
 {
     static int64_t last, warned[64];     /* due tournaments that could not start, said once */
@@ -708,6 +731,7 @@ void ak_tournament_tick(struct ak_server *srv)
     if (now == last)
         return;     /* once a second is plenty for start dates */
     last = now;
+    retry_rounds(srv);
     int n = ak_store_tournaments_due(srv->store, now, due, 64);
     for (int i = 0; i < n; i++) {
         struct table tb;
@@ -728,13 +752,14 @@ void ak_tournament_tick(struct ak_server *srv)
     }
 }
 
-void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
+/* A game of round `round` of tournament tid ended (-1: its current round,
+ * a retry): a Swiss pairs its next round when this one is over, and a
+ * tournament whose games are all over is finished. */
+static void advance(struct ak_server *srv, int64_t tid, int round)
 {
-    int64_t tid = g->tournament;
-    int round = g->round, rc;
     struct table tb;
-    if (!tid)
-        return;
+    int rc;
+    char why[200];
     if (is_pending(tid))
         return;     /* the next round is paired already, on its way to the store */
     if (table_load(srv, tid, &tb, &rc) != 0 || strcmp(tb.t.status, "running") != 0) {
@@ -750,15 +775,38 @@ void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
     bool swiss = strcmp(tb.t.kind, "swiss") == 0;
     /* Only a game of the current round moves a Swiss on: the next round's
      * games are not stored yet when two of this round end in one commit. */
-    if (swiss && round_over && round == tb.t.round && tb.t.round < tb.t.rounds) {
+    bool next = swiss && round_over && (round < 0 || round == tb.t.round) && tb.t.round < tb.t.rounds;
+    struct round_change *change = next || all_over ? round_room(&tb, why, sizeof why) : NULL;
+    if (!change && (next || all_over)) {
+        ak_log(AK_LOG_WARN, "tournament %s: %s; its next step waits", tb.t.name, why);
+        if (nretry < PENDING_MAX)
+            retry[nretry++] = tid;
+    } else if (next) {
         pair_swiss_round(srv, &tb, tb.t.round + 1);
         tb.t.round++;
-        store_round(srv, &tb, 0, NULL, NULL);
+        store_round(srv, &tb, change, 0, NULL, NULL);
     } else if (all_over) {
         snprintf(tb.t.status, sizeof tb.t.status, "finished");
-        store_round(srv, &tb, 0, NULL, NULL);
+        store_round(srv, &tb, change, 0, NULL, NULL);
     }
     table_free(&tb);
+}
+
+void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g)
+{
+    if (g->tournament)
+        advance(srv, g->tournament, g->round);
+}
+
+/* The rounds whose commit failed, paired again (from the clock's tick). */
+static void retry_rounds(struct ak_server *srv)
+{
+    int n = nretry;
+    int64_t ids[PENDING_MAX];
+    memcpy(ids, retry, sizeof ids[0] * (size_t)n);
+    nretry = 0;
+    for (int i = 0; i < n; i++)
+        advance(srv, ids[i], -1);
 }
 
 bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g)

@@ -186,7 +186,7 @@ static int vacation_write(struct ak_store *st, const struct ak_commit *k)
     if (ak_store_prefs_put(st, k->user, &p) != AK_STORE_OK)
         return AK_STORE_ERROR;
     for (int i = 0; i < v->moved; i++)
-        if (ak_store_game_set_meta(st, v->games[i].id, &v->games[i].meta) != AK_STORE_OK)
+        if (ak_store_game_set_deadline(st, v->games[i].id, v->games[i].meta.deadline) != AK_STORE_OK)
             return AK_STORE_ERROR;
     return AK_STORE_OK;
 }
@@ -210,6 +210,8 @@ static void vacation_undo(struct ak_server *srv, struct ak_commit *k)
     const struct vacation_change *v = k->data;
     (void)srv;
     for (int i = 0; i < v->moved; i++) {
+        if (v->games[i].g->meta.deadline != v->games[i].meta.deadline)
+            continue;       /* set since by someone else (an admin): theirs stands */
         v->games[i].g->meta.deadline = v->games[i].deadline_before;
         v->games[i].g->warned = v->games[i].warned_before;
     }

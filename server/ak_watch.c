@@ -122,6 +122,19 @@ bool ak_game_watch(struct ak_conn *c, struct ak_game *g)
     return true;
 }
 
+void ak_conn_watch_counted_in(struct ak_conn *c)
+{
+    if (c->anon_watching || !c->nwatch)
+        return;
+    if (!c->addr_key)
+        c->addr_key = ak_budget_address_key(c->peer);
+    int *n = anon_count(c->addr_key, true);
+    if (n)
+        ++*n;
+    anon_total++;
+    c->anon_watching = true;
+}
+
 void ak_conn_watch_counted_out(struct ak_conn *c)
 {
     if (!c->anon_watching)
@@ -188,6 +201,9 @@ void ak_game_push(const struct ak_game *g, json_t *msg)
 void ak_game_push_line(const struct ak_game *g, const char *line, size_t len)
 {
     ak_stats_push(g->nwatchers);
-    for (int i = 0; i < g->nwatchers; i++)
-        ak_conn_send_bytes(g->watchers[i], line, len);
+    /* Last first: a watcher closed by its send (past its output bound)
+     * leaves the list, and the last one takes its place, already served. */
+    for (int i = g->nwatchers - 1; i >= 0; i--)
+        if (i < g->nwatchers)
+            ak_conn_send_bytes(g->watchers[i], line, len);
 }

@@ -212,7 +212,7 @@ static void ws_drop_frames(struct session *ss)
         free(f);
     }
     ss->tail = NULL;
-    ak_conn_output_taken(server, ss->queued);
+    ak_conn_output_taken(server, ss->conn, ss->queued);
     ss->queued = 0;
 }
 
@@ -286,7 +286,7 @@ static void ws_write(struct ak_conn *c)
         *(ss->tail ? &ss->tail->next : &ss->head) = f;
         ss->tail = f;
         ss->queued += len;
-        ak_conn_output_held(server, len);
+        ak_conn_output_held(server, c, len);
         any = true;
         p += len + (nl != NULL);
     }
@@ -312,7 +312,7 @@ static int ws_writable(struct lws *wsi, struct session *ss)
         if (!ss->head)
             ss->tail = NULL;
         ss->queued -= f->len;
-        ak_conn_output_taken(server, f->len);
+        ak_conn_output_taken(server, ss->conn, f->len);
         int n = lws_write(wsi, f->data + LWS_PRE, f->len, LWS_WRITE_TEXT);
         free(f);
         if (n < 0)

@@ -24,6 +24,11 @@
   8. descriptors: under a descriptor limit too low for max_connections
      (LimitNOFILE, ulimit -n) akd says so at start and takes what fits,
      refusing the next connection with a reply, not errno 24
+  9. what review found: a chat message (queued, then committed) keeps
+     the replies in order; an address's output debt never refuses a
+     player's action; paging back through chat is not a write; past
+     max_output_total the client holding the most goes, not the player
+     being answered; a spectator who logs out counts as anonymous
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -290,6 +295,61 @@ for c in held[-5:]:
         refused += 1
 check(refused >= 4 and held[0].call("ping").get("ok") and p.poll() is None,
       "... the connections past it refused at accept (%d of the last 5), the first still served" % refused)
+stop_akd(p)
+
+# --- 9. what review found ---
+p, port = start_akd("review", "--rate", "0", "--max-per-address", "0", "--writes-per-minute", "3",
+                    "--max-output-total", "1048576", "--max-output-anonymous", "900000",
+                    "--max-anonymous-per-address", "1", "--output-per-address", "20000")
+alice, bob = account(port, "alice"), account(port, "bob")
+g = alice.ok("new", side="axis", opponent="bob")["game"]
+bob.ok("join", game=g)
+n0 = alice.next_id
+alice.s.sendall(('{"id":%d,"cmd":"chat","game":%d,"text":"hi"}\n{"id":%d,"cmd":"ping"}\n'
+                 '{"id":%d,"cmd":"settings"}\n' % (n0, g, n0 + 1, n0 + 2)).encode())
+alice.next_id += 3
+order = []
+import json as _json
+while len(order) < 3:
+    while b"\n" not in alice.buf:
+        alice.buf += alice.s.recv(1 << 20)
+    line, alice.buf = alice.buf.split(b"\n", 1)
+    r = _json.loads(line)
+    if isinstance(r.get("id"), int) and r["id"] >= n0:
+        order.append(r["id"] - n0)
+check(order == [0, 1, 2], "a chat message, a ping and a settings read sent at once are answered in order (%s)" % order)
+pages = [bob.call("chat", game=g, before=10 ** 9).get("ok") for _ in range(5)]
+check(all(pages), "five reads of chat pages with before, past writes_per_minute 3: all answered (not writes)")
+hogs = []
+for i in range(4):
+    h = Conn(port, timeout=10)
+    h.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    for k in range(50):
+        h.s.sendall(b'{"id":%d,"cmd":"map"}\n' % k)
+    hogs.append(h)
+time.sleep(0.5)
+big = alice.call("map")
+check(big.get("ok") and p.poll() is None, "past max_output_total, the player's own map is still sent")
+log = open(os.path.join(work, "review.log")).read()
+check("which holds" in log, "... the client holding the most was closed to make room (logged)")
+carol = account(port, "carol", source="127.0.0.7")
+carol.ok("watch", game=g)
+carol.ok("logout")
+r = Conn(port, timeout=10, source="127.0.0.7").call("watch", game=g)
+check(not r.get("ok") and "from your address" in r["error"]["message"],
+      "a spectator who logs out counts as anonymous: max_anonymous_per_address 1 refuses the next")
+stop_akd(p)
+p, port = start_akd("debt", "--rate", "0", "--max-per-address", "0", "--output-per-address", "100")
+alice = account(port, "alice")
+readers = [Conn(port, timeout=10) for _ in range(4)]
+for r in readers:
+    for k in range(3):
+        r.call("map")
+again = readers[0].call("map")
+pings = [alice.call("ping").get("ok") for _ in range(20)]
+check(not again.get("ok") and "was sent more than 100 KiB a second" in again["error"]["message"] and all(pings),
+      "strangers at the player's address read maps into debt (output_per_address 100): their next is refused, "
+      "his 20 pings all answered")
 stop_akd(p)
 
 print("%d failed" % failed)
