@@ -163,6 +163,7 @@ struct ak_game *ak_game_add(struct ak_server *srv, int64_t id)
 void ak_game_remove(struct ak_server *srv, struct ak_game *g)
 {
     ak_game_unwatch_all(g);
+    ak_seats_leave(g);
     for (struct ak_game **p = &srv->games; *p; p = &(*p)->next)
         if (*p == g) {
             *p = g->next;
@@ -333,8 +334,8 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     if (!g)
         return 1;
     int ruleset = ak_ruleset_find(sg->ruleset);
-    g->player[0] = sg->player[0];
-    g->player[1] = sg->player[1];
+    ak_game_seat(g, AK_AXIS, sg->player[0]);
+    ak_game_seat(g, AK_ALLIED, sg->player[1]);
     g->meta = sg->meta;
     /* Games from before dice commitments have only their seed. */
     if (!sg->meta.dice_secret[0] && sg->meta.dice_scheme <= AK_DICE_LEGACY)
@@ -389,6 +390,7 @@ int ak_games_load(struct ak_server *srv)
 
 void ak_games_free(struct ak_server *srv)
 {
+    ak_seats_free();
     while (srv->games) {
         struct ak_game *g = srv->games;
         srv->games = g->next;

@@ -20,12 +20,14 @@
 #include "ak_server.h"
 #include "ak_victory.h"
 
+/* The user's games alone (ak_seats.c), not every game the server holds. */
 static int unfinished_games(struct ak_server *srv, int64_t user)
 {
-    int n = 0;
-    for (struct ak_game *g = srv->games; g; g = g->next)
-        n += (ak_game_listed(g) || g->creating) && ak_game_brief_of(g).phase != AK_PHASE_OVER &&
-             (g->player[0] == user || g->player[1] == user);
+    struct ak_game *const *games;
+    int n = 0, of = ak_seats_of(user, &games);
+    (void)srv;
+    for (int i = 0; i < of; i++)
+        n += (ak_game_listed(games[i]) || games[i]->creating) && ak_game_brief_of(games[i]).phase != AK_PHASE_OVER;
     return n;
 }
 
@@ -186,7 +188,7 @@ static void seat_answer(struct ak_server *srv, struct ak_commit *k)
 static void seat_undo(struct ak_server *srv, struct ak_commit *k)
 {
     struct ak_game *g = k->g;
-    g->player[k->side] = 0;
+    ak_game_seat(g, k->side, 0);
     ak_batch_restore_clock(k);
     ak_game_name_players(srv, g);
 }
@@ -304,8 +306,8 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
         ak_game_start(g, s->ruleset, g->state);
     }
     snprintf(g->meta.status, sizeof g->meta.status, "active");
-    g->player[s->side] = s->creator;
-    g->player[!s->side] = s->seat_other;
+    ak_game_seat(g, s->side, s->creator);
+    ak_game_seat(g, !s->side, s->seat_other);
     g->tournament = s->tournament;
     g->round = s->round;
     ak_game_name_players(srv, g);
@@ -374,7 +376,7 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     /* Seated now (no one else can take the seat meanwhile), stored with
      * the next batch (seat_job), answered once committed. */
-    g->player[side] = c->user;
+    ak_game_seat(g, side, c->user);
     ak_game_name_players(c->srv, g);
     ak_game_watch(c, g);
     k->job = &seat_job;

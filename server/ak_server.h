@@ -432,6 +432,14 @@ int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a playe
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
 
+/* ak_seats.c: each account's games. seat: user (0: none) takes side's
+ * seat of g (the one way seats change); leave: g leaves the index (it
+ * leaves memory); of: user's games, how many; free: at exit. */
+void ak_game_seat(struct ak_game *g, int side, int64_t user);
+void ak_seats_leave(const struct ak_game *g);
+int ak_seats_of(int64_t user, struct ak_game *const **games);
+void ak_seats_free(void);
+
 /* ak_watch.c: who gets a game's pushes */
 /* c gets g's pushes from now on (players and spectators alike); false:
  * no room. refused: whether a spectator may not (why says so): the game's

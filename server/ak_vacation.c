@@ -142,9 +142,12 @@ struct vacation_change {
  * keep their clock. */
 static int waiting_games(struct ak_server *srv, int64_t user, struct vacation_change *v, int *kept)
 {
-    int moved = 0;
+    struct ak_game *const *games;
+    int moved = 0, n = ak_seats_of(user, &games);
     *kept = 0;
-    for (struct ak_game *g = srv->games; g; g = g->next) {
+    (void)srv;
+    for (int i = 0; i < n; i++) {      /* his games alone (ak_seats.c) */
+        struct ak_game *g = games[i];
         int w = ak_game_waiting(g);
         if (w >= AK_SIDES || g->player[w] != user || !g->meta.deadline)
             continue;
