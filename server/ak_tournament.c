@@ -392,6 +392,27 @@ static void set_pending(int64_t id, bool on)
         pending[npending++] = id;
 }
 
+/* Joins of a tournament on their way to the store (op_join): until they
+ * are stored it is not started, for its start would read the players
+ * without them. */
+static struct {
+    int64_t id;
+    int n;
+} joins[PENDING_MAX];
+
+static int *joins_waiting(int64_t id, bool add)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (joins[i].id == id && joins[i].n > 0)
+            return &joins[i].n;
+    for (int i = 0; add && i < PENDING_MAX; i++)
+        if (joins[i].n == 0) {
+            joins[i].id = id;
+            return &joins[i].n;
+        }
+    return NULL;
+}
+
 struct round_change {
     int64_t id;
     char name[64], status[16];
@@ -497,6 +518,8 @@ static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, con
         !(tb->t.crt_digest[0] ? ak_crt_by_digest(srv, tb->t.crt_digest) : srv->updated_crt))
         return snprintf(why, cap, "tournament %s has no combat results table to pair its games on (the "
                         "operator's updated_crt)", tb->t.name), -1;
+    if (joins_waiting(tb->t.id, false))
+        return snprintf(why, cap, "players are joining tournament %s this moment; try again", tb->t.name), -1;
     struct round_change *change = round_room(tb, why, cap);
     if (!change)
         return -1;
@@ -610,23 +633,68 @@ static void op_show(struct ak_conn *c, const json_t *id, const json_t *msg)
     ak_conn_reply_ok(c, id, r);
 }
 
+/* A player joining, stored in the next group commit (no sync of its own
+ * on the loop); the writer finds a second join of the same player (two
+ * connections at once) and it is answered already_joined. Until it is
+ * stored the tournament is not started (joins_waiting counts them). */
+struct joining {
+    struct ak_store_tournament t;
+    int players;        /* with him */
+    int64_t when;
+    bool already;       /* the writer's finding */
+};
+
+static int join_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct joining *j = k->data;
+    int rc = ak_store_tournament_join(st, j->t.id, k->user, j->when);
+    j->already = rc == AK_STORE_EXISTS;
+    return j->already ? AK_STORE_OK : rc;
+}
+
+static void join_done(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct joining *j = k->data;
+    int *n = joins_waiting(j->t.id, false);
+    (void)srv;
+    if (n)
+        --*n;
+}
+
+static void join_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct joining *j = k->data;
+    join_done(srv, k);
+    if (j->already)
+        ak_conn_reply_error(k->conn, k->id, "already_joined", "you are in tournament %s already", j->t.name);
+    else if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, tournament_json(&j->t, j->players));
+}
+
+static const struct ak_job join_job = {join_write, join_answer, join_done, NULL};
+
 static void op_join(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct table tb;
     if (!table_arg(c, id, msg, &tb))
         return;
-    if (strcmp(tb.t.status, "open") != 0)
+    if (strcmp(tb.t.status, "open") != 0 || is_pending(tb.t.id))
         ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started; joining is over", tb.t.name);
     else if (tb.np >= PLAYERS_MAX)
         ak_conn_reply_error(c, id, "tournament_full", "tournament %s has %d players (the most)", tb.t.name, tb.np);
+    else if (player_of(&tb, c->user))
+        ak_conn_reply_error(c, id, "already_joined", "you are in tournament %s already", tb.t.name);
     else {
-        int rc = ak_store_tournament_join(c->srv->store, tb.t.id, c->user, ak_now());
-        if (rc == AK_STORE_EXISTS)
-            ak_conn_reply_error(c, id, "already_joined", "you are in tournament %s already", tb.t.name);
-        else if (rc != AK_STORE_OK)
-            ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
-        else
-            ak_conn_reply_ok(c, id, tournament_json(&tb.t, tb.np + 1));
+        struct joining *j = calloc(1, sizeof *j);
+        int *waiting = joins_waiting(tb.t.id, true);
+        if (!j || !waiting) {
+            free(j);
+            ak_conn_reply_error(c, id, "internal", "too many joins at once; nothing changed, try again");
+        } else {
+            *j = (struct joining){.t = tb.t, .players = tb.np + 1, .when = ak_now()};
+            ++*waiting;
+            ak_batch_job(c->srv, c, id, &join_job, NULL, j);
+        }
     }
     table_free(&tb);
 }
