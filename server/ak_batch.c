@@ -248,6 +248,7 @@ static void on_check(uv_check_t *h)
     struct ak_server *srv = h->data;
     start_commit(srv);
     ak_conn_flush_all(srv);
+    ak_log_flush();     /* the turn's log lines, in one write */
     if ((!srv->batch || ak_writer_busy(srv)) && !srv->dirty)
         uv_idle_stop(&srv->keep_polling);
 }

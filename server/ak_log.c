@@ -19,6 +19,8 @@
 
 #include "ak_server.h"
 
+#define LOG_BUFFER (64 * 1024)
+
 static int threshold = AK_LOG_INFO;
 static FILE *out;
 static int journal = -1;    /* -1: not looked at yet */
@@ -44,11 +46,23 @@ int ak_log_open(const char *path)
     FILE *f = fopen(path, "a");
     if (!f)
         return -1;
-    setvbuf(f, NULL, _IOLBF, 0);
+    setvbuf(f, NULL, _IOFBF, LOG_BUFFER);
     if (out)
         fclose(out);
     out = f;
     return 0;
+}
+
+/* The trade-off: a crash loses the lines of its loop turn (at most one
+ * buffer's worth); an orderly stop (exit, return from main) writes them. */
+void ak_log_buffer(void)
+{
+    setvbuf(stderr, NULL, _IOFBF, LOG_BUFFER);
+}
+
+void ak_log_flush(void)
+{
+    fflush(out ? out : stderr);
 }
 
 /* systemd sets JOURNAL_STREAM=DEVICE:INODE for a service whose standard

@@ -770,6 +770,13 @@ void ak_log_with(int level, const struct ak_log_ctx *ctx, const char *fmt, ...)
 #define AK_LOG_CONN(c, g) (&(struct ak_log_ctx){(c)->id, (c)->user_name, (g)})
 /* Write to this file from now on (SIGHUP reopens it); NULL: stderr. */
 int ak_log_open(const char *path);
+/* Lines are gathered and written once a loop turn (ak_log_flush, from the
+ * batch's check handle), not a system call or several per line: a burst
+ * of events (a tournament's thousands of games, a flood of connections)
+ * would otherwise cost the loop a write each. buffer: at the start of
+ * main, before anything is written to standard error. */
+void ak_log_buffer(void);
+void ak_log_flush(void);
 
 int64_t ak_now(void);   /* seconds since the epoch: the server's one clock */
 

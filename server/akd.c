@@ -480,6 +480,7 @@ static void start_signals(struct ak_server *srv)
 int main(int argc, char **argv)
 {
     static struct ak_server srv;
+    ak_log_buffer();            /* before anything is written to standard error */
     ak_json_pool_install();     /* before any JSON value: every message is made on this thread */
     int rc = read_settings(&srv.cfg, argc, argv);
     if (rc >= 0)
@@ -603,6 +604,7 @@ int main(int argc, char **argv)
     ak_systemd_ready(&srv);
     ak_log(AK_LOG_INFO, "akd %s listening on %s%s, database %s", AK_VERSION, cfg->listen,
            srv.tls ? " (TLS)" : "", cfg->db);
+    ak_log_flush();     /* what starting said, before anyone waits for "listening" */
     printf("akd listening on %s\n", cfg->listen);
     fflush(stdout);
     uv_run(srv.loop, UV_RUN_DEFAULT);
