@@ -3,6 +3,7 @@
 numbered, its reply found by its id (pushes and other replies skipped)."""
 import json
 import socket
+import subprocess
 
 
 class Conn:
@@ -14,21 +15,40 @@ class Conn:
         self.buf = b""
         self.next_id = 1
 
+    def message(self):
+        """The next message akd sends (a reply or a push)."""
+        while b"\n" not in self.buf:
+            data = self.s.recv(1 << 20)
+            if not data:
+                raise ConnectionError("closed")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
     def request(self, msg):
         """Send msg (a dict; its id is set here) and return the reply."""
         msg["id"] = self.next_id
         self.next_id += 1
         self.s.sendall((json.dumps(msg) + "\n").encode())
         while True:
-            while b"\n" not in self.buf:
-                data = self.s.recv(1 << 20)
-                if not data:
-                    raise ConnectionError("closed")
-                self.buf += data
-            line, self.buf = self.buf.split(b"\n", 1)
-            reply = json.loads(line)
+            reply = self.message()
             if reply.get("id") == msg["id"]:
                 return reply
+
+    def pipeline(self, msgs):
+        """Send msgs at once (ids set here); their replies in the order
+        they came, as (index, reply) pairs."""
+        first = self.next_id
+        for i, m in enumerate(msgs):
+            m["id"] = first + i
+        self.next_id += len(msgs)
+        self.s.sendall("".join(json.dumps(m) + "\n" for m in msgs).encode())
+        got = []
+        while len(got) < len(msgs):
+            r = self.message()
+            if isinstance(r.get("id"), int) and first <= r["id"] < first + len(msgs):
+                got.append((r["id"] - first, r))
+        return got
 
     def call(self, cmd, **fields):
         return self.request(dict(fields, cmd=cmd))
@@ -42,3 +62,19 @@ class Conn:
 
     def close(self):
         self.s.close()
+
+
+def spawn_akd(akd, args, log, rng, running, preexec=None):
+    """akd on a free loopback port (a random one may be taken: another is
+    tried), with args; its standard error into log (an open file), the
+    process added to running (for the caller to stop). (process, port), or
+    None when it would not start."""
+    for _ in range(10):
+        port = 20000 + rng.randrange(30000)
+        p = subprocess.Popen([akd, "--listen", "127.0.0.1:%d" % port] + list(args), stdout=subprocess.PIPE,
+                             stderr=log, preexec_fn=preexec)
+        running.append(p)
+        if b"listening" in p.stdout.readline():
+            return p, port
+        p.wait()
+    return None

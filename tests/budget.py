@@ -38,12 +38,11 @@ import os
 import random
 import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 
-from akd_conn import Conn
+from akd_conn import Conn, spawn_akd
 
 os.environ["AKD_CONFIG"] = ""
 
@@ -70,19 +69,12 @@ def stop_all():
 
 
 def start_akd(name, *args, nofile=None):
-    log = open(os.path.join(work, name + ".log"), "a")
     import resource
+    log = open(os.path.join(work, name + ".log"), "a")
     limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))) if nofile else None
-    for _ in range(10):
-        port = 20000 + rng.randrange(30000)
-        p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", os.path.join(work, name + ".sqlite3"),
-                              "--log-level", "info"] + list(args), stdout=subprocess.PIPE, stderr=log,
-                             preexec_fn=limit)
-        running.append(p)
-        if b"listening" in p.stdout.readline():
-            return p, port
-        p.wait()
-    sys.exit("budget.py: akd did not start: see " + log.name)
+    started = spawn_akd(AKD, ["--db", os.path.join(work, name + ".sqlite3"), "--log-level", "info"] + list(args),
+                        log, rng, running, limit)
+    return started or sys.exit("budget.py: akd did not start: see " + log.name)
 
 
 def stop_akd(p):
@@ -100,27 +92,9 @@ def account(port, user, source=None):
     return c
 
 
-def burst(c, n, cmd="ping", **fields):
+def burst(c, n, cmd="ping"):
     """n requests sent at once; their replies, in order."""
-    first = c.next_id
-    lines = []
-    for i in range(n):
-        lines.append('{"id":%d,"cmd":"%s"%s}' % (first + i, cmd, "".join(',"%s":%s' % (k, v) for k, v in fields.items())))
-    c.next_id += n
-    c.s.sendall(("\n".join(lines) + "\n").encode())
-    replies = {}
-    import json
-    while len(replies) < n:
-        while b"\n" not in c.buf:
-            data = c.s.recv(1 << 20)
-            if not data:
-                raise ConnectionError("closed")
-            c.buf += data
-        line, c.buf = c.buf.split(b"\n", 1)
-        r = json.loads(line)
-        if isinstance(r.get("id"), int) and first <= r["id"] < first + n:
-            replies[r["id"]] = r
-    return [replies[first + i] for i in range(n)]
+    return [r for _, r in sorted(c.pipeline([{"cmd": cmd} for _ in range(n)]), key=lambda x: x[0])]
 
 
 def refused_with(replies, text):
@@ -304,19 +278,8 @@ p, port = start_akd("review", "--rate", "0", "--max-per-address", "0", "--writes
 alice, bob = account(port, "alice"), account(port, "bob")
 g = alice.ok("new", side="axis", opponent="bob")["game"]
 bob.ok("join", game=g)
-n0 = alice.next_id
-alice.s.sendall(('{"id":%d,"cmd":"chat","game":%d,"text":"hi"}\n{"id":%d,"cmd":"ping"}\n'
-                 '{"id":%d,"cmd":"settings"}\n' % (n0, g, n0 + 1, n0 + 2)).encode())
-alice.next_id += 3
-order = []
-import json as _json
-while len(order) < 3:
-    while b"\n" not in alice.buf:
-        alice.buf += alice.s.recv(1 << 20)
-    line, alice.buf = alice.buf.split(b"\n", 1)
-    r = _json.loads(line)
-    if isinstance(r.get("id"), int) and r["id"] >= n0:
-        order.append(r["id"] - n0)
+order = [i for i, _ in alice.pipeline([{"cmd": "chat", "game": g, "text": "hi"}, {"cmd": "ping"},
+                                       {"cmd": "settings"}])]
 check(order == [0, 1, 2], "a chat message, a ping and a settings read sent at once are answered in order (%s)" % order)
 pages = [bob.call("chat", game=g, before=10 ** 9).get("ok") for _ in range(5)]
 check(all(pages), "five reads of chat pages with before, past writes_per_minute 3: all answered (not writes)")

@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 
-from akd_conn import Conn
+from akd_conn import Conn, spawn_akd
 
 os.environ["AKD_CONFIG"] = ""   # the installed akd.conf is not this test's
 
@@ -76,17 +76,10 @@ def stop_all():
 def start_akd(table):
     log = open(os.path.join(work, "akd.log"), "a")
     extra = ["--updated-crt", table] if table else []
-    for _ in range(10):     # a random port may be taken: try another
-        port = 20000 + rng.randrange(30000)
-        p = subprocess.Popen([AKD, "--listen", "127.0.0.1:%d" % port, "--db", DB, "--allow-positions", "1",
-                              "--rate", "0", "--rate-per-address", "0", "--rate-per-user", "0",
-                              "--output-per-address", "0", "--log-level", "info"] + extra,
-                             stdout=subprocess.PIPE, stderr=log)
-        running.append(p)
-        if b"listening" in p.stdout.readline():
-            return p, port
-        p.wait()
-    sys.exit("updated.py: akd did not start: see " + log.name)
+    started = spawn_akd(AKD, ["--db", DB, "--allow-positions", "1", "--rate", "0", "--rate-per-address", "0",
+                              "--rate-per-user", "0", "--output-per-address", "0", "--log-level", "info"] + extra,
+                        log, rng, running)
+    return started or sys.exit("updated.py: akd did not start: see " + log.name)
 
 
 def stop_akd(p):
