@@ -14,6 +14,12 @@
  * further logins are refused until the window ends; a good password takes
  * its own guess back. Registrations are counted per address the same way.
  *
+ * A new session (login, registration, reset) is stored through the group
+ * commit (session_job: the account too, for a registration), not with a
+ * sync of its own on the loop; the connection is signed in and answered
+ * once it is stored. The writes still made on the loop (a logout's
+ * revocation, a new password) come at most at the hash queue's pace.
+ *
  * A forgotten password: an admin issues a one-time reset token
  * (ak_account_reset_issue, akc admin reset-password) and hands it to the
  * player out of band; {"cmd":"reset_password","user","token",
@@ -144,11 +150,9 @@ static void pw_work(uv_work_t *req)
     sodium_memzero(w->new_password, sizeof w->new_password);
 }
 
-/* The connection acts for user from now on, under the session token_hash
- * valid until expires; false (after an error reply) if the account already
- * has as many connections as allowed. */
-static bool sign_in(struct ak_conn *c, const json_t *id, int64_t user, const char *name,
-                    const char *token_hash, int64_t expires)
+/* May user sign in on c: not banned, and under max_per_user connections
+ * (false after an error reply). */
+static bool may_sign_in(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
 {
     int max = c->srv->cfg.max_per_user, n = 0;
     bool banned = false;
@@ -163,12 +167,18 @@ static bool sign_in(struct ak_conn *c, const json_t *id, int64_t user, const cha
                             "%s already has %d connections (the limit); close one first", name, n);
         return false;
     }
+    return true;
+}
+
+/* The connection acts for user from now on, under the session token_hash
+ * valid until expires. */
+static void sign_in(struct ak_conn *c, int64_t user, const char *name, const char *token_hash, int64_t expires)
+{
     c->user = user;
     snprintf(c->user_name, sizeof c->user_name, "%s", name);
     memcpy(c->token_hash, token_hash, sizeof c->token_hash);
     c->session_expires = expires;
     ak_conn_authenticated(c);
-    return true;
 }
 
 /* A fresh session token (hex, for the client) and its hash (stored);
@@ -182,33 +192,77 @@ static int64_t new_token(char token[65], char hashed[65])
     return ak_now() + SESSION_SECONDS;
 }
 
-static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
-{
+/* A session (and for a registration the account first) stored in the
+ * next group commit, not with a sync of its own on the loop; the
+ * connection is signed in and answered once it is stored. The writer
+ * finds a name taken meanwhile (two registrations at once). */
+struct session_start {
+    int64_t user;           /* 0: a registration (the writer makes the account) */
+    char name[64];
+    char pw_hash[crypto_pwhash_STRBYTES];
     char token[65], hashed[65];
-    int64_t expires = new_token(token, hashed);
-    if (ak_store_session_create(c->srv->store, hashed, user, expires) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "could not store the session (%s)", ak_store_error(c->srv->store));
-        ak_log(AK_LOG_ERROR, "could not store a session for %s: %s", name, ak_store_error(c->srv->store));
+    int64_t expires, when;
+    bool taken;             /* the writer's finding: the name is taken */
+};
+
+static int session_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct session_start *ss = k->data;
+    if (!ss->user) {
+        int rc = ak_store_user_create(st, ss->name, ss->pw_hash, ss->when, &ss->user);
+        ss->taken = rc == AK_STORE_EXISTS;
+        if (rc != AK_STORE_OK)
+            return ss->taken ? AK_STORE_OK : rc;
+    }
+    return ak_store_session_create(st, ss->hashed, ss->user, ss->expires);
+}
+
+static void session_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct session_start *ss = k->data;
+    struct ak_conn *c = k->conn;
+    (void)srv;
+    if (!c || c->closing)
+        return;     /* the session stays stored, unused, until it expires */
+    if (ss->taken) {
+        ak_conn_reply_error(c, k->id, "user_exists", "the name '%s' is taken", ss->name);
         return;
     }
-    if (!sign_in(c, id, user, name, hashed, expires)) {
-        ak_store_session_delete(c->srv->store, hashed);
+    sign_in(c, ss->user, ss->name, ss->hashed, ss->expires);
+    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s logged in from %s", ss->name, c->peer);
+    ak_conn_reply_ok(c, k->id, json_pack("{s:s,s:s}", "user", ss->name, "token", ss->token));
+}
+
+static void session_release(void *data)
+{
+    sodium_memzero(data, sizeof(struct session_start));     /* the token */
+    free(data);
+}
+
+static const struct ak_job session_job = {session_write, session_answer, NULL, session_release};
+
+/* user 0: register name with pw_hash first. */
+static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name, const char *pw_hash)
+{
+    if (user && !may_sign_in(c, id, user, name))
+        return;
+    struct session_start *ss = calloc(1, sizeof *ss);
+    if (!ss) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
         return;
     }
-    ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s logged in from %s", name, c->peer);
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", name, "token", token));
+    ss->user = user;
+    snprintf(ss->name, sizeof ss->name, "%s", name);
+    if (pw_hash)
+        snprintf(ss->pw_hash, sizeof ss->pw_hash, "%s", pw_hash);
+    ss->expires = new_token(ss->token, ss->hashed);
+    ss->when = ak_now();
+    ak_batch_job(c->srv, c, id, &session_job, NULL, ss);
 }
 
 static void finish_register(struct ak_conn *c, struct pw_work *w)
 {
-    int64_t user;
-    int rc = ak_store_user_create(c->srv->store, w->name, w->hash, ak_now(), &user);
-    if (rc == AK_STORE_EXISTS)
-        ak_conn_reply_error(c, w->id, "user_exists", "the name '%s' is taken", w->name);
-    else if (rc != AK_STORE_OK)
-        ak_conn_reply_error(c, w->id, "internal", "could not store the account");
-    else
-        start_session(c, w->id, user, w->name);
+    start_session(c, w->id, 0, w->name, w->hash);
 }
 
 /* The guess was counted when it was made (password_command). */
@@ -220,7 +274,7 @@ static void finish_login(struct ak_conn *c, struct pw_work *w)
         return;
     }
     good_guess(c, w->name);
-    start_session(c, w->id, w->user, w->name);
+    start_session(c, w->id, w->user, w->name, NULL);
 }
 
 /* A new password is often the answer to a stolen one (or a stolen
@@ -271,13 +325,16 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
     c->user_name[0] = c->token_hash[0] = '\0';
     ak_conn_end_sessions(c->srv, w->user, NULL, NULL, "the account's password was reset");
     ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", w->name, c->peer);
-    start_session(c, w->id, w->user, w->name);
+    start_session(c, w->id, w->user, w->name, NULL);
 }
 
 static void pw_done(uv_work_t *req, int status)
 {
     struct pw_work *w = req->data;
     struct ak_conn *c = w->conn;
+    /* The hash's hold ends here; a session on its way to the store holds
+     * the connection again until it is answered (replies in order). */
+    c->busy = false;
     if (!c->closing && status == 0) {
         if (w->mode == PW_REGISTER && !w->ok)
             ak_conn_reply_error(c, w->id, "internal", "could not hash the password");
@@ -291,7 +348,7 @@ static void pw_done(uv_work_t *req, int status)
             finish_change(c, w);
     }
     json_decref(w->id);
-    if (!c->closing)
+    if (!c->closing && !c->busy)
         ak_conn_resume(c);
     ak_conn_unref(c);
     free(w);
@@ -528,8 +585,10 @@ void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "auth_failed", "the session is unknown or expired; log in again");
         return;
     }
-    if (sign_in(c, id, user, name, hashed, expires))
-        ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
+    if (!may_sign_in(c, id, user, name))
+        return;
+    sign_in(c, user, name, hashed, expires);
+    ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
 }
 
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
