@@ -57,18 +57,12 @@ check "the account stays locked under any case of its name, even for the right p
 # 127.0.0.3, then folded's right password from 127.0.0.2 (Linux routes all
 # of 127/8 to the loopback).
 login_from() {   # ADDRESS USER PASSWORD: one login from that address, its reply
-    python3 - "$port" "$@" <<'PY'
-import json, socket, sys
+    PYTHONPATH="$(dirname "$0")" python3 - "$port" "$@" <<'PY'
+import json, sys
+from akd_conn import Conn
 port, addr, user, password = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(addr, 0))
-s.sendall((json.dumps({"id": 1, "cmd": "login", "user": user, "password": password}) + "\n").encode())
-buf = b""
-while b"\n" not in buf:
-    data = s.recv(65536)
-    if not data:
-        break
-    buf += data
-print(buf.split(b"\n")[0].decode())
+r = Conn(port, timeout=10, source=addr).request({"cmd": "login", "user": user, "password": password})
+print(json.dumps(r, separators=(",", ":")))
 PY
 }
 AKC_PASSWORD=folded-password as folded register folded >/dev/null 2>&1 || bad "register folded"

@@ -1,6 +1,7 @@
 """akd_conn: one protocol connection to akd for the Python tests
 (crash.py, updated.py, budget.py): newline-delimited JSON over TCP, each request
 numbered, its reply found by its id (pushes and other replies skipped)."""
+import atexit
 import json
 import socket
 import subprocess
@@ -78,3 +79,14 @@ def spawn_akd(akd, args, log, rng, running, preexec=None):
             return p, port
         p.wait()
     return None
+
+
+def kill_at_exit(running):
+    """Every process in running (spawn_akd's list) killed when the test
+    ends, a failure included."""
+    def stop_all():
+        for p in running:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    atexit.register(stop_all)

@@ -33,7 +33,6 @@
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
 """
-import atexit
 import os
 import random
 import socket
@@ -42,7 +41,7 @@ import sys
 import tempfile
 import time
 
-from akd_conn import Conn, spawn_akd
+from akd_conn import Conn, kill_at_exit, spawn_akd
 
 os.environ["AKD_CONFIG"] = ""
 
@@ -60,12 +59,7 @@ def check(cond, what):
         failed += 1
 
 
-@atexit.register
-def stop_all():
-    for p in running:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+kill_at_exit(running)
 
 
 def start_akd(name, *args, nofile=None):

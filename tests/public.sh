@@ -87,7 +87,8 @@ kill $pid; wait $pid 2>/dev/null
 # --- login limits that hold and cannot be turned against a player
 start_akd limits --db "$dir/l.sqlite3"
 cat >"$dir/from.py" <<'PY'
-import json, socket, sys, threading, time
+import sys, threading, time
+from akd_conn import Conn
 # from.py PORT ADDRESS|ADDRESS-RANGE N CMD USER PASSWORD|-: N requests, one
 # connection each, from the addresses given (127.0.0.A-B cycles); prints
 # each reply's error code (or ok) and the seconds the whole took
@@ -100,20 +101,15 @@ else:
     pool = [addrs]
 out = [None] * n
 def one(i):
-    s = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(pool[i % len(pool)], 0))
-    msg = {"id": 1, "cmd": cmd, "user": user if "%" not in user else user % i}
+    msg = {"cmd": cmd, "user": user if "%" not in user else user % i}
     if cmd == "reset_password":
         msg.update(token="0" * 32, new_password="whatever-password")
     else:
         msg["password"] = password if "%" not in password else password % i
-    s.sendall((json.dumps(msg) + "\n").encode())
-    buf = b""
-    while b"\n" not in buf:
-        d = s.recv(65536)
-        if not d:
-            break
-        buf += d
-    r = json.loads(buf.split(b"\n")[0] or b"{}")
+    try:
+        r = Conn(port, timeout=60, source=pool[i % len(pool)]).request(msg)
+    except (ConnectionError, OSError, ValueError):
+        r = {}
     out[i] = "ok" if r.get("ok") else r.get("error", {}).get("code", "?")
 t0 = time.time()
 ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
@@ -122,7 +118,7 @@ for t in ts: t.join()
 for o in out: print(o)
 print("seconds %.2f" % (time.time() - t0))
 PY
-from() { python3 "$dir/from.py" $port "$@"; }
+from() { PYTHONPATH="$(dirname "$0")" python3 "$dir/from.py" $port "$@"; }
 AKC_PASSWORD=password-bob as bob register bob >/dev/null 2>&1
 # the flood that flushed the 512 slots of before: 600 reset_password with
 # made-up names from 60 addresses, then 30 guesses at bob from one address

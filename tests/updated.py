@@ -26,7 +26,6 @@ results table it began on.
 usage: updated.py AKD AKC AK-SCENARIO POSITION.scn TABLE
 Prints one line per check; exits 1 if any failed.
 """
-import atexit
 import hashlib
 import json
 import os
@@ -38,7 +37,7 @@ import sys
 import tempfile
 import time
 
-from akd_conn import Conn, spawn_akd
+from akd_conn import Conn, kill_at_exit, spawn_akd
 
 os.environ["AKD_CONFIG"] = ""   # the installed akd.conf is not this test's
 
@@ -65,12 +64,7 @@ def check(cond, what):
 running = []    # akd processes started: stopped on any exit, a failure included
 
 
-@atexit.register
-def stop_all():
-    for p in running:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+kill_at_exit(running)
 
 
 def start_akd(table):
