@@ -278,6 +278,33 @@ void ak_batch_add(struct ak_server *srv, struct ak_commit *k)
     ak_batch_wake(srv);
 }
 
+void ak_batch_hold(struct ak_held *h, struct ak_commit *k)
+{
+    k->next = NULL;
+    *h->tail = k;
+    h->tail = &k->next;
+}
+
+void ak_batch_add_held(struct ak_server *srv, struct ak_held *h)
+{
+    while (h->head) {
+        struct ak_commit *k = h->head;
+        h->head = k->next;
+        k->next = NULL;
+        ak_batch_add(srv, k);
+    }
+    h->tail = &h->head;
+}
+
+/* As for a failed commit: undone newest first, then freed. */
+void ak_batch_drop_held(struct ak_server *srv, struct ak_held *h)
+{
+    roll_back(srv, h->head);
+    answer(srv, h->head, false);
+    h->head = NULL;
+    h->tail = &h->head;
+}
+
 bool ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
                   struct ak_game *g, void *data)
 {

@@ -942,6 +942,7 @@ void ak_server_close_all(struct ak_server *srv)
     if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
         ak_batch_stop(srv);
     ak_dispatch_stop(srv);
+    ak_tournament_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     ak_conn_flush_all(srv);     /* drops the references of the output list */

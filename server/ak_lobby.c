@@ -137,13 +137,10 @@ static int create_write(struct ak_store *st, const struct ak_commit *k)
 static void create_answer(struct ak_server *srv, struct ak_commit *k)
 {
     struct ak_game *g = k->g;
-    char opponent[64] = "";
     g->creating = false;
-    if (g->meta.challenge)
-        ak_store_user_name(srv->store, g->meta.challenge, opponent, sizeof opponent);
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id},
                 "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
-                ak_side_name(k->side), opponent[0] ? ", challenging " : "", opponent);
+                ak_side_name(k->side), g->challenge_name[0] ? ", challenging " : "", g->challenge_name);
     if (g->meta.challenge && !k->tournament)
         ak_notify_from(srv, k->user, "challenge", g, g->meta.challenge, !k->side);
     else if (g->meta.challenge)     /* a tournament's pairing: the organiser's, not the creator's doing */
@@ -270,6 +267,21 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "out of memory");
 }
 
+/* The players' names: the caller's when it has them (a tournament's
+ * table: thousands of games at once), else the store's. */
+static void name_players(struct ak_server *srv, struct ak_game *g, const char *const names[2])
+{
+    if (!names[AK_AXIS] || !names[AK_ALLIED]) {
+        ak_game_name_players(srv, g);
+        return;
+    }
+    for (int side = 0; side < AK_SIDES; side++)
+        snprintf(g->player_name[side], sizeof g->player_name[side], "%s", g->player[side] ? names[side] : "");
+    int challenged = g->meta.challenge == g->player[AK_AXIS] ? AK_AXIS : AK_ALLIED;
+    snprintf(g->challenge_name, sizeof g->challenge_name, "%s",
+             g->meta.challenge && g->meta.challenge == g->player[challenged] ? names[challenged] : "");
+}
+
 struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
                                const json_t *id)
 {
@@ -310,7 +322,7 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     ak_game_seat(g, !s->side, s->seat_other);
     g->tournament = s->tournament;
     g->round = s->round;
-    ak_game_name_players(srv, g);
+    name_players(srv, g, s->names);
     ak_clock_next(g, true);     /* both seated: the clock runs from now */
     if (c)
         ak_game_watch(c, g);
@@ -327,7 +339,10 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     k->seat_other = s->seat_other;
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
-    ak_batch_add(srv, k);
+    if (s->hold)
+        ak_batch_hold(s->hold, k);
+    else
+        ak_batch_add(srv, k);
     return g;
 }
 

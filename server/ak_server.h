@@ -240,6 +240,7 @@ struct ak_server {
     struct ak_conn *dirty;      /* connections with output to write */
     uv_idle_t slow_idle;        /* runs the queued costly queries (ak_dispatch.c) */
     struct slow_query *slow_head, **slow_tail;
+    uv_idle_t round_idle;       /* makes tournament rounds' games in slices (ak_tournament.c) */
     bool backing_up;            /* a backup runs on the work queue (ak_backup.c) */
     size_t out_total;           /* output the transports hold, unread (ak_conn_output_fits) */
     bool stopping;
@@ -284,6 +285,7 @@ void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg);
 int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
 int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
 void ak_tournament_tick(struct ak_server *srv);         /* start dates */
+void ak_tournament_stop(struct ak_server *srv);         /* drops rounds not yet made */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
 /* Not a tournament game, or one of a tournament that allows vacations. */
 bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g);
@@ -532,6 +534,17 @@ int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
 /* A cleared commit record (recycled: they are large and made per action). */
 struct ak_commit *ak_batch_commit_new(struct ak_server *srv);
 void ak_batch_add(struct ak_server *srv, struct ak_commit *k);
+/* Commits made over several loop turns that must be stored in one
+ * transaction (a tournament round's games, ak_tournament.c): kept apart
+ * (hold), then joined to the batch in one loop turn (add_held), or undone
+ * and freed unstored (drop_held). Their games must stay unseen meanwhile
+ * (ak_game.creating). */
+struct ak_held {
+    struct ak_commit *head, **tail;     /* tail: &head when empty */
+};
+void ak_batch_hold(struct ak_held *h, struct ak_commit *k);     /* k answers no connection */
+void ak_batch_add_held(struct ak_server *srv, struct ak_held *h);
+void ak_batch_drop_held(struct ak_server *srv, struct ak_held *h);
 /* A small write (settings, chat, clocks, vacations) in the next group
  * commit instead of a sync of its own on the loop: job->write stores data
  * on the writer thread (it may read there what it must check, and leave
@@ -707,6 +720,8 @@ struct ak_game_setup {
     int round;
     int64_t seat_other;                 /* seated on the other side at once (0: the seat is open) */
     const struct ak_crt_held *crt;      /* Updated: its table, NULL: the operator's of today */
+    const char *names[2];               /* the players' names, when known (NULL: read from the store) */
+    struct ak_held *hold;               /* not NULL: its commit is kept there, not batched (ak_batch.c) */
 };
 struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,
                                const json_t *id);

@@ -211,37 +211,55 @@ static bool met(const struct table *tb, int64_t a, int64_t b)
     return false;
 }
 
-/* Create the game of one pairing (Axis player challenging the Allied
- * one, both seated, the clock running). */
-static bool pair(struct ak_server *srv, const struct ak_store_tournament *t, int round, int64_t axis, int64_t allied)
+static const char *name_in(const struct table *tb, int64_t user)
 {
-    struct ak_store_game_meta m = {0};
+    for (int i = 0; i < tb->np; i++)
+        if (tb->p[i].user == user)
+            return tb->p[i].name;
+    return NULL;
+}
+
+/* Create the game of one pairing (Axis player challenging the Allied
+ * one, both seated, the clock running), its commit kept in held. */
+static bool pair(struct ak_server *srv, const struct table *tb, const struct pairing *p, struct ak_held *held)
+{
+    const struct ak_store_tournament *t = &tb->t;
+    struct ak_store_game_meta m = {.challenge = p->allied, .rated = t->rated, .tc_seconds = t->tc_seconds};
     struct ak_dice dice;
-    int r = ak_ruleset_find(t->ruleset);
+    int rs = ak_ruleset_find(t->ruleset);
     ak_dice_new(&dice, m.dice_secret, m.dice_commit);
     m.dice_scheme = dice.scheme;
-    m.challenge = allied;
-    m.rated = t->rated;
-    m.tc_seconds = t->tc_seconds;
     snprintf(m.tc_per, sizeof m.tc_per, "%s", t->tc_per);
     snprintf(m.tc_expiry, sizeof m.tc_expiry, "%s", t->tc_expiry);
-    struct ak_game_setup s = {.ruleset = r < 0 ? 0 : r, .side = AK_AXIS, .creator = axis, .meta = &m,
-                              .dice = &dice, .tournament = t->id, .round = round, .seat_other = allied};
+    struct ak_game_setup s = {.ruleset = rs < 0 ? 0 : rs, .side = AK_AXIS, .creator = p->axis, .meta = &m,
+                              .dice = &dice, .tournament = t->id, .round = p->round, .seat_other = p->allied,
+                              .names = {name_in(tb, p->axis), name_in(tb, p->allied)}, .hold = held};
     /* Every round on the table the tournament was created with, even when
      * the operator has changed or removed it since. */
     if (t->crt_digest[0] && !(s.crt = ak_crt_by_digest(srv, t->crt_digest))) {     /* start() checked it once */
         ak_log(AK_LOG_ERROR, "tournament %s: its combat results table %.16s cannot be read: no game of round %d",
-               t->name, t->crt_digest, round);
+               t->name, t->crt_digest, p->round);
         return false;
     }
     struct ak_game *g = ak_game_create(srv, &s, NULL, NULL);
     if (!g) {
-        ak_log(AK_LOG_ERROR, "tournament %s: could not create a game of round %d", t->name, round);
+        ak_log(AK_LOG_ERROR, "tournament %s: could not create a game of round %d", t->name, p->round);
         return false;
     }
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "tournament %s, round %d: game %lld, %s (Axis) against %s (Allied)",
-                t->name, round, (long long)g->id, g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
+                t->name, p->round, (long long)g->id, g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
     return true;
+}
+
+/* The pairings of a round, listed before their games are made. */
+struct pairings {
+    struct pairing *p;
+    int n;
+};
+
+static void pairings_add(struct pairings *ps, int round, int64_t axis, int64_t allied)
+{
+    ps->p[ps->n++] = (struct pairing){.round = round, .axis = axis, .allied = allied, .counts = true};
 }
 
 /* The circle method: n players (a dummy makes n even) meet once each in
@@ -249,9 +267,9 @@ static bool pair(struct ak_server *srv, const struct ak_store_tournament *t, int
  * fewer Axis games so far (then more Allied ones) takes the Axis, so no
  * one has more than one game more on one side than on the other. With
  * both_sides a second cycle plays every pair again, sides swapped. */
-static int pair_round_robin(struct ak_server *srv, struct table *tb)
+static void pair_round_robin(struct table *tb, struct pairings *ps)
 {
-    int n = tb->np + (tb->np & 1), made = 0, rounds = n - 1;
+    int n = tb->np + (tb->np & 1), rounds = n - 1;
     int seat[PLAYERS_MAX + 1], axis[PLAYERS_MAX] = {0}, allied[PLAYERS_MAX] = {0};
     bool first_axis[PLAYERS_MAX][PLAYERS_MAX];      /* who had the Axis in the first cycle */
     for (int i = 0; i < n; i++)
@@ -271,14 +289,13 @@ static int pair_round_robin(struct ak_server *srv, struct table *tb)
                 int x = a_axis ? a : b, y = a_axis ? b : a;
                 axis[x]++;
                 allied[y]++;
-                made += pair(srv, &tb->t, cycle * rounds + r + 1, tb->p[x].user, tb->p[y].user);
+                pairings_add(ps, cycle * rounds + r + 1, tb->p[x].user, tb->p[y].user);
             }
             int last = seat[n - 1];     /* rotate all but the first */
             memmove(&seat[2], &seat[1], sizeof seat[0] * (size_t)(n - 2));
             seat[1] = last;
         }
     tb->t.round = rounds * (tb->t.both_sides ? 2 : 1);
-    return made;
 }
 
 static int by_points_then_rating(const void *x, const void *y)
@@ -320,11 +337,11 @@ static bool match(const struct table *tb, const struct standing *order, int n, b
     return false;
 }
 
-static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
+static void pair_swiss_round(struct table *tb, int round, struct pairings *ps)
 {
     struct standing order[PLAYERS_MAX];
     bool done[PLAYERS_MAX] = {false}, bye[PLAYERS_MAX] = {false};
-    int partner[PLAYERS_MAX], n = 0, made = 0;
+    int partner[PLAYERS_MAX], n = 0;
     for (int i = 0; i < tb->np; i++)
         if (!tb->p[i].withdrawn)
             order[n++] = tb->p[i];
@@ -346,10 +363,8 @@ static int pair_swiss_round(struct ak_server *srv, struct table *tb, int round)
         if (bye[i] || j < i)
             continue;
         bool i_axis = order[i].axis_games <= order[j].axis_games;
-        made += pair(srv, &tb->t, round, i_axis ? order[i].user : order[j].user,
-                     i_axis ? order[j].user : order[i].user);
+        pairings_add(ps, round, i_axis ? order[i].user : order[j].user, i_axis ? order[j].user : order[i].user);
     }
-    return made;
 }
 
 /* A tournament's new status and round are stored in the same group commit
@@ -502,6 +517,132 @@ static struct round_change *round_room(const struct table *tb, char *why, size_t
     return r;
 }
 
+/* ---- making a round's games, in slices (issue 28) ----
+ * A game costs 20 to 30 us to make (its first turn's supply lines, its
+ * memory): a 64-player round robin played both ways has 4,032 games, a
+ * 100 ms stall if made at once. So a round's pairings are listed first
+ * (cheap), and their games made ROUND_SLICE per loop turn from an idle
+ * handle, their commits kept out of the batch (ak_held) and unseen (a game
+ * being created is found by no command); once the last is made, they and
+ * the round join the batch in one loop turn: stored in one transaction
+ * before anyone is told, as if made at once. The tournament is pending
+ * meanwhile (nothing pairs it twice) and who asked is held (his later
+ * requests wait for the answer). Rounds wait in line, the oldest first. */
+#define ROUND_SLICE 256
+
+struct round_work {
+    struct round_work *next;
+    struct table tb;            /* the tournament as it will be stored (g: none) */
+    struct round_change *change;
+    int players;                /* store_round()'s */
+    struct ak_conn *c;          /* who asked (held and referenced), or NULL */
+    json_t *id;
+    struct pairings ps;
+    int made;                   /* ps.p[0..made-1]'s games are made */
+    struct ak_held games;       /* their commits */
+};
+
+static struct round_work *work_head, **work_tail = &work_head;
+
+static void work_free(struct round_work *w)
+{
+    if (w->c)
+        ak_conn_unref(w->c);
+    json_decref(w->id);
+    free(w->ps.p);
+    free(w);
+}
+
+/* Every game of w, then its round, into the batch. */
+static void work_finish(struct ak_server *srv, struct round_work *w)
+{
+    struct ak_conn *c = w->c && !w->c->closing ? w->c : NULL;
+    ak_batch_add_held(srv, &w->games);
+    if (c)
+        c->busy = false;        /* the batch holds it now, until it is answered */
+    store_round(srv, &w->tb, w->change, w->players, c, w->id);
+    if (c && !c->busy)          /* refused at once (out of memory): its next requests run */
+        ak_conn_resume(c);
+    work_free(w);
+}
+
+/* The next slice of the oldest round in line; the round joins the batch
+ * once its last game is made. */
+static void work_slice(uv_idle_t *h)
+{
+    struct ak_server *srv = h->data;
+    struct round_work *w = work_head;
+    if (!w) {
+        uv_idle_stop(h);
+        return;
+    }
+    for (int k = 0; k < ROUND_SLICE && w->made < w->ps.n; k++, w->made++)
+        pair(srv, &w->tb, &w->ps.p[w->made], &w->games);
+    if (w->made < w->ps.n)
+        return;
+    work_head = w->next;
+    if (!work_head)
+        work_tail = &work_head;
+    work_finish(srv, w);
+}
+
+/* tb's round, with the pairings ps (taken), made in slices and stored
+ * with change (round_room's); c, or NULL, answered once stored. False
+ * (change released, ps freed) if out of memory. */
+static bool make_round(struct ak_server *srv, const struct table *tb, struct round_change *change, int players,
+                       struct ak_conn *c, const json_t *id, struct pairings *ps)
+{
+    struct round_work *w = srv->stopping ? NULL : calloc(1, sizeof *w);
+    if (!w) {
+        free(ps->p);
+        round_release(change);
+        return false;
+    }
+    *w = (struct round_work){.tb = *tb, .change = change, .players = players, .c = c,
+                             .id = id ? json_deep_copy(id) : NULL, .ps = *ps};
+    w->tb.g = NULL;
+    w->tb.ng = 0;
+    w->games.tail = &w->games.head;
+    set_pending(tb->t.id, true);
+    if (c) {
+        c->refs++;
+        ak_conn_hold(c);
+    }
+    if (!srv->round_idle.data) {
+        uv_idle_init(srv->loop, &srv->round_idle);
+        srv->round_idle.data = srv;
+    }
+    *work_tail = w;
+    work_tail = &w->next;
+    uv_idle_start(&srv->round_idle, work_slice);
+    return true;
+}
+
+/* At shutdown: rounds not yet made are dropped (nothing of them was
+ * stored or told: they are paired again, by an admin or the clock). */
+void ak_tournament_stop(struct ak_server *srv)
+{
+    while (work_head) {
+        struct round_work *w = work_head;
+        work_head = w->next;
+        set_pending(w->tb.t.id, false);
+        ak_batch_drop_held(srv, &w->games);
+        round_release(w->change);
+        work_free(w);
+    }
+    work_tail = &work_head;
+    if (srv->round_idle.data && !uv_is_closing((uv_handle_t *)&srv->round_idle))
+        uv_close((uv_handle_t *)&srv->round_idle, NULL);
+}
+
+/* A round's pairings: room for every game of the tournament. */
+static bool pairings_new(struct pairings *ps, int n)
+{
+    ps->n = 0;
+    ps->p = calloc((size_t)n + 1, sizeof *ps->p);
+    return ps->p != NULL;
+}
+
 static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, const json_t *id, char *why, size_t cap)
 {
     if (tb->np < 2)
@@ -521,15 +662,22 @@ static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, con
     if (joins_waiting(tb->t.id, false))
         return snprintf(why, cap, "players are joining tournament %s this moment; try again", tb->t.name), -1;
     struct round_change *change = round_room(tb, why, cap);
+    struct pairings ps;
+    if (change && !pairings_new(&ps, n / 2 * (n - 1) * 2)) {
+        round_release(change);
+        change = NULL;
+        snprintf(why, cap, "out of memory");
+    }
     if (!change)
         return -1;
     if (swiss)
-        pair_swiss_round(srv, tb, 1);
+        pair_swiss_round(tb, 1, &ps);
     else
-        pair_round_robin(srv, tb);
+        pair_round_robin(tb, &ps);
     tb->t.round = swiss ? 1 : (n - 1) * (tb->t.both_sides ? 2 : 1);
     snprintf(tb->t.status, sizeof tb->t.status, "running");
-    store_round(srv, tb, change, tb->np, c, id);
+    if (!make_round(srv, tb, change, tb->np, c, id, &ps))
+        return snprintf(why, cap, "out of memory, or the server is stopping"), -1;
     return 0;
 }
 
@@ -850,9 +998,17 @@ static void advance(struct ak_server *srv, int64_t tid, int round)
         if (nretry < PENDING_MAX)
             retry[nretry++] = tid;
     } else if (next) {
-        pair_swiss_round(srv, &tb, tb.t.round + 1);
-        tb.t.round++;
-        store_round(srv, &tb, change, 0, NULL, NULL);
+        struct pairings ps;
+        if (pairings_new(&ps, tb.np / 2 + 1)) {
+            pair_swiss_round(&tb, tb.t.round + 1, &ps);
+            tb.t.round++;
+            if (!make_round(srv, &tb, change, 0, NULL, NULL, &ps) && nretry < PENDING_MAX)
+                retry[nretry++] = tid;
+        } else {
+            round_release(change);
+            if (nretry < PENDING_MAX)
+                retry[nretry++] = tid;
+        }
     } else if (all_over) {
         snprintf(tb.t.status, sizeof tb.t.status, "finished");
         store_round(srv, &tb, change, 0, NULL, NULL);

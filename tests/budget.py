@@ -29,6 +29,11 @@
      player's action; paging back through chat is not a write; past
      max_output_total the client holding the most goes, not the player
      being answered; a spectator who logs out counts as anonymous
+ 10. a tournament round is made in slices: a 64-player round robin
+     played both ways (4,032 games) leaves the loop free meanwhile (a ping
+     sent after the start is answered before it), is refused a second
+     start, is answered once all its games are stored; stopping akd in
+     the middle leaves it open with none of its games, to start again
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -308,6 +313,89 @@ check(not again.get("ok") and "was sent more than 100 KiB a second" in again["er
       "strangers at the player's address read maps into debt (output_per_address 100): their next is refused, "
       "his 20 pings all answered")
 stop_akd(p)
+
+# --- 10. a tournament round in slices ---
+def admin_and_players(name, n):
+    p, port = start_akd(name, "--rate", "0", "--max-per-address", "0", "--registrations-per-address", "0",
+                        "--rate-per-address", "0", "--rate-per-user", "0")
+    conns = [account(port, "org")] + [account(port, "p%d" % i) for i in range(n)]
+    stop_akd(p)
+    import subprocess
+    subprocess.run([AKD, "--db", os.path.join(work, name + ".sqlite3"), "--admin-add", "org"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return conns
+
+
+def rounds_akd(name):
+    p, port = start_akd(name, "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
+                        "--rate-per-user", "0")
+    return p, port, account(port, "org"), [account(port, "p%d" % i) for i in range(64)]
+
+
+def tournament_games(name, t):
+    db = sqlite3.connect(os.path.join(work, name + ".sqlite3"))
+    n = db.execute("SELECT count(*) FROM tournament_games WHERE tournament_id = ?", (t,)).fetchone()[0]
+    status = db.execute("SELECT status FROM tournaments WHERE id = ?", (t,)).fetchone()[0]
+    db.close()
+    return n, status
+
+
+admin_and_players("rounds", 64)
+p, port, org, players = rounds_akd("rounds")
+t = org.ok("admin", op="tournament_create", name="Big Cup", kind="round_robin", both_sides=True)["tournament"]
+for c in players:
+    c.ok("tournament", op="join", tournament=t)
+watcher = Conn(port, timeout=30, source="127.0.0.9")
+org2 = account(port, "org")
+t0 = time.time()
+org.s.sendall(b'{"id":1,"cmd":"admin","op":"tournament_start","tournament":%d}\n' % t)
+rtts = []        # pings while it is made (the first sent with the start); the last one answered after it
+watcher.call("ping")
+rtts.append(time.time() - t0)
+again = org2.call("admin", op="tournament_start", tournament=t)
+org.s.setblocking(False)
+started = None
+while started is None and time.time() - t0 < 120:
+    t1 = time.time()
+    watcher.call("ping")
+    rtts.append(time.time() - t1)
+    try:
+        org.s.recv(1, socket.MSG_PEEK)
+        org.s.setblocking(True)
+        org.s.settimeout(60)
+        started = org.message()
+    except BlockingIOError:
+        pass
+took = time.time() - t0
+check(started and started.get("ok") and len(rtts) >= 3 and max(rtts) < took / 8,
+      "a 64-player round robin played both ways is made in slices: %d pings answered meanwhile, the slowest in "
+      "%.0f ms of the start's %.0f ms" % (len(rtts), max(rtts) * 1000, took * 1000))
+check(not again.get("ok") and "is starting already" in again["error"]["message"],
+      "... a second start meanwhile is refused: %s" % again.get("error", {}).get("message"))
+r = org.call("admin", op="tournament_start", tournament=t)
+check(not r.get("ok") and "started already" in r["error"]["message"], "... and once it runs: %s"
+      % r.get("error", {}).get("message"))
+check(tournament_games("rounds", t) == (4032, "running"), "... answered once its 4,032 games and its round are stored "
+      "(%s)" % (tournament_games("rounds", t),))
+stop_akd(p)
+p, port, org, players = rounds_akd("rounds")
+t = org.ok("admin", op="tournament_create", name="Stopped Cup", kind="round_robin", both_sides=True)["tournament"]
+for c in players:
+    c.ok("tournament", op="join", tournament=t)
+org.s.sendall(b'{"id":1,"cmd":"admin","op":"tournament_start","tournament":%d}\n' % t)
+time.sleep(0.05)
+stop_akd(p)
+log = open(os.path.join(work, "rounds.log")).read()
+stored = tournament_games("rounds", t)
+check(stored in [(0, "open"), (4032, "running")] and p.returncode == 0,
+      "akd stopped while a start is being made: the tournament has all its games or none (%s), akd exits 0 (%s)"
+      % (stored, p.returncode))
+if stored == (0, "open"):
+    p, port, org, players = rounds_akd("rounds")
+    org.s.settimeout(60)
+    r = org.call("admin", op="tournament_start", tournament=t)
+    check(r.get("ok") and tournament_games("rounds", t) == (4032, "running"), "... and it starts again after")
+    stop_akd(p)
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
