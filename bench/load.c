@@ -28,7 +28,8 @@
  * queries (costly, the default, logged in), small writes (settings,
  * vacation, chat), large reads (chat_read, show, hello, map), or, without
  * reading their replies, watchers of the first game (watch) and map
- * requests (map_noread). Flooders log in as FLOOD_ACCOUNTS accounts of
+ * requests (map_noread); listings (games, ladder, player); accounts
+ * (login with wrong passwords, register, new games). Flooders log in as FLOOD_ACCOUNTS accounts of
  * their own; akd may refuse or close them (that is its defence at work):
  * refusals are counted, a closed flooder stops.
  *
@@ -118,6 +119,14 @@ static const struct flood_kind {
     {"map", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, true, false},
     {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false},
     {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true},
+    {"games", {"{\"id\":0,\"cmd\":\"games\",\"g\":%ld}\n", NULL}, true, true, false},
+    {"ladder", {"{\"id\":0,\"cmd\":\"ladder\",\"g\":%ld}\n", NULL}, false, true, false},
+    {"player", {"{\"id\":0,\"cmd\":\"player\",\"user\":\"loadflood1\",\"g\":%ld}\n", NULL}, true, true, false},
+    {"login", {"{\"id\":0,\"cmd\":\"login\",\"user\":\"loadflood1\",\"password\":\"guess-%ld-%u\"}\n", NULL},
+     false, true, false},
+    {"register", {"{\"id\":0,\"cmd\":\"register\",\"user\":\"new%ld_%u\",\"password\":\"password-%u\"}\n",
+                  NULL}, false, true, false},
+    {"new", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"g\":%ld}\n", NULL}, true, true, false},
 };
 static const struct flood_kind *flood;
 
@@ -383,7 +392,9 @@ static void flood_one(struct conn *c)
     char line[200];
     const char *fmt = flood->lines[1] && n % 2 ? flood->lines[1] : flood->lines[0];
     n++;
-    int len = snprintf(line, sizeof line, fmt, G[0].id ? G[0].id : 1);
+    /* The game's number, then a counter (register, login), then the same
+     * counter again; a format uses what it needs (the rest is ignored). */
+    int len = snprintf(line, sizeof line, fmt, G[0].id ? G[0].id : 1, n, n);
     if (write(c->fd, line, (size_t)len) != len && !flood->reads)
         return;     /* akd stopped reading it (map_noread): it holds what it has */
 }

@@ -32,6 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ak_server.h"
 
@@ -43,6 +46,7 @@ enum pw_mode { PW_REGISTER, PW_LOGIN, PW_CHANGE, PW_RESET };
 
 struct pw_work {
     uv_work_t req;
+    struct pw_work *next;       /* in the hash queue */
     struct ak_conn *conn;
     json_t *id;
     enum pw_mode mode;
@@ -131,10 +135,36 @@ static bool hash_password(const char *password, char *out)
                              crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
 }
 
+/* The hash queue (issue 28). An argon2id hash holds 64 MiB and a core for
+ * tens of milliseconds: libuv's four worker threads hashing at once for a
+ * flood of logins or registrations took 260 MiB and both cores of a
+ * 2-core machine, and the players' actions waited (p99 66 ms). So hashes
+ * run one at a time per core but one (the loop and the writer keep it),
+ * at most HASHES_MAX, the rest wait in line (one per connection at most:
+ * a connection's later requests wait for its hash), and the worker that
+ * hashes runs at a lower priority. A connection that closed while in line
+ * is dropped without hashing. */
+#define HASHES_MAX 4
+#define HASH_NICE 10
+
+static struct pw_work *hash_head, **hash_tail = &hash_head;
+static int hashing;
+
+static int hashes_at_once(void)
+{
+    int cores = (int)uv_available_parallelism() - 1;
+    return cores < 1 ? 1 : cores > HASHES_MAX ? HASHES_MAX : cores;
+}
+
 static void pw_work(uv_work_t *req)
 {
+    static _Thread_local bool niced;
     struct pw_work *w = req->data;
     char spent[crypto_pwhash_STRBYTES];
+    if (!niced) {       /* this worker, not the process: the loop keeps its priority */
+        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), HASH_NICE);
+        niced = true;
+    }
     if (w->mode == PW_REGISTER)
         w->ok = hash_password(w->password, w->hash);
     else if (w->mode == PW_RESET)
@@ -328,10 +358,14 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
     start_session(c, w->id, w->user, w->name, NULL);
 }
 
+static void pump_hashes(uv_loop_t *loop);
+
 static void pw_done(uv_work_t *req, int status)
 {
     struct pw_work *w = req->data;
     struct ak_conn *c = w->conn;
+    hashing--;
+    pump_hashes(c->srv->loop);
     /* The hash's hold ends here; a session on its way to the store holds
      * the connection again until it is answered (replies in order). */
     c->busy = false;
@@ -354,18 +388,60 @@ static void pw_done(uv_work_t *req, int status)
     free(w);
 }
 
-static void start_password_work(struct pw_work *w)
+static void drop_password_work(struct pw_work *w, const char *why)
 {
     struct ak_conn *c = w->conn;
-    if (uv_queue_work(c->srv->loop, &w->req, pw_work, pw_done) != 0) {
-        if (!c->closing) {
-            ak_conn_reply_error(c, w->id, "internal", "could not queue the password check");
-            ak_conn_resume(c);
-        }
-        json_decref(w->id);
-        ak_conn_unref(c);
-        free(w);
+    if (!c->closing) {
+        ak_conn_reply_error(c, w->id, "internal", "%s", why);
+        c->busy = false;
+        ak_conn_resume(c);
     }
+    sodium_memzero(w->password, sizeof w->password);
+    sodium_memzero(w->new_password, sizeof w->new_password);
+    json_decref(w->id);
+    ak_conn_unref(c);
+    free(w);
+}
+
+/* The next hashes in line, as many as may run. */
+static void pump_hashes(uv_loop_t *loop)
+{
+    while (hash_head && hashing < hashes_at_once()) {
+        struct pw_work *w = hash_head;
+        hash_head = w->next;
+        if (!hash_head)
+            hash_tail = &hash_head;
+        if (w->conn->closing) {
+            drop_password_work(w, "closed");
+            continue;
+        }
+        hashing++;
+        if (uv_queue_work(loop, &w->req, pw_work, pw_done) != 0) {
+            hashing--;
+            drop_password_work(w, "could not queue the password check");
+        }
+    }
+}
+
+static void start_password_work(struct pw_work *w)
+{
+    w->next = NULL;
+    *hash_tail = w;
+    hash_tail = &w->next;
+    pump_hashes(w->conn->srv->loop);
+}
+
+/* At shutdown: the hashes still in line are dropped (their connections
+ * are closing). */
+void ak_accounts_stop(struct ak_server *srv)
+{
+    (void)srv;
+    while (hash_head) {
+        struct pw_work *w = hash_head;
+        hash_head = w->next;
+        drop_password_work(w, "the server is shutting down");
+    }
+    hash_tail = &hash_head;
 }
 
 static void delay_over(uv_handle_t *h)

@@ -943,6 +943,7 @@ void ak_server_close_all(struct ak_server *srv)
         ak_batch_stop(srv);
     ak_dispatch_stop(srv);
     ak_tournament_stop(srv);
+    ak_accounts_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     ak_conn_flush_all(srv);     /* drops the references of the output list */

@@ -382,6 +382,7 @@ void ak_conn_throttle(struct ak_conn *c);
 /* ak_accounts.c */
 void ak_cmd_register(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_login(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_accounts_stop(struct ak_server *srv);    /* drops the hashes still in line */
 void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg);

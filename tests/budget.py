@@ -34,6 +34,9 @@
      sent after the start is answered before it), is refused a second
      start, is answered once all its games are stored; stopping akd in
      the middle leaves it open with none of its games, to start again
+ 11. password hashes wait in line: 40 logins at once (each an argon2id
+     hash of 64 MiB) leave akd's peak memory within two hashes of where it
+     was, all are answered, and a player's ping meanwhile is answered
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -396,6 +399,28 @@ if stored == (0, "open"):
     r = org.call("admin", op="tournament_start", tournament=t)
     check(r.get("ok") and tournament_games("rounds", t) == (4032, "running"), "... and it starts again after")
     stop_akd(p)
+
+# --- 11. the hash queue ---
+def peak_kib(pid):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+p, port = start_akd("hashes", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0")
+alice = account(port, "alice")
+before = peak_kib(p.pid)
+guessers = [Conn(port, timeout=60, source="127.0.0.%d" % (20 + i % 4)) for i in range(40)]
+for i, g in enumerate(guessers):
+    g.s.sendall(b'{"id":1,"cmd":"login","user":"nobody%d","password":"guess"}\n' % i)
+pinged = alice.call("ping").get("ok")
+answers = [g.message() for g in guessers]
+grew = peak_kib(p.pid) - before
+check(all(a.get("error", {}).get("code") == "auth_failed" for a in answers) and pinged and grew < 2 * 65 * 1024,
+      "40 logins at once: all answered, a ping meanwhile too, akd's peak memory grew by %d MiB (hashes of 64 MiB "
+      "in line, not four at once)" % (grew // 1024))
+stop_akd(p)
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
