@@ -299,10 +299,8 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap)
     return rc;
 }
 
-int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session)
+int ak_store_user_set_password_rows(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session)
 {
-    if (ak_store_begin(st) != AK_STORE_OK)
-        return AK_STORE_ERROR;
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE users SET pwhash = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_text(q, 1, pwhash, -1, SQLITE_TRANSIENT);
@@ -317,7 +315,14 @@ int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwha
         sqlite3_bind_text(q, 2, keep_session ? keep_session : "", -1, SQLITE_TRANSIENT);
         rc = ak_store_run(st, q);
     }
-    if (rc != AK_STORE_OK || !q) {
+    return rc == AK_STORE_OK && q ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    if (ak_store_user_set_password_rows(st, id, pwhash, keep_session) != AK_STORE_OK) {
         ak_store_rollback(st);
         return AK_STORE_ERROR;
     }

@@ -88,6 +88,8 @@ int ak_store_user_name(struct ak_store *st, int64_t id, char *name, size_t cap);
 /* Set the account's password and, in the same transaction, revoke every
  * session of it except keep_session (a token hash; NULL: all). */
 int ak_store_user_set_password(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session);
+/* The same inside the caller's transaction (the writer's group commit). */
+int ak_store_user_set_password_rows(struct ak_store *st, int64_t id, const char *pwhash, const char *keep_session);
 
 /* The admin role (ak_store_admin.c). Banning revokes every session of the
  * account in the same transaction. */
@@ -114,6 +116,8 @@ int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int6
  * session of the account revoked, in one transaction; NOT_FOUND (nothing
  * changed) if that reset is no longer there. */
 int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash);
+/* The same inside the caller's transaction; on NOT_FOUND nothing was changed. */
+int ak_store_reset_finish_rows(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash);
 /* Tournaments (ak_store_tournament.c, migration 10). */
 struct ak_store_tournament {
     int64_t id;

@@ -91,17 +91,15 @@ int ak_store_reset_get(struct ak_store *st, int64_t user, char *token_hash, int6
     return out;
 }
 
-int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash)
+int ak_store_reset_finish_rows(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash)
 {
     /* The token is used up first: if another request used it meanwhile,
-     * nothing else happens (NOT_FOUND). */
+     * nothing else happens (NOT_FOUND, nothing changed). */
     static const char *const steps[] = {
         "DELETE FROM password_resets WHERE user_id = ?1 AND token_hash = ?3",
         "UPDATE users SET pwhash = ?2 WHERE id = ?1",
         "DELETE FROM sessions WHERE user_id = ?1",
     };
-    if (ak_store_begin(st) != AK_STORE_OK)
-        return AK_STORE_ERROR;
     int rc = AK_STORE_OK;
     for (int i = 0; i < 3 && rc == AK_STORE_OK; i++) {
         sqlite3_stmt *q = ak_store_prep(st, steps[i]);
@@ -114,6 +112,14 @@ int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_h
         if (rc == AK_STORE_OK && i == 0 && sqlite3_changes(st->db) != 1)
             rc = AK_STORE_NOT_FOUND;
     }
+    return rc;
+}
+
+int ak_store_reset_finish(struct ak_store *st, int64_t user, const char *token_hash, const char *password_hash)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    int rc = ak_store_reset_finish_rows(st, user, token_hash, password_hash);
     if (rc != AK_STORE_OK) {
         ak_store_rollback(st);
         return rc;

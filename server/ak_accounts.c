@@ -17,8 +17,8 @@
  * A new session (login, registration, reset) is stored through the group
  * commit (session_job: the account too, for a registration), not with a
  * sync of its own on the loop; the connection is signed in and answered
- * once it is stored. The writes still made on the loop (a logout's
- * revocation, a new password) come at most at the hash queue's pace.
+ * once it is stored; so are a logout, a new password and a reset
+ * (change_jobs): nothing here writes on the loop.
  *
  * A forgotten password: an admin issues a one-time reset token
  * (ak_account_reset_issue, akc admin reset-password) and hands it to the
@@ -269,7 +269,7 @@ static void session_release(void *data)
     free(data);
 }
 
-static const struct ak_job session_job = {session_write, session_answer, NULL, session_release};
+static const struct ak_job session_job = {session_write, session_answer, NULL, session_release, NULL};
 
 /* user 0: register name with pw_hash first. */
 static void start_session(struct ak_conn *c, const json_t *id, int64_t user, const char *name, const char *pw_hash)
@@ -307,9 +307,131 @@ static void finish_login(struct ak_conn *c, struct pw_work *w)
     start_session(c, w->id, w->user, w->name, NULL);
 }
 
+/* A logout, a new password and a reset are stored through the group
+ * commit too (issue 28): the connection is held, and changed and answered
+ * only once the change is stored; other connections of the account end
+ * then. */
+enum change_kind { CHANGE_LOGOUT, CHANGE_PASSWORD, CHANGE_RESET };
+
+struct account_change {
+    enum change_kind kind;
+    int64_t user;
+    char name[64];
+    char pw_hash[crypto_pwhash_STRBYTES];
+    char reset_hash[65];        /* CHANGE_RESET: the token used */
+    char revoked[65];           /* CHANGE_LOGOUT: the session's token hash */
+    char token[65], hashed[65]; /* the new session (password, reset) */
+    int64_t expires;
+    bool not_found;             /* the writer's finding: the reset token was used meanwhile */
+};
+
+static int change_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct account_change *ch = k->data;
+    int rc;
+    if (ch->kind == CHANGE_LOGOUT)
+        return ak_store_session_delete(st, ch->revoked);
+    if (ch->kind == CHANGE_PASSWORD)
+        rc = ak_store_user_set_password_rows(st, ch->user, ch->pw_hash, NULL);
+    else if ((rc = ak_store_reset_finish_rows(st, ch->user, ch->reset_hash, ch->pw_hash)) == AK_STORE_NOT_FOUND)
+        return ch->not_found = true, AK_STORE_OK;       /* nothing changed */
+    return rc == AK_STORE_OK ? ak_store_session_create(st, ch->hashed, ch->user, ch->expires) : rc;
+}
+
+static void logout_answer(struct ak_conn *c, const json_t *id, const struct account_change *ch)
+{
+    if (!c->closing && strcmp(c->token_hash, ch->revoked) == 0) {
+        c->user = 0;
+        c->user_name[0] = c->token_hash[0] = '\0';
+        ak_conn_signed_out(c);
+    }
+    if (!c->closing)
+        ak_conn_reply_ok(c, id, NULL);
+    /* Other connections that used the same token end with it. */
+    ak_conn_end_sessions(c->srv, 0, ch->revoked, NULL, "the session was logged out");
+}
+
 /* A new password is often the answer to a stolen one (or a stolen
  * token): every session of the account ends, this connection's too, and
  * this connection goes on under a new token, returned. */
+static void password_answer(struct ak_conn *c, const json_t *id, const struct account_change *ch)
+{
+    if (!c->closing) {
+        memcpy(c->token_hash, ch->hashed, sizeof c->token_hash);
+        c->session_expires = ch->expires;
+        ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:b}", "user", ch->name, "token", ch->token,
+                                          "other_sessions_ended", 1));
+    }
+    ak_conn_end_sessions(c->srv, ch->user, NULL, ch->hashed, "the account's password was changed");
+}
+
+static void reset_answer(struct ak_conn *c, const json_t *id, const struct account_change *ch)
+{
+    if (ch->not_found) {
+        ak_conn_reply_error(c, id, "auth_failed", "the reset token is wrong, used or expired; ask an admin for another");
+        return;
+    }
+    good_guess(c, ch->name);
+    /* This connection may have resumed the old session (akc does): it
+     * goes on under the new one rather than being ended with the rest. */
+    c->user = 0;
+    c->user_name[0] = c->token_hash[0] = '\0';
+    ak_conn_end_sessions(c->srv, ch->user, NULL, NULL, "the account's password was reset");
+    ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", ch->name, c->peer);
+    sign_in(c, ch->user, ch->name, ch->hashed, ch->expires);
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", ch->name, "token", ch->token));
+}
+
+static void change_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct account_change *ch = k->data;
+    (void)srv;
+    if (!k->conn)
+        return;
+    if (ch->kind == CHANGE_LOGOUT)
+        logout_answer(k->conn, k->id, ch);
+    else if (ch->kind == CHANGE_PASSWORD)
+        password_answer(k->conn, k->id, ch);
+    else if (!k->conn->closing)
+        reset_answer(k->conn, k->id, ch);
+}
+
+static void change_release(void *data)
+{
+    sodium_memzero(data, sizeof(struct account_change));     /* the token */
+    free(data);
+}
+
+static const struct ak_job change_jobs[] = {
+    [CHANGE_LOGOUT] = {change_write, change_answer, NULL, change_release, "the session is still valid"},
+    [CHANGE_PASSWORD] = {change_write, change_answer, NULL, change_release, "the old password still holds"},
+    [CHANGE_RESET] = {change_write, change_answer, NULL, change_release, "the reset token still holds"},
+};
+
+/* A change of user's account (name) into the next group commit, with a
+ * new session when it makes one (password, reset). */
+static void change_account(struct ak_conn *c, const json_t *id, enum change_kind kind, int64_t user,
+                           const char *name, const char *pw_hash, const char *reset_hash)
+{
+    struct account_change *ch = calloc(1, sizeof *ch);
+    if (!ch) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
+    }
+    ch->kind = kind;
+    ch->user = user;
+    snprintf(ch->name, sizeof ch->name, "%s", name);
+    if (pw_hash)
+        snprintf(ch->pw_hash, sizeof ch->pw_hash, "%s", pw_hash);
+    if (reset_hash)
+        snprintf(ch->reset_hash, sizeof ch->reset_hash, "%s", reset_hash);
+    if (kind == CHANGE_LOGOUT)
+        memcpy(ch->revoked, c->token_hash, sizeof ch->revoked);
+    else
+        ch->expires = new_token(ch->token, ch->hashed);
+    ak_batch_job(c->srv, c, id, &change_jobs[kind], NULL, ch);
+}
+
 static void finish_change(struct ak_conn *c, struct pw_work *w)
 {
     if (!w->ok) {
@@ -317,19 +439,7 @@ static void finish_change(struct ak_conn *c, struct pw_work *w)
         return;
     }
     good_guess(c, w->name);
-    char token[65], hashed[65];
-    int64_t expires = new_token(token, hashed);
-    if (ak_store_user_set_password(c->srv->store, w->user, w->hash, NULL) != AK_STORE_OK ||
-        ak_store_session_create(c->srv->store, hashed, w->user, expires) != AK_STORE_OK) {
-        ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); log in again",
-                            ak_store_error(c->srv->store));
-        return;
-    }
-    memcpy(c->token_hash, hashed, sizeof c->token_hash);
-    c->session_expires = expires;
-    ak_conn_reply_ok(c, w->id, json_pack("{s:s,s:s,s:b}", "user", w->name, "token", token,
-                                         "other_sessions_ended", 1));
-    ak_conn_end_sessions(c->srv, w->user, NULL, c->token_hash, "the account's password was changed");
+    change_account(c, w->id, CHANGE_PASSWORD, w->user, w->name, w->hash, NULL);
 }
 
 static void finish_reset(struct ak_conn *c, struct pw_work *w)
@@ -338,24 +448,7 @@ static void finish_reset(struct ak_conn *c, struct pw_work *w)
         ak_conn_reply_error(c, w->id, "internal", "could not hash the password");
         return;
     }
-    int rc = ak_store_reset_finish(c->srv->store, w->user, w->reset_hash, w->hash);
-    if (rc == AK_STORE_NOT_FOUND) {
-        ak_conn_reply_error(c, w->id, "auth_failed", "the reset token is wrong, used or expired; ask an admin for another");
-        return;
-    }
-    if (rc != AK_STORE_OK) {
-        ak_conn_reply_error(c, w->id, "internal", "could not store the new password (%s); nothing changed",
-                            ak_store_error(c->srv->store));
-        return;
-    }
-    good_guess(c, w->name);
-    /* This connection may have resumed the old session (akc does): it
-     * goes on under the new one rather than being ended with the rest. */
-    c->user = 0;
-    c->user_name[0] = c->token_hash[0] = '\0';
-    ak_conn_end_sessions(c->srv, w->user, NULL, NULL, "the account's password was reset");
-    ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", w->name, c->peer);
-    start_session(c, w->id, w->user, w->name, NULL);
+    change_account(c, w->id, CHANGE_RESET, w->user, w->name, w->hash, w->reset_hash);
 }
 
 static void pump_hashes(uv_loop_t *loop);
@@ -670,20 +763,7 @@ void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     (void)msg;
-    char token_hash[65];
-    memcpy(token_hash, c->token_hash, sizeof token_hash);
-    if (ak_store_session_delete(c->srv->store, token_hash) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not revoke the session (%s); "
-                            "it is still valid", ak_store_error(c->srv->store));
-        return;
-    }
-    c->user = 0;
-    c->user_name[0] = '\0';
-    c->token_hash[0] = '\0';
-    ak_conn_signed_out(c);
-    ak_conn_reply_ok(c, id, NULL);
-    /* Other connections that used the same token end with it. */
-    ak_conn_end_sessions(c->srv, 0, token_hash, NULL, "the session was logged out");
+    change_account(c, id, CHANGE_LOGOUT, c->user, c->user_name, NULL, NULL);
 }
 
 int ak_account_reset_issue(struct ak_server *srv, int64_t user, char token[33], int64_t *expires)

@@ -95,7 +95,7 @@ static void extend_answer(struct ak_server *srv, struct ak_commit *k)
         ak_conn_reply_ok(k->conn, k->id, ak_game_summary(k->g, k->user));
 }
 
-static const struct ak_job extend_job = {ak_clock_deadline_write, extend_answer, ak_clock_deadline_undo, NULL};
+static const struct ak_job extend_job = {ak_clock_deadline_write, extend_answer, ak_clock_deadline_undo, NULL, NULL};
 
 static void op_extend(struct ak_conn *c, const json_t *id, const json_t *msg)
 {

@@ -190,7 +190,8 @@ static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
         else if (ok)
             answer_committed(srv, k);
         else if (k->conn)
-            ak_conn_reply_error(k->conn, k->id, "internal", "%s; nothing changed", why);
+            ak_conn_reply_error(k->conn, k->id, "internal", "%s; nothing changed%s%s", why,
+                                k->job && k->job->unchanged ? ": " : "", k->job && k->job->unchanged ? k->job->unchanged : "");
         if (k->conn) {
             if (!k->conn->closing)
                 ak_conn_resume(k->conn);

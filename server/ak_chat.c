@@ -196,7 +196,7 @@ static void chat_answer(struct ak_server *srv, struct ak_commit *k)
         ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:s}", "game", (json_int_t)k->game_id, "channel", p->channel));
 }
 
-static const struct ak_job chat_job = {chat_write, chat_answer, NULL, NULL};
+static const struct ak_job chat_job = {chat_write, chat_answer, NULL, NULL, NULL};
 
 void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
 {

@@ -157,7 +157,7 @@ static void create_undo(struct ak_server *srv, struct ak_commit *k)
     ak_game_remove(srv, k->g);
 }
 
-static const struct ak_job create_job = {create_write, create_answer, create_undo, NULL};
+static const struct ak_job create_job = {create_write, create_answer, create_undo, NULL, NULL};
 
 /* `join`: the seat, and the deadline the game now has. */
 static int seat_write(struct ak_store *st, const struct ak_commit *k)
@@ -190,7 +190,7 @@ static void seat_undo(struct ak_server *srv, struct ak_commit *k)
     ak_game_name_players(srv, g);
 }
 
-static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo, NULL};
+static const struct ak_job seat_job = {seat_write, seat_answer, seat_undo, NULL, NULL};
 
 bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_t cap)
 {
@@ -468,7 +468,7 @@ static void closing_undo(struct ak_server *srv, struct ak_commit *k)
     k->g->overdue = x->overdue_before;
 }
 
-static const struct ak_job closing_job = {closing_write, closing_answer, closing_undo, NULL};
+static const struct ak_job closing_job = {closing_write, closing_answer, closing_undo, NULL, NULL};
 
 static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
 {
@@ -715,7 +715,7 @@ static void time_given_answer(struct ak_server *srv, struct ak_commit *k)
 }
 
 static const struct ak_job time_given_job = {ak_clock_deadline_write, time_given_answer, ak_clock_deadline_undo,
-                                             NULL};
+                                             NULL, NULL};
 
 void ak_cmd_give_time(struct ak_conn *c, const json_t *id, const json_t *msg)
 {

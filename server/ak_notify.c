@@ -469,7 +469,7 @@ static void digest_answer(struct ak_server *srv, struct ak_commit *k)
     }
 }
 
-static const struct ak_job digest_job = {digest_write, digest_answer, NULL, NULL};
+static const struct ak_job digest_job = {digest_write, digest_answer, NULL, NULL, NULL};
 
 void ak_notify_digest(struct ak_server *srv)
 {

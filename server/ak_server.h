@@ -489,6 +489,7 @@ struct ak_job {
     void (*answer)(struct ak_server *srv, struct ak_commit *k);
     void (*undo)(struct ak_server *srv, struct ak_commit *k);     /* NULL: nothing in memory to undo */
     void (*release)(void *data);        /* frees k->data (NULL: free) */
+    const char *unchanged;              /* said after "nothing changed" when it is not stored, or NULL */
 };
 struct ak_commit {
     const struct ak_job *job;   /* NULL: an action */

@@ -158,7 +158,7 @@ static void settings_answer(struct ak_server *srv, struct ak_commit *k)
         ak_notify_verify_email(srv, k->user, ch->after.email, ch->token);
 }
 
-static const struct ak_job settings_job = {settings_write, settings_answer, NULL, NULL};
+static const struct ak_job settings_job = {settings_write, settings_answer, NULL, NULL, NULL};
 
 /* What the request asks for, checked against p (the stored settings);
  * NULL with the reply sent when it cannot be done. */

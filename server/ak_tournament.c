@@ -483,7 +483,7 @@ static void round_release(void *data)
     free(r);
 }
 
-static const struct ak_job round_job = {round_write, round_answer, round_undo, round_release};
+static const struct ak_job round_job = {round_write, round_answer, round_undo, round_release, NULL};
 
 /* tb's status and round (as set in tb->t) into the batch, after its
  * games, in r (made before the games are paired, so that pairings never
@@ -819,7 +819,7 @@ static void join_answer(struct ak_server *srv, struct ak_commit *k)
         ak_conn_reply_ok(k->conn, k->id, tournament_json(&j->t, j->players));
 }
 
-static const struct ak_job join_job = {join_write, join_answer, join_done, NULL};
+static const struct ak_job join_job = {join_write, join_answer, join_done, NULL, NULL};
 
 static void op_join(struct ak_conn *c, const json_t *id, const json_t *msg)
 {

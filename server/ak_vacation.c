@@ -228,7 +228,7 @@ static void vacation_release(void *data)
     free(v);
 }
 
-static const struct ak_job vacation_job = {vacation_write, vacation_answer, vacation_undo, vacation_release};
+static const struct ak_job vacation_job = {vacation_write, vacation_answer, vacation_undo, vacation_release, NULL};
 
 static json_t *status_json(const struct ak_server *srv, const struct ak_store_prefs *p, int64_t now)
 {

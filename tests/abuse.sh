@@ -207,9 +207,24 @@ check "decline with the store failing: an error, not ok" "[ \$? != 0 ] && grep -
 as r4 logout >"$dir/logout-fail.out" 2>&1
 check "logout with the store failing: an error saying the session is still valid" \
     "grep -q 'still valid' '$dir/logout-fail.out'"
-sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_abort; DROP TRIGGER no_logout;"
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" \
+    "CREATE TRIGGER no_passwd BEFORE UPDATE OF pwhash ON users BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+printf '{"id":1,"cmd":"login","user":"r2","password":"password-r2"}\n{"id":2,"cmd":"passwd","password":"password-r2","new_password":"password-r2-new"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-fail.out" 2>&1
+check "passwd with the store failing: an error saying the old password still holds" \
+    "grep '\"id\":2' '$dir/passwd-fail.out' | grep -q 'the old password still holds'"
+printf '{"id":1,"cmd":"login","user":"r2","password":"password-r2"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-old.out" 2>&1
+check "... and it does: the old password logs in" "grep -q '\"token\"' '$dir/passwd-old.out'"
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_abort; DROP TRIGGER no_logout; DROP TRIGGER no_passwd;"
 as r4 abort "$game" >"$dir/abort2.out" 2>&1
 expect abort2 "aborted"
+old_hash=$(sqlite3 "$dir/akd.sqlite3" "SELECT pwhash FROM users WHERE name = 'r2'")
+printf '{"id":1,"cmd":"login","user":"r2","password":"password-r2"}\n{"id":2,"cmd":"passwd","password":"password-r2","new_password":"password-r2-new"}\n' |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/passwd-ok.out" 2>&1
+new_hash=$(sqlite3 "$dir/akd.sqlite3" "SELECT pwhash FROM users WHERE name = 'r2'")
+check "passwd answered once stored: the new password is in the database when it is answered" \
+    "grep '\"id\":2' '$dir/passwd-ok.out' | grep -q other_sessions_ended && [ '$new_hash' != '$old_hash' ]"
 
 # Last: it locks the address out of logins for the window.
 { printf '{"id":1,"cmd":"login","user":"other","password":"other-password-3"}\n'
