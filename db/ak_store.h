@@ -94,6 +94,8 @@ int ak_store_user_set_password_rows(struct ak_store *st, int64_t id, const char 
 /* The admin role (ak_store_admin.c). Banning revokes every session of the
  * account in the same transaction. */
 int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned);
+/* The same inside the caller's transaction. */
+int ak_store_user_set_banned_rows(struct ak_store *st, int64_t user, bool banned);
 /* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
 /* The admin role, held by accounts (migration 15): granted or taken back

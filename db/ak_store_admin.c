@@ -6,10 +6,8 @@
 #include "ak_store.h"
 #include "ak_store_internal.h"
 
-int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned)
+int ak_store_user_set_banned_rows(struct ak_store *st, int64_t user, bool banned)
 {
-    if (ak_store_begin(st) != AK_STORE_OK)
-        return AK_STORE_ERROR;
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE users SET banned = ? WHERE id = ?");
     if (q) {
         sqlite3_bind_int(q, 1, banned);
@@ -24,6 +22,14 @@ int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned)
             sqlite3_bind_int64(q, 1, user);
         rc = ak_store_run(st, q);
     }
+    return rc;
+}
+
+int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    int rc = ak_store_user_set_banned_rows(st, user, banned);
     if (rc != AK_STORE_OK) {
         ak_store_rollback(st);
         return rc;

@@ -21,7 +21,7 @@
  * (change_jobs): nothing here writes on the loop.
  *
  * A forgotten password: an admin issues a one-time reset token
- * (ak_account_reset_issue, akc admin reset-password) and hands it to the
+ * (ak_account_reset_token, akc admin reset-password) and hands it to the
  * player out of band; {"cmd":"reset_password","user","token",
  * "new_password"} sets the new password with it, ends every session of the
  * account and logs the connection in. The token is kept only as its hash,
@@ -766,15 +766,13 @@ void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)
     change_account(c, id, CHANGE_LOGOUT, c->user, c->user_name, NULL, NULL);
 }
 
-int ak_account_reset_issue(struct ak_server *srv, int64_t user, char token[33], int64_t *expires)
+void ak_account_reset_token(char token[33], char hashed[65], int64_t *expires)
 {
     unsigned char raw[16];
-    char hashed[65];
     randombytes_buf(raw, sizeof raw);
     sodium_bin2hex(token, 33, raw, sizeof raw);
     hash_token(token, hashed);
     *expires = ak_now() + RESET_SECONDS;
-    return ak_store_reset_put(srv->store, user, hashed, *expires) == AK_STORE_OK ? 0 : -1;
 }
 
 /* {"cmd":"reset_password","user":NAME,"token":T,"new_password":P}: no

@@ -35,7 +35,8 @@
  *                              errors by code (ak_stats.c)
  *
  * Nobody else can do any of it (not_admin). Every admin action is written
- * to the audit table (admin_actions) and the log, with who did it.
+ * to the audit table (admin_actions), in the same group commit as the
+ * action itself, and to the log, with who did it.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -46,12 +47,44 @@
 #include "ak_server.h"
 
 
+/* The audit row of an admin's action, stored in the same group commit as
+ * the action (both are joined to the batch in one loop turn, so one
+ * transaction holds both: no action without its row, nor a row without
+ * its action), and logged once stored. Nothing an admin does writes on
+ * the loop (issue 28). */
+struct audit_row {
+    int64_t when;
+    char admin[64], op[32], target[80], detail[260];
+};
+
+static int audit_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct audit_row *a = k->data;
+    return ak_store_audit(st, a->when, a->admin, a->op, a->target, a->detail);
+}
+
+static void audit_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct audit_row *a = k->data;
+    (void)srv;
+    ak_log(AK_LOG_WARN, "admin %s: %s %s%s%s", a->admin, a->op, a->target, a->detail[0] ? " " : "", a->detail);
+}
+
+static const struct ak_job audit_job = {audit_write, audit_answer, NULL, NULL, NULL};
+
 static void audit(struct ak_conn *c, const char *op, const char *target, const char *detail)
 {
-    if (ak_store_audit(c->srv->store, ak_now(), c->user_name, op, target, detail) != AK_STORE_OK)
-        ak_log(AK_LOG_ERROR, "admin %s: %s %s: could not write the audit row: %s", c->user_name, op, target,
-               ak_store_error(c->srv->store));
-    ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "admin %s: %s %s%s%s", c->user_name, op, target, detail[0] ? " " : "", detail);
+    struct audit_row *a = calloc(1, sizeof *a);
+    if (!a) {
+        ak_log(AK_LOG_ERROR, "admin %s: %s %s: out of memory for the audit row", c->user_name, op, target);
+        return;
+    }
+    a->when = ak_now();
+    snprintf(a->admin, sizeof a->admin, "%s", c->user_name);
+    snprintf(a->op, sizeof a->op, "%s", op);
+    snprintf(a->target, sizeof a->target, "%s", target);
+    snprintf(a->detail, sizeof a->detail, "%s", detail);
+    ak_batch_job(c->srv, NULL, NULL, &audit_job, NULL, a);
 }
 
 /* The account named by "user" (any case): its id, and its name as
@@ -134,13 +167,9 @@ static void op_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     char by[80], target[32];
     snprintf(by, sizeof by, "%s (admin)", c->user_name);
-    if (ak_game_close(c->srv, g, "aborted", by) != 0) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
-        return;
-    }
     snprintf(target, sizeof target, "game %lld", (long long)g->id);
-    audit(c, "abort", target, "");
-    ak_conn_reply_ok(c, id, json_pack("{s:I,s:s}", "game", (json_int_t)g->id, "status", "aborted"));
+    if (ak_game_close(c->srv, c, id, g, "aborted", by))
+        audit(c, "abort", target, "");
 }
 
 /* End game g with result (AK_AXIS, AK_ALLIED or AK_NOBODY for a draw):
@@ -199,37 +228,67 @@ static void op_adjudicate(struct ak_conn *c, const json_t *id, const json_t *msg
 
 /* A banned player's unfinished games, as the admin chose: started ones
  * go to the opponent, open ones (no opponent yet) are called off. */
-static int adjudicate_games_of(struct ak_conn *c, int64_t user)
+static int adjudicate_games_of(struct ak_server *srv, const char *admin, int64_t user)
 {
     int n = 0;
     char why[256], by[80];
-    snprintf(by, sizeof by, "%s (admin)", c->user_name);
-    for (struct ak_game *g = c->srv->games; g; g = g->next) {
+    snprintf(by, sizeof by, "%s (admin)", admin);
+    for (struct ak_game *g = srv->games; g; g = g->next) {
         int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
         if (side < 0 || ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "active") != 0)
             continue;
         if (g->player[!side] == 0 || g->player[!side] == user)
-            n += ak_game_close(c->srv, g, "aborted", by) == 0;
-        else if (ak_game_load(c->srv, g) == 0)
-            n += adjudicate(c->srv, NULL, NULL, g, !side, why, sizeof why);
+            n += ak_game_close(srv, NULL, NULL, g, "aborted", by);
+        else if (ak_game_load(srv, g) == 0)
+            n += adjudicate(srv, NULL, NULL, g, !side, why, sizeof why);
     }
     return n;
 }
 
+/* A reset token, stored (as its hash) before the admin is given it. */
+struct reset_issue {
+    int64_t user, expires;
+    char name[64], token[33], hashed[65];
+};
+
+static int reset_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct reset_issue *r = k->data;
+    return ak_store_reset_put(st, r->user, r->hashed, r->expires);
+}
+
+static void reset_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct reset_issue *r = k->data;
+    (void)srv;
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:s,s:s,s:I}", "user", r->name, "token", r->token, "expires",
+                                                   (json_int_t)r->expires));
+}
+
+static void reset_release(void *data)
+{
+    memset(data, 0, sizeof(struct reset_issue));    /* the token */
+    free(data);
+}
+
+static const struct ak_job reset_job = {reset_write, reset_answer, NULL, reset_release, NULL};
+
 static void op_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    int64_t expires;
-    char token[33], canonical[64];
+    char canonical[64];
     int64_t user = user_arg(c, id, msg, canonical);
-    if (!user)
-        return;
-    if (ak_account_reset_issue(c->srv, user, token, &expires) != 0) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    struct reset_issue *r = user ? calloc(1, sizeof *r) : NULL;
+    if (!r) {
+        if (user)
+            ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    audit(c, "reset_password", canonical, "a one-time token issued");
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s,s:I}", "user", canonical, "token", token, "expires",
-                                      (json_int_t)expires));
+    r->user = user;
+    snprintf(r->name, sizeof r->name, "%s", canonical);
+    ak_account_reset_token(r->token, r->hashed, &r->expires);
+    if (ak_batch_job(c->srv, c, id, &reset_job, NULL, r))
+        audit(c, "reset_password", canonical, "a one-time token issued");
 }
 
 static void op_stats(struct ak_conn *c, const json_t *id)
@@ -259,6 +318,36 @@ static void op_stats(struct ak_conn *c, const json_t *id)
                                       s.latency_samples, "histogram", hist, "errors", errors));
 }
 
+/* A ban (its sessions revoked in the same write) or an unban; once
+ * stored, the account's connections end and, with games "adjudicate",
+ * its games are ended (each through the group commit of its own). */
+struct ban_change {
+    int64_t user;
+    bool ban, adjudicate;
+    char name[64], admin[64];
+};
+
+static int ban_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct ban_change *b = k->data;
+    return ak_store_user_set_banned_rows(st, b->user, b->ban);
+}
+
+static void ban_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct ban_change *b = k->data;
+    if (b->ban)
+        ak_conn_end_sessions(srv, b->user, NULL, NULL, "the account was banned by the server's operators");
+    int ended = b->adjudicate ? adjudicate_games_of(srv, b->admin, b->user) : 0;
+    if (b->adjudicate)
+        ak_log(AK_LOG_WARN, "admin %s: %d games of %s ended", b->admin, ended, b->name);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:s,s:b,s:i}", "user", b->name, "banned", b->ban,
+                                                   "games_ended", ended));
+}
+
+static const struct ak_job ban_job = {ban_write, ban_answer, NULL, NULL, NULL};
+
 static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool ban)
 {
     const char *games = json_string_value(json_object_get(msg, "games"));
@@ -274,18 +363,19 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
         ak_conn_reply_error(c, id, "bad_request", "an admin does not ban himself");
         return;
     }
-    if (ak_store_user_set_banned(c->srv->store, user, ban) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
+    struct ban_change *b = calloc(1, sizeof *b);
+    if (!b) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
         return;
     }
-    if (ban)
-        ak_conn_end_sessions(c->srv, user, NULL, NULL, "the account was banned by the server's operators");
-    int ended = ban && games && strcmp(games, "adjudicate") == 0 ? adjudicate_games_of(c, user) : 0;
+    *b = (struct ban_change){.user = user, .ban = ban, .adjudicate = ban && games && strcmp(games, "adjudicate") == 0};
+    snprintf(b->name, sizeof b->name, "%s", canonical);
+    snprintf(b->admin, sizeof b->admin, "%s", c->user_name);
     char detail[64] = "";
     if (ban)
-        snprintf(detail, sizeof detail, "games %s (%d ended)", games ? games : "wait", ended);
-    audit(c, ban ? "ban" : "unban", canonical, detail);
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:i}", "user", canonical, "banned", ban, "games_ended", ended));
+        snprintf(detail, sizeof detail, "games %s", games ? games : "wait");
+    if (ak_batch_job(c->srv, c, id, &ban_job, NULL, b))
+        audit(c, ban ? "ban" : "unban", canonical, detail);
 }
 
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -314,13 +404,11 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_reset_password(c, id, msg);
     else if (op && strcmp(op, "stats") == 0)
         op_stats(c, id);
-    else if (op && (strcmp(op, "tournament_create") == 0 || strcmp(op, "tournament_start") == 0)) {
-        char detail[128];
-        bool create = op[11] == 'c';
-        /* a start is audited in the commit that stores it (ak_tournament.c) */
-        if ((create ? ak_tournament_create : ak_tournament_start_now)(c, id, msg, detail, sizeof detail) == 0 && create)
-            audit(c, op, "tournament", detail);
-    } else
+    else if (op && strcmp(op, "tournament_create") == 0)
+        ak_tournament_create(c, id, msg);       /* audited in the commit that stores it (ak_tournament.c) */
+    else if (op && strcmp(op, "tournament_start") == 0)
+        ak_tournament_start_now(c, id, msg);    /* the same */
+    else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
                             "reset_password, stats, tournament_create or tournament_start");
 }

@@ -2,7 +2,7 @@
  *
  * A game may have a time control: so many seconds for each action of the
  * awaited player, or for each of his player turns. After every action the
- * deadline is set again (ak_clock_reset); a libuv timer checks every
+ * deadline is set again (ak_clock_next, stored with the action); a libuv timer checks every
  * clock_tick_ms. When 80% of the time is used the player is notified
  * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
  * side lose on time (a TIMEOUT action in the game's log, so the record
@@ -66,12 +66,6 @@ bool ak_clock_give(struct ak_server *srv, struct ak_conn *c, const json_t *id, s
     g->meta.deadline = d->after = from + seconds;
     g->overdue = g->warned = false;
     return ak_batch_job(srv, c, id, job, g, d);
-}
-
-void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn)
-{
-    if (ak_clock_next(g, new_turn))
-        ak_game_save_meta(srv, g);
 }
 
 static void expire(struct ak_server *srv, struct ak_game *g, int late)

@@ -472,15 +472,6 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
     return j;
 }
 
-int ak_game_save_meta(struct ak_server *srv, struct ak_game *g)
-{
-    if (ak_store_game_set_meta(srv->store, g->id, &g->meta) == AK_STORE_OK)
-        return 0;
-    ak_log(AK_LOG_ERROR, "game %lld: could not store its lobby and clock data: %s",
-           (long long)g->id, ak_store_error(srv->store));
-    return -1;
-}
-
 void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
     if (g->state->phase == AK_PHASE_OVER) {

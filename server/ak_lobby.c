@@ -422,22 +422,10 @@ static void close_in_memory(struct ak_game *g, const char *status)
     g->overdue = false;
 }
 
-int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by)
-{
-    struct ak_store_game_meta before = g->meta;
-    close_in_memory(g, status);
-    if (ak_game_save_meta(srv, g) != 0) {
-        g->meta = before;       /* nothing stored: nothing changed */
-        return -1;
-    }
-    announce_close(srv, g, status, by);
-    return 0;
-}
-
-/* A player's decline or abort: closed in memory at once (nobody can join
- * it or close it again meanwhile), stored in the next group commit (no
- * sync of its own on the loop), told once stored; a failed commit puts
- * it back. */
+/* A decline or an abort (a player's or an admin's): closed in memory at
+ * once (nobody can join it or close it again meanwhile), stored in the
+ * next group commit (no sync of its own on the loop), told once stored; a
+ * failed commit puts it back. */
 struct closing {
     struct ak_store_game_meta meta, before;
     bool overdue_before;
@@ -470,19 +458,21 @@ static void closing_undo(struct ak_server *srv, struct ak_commit *k)
 
 static const struct ak_job closing_job = {closing_write, closing_answer, closing_undo, NULL, NULL};
 
-static void close_game(struct ak_conn *c, const json_t *id, struct ak_game *g, const char *status)
+bool ak_game_close(struct ak_server *srv, struct ak_conn *c, const json_t *id, struct ak_game *g,
+                   const char *status, const char *by)
 {
     struct closing *x = malloc(sizeof *x);
     if (!x) {
-        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
-        return;
+        if (c)
+            ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return false;
     }
     x->before = g->meta;
     x->overdue_before = g->overdue;
-    snprintf(x->by, sizeof x->by, "%s", c->user_name);
+    snprintf(x->by, sizeof x->by, "%s", by);
     close_in_memory(g, status);
     x->meta = g->meta;
-    ak_batch_job(c->srv, c, id, &closing_job, g, x);
+    return ak_batch_job(srv, c, id, &closing_job, g, x);
 }
 
 void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -495,7 +485,7 @@ void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (long long)g->id);
         return;
     }
-    close_game(c, id, g, "declined");
+    ak_game_close(c->srv, c, id, g, "declined", c->user_name);
 }
 
 void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -515,7 +505,7 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (long long)g->id);
         return;
     }
-    close_game(c, id, g, "aborted");
+    ak_game_close(c->srv, c, id, g, "aborted", c->user_name);
 }
 
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg)

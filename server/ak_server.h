@@ -282,8 +282,8 @@ void ak_stats_read(struct ak_stats *out);
 /* ak_tournament.c */
 void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg);
 /* admin ops (ak_admin.c checks the role, and audits detail on 0) */
-int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
-int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap);
+void ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_tournament_tick(struct ak_server *srv);         /* start dates */
 void ak_tournament_stop(struct ak_server *srv);         /* drops rounds not yet made */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
@@ -386,9 +386,9 @@ void ak_accounts_stop(struct ak_server *srv);    /* drops the hashes still in li
 void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg);
-/* A one-time password reset token for user (32 hex digits, kept only as its
- * hash) valid until *expires; 0, or -1 if it could not be stored. */
-int ak_account_reset_issue(struct ak_server *srv, int64_t user, char token[33], int64_t *expires);
+/* A one-time password reset token (32 hex digits, for the admin), its hash
+ * (the only thing stored) and when it expires (48 hours). */
+void ak_account_reset_token(char token[33], char hashed[65], int64_t *expires);
 void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_games.c: games in memory */
@@ -581,8 +581,6 @@ void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
  * done (or, waiting, none was in flight). */
 struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns);
 void ak_writer_stop(struct ak_server *srv);
-/* Write the lobby and clock columns; -1 (logged) if the store failed. */
-int ak_game_save_meta(struct ak_server *srv, struct ak_game *g);
 
 /* ak_lobby.c */
 /* Why akd cannot start games of ruleset r (no table, unfinished): true
@@ -702,10 +700,13 @@ bool ak_email_plain(const char *e);
  * USER on the database (exit status). */
 int ak_admin_load(struct ak_server *srv);
 int ak_admin_cli(struct ak_store *st, const char *user_name, bool grant);
-/* Close a game that will not be played on (declined, aborted): stored,
- * pushed to its watchers as {"push":status,"game","by"}, logged. -1 (and
- * nothing changed) if the store failed. */
-int ak_game_close(struct ak_server *srv, struct ak_game *g, const char *status, const char *by);
+/* Close a game that will not be played on (declined, aborted): closed in
+ * memory at once, stored in the next group commit, then pushed to its
+ * watchers as {"push":status,"game","by"} and logged, and c (or NULL)
+ * answered {"game","status"}; a failed commit puts it back. false: out of
+ * memory (said to c). */
+bool ak_game_close(struct ak_server *srv, struct ak_conn *c, const json_t *id, struct ak_game *g,
+                   const char *status, const char *by);
 /* A new game: the creator seated on side, meta's challenge (if any)
  * invited to the other seat; numbered and in memory at once, stored with
  * the next group commit (with its tournament pairing, if any), then c (if
@@ -736,8 +737,6 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_clock.c: deadlines */
 void ak_clock_start(struct ak_server *srv);
-/* After an action (or at the start): the deadline for the awaited side. */
-void ak_clock_reset(struct ak_server *srv, struct ak_game *g, bool new_turn);
 /* The same in memory only: true if the deadline moved (and must be stored). */
 bool ak_clock_next(struct ak_game *g, bool new_turn);
 

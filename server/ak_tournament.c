@@ -862,7 +862,55 @@ void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg)
 
 /* ---- the admin's side (ak_admin.c checks the role and audits) ---- */
 
-int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap)
+/* A new tournament, stored (with its table, and the admin's audit row)
+ * in the next group commit, not on the loop; the admin is answered with
+ * its number once it is stored, or told the name was taken meanwhile. */
+struct creation {
+    struct ak_store_tournament t;
+    char *crt_text;             /* its table's text, when it has one */
+    char admin[64];
+    int64_t when;
+    bool taken;                 /* the writer's finding */
+};
+
+static const char *crt_digest_of(const struct ak_store_tournament *t)
+{
+    return t->crt_digest[0] ? t->crt_digest : NULL;
+}
+
+static int creation_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct creation *x = k->data;
+    char detail[160];
+    int rc = x->crt_text ? ak_store_crt_put(st, x->t.crt_digest, x->crt_text) : AK_STORE_OK;
+    if (rc == AK_STORE_OK && (rc = ak_store_tournament_create(st, &x->t)) == AK_STORE_EXISTS)
+        return x->taken = true, AK_STORE_OK;
+    snprintf(detail, sizeof detail, "%s %s", x->t.kind, x->t.name);
+    return rc == AK_STORE_OK ? ak_store_audit(st, x->when, x->admin, "tournament_create", "tournament", detail) : rc;
+}
+
+static void creation_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct creation *x = k->data;
+    (void)srv;
+    if (!x->taken)
+        ak_log(AK_LOG_WARN, "admin %s: tournament_create tournament %s %s", x->admin, x->t.kind, x->t.name);
+    if (k->conn && x->taken)
+        ak_conn_reply_error(k->conn, k->id, "bad_request", "a tournament is called %s already", x->t.name);
+    else if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, tournament_json(&x->t, 0));
+}
+
+static void creation_release(void *data)
+{
+    struct creation *x = data;
+    free(x->crt_text);
+    free(x);
+}
+
+static const struct ak_job creation_job = {creation_write, creation_answer, NULL, creation_release, NULL};
+
+void ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct ak_store_tournament t = {0};
     const char *name = json_string_value(json_object_get(msg, "name"));
@@ -876,12 +924,12 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
         ak_conn_reply_error(c, id, "bad_request", "a tournament has a name (1 to 63 characters), a kind (round_robin "
                             "or swiss), optional rounds (1 to 20, swiss), both_sides, starts (seconds since the "
                             "epoch), time_control, rated, vacation and a known ruleset");
-        return -1;
+        return;
     }
     char why[400];
     if (ak_ruleset_unavailable(c->srv, ak_ruleset_find(ruleset ? ruleset : "classic"), why, sizeof why)) {
         ak_conn_reply_error(c, id, "ruleset_unavailable", "%s", why);
-        return -1;
+        return;
     }
     snprintf(t.name, sizeof t.name, "%s", name);
     snprintf(t.kind, sizeof t.kind, "%s", kind);
@@ -890,49 +938,36 @@ int ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg,
     /* The Updated ruleset: the tournament's table is today's, kept in the
      * database with it (pair() fights every round on it). */
     const struct ak_crt_held *crt = c->srv->updated_crt;
-    if (ak_ruleset_get(ak_ruleset_find(t.ruleset))->needs_crt_table && crt) {
-        if (ak_store_crt_put(c->srv->store, crt->digest, crt->text) != AK_STORE_OK) {
-            ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
-            return -1;
-        }
+    if (ak_ruleset_get(ak_ruleset_find(t.ruleset))->needs_crt_table && crt)
         snprintf(t.crt_digest, sizeof t.crt_digest, "%s", crt->digest);
-    }
     t.rounds = rounds ? (int)json_integer_value(rounds) : 0;
     t.both_sides = json_is_true(json_object_get(msg, "both_sides"));
     t.rated = json_is_true(json_object_get(msg, "rated"));
     t.vacation = json_is_true(json_object_get(msg, "vacation"));
     t.starts = starts ? (int64_t)json_integer_value(starts) : ak_now() + 7 * 86400;
-    int rc = ak_store_tournament_create(c->srv->store, &t);
-    if (rc == AK_STORE_EXISTS) {
-        ak_conn_reply_error(c, id, "bad_request", "a tournament is called %s already", name);
-        return -1;
+    struct creation *k = calloc(1, sizeof *k);
+    if (!k || (crt_digest_of(&t) && !(k->crt_text = strdup(c->srv->updated_crt->text)))) {
+        free(k);
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
     }
-    if (rc != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the database could not store it; nothing changed");
-        return -1;
-    }
-    snprintf(detail, cap, "%s %s", t.kind, t.name);
-    ak_conn_reply_ok(c, id, tournament_json(&t, 0));
-    return 0;
+    k->t = t;
+    k->when = ak_now();
+    snprintf(k->admin, sizeof k->admin, "%s", c->user_name);
+    ak_batch_job(c->srv, c, id, &creation_job, NULL, k);
 }
 
-int ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg, char *detail, size_t cap)
+void ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct table tb;
     char why[200];
     if (!table_arg(c, id, msg, &tb))
-        return -1;
-    int rc = -1;
+        return;
     if (strcmp(tb.t.status, "open") != 0)
         ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started already", tb.t.name);
     else if (start(c->srv, &tb, c, id, why, sizeof why) != 0)
         ak_conn_reply_error(c, id, "bad_request", "%s", why);
-    else {      /* answered once its games and its round are stored */
-        snprintf(detail, cap, "%s", tb.t.name);
-        rc = 0;
-    }
-    table_free(&tb);
-    return rc;
+    table_free(&tb);    /* answered once its games and its round are stored */
 }
 
 /* ---- hooks: the clock, and games that end ---- */

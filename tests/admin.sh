@@ -144,4 +144,19 @@ expect stats 'errors answered:.* not_admin 4'
 as alice --json admin stats >"$dir/stats.json" 2>&1
 check "stats --json is one JSON document with a latency histogram" \
     "python3 -c 'import json,sys; d=json.load(open(\"$dir/stats.json\")); assert d[\"commit_ms\"][\"histogram\"][\"+Inf\"] >= 1 and d[\"games\"][\"finished\"] >= 3'"
+
+# --- an admin's action and its audit row: one transaction (issue 28) ---
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" \
+    "CREATE TRIGGER no_audit BEFORE INSERT ON admin_actions BEGIN SELECT RAISE(ABORT, 'injected'); END;"
+as alice admin ban carol >"$dir/ban-noaudit.out" 2>&1; rc=$?
+check "a ban whose audit row cannot be stored is an error" "[ \$rc != 0 ] && grep -q 'nothing changed' '$dir/ban-noaudit.out'"
+check "... and carol is not banned" \
+    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT banned FROM users WHERE name = 'carol'\")\" = 0 ]"
+as alice admin tournament-create "Unaudited Cup" swiss >"$dir/t-noaudit.out" 2>&1; rc=$?
+check "a tournament whose audit row cannot be stored is not created" \
+    "[ \$rc != 0 ] && [ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT count(*) FROM tournaments WHERE name = 'Unaudited Cup'\")\" = 0 ]"
+sqlite3 -cmd ".timeout 5000" "$dir/akd.sqlite3" "DROP TRIGGER no_audit;"
+as alice admin ban carol >/dev/null 2>&1
+check "with the audit back, the ban is stored with its row" \
+    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT banned FROM users WHERE name = 'carol'\")\" = 1 ] && [ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT count(*) FROM admin_actions WHERE op = 'ban' AND target = 'carol'\")\" = 1 ]"
 finish
