@@ -585,11 +585,9 @@ int ak_store_game_append(struct ak_store *st, int64_t game, uint32_t seq, int si
     return ak_store_commit(st);
 }
 
-int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
-                           size_t snapshot_len)
+int ak_store_game_truncate_rows(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                                size_t snapshot_len)
 {
-    if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return AK_STORE_ERROR;
     sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM actions WHERE game_id = ? AND seq > ?");
     if (q) {
         sqlite3_bind_int64(q, 1, game);
@@ -598,10 +596,19 @@ int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, cons
     int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         rc = snapshot ? set_snapshot(st, game, seq, snapshot, snapshot_len) : drop_snapshot_after(st, game, seq);
-    if (rc == AK_STORE_OK && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
-        return AK_STORE_OK;
-    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-    return AK_STORE_ERROR;
+    return rc;
+}
+
+int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                           size_t snapshot_len)
+{
+    if (ak_store_begin(st) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    if (ak_store_game_truncate_rows(st, game, seq, snapshot, snapshot_len) != AK_STORE_OK) {
+        ak_store_rollback(st);
+        return AK_STORE_ERROR;
+    }
+    return ak_store_commit(st);
 }
 
 int ak_store_game_snapshot(struct ak_store *st, int64_t game, uint32_t *seq, void *buf, size_t len)

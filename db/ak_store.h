@@ -243,6 +243,9 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
  * transaction. */
 int ak_store_game_truncate(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
                            size_t snapshot_len);
+/* The same inside the caller's transaction (the writer's group commit). */
+int ak_store_game_truncate_rows(struct ak_store *st, int64_t game, uint32_t seq, const void *snapshot,
+                                size_t snapshot_len);
 /* Rewrite the lobby and clock columns of a game. */
 int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_store_game_meta *m);
 /* One field of the meta alone (a small write that must not put back the

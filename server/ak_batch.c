@@ -163,6 +163,7 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
             continue;
         }
         *k->g->state = k->prev;
+        ak_undo_forget(k->g);
         ak_batch_restore_clock(k);
     }
     reversed(newest_first);

@@ -196,7 +196,7 @@ static const struct {
     {"decline", ak_cmd_decline, true, false, 2, always},
     {"abort", ak_cmd_abort, true, false, 2, always},
     {"act", ak_cmd_act, true, false, 1, never},
-    {"undo", ak_cmd_undo, true, false, 2, never},
+    {"undo", ak_cmd_undo, true, true, 5, never},     /* may replay the log (ak_undo.c) */
 };
 
 /* Run a command and charge the bytes of its reply to the address's

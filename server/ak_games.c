@@ -90,6 +90,7 @@ void ak_game_evict(struct ak_server *srv, struct ak_game *g)
     if (!g->state)
         return;
     g->brief = ak_game_brief_of(g);
+    ak_undo_forget(g);
     free(g->state);
     g->state = NULL;
     ak_log(AK_LOG_DEBUG, "game %lld left memory (it is over)", (long long)g->id);
@@ -170,6 +171,7 @@ void ak_game_remove(struct ak_server *srv, struct ak_game *g)
             break;
         }
     srv->game_by_id[g->id] = NULL;
+    ak_undo_forget(g);
     free(g->state);
     free(g->position);
     free(g->watchers);
@@ -394,6 +396,7 @@ void ak_games_free(struct ak_server *srv)
     while (srv->games) {
         struct ak_game *g = srv->games;
         srv->games = g->next;
+        ak_undo_forget(g);
         free(g->state);
         free(g->position);
         free(g->watchers);
@@ -590,5 +593,6 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->conn = c;
     k->id = id ? json_deep_copy(id) : NULL;
     ak_batch_add(srv, k);
+    ak_undo_note(g, a, &k->prev);
     return true;
 }

@@ -184,6 +184,8 @@ struct ak_game {
     const struct ak_crt_held *crt;  /* the table its battles are fought on (Updated), or NULL */
     struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
+    struct ak_undo_step *undo;  /* the states before its last undoable actions (ak_undo.c) */
+    int nundo;
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     char challenge_name[64];            /* the invited player of a challenge, or "" */
@@ -734,6 +736,11 @@ bool ak_time_control_parse(const json_t *tc, int *seconds, char per[8], char exp
 
 /* ak_undo.c */
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* After action a was applied to g (before: the state it was applied to):
+ * kept for an undo if it can be taken back, else what was kept goes. */
+void ak_undo_note(struct ak_game *g, const struct ak_action *a, const struct ak_state *before);
+/* What g keeps for undos goes (its state changed another way). */
+void ak_undo_forget(struct ak_game *g);
 
 /* ak_clock.c: deadlines */
 void ak_clock_start(struct ak_server *srv);

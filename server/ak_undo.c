@@ -3,12 +3,20 @@
  * A player may take back his last action while it is a move, a placement
  * or an embarkation of his current movement portion that revealed nothing
  * new to the opponent: no capture, no Rommel escape, no automatic victory
- * (and no die is ever rolled by these). akd rebuilds the state before it by
- * replaying the game's log from its start, drops the action from the store
- * in one transaction with the rebuilt snapshot, and pushes
- * {"push":"undo","game","seq","by","action","patch"}: the action taken back
- * and the patch back to the earlier state, whose sequence number is seq.
- * Repeating undo walks further back.
+ * (and no die is ever rolled by these). The state before it comes from
+ * memory: each game keeps the states before its last undoable actions
+ * (ak_undo_note, up to UNDO_KEPT a game and UNDO_STEPS_MAX in all, dropped
+ * at the first other action), so an undo costs the loop a copy. Only when
+ * memory has none (after a restart, past the bounds) is the game's log
+ * replayed from its start, after the pending batch is written. Either way
+ * the action is dropped from the store, with the rebuilt snapshot, in the
+ * next group commit (never a sync of its own on the loop), the state goes
+ * back at once (a failed commit puts it forward again), and once stored
+ * the player is answered and the watchers get
+ * {"push":"undo","game","seq","by","action","patch"}: the action taken
+ * back and the patch back to the earlier state, whose sequence number is
+ * seq. Repeating undo walks further back. An undo is a small write
+ * (writes_per_minute) queued behind actions.
  */
 #include <string.h>
 
@@ -16,6 +24,41 @@
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_server.h"
+
+#define UNDO_KEPT 8             /* states kept per game */
+#define UNDO_STEPS_MAX 4096     /* in all: 12 MiB */
+
+struct ak_undo_step {
+    struct ak_state before;
+    struct ak_action action;
+};
+
+static int steps_held;
+
+void ak_undo_forget(struct ak_game *g)
+{
+    steps_held -= g->nundo;
+    free(g->undo);
+    g->undo = NULL;
+    g->nundo = 0;
+}
+
+void ak_undo_note(struct ak_game *g, const struct ak_action *a, const struct ak_state *before)
+{
+    if (a->kind != AK_ACT_MOVE && a->kind != AK_ACT_PLACE && a->kind != AK_ACT_EMBARK) {
+        ak_undo_forget(g);
+        return;
+    }
+    if (!g->undo && (steps_held + UNDO_KEPT > UNDO_STEPS_MAX || !(g->undo = malloc(sizeof *g->undo * UNDO_KEPT))))
+        return;     /* none kept: an undo replays the log */
+    if (g->nundo == UNDO_KEPT) {    /* the oldest goes: undo walks back UNDO_KEPT from memory */
+        memmove(&g->undo[0], &g->undo[1], sizeof *g->undo * (UNDO_KEPT - 1));
+        g->nundo--;
+        steps_held--;
+    }
+    g->undo[g->nundo++] = (struct ak_undo_step){*before, *a};
+    steps_held++;
+}
 
 /* Why the last action cannot be taken back, or NULL if it can. */
 static const char *not_undoable(const struct ak_state *before, const struct ak_action *last,
@@ -40,12 +83,68 @@ static const char *not_undoable(const struct ak_state *before, const struct ak_a
     return NULL;
 }
 
+/* The undo on its way to the store: the log cut after `upto`, with the
+ * state there as the snapshot. */
+struct undo_change {
+    uint32_t upto;
+    int side;
+    char by[64];
+    struct ak_state before, after;      /* after: the state the undo took back, for a failed commit */
+    struct ak_action action;
+    uint32_t snapshot_seq;              /* the game's before the undo */
+};
+
+static int undo_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct undo_change *u = k->data;
+    return ak_store_game_truncate_rows(st, k->game_id, u->upto, &u->before, sizeof u->before);
+}
+
+static void undo_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct undo_change *u = k->data;
+    struct ak_game *g = k->g;
+    (void)srv;
+    json_t *patch = ak_state_patch(&u->after, &u->before);
+    json_t *taken = ak_action_to_json_in(&u->action, &u->before);
+    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, u->by, u->upto + 1);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:O}", "seq", (json_int_t)u->upto, "action", taken));
+    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
+                             "seq", (json_int_t)u->upto, "by", u->side == AK_AXIS ? "axis" : "allied",
+                             "action", taken, "patch", patch, "hazards", ak_hazards_to_json(&u->before));
+    ak_game_push(g, push);
+    json_decref(push);
+}
+
+static void undo_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct undo_change *u = k->data;
+    (void)srv;
+    *k->g->state = u->after;
+    k->g->snapshot_seq = u->snapshot_seq;
+    ak_undo_forget(k->g);
+}
+
+static const struct ak_job undo_job = {undo_write, undo_answer, undo_undo, NULL, "the action stands"};
+
+/* The state before g's last action and that action: from memory, else
+ * by replaying the log (after the pending batch is written). */
+static bool state_before_last(struct ak_conn *c, struct ak_game *g, struct ak_state *before, struct ak_action *last)
+{
+    if (g->nundo > 0) {
+        *before = g->undo[g->nundo - 1].before;
+        *last = g->undo[g->nundo - 1].action;
+        return true;
+    }
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
+    return ak_game_load(c->srv, g) == 0 &&
+           ak_game_replay(c->srv, g, g->state->ruleset, g->state->actions - 1, before, last) == 0;
+}
+
 void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    static struct ak_state before;
-    struct ak_action last;
     int side;
-    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct ak_game *g = ak_game_player_arg(c, id, msg, &side);
     if (!g)
         return;
@@ -53,29 +152,32 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "cannot_undo", "there is nothing to take back");
         return;
     }
-    uint32_t upto = g->state->actions - 1;
-    if (ak_game_replay(c->srv, g, g->state->ruleset, upto, &before, &last) != 0) {
+    struct undo_change *u = malloc(sizeof *u);
+    if (!u) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
+    }
+    if (!state_before_last(c, g, &u->before, &u->action)) {
+        free(u);
         ak_conn_reply_error(c, id, "internal", "the game's log could not be replayed");
         return;
     }
-    const char *why = not_undoable(&before, &last, g->state, side);
+    const char *why = not_undoable(&u->before, &u->action, g->state, side);
     if (why) {
+        free(u);
         ak_conn_reply_error(c, id, "cannot_undo", "%s", why);
         return;
     }
-    if (ak_store_game_truncate(c->srv->store, g->id, upto, &before, sizeof before) != AK_STORE_OK) {
-        ak_conn_reply_error(c, id, "internal", "the store failed; nothing changed");
-        return;
+    u->upto = g->state->actions - 1;
+    u->side = side;
+    u->after = *g->state;
+    u->snapshot_seq = g->snapshot_seq;
+    snprintf(u->by, sizeof u->by, "%s", c->user_name);
+    *g->state = u->before;          /* at once, like an action: the next one applies to it */
+    g->snapshot_seq = u->upto;      /* the write stores the snapshot there */
+    if (g->nundo > 0) {
+        g->nundo--;
+        steps_held--;
     }
-    json_t *patch = ak_state_patch(g->state, &before);
-    json_t *taken = ak_action_to_json_in(&last, &before);
-    *g->state = before;
-    g->snapshot_seq = upto;
-    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, c->user_name, upto + 1);
-    ak_conn_reply_ok(c, id, json_pack("{s:I,s:O}", "seq", (json_int_t)upto, "action", taken));
-    json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
-                             "seq", (json_int_t)upto, "by", side == AK_AXIS ? "axis" : "allied",
-                             "action", taken, "patch", patch, "hazards", ak_hazards_to_json(g->state));
-    ak_game_push(g, push);
-    json_decref(push);
+    ak_batch_job(c->srv, c, id, &undo_job, g, u);
 }

@@ -37,6 +37,11 @@
  11. password hashes wait in line: 40 logins at once (each an argon2id
      hash of 64 MiB) leave akd's peak memory within two hashes of where it
      was, all are answered, and a player's ping meanwhile is answered
+ 12. undo from memory: eleven moves taken back one by one (the first
+     eight from the states kept in memory, the rest by replaying the log)
+     are each answered once the log is cut in the database, and end where
+     the game began; with the store failing an undo is an error and the
+     move stands
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -420,6 +425,51 @@ grew = peak_kib(p.pid) - before
 check(all(a.get("error", {}).get("code") == "auth_failed" for a in answers) and pinged and grew < 2 * 65 * 1024,
       "40 logins at once: all answered, a ping meanwhile too, akd's peak memory grew by %d MiB (hashes of 64 MiB "
       "in line, not four at once)" % (grew // 1024))
+stop_akd(p)
+
+# --- 12. undo ---
+def logged(name, g):
+    db = sqlite3.connect(os.path.join(work, name + ".sqlite3"), timeout=10)
+    n = db.execute("SELECT count(*) FROM actions WHERE game_id = ?", (g,)).fetchone()[0]
+    db.close()
+    return n
+
+
+p, port = start_akd("undo", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0")
+alice, bob = account(port, "alice"), account(port, "bob")
+g = alice.ok("new", side="axis")["game"]
+bob.ok("join", game=g)
+start = alice.ok("show", game=g)["state"]["units"]
+movers = [u for u, v in sorted(start.items()) if v.get("hex") == "W6"]
+for u in movers:
+    to = alice.ok("dests", game=g, units=[u])["dests"][0]["hex"]
+    alice.ok("act", game=g, action={"action": "move", "units": [u], "to": to})
+cut = []
+for _ in movers:
+    r = alice.call("undo", game=g)
+    cut.append((r.get("result", {}).get("seq"), logged("undo", g)))
+after = alice.ok("show", game=g)["state"]["units"]
+n = len(movers)
+check(cut == [(n - 1 - i, n - 1 - i) for i in range(n)] and after == start,
+      "%d moves taken back one by one (8 from memory, the rest replayed): each answered with the log already cut "
+      "(%s), and the game is where it began" % (n, cut))
+u = movers[0]
+to = alice.ok("dests", game=g, units=[u])["dests"][0]["hex"]
+alice.ok("act", game=g, action={"action": "move", "units": [u], "to": to})
+db = sqlite3.connect(os.path.join(work, "undo.sqlite3"), timeout=10)
+db.execute("CREATE TRIGGER no_undo BEFORE DELETE ON actions BEGIN SELECT RAISE(ABORT, 'injected'); END")
+db.commit()
+r = alice.call("undo", game=g)
+moved = alice.ok("show", game=g)["state"]["units"][u].get("hex")
+check(not r.get("ok") and "the action stands" in r["error"]["message"] and moved == to and logged("undo", g) == 1,
+      "an undo the store cannot take is an error (%s) and the move stands (%s on %s)"
+      % (r.get("error", {}).get("message"), u, moved))
+db.execute("DROP TRIGGER no_undo")
+db.commit()
+db.close()
+r = alice.call("undo", game=g)
+check(r.get("ok") and alice.ok("show", game=g)["state"]["units"][u].get("hex") == start[u]["hex"],
+      "... and with the store back the same undo is taken")
 stop_akd(p)
 
 print("%d failed" % failed)
