@@ -54,7 +54,7 @@ static void free_commit(struct ak_server *srv, struct ak_commit *k)
     k->job = NULL;
     k->g = NULL;
     k->action_text = NULL;
-    k->has_snapshot = k->has_meta = k->new_turn = false;
+    k->has_snapshot = k->has_meta = k->new_turn = k->unstored = false;
     k->result_text = k->push_line = NULL;
     k->id = NULL;
     k->conn = NULL;
@@ -178,37 +178,77 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
     ak_ladder_log(k);
 }
 
-/* Answer every sender of a batch (and free it): its actions are stored,
- * or they were all undone. */
-static void answer(struct ak_server *srv, struct ak_commit *batch, bool ok)
+/* Answer one commit's sender (and free the commit): its action is
+ * stored, or (k->unstored) it was undone. */
+static void answer_one(struct ak_server *srv, struct ak_commit *k)
 {
     const char *why = ak_writer_store_lost(srv) ? ak_writer_error(srv) : "the database could not store it";
-    while (batch) {
-        struct ak_commit *k = batch;
-        batch = k->next;
-        if (ok && k->job)
-            k->job->answer(srv, k);
-        else if (ok)
-            answer_committed(srv, k);
-        else if (k->conn)
-            ak_conn_reply_error(k->conn, k->id, "internal", "%s; nothing changed%s%s", why,
-                                k->job && k->job->unchanged ? ": " : "", k->job && k->job->unchanged ? k->job->unchanged : "");
-        if (k->conn) {
-            if (!k->conn->closing)
-                ak_conn_resume(k->conn);
-            ak_conn_unref(k->conn);
-        }
-        free_commit(srv, k);
+    if (!k->unstored && k->job)
+        k->job->answer(srv, k);
+    else if (!k->unstored)
+        answer_committed(srv, k);
+    else if (k->conn)
+        ak_conn_reply_error(k->conn, k->id, "internal", "%s; nothing changed%s%s", why,
+                            k->job && k->job->unchanged ? ": " : "", k->job && k->job->unchanged ? k->job->unchanged : "");
+    if (k->conn) {
+        if (!k->conn->closing)
+            ak_conn_resume(k->conn);
+        ak_conn_unref(k->conn);
+    }
+    free_commit(srv, k);
+}
+
+/* At once: every commit of a list (a held list dropped). */
+static void answer(struct ak_server *srv, struct ak_commit *list, bool ok)
+{
+    while (list) {
+        struct ak_commit *k = list;
+        list = k->next;
+        k->unstored = !ok;
+        answer_one(srv, k);
     }
 }
 
-/* The writer is done with a batch: answer it. If it failed, the pending
- * batch was built on states that are not stored: it fails too. */
+/* Written batches wait in one line for their answers, answered in order
+ * (a game's pushes, a sender's replies) but at most ANSWER_SLICE_NS of
+ * the loop a turn: an answer may cost a third of a millisecond (a new
+ * game's full state and its hazards for its creator), and 200 of them at
+ * once stalled the loop for 60 ms. The loop keeps polling while some
+ * wait. Their senders stay held until answered. */
+#define ANSWER_SLICE_NS 2000000
+
+static void answer_later(struct ak_server *srv, struct ak_commit *list, bool ok)
+{
+    for (struct ak_commit *k = list; k; k = k->next)
+        k->unstored = !ok;
+    *srv->answers_tail = list;
+    while (*srv->answers_tail)
+        srv->answers_tail = &(*srv->answers_tail)->next;
+}
+
+static void answer_some(struct ak_server *srv, bool all)
+{
+    uint64_t start = uv_hrtime();
+    while (srv->answers && (all || uv_hrtime() - start < ANSWER_SLICE_NS)) {
+        struct ak_commit *k = srv->answers;
+        srv->answers = k->next;
+        if (!srv->answers)
+            srv->answers_tail = &srv->answers;
+        answer_one(srv, k);
+    }
+    if (srv->answers)
+        ak_batch_wake(srv);
+}
+
+/* The writer is done with a batch: its answers wait their turn. If it
+ * failed, the pending batch was built on states that are not stored: it
+ * fails too. */
 static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint64_t ns)
 {
     log_slow_commit(batch, ns);
     if (rc == AK_STORE_OK) {
-        answer(srv, batch, true);
+        answer_later(srv, batch, true);
+        answer_some(srv, false);
         return;
     }
     ak_log(AK_LOG_ERROR, "group commit failed (%s); %s",
@@ -220,8 +260,9 @@ static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint6
     srv->batch_tail = &srv->batch;
     roll_back(srv, next);
     roll_back(srv, batch);
-    answer(srv, batch, false);
-    answer(srv, next, false);
+    answer_later(srv, batch, false);
+    answer_later(srv, next, false);
+    answer_some(srv, false);
 }
 
 /* Answer the batch the writer is done with (waiting for it, or not). */
@@ -248,10 +289,11 @@ static void on_written(struct ak_server *srv)
 static void on_check(uv_check_t *h)
 {
     struct ak_server *srv = h->data;
+    answer_some(srv, false);
     start_commit(srv);
     ak_conn_flush_all(srv);
     ak_log_flush();     /* the turn's log lines, in one write */
-    if ((!srv->batch || ak_writer_busy(srv)) && !srv->dirty)
+    if ((!srv->batch || ak_writer_busy(srv)) && !srv->dirty && !srv->answers)
         uv_idle_stop(&srv->keep_polling);
 }
 
@@ -262,6 +304,8 @@ int ak_batch_start(struct ak_server *srv, char *err, size_t errlen)
     ak_store_manual_checkpoints(srv->store);    /* the writer runs them */
     srv->batch = NULL;
     srv->batch_tail = &srv->batch;
+    srv->answers = NULL;
+    srv->answers_tail = &srv->answers;
     uv_check_init(srv->loop, &srv->flusher);
     uv_idle_init(srv->loop, &srv->keep_polling);
     srv->flusher.data = srv->keep_polling.data = srv;
@@ -342,11 +386,12 @@ void ak_batch_flush(struct ak_server *srv)
     finish_written(srv, true);
     start_commit(srv);
     finish_written(srv, true);
+    answer_some(srv, true);
 }
 
 void ak_batch_stop(struct ak_server *srv)
 {
-    while (srv->batch || ak_writer_busy(srv))
+    while (srv->batch || ak_writer_busy(srv) || srv->answers)
         ak_batch_flush(srv);
     ak_writer_stop(srv);
     uv_close((uv_handle_t *)&srv->flusher, NULL);

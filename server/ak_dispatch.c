@@ -191,7 +191,7 @@ static const struct {
     {"vacation", ak_cmd_vacation, true, false, 2, with_change},
     {"give_time", ak_cmd_give_time, true, false, 2, always},
     {"passwd", ak_cmd_passwd, true, false, 2, always},
-    {"new", ak_cmd_new, true, false, 1, always},
+    {"new", ak_cmd_new, true, true, 2, always},     /* a game made: queued, one a loop turn */
     {"join", ak_cmd_join, true, false, 1, never},
     {"decline", ak_cmd_decline, true, false, 2, always},
     {"abort", ak_cmd_abort, true, false, 2, always},

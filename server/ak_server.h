@@ -226,6 +226,7 @@ struct ak_server {
     uv_check_t flusher;         /* commits the actions of each loop turn */
     uv_idle_t keep_polling;     /* while actions wait for their commit */
     struct ak_commit *batch, **batch_tail;     /* actions waiting for a commit */
+    struct ak_commit *answers, **answers_tail; /* written, waiting for their answers (ak_batch.c) */
     struct ak_writer *writer;   /* the thread committing the batch before */
     struct ak_commit *spare_commits;
     int nspare_commits;
@@ -532,6 +533,7 @@ struct ak_commit {
     } rating;
     double rated[4];            /* winner before, after; loser before, after */
     void *data;                 /* a small write's own record (ak_batch_job) */
+    bool unstored;              /* its commit failed: answered with an error */
     struct ak_commit *next;
 };
 int ak_batch_start(struct ak_server *srv, char *err, size_t errlen);
