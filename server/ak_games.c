@@ -161,8 +161,11 @@ struct ak_game *ak_game_add(struct ak_server *srv, int64_t id)
     return g;
 }
 
+static void unlist(struct ak_server *srv, struct ak_game *g);
+
 void ak_game_remove(struct ak_server *srv, struct ak_game *g)
 {
+    unlist(srv, g);
     ak_game_unwatch_all(g);
     ak_seats_leave(g);
     for (struct ak_game **p = &srv->games; *p; p = &(*p)->next)
@@ -198,6 +201,42 @@ bool ak_game_open(const struct ak_game *g)
 bool ak_game_listed(const struct ak_game *g)
 {
     return !g->creating && strcmp(g->meta.status, "aborted") != 0 && strcmp(g->meta.status, "declined") != 0;
+}
+
+/* The listed games apart (issue 28): games made and called off in a loop
+ * stay in memory, and `games` walks only what it lists. */
+static void unlist(struct ak_server *srv, struct ak_game *g)
+{
+    if (!g->in_listed)
+        return;
+    if (g->listed_prev)
+        g->listed_prev->listed_next = g->listed_next;
+    else
+        srv->listed = g->listed_next;
+    if (g->listed_next)
+        g->listed_next->listed_prev = g->listed_prev;
+    g->listed_prev = g->listed_next = NULL;
+    g->in_listed = false;
+    srv->nlisted--;
+}
+
+static void list_first(struct ak_server *srv, struct ak_game *g)
+{
+    g->listed_prev = NULL;
+    g->listed_next = srv->listed;
+    if (srv->listed)
+        srv->listed->listed_prev = g;
+    srv->listed = g;
+    g->in_listed = true;
+    srv->nlisted++;
+}
+
+void ak_game_relist(struct ak_server *srv, struct ak_game *g)
+{
+    if (ak_game_listed(g) && !g->in_listed)
+        list_first(srv, g);
+    else if (!ak_game_listed(g))
+        unlist(srv, g);
 }
 
 struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side)
@@ -336,9 +375,10 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     if (!g)
         return 1;
     int ruleset = ak_ruleset_find(sg->ruleset);
+    g->meta = sg->meta;
     ak_game_seat(g, AK_AXIS, sg->player[0]);
     ak_game_seat(g, AK_ALLIED, sg->player[1]);
-    g->meta = sg->meta;
+    ak_seats_challenged(g);
     /* Games from before dice commitments have only their seed. */
     if (!sg->meta.dice_secret[0] && sg->meta.dice_scheme <= AK_DICE_LEGACY)
         g->dice = (struct ak_dice){.scheme = AK_DICE_LEGACY, .seed = sg->seed};
@@ -381,8 +421,17 @@ int ak_games_load(struct ak_server *srv)
         ak_store_tournament_games_each(srv->store, tournament_of, srv) != AK_STORE_OK)
         return -1;
     int n = 0;
-    for (struct ak_game *g = srv->games; g; g = g->next, n++)
+    struct ak_game *last = NULL;
+    for (struct ak_game *g = srv->games; g; g = g->next, n++) {
         ak_game_name_players(srv, g);
+        if (ak_game_listed(g)) {    /* in the order of srv->games, newest first */
+            g->listed_prev = last;
+            *(last ? &last->listed_next : &srv->listed) = g;
+            g->in_listed = true;
+            srv->nlisted++;
+            last = g;
+        }
+    }
     if (srv->skipped_games)
         ak_log(AK_LOG_ERROR, "loaded %d games; %d could not be read and are left out", n, srv->skipped_games);
     else

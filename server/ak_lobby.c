@@ -27,7 +27,8 @@ static int unfinished_games(struct ak_server *srv, int64_t user)
     int n = 0, of = ak_seats_of(user, &games);
     (void)srv;
     for (int i = 0; i < of; i++)
-        n += (ak_game_listed(games[i]) || games[i]->creating) && ak_game_brief_of(games[i]).phase != AK_PHASE_OVER;
+        n += (ak_game_listed(games[i]) || games[i]->creating) && ak_game_side_of(games[i], user) >= 0 &&
+             ak_game_brief_of(games[i]).phase != AK_PHASE_OVER;
     return n;
 }
 
@@ -138,6 +139,7 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
 {
     struct ak_game *g = k->g;
     g->creating = false;
+    ak_game_relist(srv, g);
     ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id},
                 "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
                 ak_side_name(k->side), g->challenge_name[0] ? ", challenging " : "", g->challenge_name);
@@ -320,6 +322,7 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     snprintf(g->meta.status, sizeof g->meta.status, "active");
     ak_game_seat(g, s->side, s->creator);
     ak_game_seat(g, !s->side, s->seat_other);
+    ak_seats_challenged(g);
     g->tournament = s->tournament;
     g->round = s->round;
     name_players(srv, g, s->names);
@@ -450,8 +453,8 @@ static void closing_answer(struct ak_server *srv, struct ak_commit *k)
 static void closing_undo(struct ak_server *srv, struct ak_commit *k)
 {
     const struct closing *x = k->data;
-    (void)srv;
     memcpy(k->g->meta.status, x->before.status, sizeof k->g->meta.status);
+    ak_game_relist(srv, k->g);
     k->g->meta.deadline = x->before.deadline;
     k->g->overdue = x->overdue_before;
 }
@@ -471,6 +474,7 @@ bool ak_game_close(struct ak_server *srv, struct ak_conn *c, const json_t *id, s
     x->overdue_before = g->overdue;
     snprintf(x->by, sizeof x->by, "%s", by);
     close_in_memory(g, status);
+    ak_game_relist(srv, g);
     x->meta = g->meta;
     return ak_batch_job(srv, c, id, &closing_job, g, x);
 }
@@ -538,6 +542,8 @@ void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg)
 }
 
 /* 0: waiting for user, 1: user's other games and challenges, 2: others. */
+static int64_t caller;      /* by_group_then_newest's: qsort has no context */
+
 static int games_group(const struct ak_game *g, int64_t user)
 {
     bool me = ak_game_side_of(g, user) >= 0 || (user && g->meta.challenge == user);
@@ -546,6 +552,13 @@ static int games_group(const struct ak_game *g, int64_t user)
     int waiting = ak_game_waiting(g);
     bool my_turn = waiting < AK_SIDES && g->player[waiting] == user && !ak_game_open(g);
     return my_turn ? 0 : 1;
+}
+
+static int by_group_then_newest(const void *x, const void *y)
+{
+    const struct ak_game *a = *(struct ak_game *const *)x, *b = *(struct ak_game *const *)y;
+    int ga = games_group(a, caller), gb = games_group(b, caller);
+    return ga != gb ? ga - gb : a->id > b->id ? -1 : a->id < b->id;
 }
 
 /* Games per page of `games`: a list of every game ever played, built and
@@ -563,17 +576,35 @@ void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     /* Waiting for the caller first, then the caller's other games and
-     * challenges, then the rest; a summary is made only for the page. */
+     * challenges (from his own index, ak_seats.c), then the rest (the
+     * listed games, newest first, skipping his); a summary is made only
+     * for the page, and the walk stops with it: nothing here walks every
+     * game the server holds (issue 28). */
+    struct ak_game *const *seated;
+    int nseated = ak_seats_of(c->user, &seated), nmine = 0;
+    struct ak_game **mine = malloc(sizeof *mine * (size_t)(nseated + 1));
+    if (!mine) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    for (int i = 0; i < nseated; i++)
+        if (ak_game_listed(seated[i]) && games_group(seated[i], c->user) < 2)
+            mine[nmine++] = seated[i];
+    caller = c->user;
+    qsort(mine, (size_t)nmine, sizeof *mine, by_group_then_newest);
     json_t *page = json_array();
-    json_int_t total = 0;
-    for (int group = 0; group < 3; group++)
-        for (struct ak_game *g = c->srv->games; g; g = g->next) {
-            if (!ak_game_listed(g) || games_group(g, c->user) != group)
-                continue;
-            if (total >= offset && total < offset + limit)
-                json_array_append_new(page, ak_game_summary(g, c->user));
-            total++;
-        }
+    json_int_t total = c->srv->nlisted, at = 0;
+    for (int i = 0; i < nmine; i++, at++)
+        if (at >= offset && at < offset + limit)
+            json_array_append_new(page, ak_game_summary(mine[i], c->user));
+    for (const struct ak_game *g = c->srv->listed; g && at < offset + limit; g = g->listed_next) {
+        if (games_group(g, c->user) < 2)
+            continue;
+        if (at >= offset)
+            json_array_append_new(page, ak_game_summary(g, c->user));
+        at++;
+    }
+    free(mine);
     ak_conn_reply_ok(c, id, json_pack("{s:o,s:I,s:I,s:b}", "games", page, "total", total, "offset", offset,
                                       "more", offset + limit < total));
 }

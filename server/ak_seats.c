@@ -1,4 +1,5 @@
-/* ak_seats: each account's games (issue 28).
+/* ak_seats: each account's games (issue 28): those he is seated in, and
+ * the challenges to him.
  *
  * A request about one player (how many unfinished games he has before a
  * `new`, the deadlines a vacation moves) looks at his games alone instead
@@ -109,7 +110,7 @@ void ak_game_seat(struct ak_game *g, int side, int64_t user)
 {
     int64_t old = g->player[side];
     g->player[side] = user;
-    if (old && old != user && old != g->player[!side])
+    if (old && old != user && old != g->player[!side] && old != g->meta.challenge)
         drop(old, g);
     if (user)
         add(user, g);
@@ -120,6 +121,14 @@ void ak_seats_leave(const struct ak_game *g)
     for (int side = 0; side < AK_SIDES; side++)
         if (g->player[side])
             drop(g->player[side], g);
+    if (g->meta.challenge)
+        drop(g->meta.challenge, g);
+}
+
+void ak_seats_challenged(struct ak_game *g)
+{
+    if (g->meta.challenge)
+        add(g->meta.challenge, g);
 }
 
 int ak_seats_of(int64_t user, struct ak_game *const **games)

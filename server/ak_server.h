@@ -185,6 +185,8 @@ struct ak_game {
     struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     struct ak_undo_step *undo;  /* the states before its last undoable actions (ak_undo.c) */
+    struct ak_game *listed_prev, *listed_next;  /* srv->listed, while ak_game_listed (ak_games.c) */
+    bool in_listed;
     int nundo;
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
@@ -227,6 +229,8 @@ struct ak_server {
     uv_idle_t keep_polling;     /* while actions wait for their commit */
     struct ak_commit *batch, **batch_tail;     /* actions waiting for a commit */
     struct ak_commit *answers, **answers_tail; /* written, waiting for their answers (ak_batch.c) */
+    struct ak_game *listed;     /* the games `games` lists, newest first (ak_game_relist) */
+    int nlisted;
     struct ak_writer *writer;   /* the thread committing the batch before */
     struct ak_commit *spare_commits;
     int nspare_commits;
@@ -434,6 +438,9 @@ struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const js
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
 bool ak_game_listed(const struct ak_game *g);   /* stored, not aborted or declined */
+/* After g's status or creating changed: in srv->listed or out of it, as
+ * ak_game_listed says (a game that comes in goes first). */
+void ak_game_relist(struct ak_server *srv, struct ak_game *g);
 int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
@@ -443,6 +450,7 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user);
  * leaves memory); of: user's games, how many; free: at exit. */
 void ak_game_seat(struct ak_game *g, int side, int64_t user);
 void ak_seats_leave(const struct ak_game *g);
+void ak_seats_challenged(struct ak_game *g);     /* g's challenged player has it too */
 int ak_seats_of(int64_t user, struct ak_game *const **games);
 void ak_seats_free(void);
 

@@ -42,6 +42,9 @@
      are each answered once the log is cut in the database, and end where
      the game began; with the store failing an undo is an error and the
      move stands
+ 13. `games` lists from the listed games and the caller's own index: 300
+     games made and called off leave every listing as it was; the caller's
+     games (waiting for him first) come before the rest, newest first
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -470,6 +473,26 @@ db.close()
 r = alice.call("undo", game=g)
 check(r.get("ok") and alice.ok("show", game=g)["state"]["units"][u].get("hex") == start[u]["hex"],
       "... and with the store back the same undo is taken")
+stop_akd(p)
+
+# --- 13. games ---
+p, port = start_akd("games", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
+                    "--rate-per-user", "0", "--writes-per-minute", "0")
+alice, bob, carol = account(port, "alice"), account(port, "bob"), account(port, "carol")
+open_game = bob.ok("new", side="axis")["game"]
+mine = alice.ok("new", side="axis")["game"]
+carol.ok("join", game=mine)
+challenge = carol.ok("new", side="axis", opponent="alice")["game"]
+before = bob.ok("games")
+for _ in range(300):
+    g = carol.ok("new", side="allied")["game"]
+    carol.ok("abort", game=g)
+after = bob.ok("games")
+listed = [x["game"] for x in alice.ok("games")["games"]]
+check(after == before and before["total"] == 3,
+      "300 games made and called off: another player's listing is the same (%d games)" % after["total"])
+check(listed == [mine, challenge, open_game],
+      "the caller's games first (his turn, then his challenge), then the rest: %s" % listed)
 stop_akd(p)
 
 print("%d failed" % failed)
