@@ -445,6 +445,11 @@ static void closing_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct closing *x = k->data;
     announce_close(srv, k->g, x->meta.status, x->by);
+    /* Nobody can ask for it any more (ak_game_find): its watchers were
+     * told, and its state leaves memory now rather than after
+     * keep_finished (games made and called off in a loop, issue 28). */
+    ak_game_unwatch_all(k->g);
+    ak_game_evict(srv, k->g);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:s}", "game", (json_int_t)k->game_id, "status",
                                                    x->meta.status));

@@ -171,12 +171,14 @@ check "the pin is kept as host:port and fingerprint" "grep -q '^127.0.0.1:$port 
 tls_as alice games </dev/null >"$dir/self3.out" 2>&1
 check "the pinned certificate is trusted from then on" "grep -q '^game\\|^no games yet' '$dir/self3.out'"
 cp "$dir/other.pem" "$dir/live.pem"; cp "$dir/other.key" "$dir/live.key"
-kill -HUP $pid; sleep 0.3
+kill -HUP $pid
+for _ in $(seq 50); do [ "$(grep -c 'TLS certificate' "$dir/self.log")" = 2 ] && break; sleep 0.1; done
 check "SIGHUP reloads the certificate" "[ \$(grep -c 'TLS certificate' '$dir/self.log') = 2 ]"
 tls_as alice --accept-new-cert games </dev/null >"$dir/changed.out" 2>&1
 check "a changed certificate is refused loudly, even with --accept-new-cert" "[ \$? = 3 ] && grep -q 'HAS CHANGED' '$dir/changed.out'"
 echo garbage >"$dir/live.pem"
-kill -HUP $pid; sleep 0.3
+kill -HUP $pid
+for _ in $(seq 50); do grep -q 'keeping the old certificate' "$dir/self.log" && break; sleep 0.1; done
 check "SIGHUP with a broken certificate keeps the old one (logged)" "grep -q 'keeping the old certificate' '$dir/self.log'"
 "$AKC" --server 127.0.0.1:$port --no-tls games </dev/null >"$dir/plain-to-tls.out" 2>&1
 check "a plaintext akc on a TLS port: lost at once, with a hint" "grep -q 'connect with --tls' '$dir/plain-to-tls.out'"
