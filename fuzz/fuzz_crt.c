@@ -1,6 +1,6 @@
 /* fuzz_crt: the combat results table loader of the Updated ruleset.
  *
- * What it fuzzes: ak_crt_table_parse (common/ak_crt_table.h), which akd
+ * What it fuzzes: ak_crt_table_parse (common/data/ak_crt_table.h), which akd
  * runs at start on the operator's updated_crt file (docs/crt-format.md).
  *
  * Input: the text of a table file.

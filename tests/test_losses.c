@@ -1,5 +1,5 @@
 /* Steps, loss requirements and excess of the Updated ruleset
- * (common/ak_losses.h), case by case from docs/updated-rules-cases.md,
+ * (common/rules/updated/ak_losses.h), case by case from docs/updated-rules-cases.md,
  * which a helper wrote from seed 003 alone: U-012 to U-026, citing NEW
  * COMBAT SYSTEM 4 to 7. Each rule both ways: the choice it allows, the one
  * it refuses. */

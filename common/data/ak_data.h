@@ -123,6 +123,12 @@ static inline bool ak_unit_is_combat(const struct ak_unit_def *u)
 }
 
 const char *ak_side_name(int side);      /* "Axis", "Allied" */
+/* A counter's steps (the Updated variant's NEW COMBAT SYSTEM 5: one for
+ * an attack factor of 2 or less, else two) and a reduced factor (halved,
+ * rounding up): facts of the counter, read by the state's checks and the
+ * variant's losses. */
+int ak_steps_of(int attack);
+int ak_reduced_factor(int factor);
 int ak_side_parse(const char *text);     /* "axis"/"german", "allied"; -1 */
 const char *ak_terrain_name(int terrain);
 const char *ak_type_name(int type);

@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 
+#include "ak_classic.h"
 #include "ak_hazards_internal.h"
 #include "ak_arrival.h"
 #include "ak_battle.h"

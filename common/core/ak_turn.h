@@ -20,8 +20,6 @@ void ak_turn_reset(struct ak_state *s, struct ak_events *ev);
 /* The 1964 start of a player turn: the reset, the key-squares win,
  * isolation, replacements, the supply table. */
 void ak_turn_start(struct ak_state *s, struct ak_events *ev);
-bool ak_turn_end_movement(const struct ak_ruleset *r, struct ak_state *s,
-                          const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 bool ak_turn_destroy_supply(const struct ak_ruleset *r, struct ak_state *s,
                             const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 bool ak_turn_end(const struct ak_ruleset *r, struct ak_state *s,

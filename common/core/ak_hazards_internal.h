@@ -22,8 +22,5 @@ struct ak_hazard *ak_hz_units(struct ak_hz_list *l, int kind, const char *code, 
                               const uint8_t *units, int n, const char *fmt);
 bool ak_hz_has_code(const struct ak_hz_list *l, const char *code);
 
-/* Each ruleset's own checks (its table's `hazards`). */
-void ak_hazards_classic(struct ak_hz_list *l);
-void ak_hazards_updated(struct ak_hz_list *l);
 
 #endif

@@ -3,16 +3,6 @@
  * in half points so that a 50% result on an odd strength stays exact. */
 #include "ak_losses.h"
 
-int ak_steps_of(int attack)
-{
-    return attack <= 2 ? 1 : 2;
-}
-
-int ak_reduced_factor(int factor)
-{
-    return (factor + 1) / 2;
-}
-
 struct ak_loss_requirement ak_loss_required(const struct ak_crt_side_effect *e, int weaker_strength)
 {
     struct ak_loss_requirement r = {0, e->loss_percent};

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ak_notation.h"
 
 /* An action kind in words, for "... is not possible now". */
 static const char *action_words(int kind)

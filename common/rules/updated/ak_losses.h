@@ -26,12 +26,11 @@
 #include <stdint.h>
 
 #include "ak_crt_table.h"
+#include "ak_data.h"        /* ak_steps_of, ak_reduced_factor */
 
 #define AK_LOSS_UNITS_MAX 24
 
 /* NEW COMBAT SYSTEM 5 */
-int ak_steps_of(int attack);                /* 1 or 2 */
-int ak_reduced_factor(int factor);          /* halved, rounding up */
 
 /* A requirement in half points (7 is 3.5), and whether it came from a
  * percentage (where reduced odd units round in their owner's favour). */

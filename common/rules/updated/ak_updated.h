@@ -104,4 +104,9 @@ void ak_updated_boxes_supply_phase(struct ak_state *s, struct ak_events *ev);
 bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                          struct ak_events *ev, struct ak_reject *rej);
 
+/* The ruleset's `hazards` (ak_hazards_updated.c; the list is
+ * ak_hazards_internal.h's). */
+struct ak_hz_list;
+void ak_hazards_updated(struct ak_hz_list *l);
+
 #endif

@@ -1,4 +1,4 @@
-/* ak_units: parse common/data/units.txt, the 102 counters. */
+/* ak_units: parse common/data/units.txt, the 102 counters; their steps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,4 +60,14 @@ const char *ak_units_parse(struct ak_data *d, const char *text, char *err, int e
         d->units++;
     }
     return NULL;
+}
+
+int ak_steps_of(int attack)
+{
+    return attack <= 2 ? 1 : 2;
+}
+
+int ak_reduced_factor(int factor)
+{
+    return (factor + 1) / 2;
 }

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "ak_battle.h"
-#include "ak_losses.h"
 #include "ak_crt_table.h"
 
 static bool bad(char *err, int errlen, const char *fmt, ...)

@@ -10,6 +10,7 @@
 #include "ak_battle.h"
 #include "ak_combat.h"
 #include "ak_engine.h"
+#include "ak_classic.h"
 #include "ak_hazards_internal.h"
 #include "ak_sustain.h"
 #include "ak_zoc.h"
