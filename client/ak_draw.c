@@ -165,7 +165,7 @@ static void list_flagged(FILE *out, const struct ak_state *s)
 {
     uint8_t owed[AK_UNIT_MAX];
     /* only the 1964 rules oblige attacks (the Updated ones make them voluntary) */
-    int n = s->phase == AK_PHASE_COMBAT && !ak_ruleset_get(s->ruleset)->needs_crt_table
+    int n = s->phase == AK_PHASE_COMBAT && ak_ruleset_get(s->ruleset)->attacks_obligatory
                 ? ak_combat_owed(s, owed, AK_UNIT_MAX) : 0;
     if (n > 0) {
         fprintf(out, "  Must attack:");
@@ -348,13 +348,13 @@ static void draw_battle(FILE *out, const struct ak_state *s, int b)
                 fprintf(out, " %s(%s)", ak_def(u)->shortname,
                         ak_on_board(s, u) ? ak_hex_format(s->unit[u].hex, h) : ak_where_name(s->unit[u].where));
     }
-    if (ak_ruleset_get(s->ruleset)->needs_crt_table)    /* half points, the operator's table */
+    if (ak_ruleset_get(s->ruleset)->half_points)    /* half points, the operator's table */
         fprintf(out, ", %d%s to %d%s at %s, modifier %+d", t->attack / 2, t->attack % 2 ? ".5" : "", t->defense / 2,
                 t->defense % 2 ? ".5" : "", ak_ruleset_get(s->ruleset)->odds_name(s, t->column), t->drm);
     else
         fprintf(out, ", %d to %d at %s", t->attack, t->defense, ak_odds_name(t->column));
     if (t->supply != AK_UNIT_NONE)
-        fprintf(out, ", %s %s", ak_ruleset_get(s->ruleset)->needs_crt_table ? "bombarded with" : "sustained by",
+        fprintf(out, ", %s %s", ak_ruleset_get(s->ruleset)->supply_bombards ? "bombarded with" : "sustained by",
                 ak_def(t->supply)->shortname);
     char cell[64];
     if (ak_ruleset_get(s->ruleset)->needs_crt_table && t->resolved && !t->roll) {

@@ -20,8 +20,34 @@
 #include "ak_server.h"
 #include "ak_version.h"
 
+static json_t *phases_json(unsigned bits)
+{
+    json_t *list = json_array();
+    for (int p = 0; p < AK_PHASES; p++)
+        if (bits & (1u << p) && p != AK_PHASE_OVER)
+            json_array_append_new(list, json_string(ak_phase_name(p)));
+    return list;
+}
+
+/* What a client shows of a ruleset, from its table (clients ask these
+ * rather than test its name). */
+static json_t *ruleset_facts(const struct ak_ruleset *rs)
+{
+    json_t *actions = json_array();
+    for (int k = 0; k < AK_ACT_KINDS; k++)
+        if (rs->apply[k])
+            json_array_append_new(actions, json_string(ak_action_kind_name(k)));
+    return json_pack("{s:o,s:o,s:o,s:s,s:o,s:b,s:s,s:s,s:s,s:s}", "phases", phases_json(rs->phases), "move_phases",
+                     phases_json(rs->move_phases), "end_phase_in", phases_json(rs->end_phase_phases), "last_phase",
+                     ak_phase_name(rs->last_phase), "actions", actions, "attacks_obligatory", rs->attacks_obligatory,
+                     "battle_supply", rs->supply_bombards ? "bombard" : "sustain", "strength_unit",
+                     rs->half_points ? "half_point" : "factor", "battle_table", rs->needs_crt_table ? "game" : "1964",
+                     "phase_word", rs->phase_word);
+}
+
 /* The rulesets of this akd and whether a game of each can be started
- * here; why not when it cannot (ak_ruleset_unavailable). */
+ * here; why not when it cannot (ak_ruleset_unavailable); what clients
+ * show of each. */
 static json_t *rulesets_json(const struct ak_server *srv)
 {
     json_t *list = json_array();
@@ -32,6 +58,9 @@ static json_t *rulesets_json(const struct ak_server *srv)
                               "available", !unavailable);
         if (unavailable)
             json_object_set_new(x, "why", json_string(why));
+        json_t *facts = ruleset_facts(ak_ruleset_get(r));     /* after: the fields before keep their order */
+        json_object_update(x, facts);
+        json_decref(facts);
         json_array_append_new(list, x);
     }
     return list;

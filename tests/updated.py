@@ -189,6 +189,16 @@ alice, bob = login(port, "alice"), login(port, "bob")
 hello = alice.ok("hello")
 updated = [r for r in hello["rulesets"] if r["name"] == "updated"]
 check(updated and updated[0]["available"], "hello: the updated ruleset is available with a table")
+facts = {r["name"]: r for r in hello["rulesets"]}
+check(facts["updated"]["move_phases"] == ["movement", "mech"] and facts["classic"]["move_phases"] == ["movement"] and
+      facts["updated"]["end_phase_in"] == ["combat", "mech", "supply"] and facts["classic"]["end_phase_in"] == [] and
+      facts["updated"]["last_phase"] == "replacement" and facts["classic"]["last_phase"] == "combat" and
+      facts["classic"]["battle_supply"] == "sustain" and facts["updated"]["battle_supply"] == "bombard" and
+      facts["updated"]["strength_unit"] == "half_point" and facts["classic"]["attacks_obligatory"] and
+      not facts["updated"]["attacks_obligatory"] and "cancel" in facts["classic"]["actions"] and
+      "cancel" not in facts["updated"]["actions"] and "end_phase" in facts["updated"]["actions"],
+      "hello: each ruleset's facts for clients, from its table (phases, moves, the turn's end, supply in battle, "
+      "strength, obligatory attacks, actions)")
 lobby_game = alice.ok("new", side="axis", ruleset="updated")["game"]
 bob.ok("join", game=lobby_game)
 g = alice.ok("show", game=lobby_game)

@@ -61,6 +61,7 @@ export class GameView {
 
   async open(id) {
     this.id = id;
+    await this.loadRulesets();
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
     item($("log"), `Game ${id}: ${g.date}, ${phaseName(g.phase)}.`);
@@ -120,12 +121,26 @@ export class GameView {
     return s.pending ? s.pending.side : s.side;
   }
   get myTurn() { return !!this.me && this.waiting === this.me && !this.game.open; }
-  get updated() { return this.state?.ruleset === "updated"; }
-  // The phases in which the mover moves units: the 1964 movement portion;
-  // the Updated ruleset's mechanized movement too.
+  // What the page shows of the game's ruleset comes from the server's
+  // ruleset table (`hello`): its phases, what a supply unit does in a
+  // battle, the unit of strength; the page never tests a ruleset's name.
+  async loadRulesets() {
+    if (this.rulesets) return;
+    try {
+      const r = await this.conn.request("hello", {});
+      this.rulesets = new Map((r.rulesets || []).map((rs) => [rs.name, rs]));
+    } catch { /* shown as the 1964 rules' until the next game */ }
+  }
+  get rules() {
+    return this.rulesets?.get(this.state?.ruleset) ||
+      { move_phases: ["movement"], end_phase_in: [], last_phase: "combat", actions: [], battle_supply: "sustain",
+        strength_unit: "factor", battle_table: "1964" };
+  }
+  // The phases in which the mover moves units (the 1964 movement portion;
+  // the Updated ruleset's mechanized movement too).
   get moving() {
     const s = this.state;
-    return this.myTurn && !s.pending && (s.phase === "movement" || (this.updated && s.phase === "mech"));
+    return this.myTurn && !s.pending && this.rules.move_phases.includes(s.phase);
   }
   sideOf(unit) { return this.board.counters.get(unit)?.side; }
 
@@ -219,11 +234,12 @@ export class GameView {
     $("end-movement").disabled = !(mine && s.phase === "movement");
     // The 1964 turn ends with its combat portion; the Updated one with its
     // replacement phase, after combat, mechanized movement and supply.
-    $("end-turn").disabled = !(mine && s.phase === (this.updated ? "replacement" : "combat"));
-    $("end-phase").hidden = !this.updated;
-    $("end-phase").disabled = !(mine && ["combat", "mech", "supply"].includes(s.phase));
+    const rules = this.rules;
+    $("end-turn").disabled = !(mine && s.phase === rules.last_phase);
+    $("end-phase").hidden = !rules.end_phase_in.length;
+    $("end-phase").disabled = !(mine && rules.end_phase_in.includes(s.phase));
     $("end-phase").textContent = `End the ${phaseName(s.phase)} phase`;
-    $("battle-supply-label").textContent = this.updated ? "Bombard with" : "Supply";
+    $("battle-supply-label").textContent = rules.battle_supply === "bombard" ? "Bombard with" : "Supply";
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
     $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);
     if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); }
@@ -248,12 +264,12 @@ export class GameView {
       const att = units.filter(([u]) => this.sideOf(u) === s.side).map(([u]) => u);
       const def = units.filter(([u]) => this.sideOf(u) !== s.side).map(([u]) => u);
       const li = item(ol, `Battle ${n} at ${b.hexes.join(", ")}: ${att.join(", ") || "—"} against ${def.join(", ") || "—"}, ` +
-        (this.updated ? this.tableFigures(b) : `${b.attack} to ${b.defense}, odds ${b.odds}` +
+        (this.rules.battle_table === "game" ? this.tableFigures(b) : `${b.attack} to ${b.defense}, odds ${b.odds}` +
           (b.resolved ? `: rolled ${b.roll || "no die"}, ${resultName(b.result)}` : "")));
       if (this.myTurn && !s.pending && !b.resolved) {
         button(li, `Resolve battle ${n}`, () => this.act({ action: "resolve", battle: n }));
         // A declared battle of the Updated ruleset is fought (no cancel).
-        if (!s.combat_locked && !this.updated) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
+        if (!s.combat_locked && this.rules.actions.includes("cancel")) button(li, `Cancel battle ${n}`, () => this.act({ action: "cancel", battle: n }));
       }
     });
   }
@@ -490,7 +506,7 @@ export class GameView {
     const out = $("battle-odds");
     try {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
-      const pts = (h) => (this.updated ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);
+      const pts = (h) => (this.rules.strength_unit === "half_point" ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);
       out.textContent = r.legal ? `${pts(r.attack)} to ${pts(r.defense)}: odds ${r.odds}` +
           (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "")
         : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;

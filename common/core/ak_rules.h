@@ -145,6 +145,19 @@ struct ak_ruleset {
     /* What a part of the player turn is called in the rules' words:
      * "portion" (1964) or "phase" (Updated). */
     const char *phase_word;
+    /* What a client shows, asked here rather than guessed from the name
+     * (akd publishes them in `hello`): the phases in which the mover moves
+     * units, those an END_PHASE action ends, the phase that ends the
+     * player turn, whether units in enemy zones must attack, what a
+     * supply unit does in a battle (sustains the attack, 1964; bombards,
+     * Updated) and the unit of strength (factors, or half points:
+     * reduced units count half). */
+    unsigned move_phases;       /* bit per enum ak_phase */
+    unsigned end_phase_phases;  /* bit per enum ak_phase; 0: no END_PHASE */
+    int last_phase;             /* enum ak_phase */
+    bool attacks_obligatory;
+    bool supply_bombards;
+    bool half_points;
     /* The rule an action out of sequence breaks: the 1964 HOW TO PLAY
      * steps or the Updated SEQUENCE. */
     const char *sequence_code;
