@@ -2,8 +2,8 @@
  *
  * A game may have a time control: so many seconds for each action of the
  * awaited player, or for each of his player turns. After every action the
- * deadline is set again (ak_clock_next, stored with the action); a libuv timer checks every
- * clock_tick_ms. When 80% of the time is used the player is notified
+ * deadline is set again (ak_clock_next, stored with the action); the
+ * clock tick (ak_cron.c) checks every clock_tick_ms. When 80% of the time is used the player is notified
  * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
  * side lose on time (a TIMEOUT action in the game's log, so the record
  * replays), "wait" marks the game overdue for an operator and notifies.
@@ -90,15 +90,10 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
     ak_game_commit(srv, g, &a, NULL, &next, &ev, "server", NULL, NULL);
 }
 
-static void on_tick(uv_timer_t *t)
+void ak_clock_tick(struct ak_server *srv)
 {
-    struct ak_server *srv = t->data;
     int64_t now = ak_now();
-    ak_conn_tick(srv);      /* expired sessions, silent connections */
-    ak_games_evict_idle(srv);
-    ak_tournament_tick(srv);
-    ak_notify_digest(srv);
-    for (struct ak_game *g = srv->games; g; g = g->next) {
+    for (struct ak_game *g = srv->listed; g; g = g->listed_next) {      /* not the called-off ones */
         int late = ak_game_waiting(g);
         if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
             continue;
@@ -113,12 +108,4 @@ static void on_tick(uv_timer_t *t)
             ak_notify(srv, "deadline_near", g, g->player[late], late);
         }
     }
-}
-
-void ak_clock_start(struct ak_server *srv)
-{
-    uv_timer_init(srv->loop, &srv->clock);
-    srv->clock.data = srv;
-    uv_timer_start(&srv->clock, on_tick, (uint64_t)srv->cfg.clock_tick_ms,
-                   (uint64_t)srv->cfg.clock_tick_ms);
 }

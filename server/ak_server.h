@@ -1,18 +1,38 @@
-/* ak_server: the shared types of akd.
+/* ak_server: the shared types of akd, and its map.
  *
- * One libuv loop owns everything: the listening socket, the connections,
+ * One libuv loop owns everything: the listening sockets, the connections,
  * the games in memory and the store. Commands are handled on the loop
- * thread; password hashing and backups run on the libuv work queue, so a
- * login never stalls other players, and actions are written to the database (and WAL
- * checkpoints run) on a thread of their own (ak_writer.c). Files: akd.c (start-up,
- * signals), ak_config.c (settings), ak_conn.c (sockets, framing, output
- * gathered per loop turn, limits), ak_dispatch.c (command table),
- * ak_accounts.c (register, login, passwd, sessions), ak_games.c (games in
- * memory, committing an action), ak_batch.c (group commit), ak_watch.c
- * (who gets a game's pushes),
- * ak_lobby.c (creating, joining, listing games), ak_play.c (refereed
- * actions and move queries), ak_clock.c (deadlines), ak_notify.c (the
- * notification command), ak_log.c.
+ * thread; password hashing (one line of hashes) and backups run on the
+ * libuv work queue, so a login never stalls other players; every write
+ * (actions and every small write, as jobs) goes to the database in group
+ * commits on a thread of their own (ak_writer.c), and is answered once
+ * stored. Every server file, by what it does:
+ *
+ *   start and settings   akd.c (start-up, signals), ak_cron.c (the
+ *                        clock tick), ak_config.c, ak_check.c (akd --check),
+ *                        ak_systemd.c, ak_log.c, ak_backup.c
+ *   connections          ak_conn.c (sockets, framing, output per loop
+ *                        turn, limits), ak_tls.c, ak_web.c and
+ *                        ak_web_listen.c (HTTP and WebSocket),
+ *                        ak_proxy.c (the real address behind a proxy)
+ *   budgets              ak_dispatch.c (the command table and each
+ *                        command's cost), ak_budget.c (per address and
+ *                        account), ak_throttle.c (login limits)
+ *   accounts             ak_accounts.c (register, login, passwd, sessions,
+ *                        the hash queue), ak_settings.c, ak_vacation.c,
+ *                        ak_admin.c (the admin role, audited)
+ *   games                ak_games.c (in memory, committing an action, the
+ *                        listed games), ak_seats.c (each account's games),
+ *                        ak_lobby.c (creating, joining, listing, records),
+ *                        ak_play.c (refereed actions, move queries),
+ *                        ak_undo.c, ak_watch.c (who gets the pushes),
+ *                        ak_clock.c (deadlines), ak_chat.c, ak_crt.c (the
+ *                        Updated ruleset's tables)
+ *   storing              ak_batch.c (group commit, jobs, answers in
+ *                        order), ak_writer.c (the writer thread)
+ *   around the games     ak_notify.c (notifications, digests), ak_ladder.c
+ *                        and ak_glicko.c (ratings), ak_tournament.c,
+ *                        ak_stats.c and ak_metrics.c (what operators see)
  */
 #ifndef AK_SERVER_H
 #define AK_SERVER_H
@@ -753,7 +773,9 @@ void ak_undo_note(struct ak_game *g, const struct ak_action *a, const struct ak_
 void ak_undo_forget(struct ak_game *g);
 
 /* ak_clock.c: deadlines */
-void ak_clock_start(struct ak_server *srv);
+void ak_clock_tick(struct ak_server *srv);      /* warnings and expiries (from ak_cron.c) */
+/* ak_cron.c: the clock tick */
+void ak_cron_start(struct ak_server *srv);
 /* The same in memory only: true if the deadline moved (and must be stored). */
 bool ak_clock_next(struct ak_game *g, bool new_turn);
 

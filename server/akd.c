@@ -600,7 +600,7 @@ int main(int argc, char **argv)
     }
     start_signals(&srv);
     ak_stats_start();
-    ak_clock_start(&srv);
+    ak_cron_start(&srv);
     ak_systemd_ready(&srv);
     ak_log(AK_LOG_INFO, "akd %s listening on %s%s, database %s", AK_VERSION, cfg->listen,
            srv.tls ? " (TLS)" : "", cfg->db);
