@@ -1119,19 +1119,38 @@ static int play_reconnect(struct ak_net *n)
     return status == 0 ? 0 : status == EXIT_REFUSED ? -1 : 1;
 }
 
+/* The commands and how many words each takes (the command included; 0:
+ * a play verb, whose words ak_verb_action checks), so that wrong arguments
+ * are told before any connection is made. */
+static const struct {
+    const char *verb;
+    int words;
+    bool game;      /* the second word is a game number */
+} commands[] = {
+    {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
+    {"reset-password", 3, false},
+    {"games", 1, false}, {"ladder", 1, false}, {"rulesets", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
+    {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
+    {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
+    {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
+    {"give-time", 3, true}, {"rematch", 2, true},
+};
+
+/* Does verb's second word name a game (the table above, and the play verbs)? */
+static bool takes_game(const char *verb)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].verb, verb) == 0)
+            return commands[i].game;
+    return ak_verb_is_action(verb);
+}
+
 static int run(struct ak_net *n, int argc, char **argv, const struct ak_session *s)
 {
     const char *verb = argv[0];
     int status = 0;
     long game = argc > 1 ? akc_game_number(argv[1]) : -1;
-    bool needs_game = strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0 || strcmp(verb, "watch") == 0 ||
-                      strcmp(verb, "play") == 0 ||
-                      ak_verb_is_action(verb) || strcmp(verb, "options") == 0 ||
-                      strcmp(verb, "dests") == 0 || strcmp(verb, "why") == 0 ||
-                      strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0 ||
-                      strcmp(verb, "undo") == 0 || strcmp(verb, "give-time") == 0 ||
-                      strcmp(verb, "rematch") == 0 ||
-                      strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0;
+    bool needs_game = takes_game(verb);
     if (needs_game && game < 0) {
         if (argc > 1)
             fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
@@ -1273,23 +1292,6 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
     }
     return EXIT_USAGE;
 }
-
-/* The commands and how many words each takes (the command included; 0:
- * a play verb, whose words ak_verb_action checks), so that wrong arguments
- * are told before any connection is made. */
-static const struct {
-    const char *verb;
-    int words;
-    bool game;      /* the second word is a game number */
-} commands[] = {
-    {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
-    {"reset-password", 3, false},
-    {"games", 1, false}, {"ladder", 1, false}, {"rulesets", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
-    {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
-    {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
-    {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
-    {"give-time", 3, true}, {"rematch", 2, true},
-};
 
 /* 0 if argv (the command and its words) can be sent; else the exit code,
  * with the reason and the command's usage on stderr. */
