@@ -564,6 +564,8 @@ static void keep_games(void)
         k->next = NULL;
         k->watchers = NULL;     /* none at the baseline */
         k->nwatchers = k->watchers_cap = 0;
+        k->undo = NULL;         /* an undo after a put-back replays the log */
+        k->nundo = 0;
         if ((g->state && !(k->state = malloc(sizeof *g->state))) ||
             (g->position && !(k->position = strdup(g->position))))
             fail("out of memory");
@@ -599,6 +601,7 @@ static void put_games_back(void)
             fail("out of memory");
     }
     srv.next_game_id = kept_next_game_id;
+    ak_games_relist_all(&srv);      /* the copies' links point at the old games */
 }
 
 /* The database is copied back whenever an input wrote to it (most do: a

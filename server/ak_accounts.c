@@ -385,7 +385,6 @@ static void reset_answer(struct ak_conn *c, const json_t *id, const struct accou
 static void change_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct account_change *ch = k->data;
-    (void)srv;
     if (!k->conn)
         return;
     if (ch->kind == CHANGE_LOGOUT)
@@ -394,6 +393,8 @@ static void change_answer(struct ak_server *srv, struct ak_commit *k)
         password_answer(k->conn, k->id, ch);
     else if (!k->conn->closing)
         reset_answer(k->conn, k->id, ch);
+    else if (!ch->not_found)    /* stored though its sender left: the old sessions end all the same */
+        ak_conn_end_sessions(srv, ch->user, NULL, NULL, "the account's password was reset");
 }
 
 static void change_release(void *data)

@@ -235,7 +235,8 @@ static int adjudicate_games_of(struct ak_server *srv, const char *admin, int64_t
     snprintf(by, sizeof by, "%s (admin)", admin);
     for (struct ak_game *g = srv->games; g; g = g->next) {
         int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
-        if (side < 0 || ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "active") != 0)
+        if (side < 0 || g->creating || ak_game_brief_of(g).phase == AK_PHASE_OVER ||
+            strcmp(g->meta.status, "active") != 0)     /* creating: a round being made, not stored */
             continue;
         if (g->player[!side] == 0 || g->player[!side] == user)
             n += ak_game_close(srv, NULL, NULL, g, "aborted", by);

@@ -939,11 +939,11 @@ void ak_server_close_all(struct ak_server *srv)
     /* What was accepted this turn is committed and answered first (which
      * may run requests that waited behind it), then the queued costly
      * queries are dropped with their connections. */
+    ak_tournament_stop(srv);    /* rounds not made: their held games undone */
+    ak_accounts_stop(srv);      /* hashes in line dropped */
     if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
         ak_batch_stop(srv);
     ak_dispatch_stop(srv);
-    ak_tournament_stop(srv);
-    ak_accounts_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     ak_conn_flush_all(srv);     /* drops the references of the output list */

@@ -99,9 +99,10 @@ void ak_game_evict(struct ak_server *srv, struct ak_game *g)
 
 void ak_games_evict_idle(struct ak_server *srv)
 {
-    /* A commit in flight may roll a game back into its state: only when
-     * none is pending are states let go. */
-    if (srv->batch || ak_writer_busy(srv))
+    /* A commit in flight may roll a game back into its state, and a
+     * written one waiting for its answer reads it: only when none is
+     * pending are states let go. */
+    if (srv->batch || ak_writer_busy(srv) || srv->answers)
         return;
     uint64_t now = uv_now(srv->loop), keep = (uint64_t)srv->cfg.keep_finished * 1000;
     for (struct ak_game *g = srv->games; g; g = g->next)
@@ -229,6 +230,23 @@ static void list_first(struct ak_server *srv, struct ak_game *g)
     srv->listed = g;
     g->in_listed = true;
     srv->nlisted++;
+}
+
+void ak_games_relist_all(struct ak_server *srv)
+{
+    struct ak_game *last = NULL;
+    srv->listed = NULL;
+    srv->nlisted = 0;
+    for (struct ak_game *g = srv->games; g; g = g->next) {
+        g->listed_prev = g->listed_next = NULL;
+        g->in_listed = ak_game_listed(g);
+        if (!g->in_listed)
+            continue;
+        g->listed_prev = last;      /* in the order of srv->games, newest first */
+        *(last ? &last->listed_next : &srv->listed) = g;
+        srv->nlisted++;
+        last = g;
+    }
 }
 
 void ak_game_relist(struct ak_server *srv, struct ak_game *g)
@@ -421,17 +439,9 @@ int ak_games_load(struct ak_server *srv)
         ak_store_tournament_games_each(srv->store, tournament_of, srv) != AK_STORE_OK)
         return -1;
     int n = 0;
-    struct ak_game *last = NULL;
-    for (struct ak_game *g = srv->games; g; g = g->next, n++) {
+    for (struct ak_game *g = srv->games; g; g = g->next, n++)
         ak_game_name_players(srv, g);
-        if (ak_game_listed(g)) {    /* in the order of srv->games, newest first */
-            g->listed_prev = last;
-            *(last ? &last->listed_next : &srv->listed) = g;
-            g->in_listed = true;
-            srv->nlisted++;
-            last = g;
-        }
-    }
+    ak_games_relist_all(srv);
     if (srv->skipped_games)
         ak_log(AK_LOG_ERROR, "loaded %d games; %d could not be read and are left out", n, srv->skipped_games);
     else
@@ -453,6 +463,8 @@ void ak_games_free(struct ak_server *srv)
     }
     free(srv->game_by_id);
     srv->game_by_id = NULL;
+    srv->listed = NULL;
+    srv->nlisted = 0;
     srv->games_cap = 0;
 }
 

@@ -461,6 +461,7 @@ bool ak_game_listed(const struct ak_game *g);   /* stored, not aborted or declin
 /* After g's status or creating changed: in srv->listed or out of it, as
  * ak_game_listed says (a game that comes in goes first). */
 void ak_game_relist(struct ak_server *srv, struct ak_game *g);
+void ak_games_relist_all(struct ak_server *srv);    /* the list made again from srv->games */
 int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);

@@ -368,8 +368,8 @@ static void pair_swiss_round(struct table *tb, int round, struct pairings *ps)
 }
 
 /* A tournament's new status and round are stored in the same group commit
- * as the games just paired for it (they joined the batch before it, so
- * they are in the same transaction): a tournament runs, or moves on to its
+ * as the games just paired for it (they join the batch in the same loop
+ * turn, so they are in the same transaction): a tournament runs, or moves on to its
  * next round, only together with its games, and whoever asked is answered
  * once both are stored. A failed commit undoes the games (their own jobs)
  * and leaves the tournament as it was. Meanwhile the tournament is marked
@@ -485,12 +485,12 @@ static void round_release(void *data)
 
 static const struct ak_job round_job = {round_write, round_answer, round_undo, round_release, NULL};
 
-/* tb's status and round (as set in tb->t) into the batch, after its
- * games, in r (made before the games are paired, so that pairings never
- * go to the store without their round); c (or NULL) is answered with the
- * tournament once stored. players: how many started it (0: a later
- * round). */
-static void store_round(struct ak_server *srv, const struct table *tb, struct round_change *r, int players,
+/* tb's status and round (as set in tb->t) into the batch, just before
+ * its games (work_finish), in r (made before the games are paired, so
+ * that pairings never go to the store without their round); c (or NULL)
+ * is answered with the tournament once stored. players: how many started
+ * it (0: a later round). False: out of memory (its games go back). */
+static bool store_round(struct ak_server *srv, const struct table *tb, struct round_change *r, int players,
                         struct ak_conn *c, const json_t *id)
 {
     *r = (struct round_change){.id = tb->t.id, .round = tb->t.round, .rounds = tb->t.rounds, .players = players,
@@ -500,8 +500,10 @@ static void store_round(struct ak_server *srv, const struct table *tb, struct ro
     if (c)
         snprintf(r->admin, sizeof r->admin, "%s", c->user_name);
     set_pending(tb->t.id, true);
-    if (!ak_batch_job(srv, c, id, &round_job, NULL, r))
-        set_pending(tb->t.id, false);
+    if (ak_batch_job(srv, c, id, &round_job, NULL, r))
+        return true;
+    set_pending(tb->t.id, false);
+    return false;
 }
 
 /* Room to pair a round of tb now; why not in why. */
@@ -553,14 +555,19 @@ static void work_free(struct round_work *w)
     free(w);
 }
 
-/* Every game of w, then its round, into the batch. */
+/* w's round, then every game of it, into the batch. */
 static void work_finish(struct ak_server *srv, struct round_work *w)
 {
     struct ak_conn *c = w->c && !w->c->closing ? w->c : NULL;
-    ak_batch_add_held(srv, &w->games);
     if (c)
         c->busy = false;        /* the batch holds it now, until it is answered */
-    store_round(srv, &w->tb, w->change, w->players, c, w->id);
+    /* The round first, then its games, in the same loop turn (one
+     * transaction): a round that cannot be queued (out of memory) takes
+     * its games back rather than leave them stored without it. */
+    if (store_round(srv, &w->tb, w->change, w->players, c, w->id))
+        ak_batch_add_held(srv, &w->games);
+    else
+        ak_batch_drop_held(srv, &w->games);
     if (c && !c->busy)          /* refused at once (out of memory): its next requests run */
         ak_conn_resume(c);
     work_free(w);

@@ -5,8 +5,8 @@
  * new to the opponent: no capture, no Rommel escape, no automatic victory
  * (and no die is ever rolled by these). The state before it comes from
  * memory: each game keeps the states before its last undoable actions
- * (ak_undo_note, up to UNDO_KEPT a game and UNDO_STEPS_MAX in all, dropped
- * at the first other action), so an undo costs the loop a copy. Only when
+ * (ak_undo_note, up to UNDO_KEPT a game, in at most UNDO_GAMES_MAX games
+ * at once, dropped at the first other action), so an undo costs the loop a copy. Only when
  * memory has none (after a restart, past the bounds) is the game's log
  * replayed from its start, after the pending batch is written. Either way
  * the action is dropped from the store, with the rebuilt snapshot, in the
@@ -26,18 +26,19 @@
 #include "ak_server.h"
 
 #define UNDO_KEPT 8             /* states kept per game */
-#define UNDO_STEPS_MAX 4096     /* in all: 12 MiB */
+#define UNDO_GAMES_MAX 512      /* games keeping some at once: 512 x 8 x 3 KiB, 12 MiB in all */
 
 struct ak_undo_step {
     struct ak_state before;
     struct ak_action action;
 };
 
-static int steps_held;
+static int games_keeping;
 
 void ak_undo_forget(struct ak_game *g)
 {
-    steps_held -= g->nundo;
+    if (g->undo)
+        games_keeping--;
     free(g->undo);
     g->undo = NULL;
     g->nundo = 0;
@@ -49,15 +50,16 @@ void ak_undo_note(struct ak_game *g, const struct ak_action *a, const struct ak_
         ak_undo_forget(g);
         return;
     }
-    if (!g->undo && (steps_held + UNDO_KEPT > UNDO_STEPS_MAX || !(g->undo = malloc(sizeof *g->undo * UNDO_KEPT))))
-        return;     /* none kept: an undo replays the log */
+    if (!g->undo) {
+        if (games_keeping >= UNDO_GAMES_MAX || !(g->undo = malloc(sizeof *g->undo * UNDO_KEPT)))
+            return;     /* none kept: an undo replays the log */
+        games_keeping++;
+    }
     if (g->nundo == UNDO_KEPT) {    /* the oldest goes: undo walks back UNDO_KEPT from memory */
         memmove(&g->undo[0], &g->undo[1], sizeof *g->undo * (UNDO_KEPT - 1));
         g->nundo--;
-        steps_held--;
     }
     g->undo[g->nundo++] = (struct ak_undo_step){*before, *a};
-    steps_held++;
 }
 
 /* Why the last action cannot be taken back, or NULL if it can. */
@@ -175,9 +177,7 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(u->by, sizeof u->by, "%s", c->user_name);
     *g->state = u->before;          /* at once, like an action: the next one applies to it */
     g->snapshot_seq = u->upto;      /* the write stores the snapshot there */
-    if (g->nundo > 0) {
-        g->nundo--;
-        steps_held--;
-    }
+    if (g->nundo > 0 && --g->nundo == 0)
+        ak_undo_forget(g);      /* nothing left to keep: the memory goes back */
     ak_batch_job(c->srv, c, id, &undo_job, g, u);
 }

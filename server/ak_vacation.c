@@ -148,7 +148,7 @@ static int waiting_games(struct ak_server *srv, int64_t user, struct vacation_ch
     (void)srv;
     for (int i = 0; i < n; i++) {      /* his games alone (ak_seats.c) */
         struct ak_game *g = games[i];
-        int w = ak_game_waiting(g);
+        int w = g->creating ? AK_SIDES : ak_game_waiting(g);     /* creating: not stored yet */
         if (w >= AK_SIDES || g->player[w] != user || !g->meta.deadline)
             continue;
         if (!pauses(g)) {
