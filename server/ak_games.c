@@ -430,6 +430,7 @@ static void tournament_of(void *ud, int64_t game, int64_t tournament, int round)
     if (g) {
         g->tournament = tournament;
         g->round = round;
+        ak_seats_paired(g);
     }
 }
 

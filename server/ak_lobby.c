@@ -324,6 +324,7 @@ struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup
     ak_game_seat(g, !s->side, s->seat_other);
     ak_seats_challenged(g);
     g->tournament = s->tournament;
+    ak_seats_paired(g);
     g->round = s->round;
     name_players(srv, g, s->names);
     ak_clock_next(g, true);     /* both seated: the clock runs from now */

@@ -1,5 +1,5 @@
 /* ak_seats: each account's games (issue 28): those he is seated in, and
- * the challenges to him.
+ * the challenges to him; and each tournament's games.
  *
  * A request about one player (how many unfinished games he has before a
  * `new`, the deadlines a vacation moves) looks at his games alone instead
@@ -8,7 +8,9 @@
  * request. Seats change in one place, ak_game_seat, which keeps this index
  * true; a game leaving memory for good (ak_game_remove) leaves it too.
  *
- * The index is an open-addressed table of accounts (linear probing, grown
+ * A tournament's table (its standings, its next round) reads its games
+ * from the second index the same way. Each index is an open-addressed
+ * table of accounts or tournaments (linear probing, grown
  * at half full, never shrunk: accounts come and stay), each with a growing
  * array of its games. A player has tens of games, so the arrays are
  * searched linearly.
@@ -23,8 +25,13 @@ struct seats {
     int n, cap;
 };
 
-static struct seats *table;
-static size_t slots, used;
+/* One index: accounts to their games, or tournaments to theirs. */
+struct index {
+    struct seats *table;
+    size_t slots, used;
+};
+static struct index accounts, tournaments;
+static struct index *ix = &accounts;    /* the one find/add/drop work on */
 
 static size_t slot_of(int64_t user, size_t n)
 {
@@ -33,10 +40,11 @@ static size_t slot_of(int64_t user, size_t n)
 
 static struct seats *find(int64_t user)
 {
+    size_t slots = ix->slots;
     for (size_t i = slots ? slot_of(user, slots) : 0, k = 0; k < slots; k++, i = (i + 1) & (slots - 1)) {
-        if (table[i].user == user)
-            return &table[i];
-        if (!table[i].user)
+        if (ix->table[i].user == user)
+            return &ix->table[i];
+        if (!ix->table[i].user)
             return NULL;
     }
     return NULL;
@@ -44,21 +52,21 @@ static struct seats *find(int64_t user)
 
 static bool grow(void)
 {
-    size_t n = slots ? slots * 2 : 256;
+    size_t n = ix->slots ? ix->slots * 2 : 256;
     struct seats *t = calloc(n, sizeof *t);
     if (!t)
         return false;
-    for (size_t i = 0; i < slots; i++) {
-        if (!table[i].user)
+    for (size_t i = 0; i < ix->slots; i++) {
+        if (!ix->table[i].user)
             continue;
-        size_t j = slot_of(table[i].user, n);
+        size_t j = slot_of(ix->table[i].user, n);
         while (t[j].user)
             j = (j + 1) & (n - 1);
-        t[j] = table[i];
+        t[j] = ix->table[i];
     }
-    free(table);
-    table = t;
-    slots = n;
+    free(ix->table);
+    ix->table = t;
+    ix->slots = n;
     return true;
 }
 
@@ -67,14 +75,14 @@ static struct seats *find_or_add(int64_t user)
     struct seats *s = find(user);
     if (s)
         return s;
-    if ((used + 1) * 2 > slots && !grow())
+    if ((ix->used + 1) * 2 > ix->slots && !grow())
         return NULL;
-    size_t i = slot_of(user, slots);
-    while (table[i].user)
-        i = (i + 1) & (slots - 1);
-    table[i].user = user;
-    used++;
-    return &table[i];
+    size_t i = slot_of(user, ix->slots);
+    while (ix->table[i].user)
+        i = (i + 1) & (ix->slots - 1);
+    ix->table[i].user = user;
+    ix->used++;
+    return &ix->table[i];
 }
 
 static void add(int64_t user, struct ak_game *g)
@@ -123,6 +131,29 @@ void ak_seats_leave(const struct ak_game *g)
             drop(g->player[side], g);
     if (g->meta.challenge)
         drop(g->meta.challenge, g);
+    if (g->tournament) {
+        ix = &tournaments;
+        drop(g->tournament, g);
+        ix = &accounts;
+    }
+}
+
+void ak_seats_paired(struct ak_game *g)
+{
+    if (!g->tournament)
+        return;
+    ix = &tournaments;
+    add(g->tournament, g);
+    ix = &accounts;
+}
+
+int ak_seats_of_tournament(int64_t tournament, struct ak_game *const **games)
+{
+    ix = &tournaments;
+    const struct seats *s = tournament ? find(tournament) : NULL;
+    ix = &accounts;
+    *games = s ? s->games : NULL;
+    return s ? s->n : 0;
 }
 
 void ak_seats_challenged(struct ak_game *g)
@@ -138,11 +169,16 @@ int ak_seats_of(int64_t user, struct ak_game *const **games)
     return s ? s->n : 0;
 }
 
+static void index_free(struct index *x)
+{
+    for (size_t i = 0; i < x->slots; i++)
+        free(x->table[i].games);
+    free(x->table);
+    *x = (struct index){0};
+}
+
 void ak_seats_free(void)
 {
-    for (size_t i = 0; i < slots; i++)
-        free(table[i].games);
-    free(table);
-    table = NULL;
-    slots = used = 0;
+    index_free(&accounts);
+    index_free(&tournaments);
 }

@@ -472,6 +472,8 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user);
 void ak_game_seat(struct ak_game *g, int side, int64_t user);
 void ak_seats_leave(const struct ak_game *g);
 void ak_seats_challenged(struct ak_game *g);     /* g's challenged player has it too */
+void ak_seats_paired(struct ak_game *g);         /* g's tournament has it (g->tournament set) */
+int ak_seats_of_tournament(int64_t tournament, struct ak_game *const **games);
 int ak_seats_of(int64_t user, struct ak_game *const **games);
 void ak_seats_free(void);
 

@@ -165,9 +165,9 @@ static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *
     int np = ak_store_tournament_players(srv->store, id, users, PLAYERS_MAX), ng = 0;
     /* Its games from memory, where every pairing is from the moment it is
      * made (the store has it only after the next group commit), aborted
-     * ones included. */
-    for (const struct ak_game *g = srv->games; g; g = g->next)
-        ng += g->tournament == id;
+     * ones included: from its own index (ak_seats.c), not every game. */
+    struct ak_game *const *games;
+    ng = ak_seats_of_tournament(id, &games);
     if (np < 0 || !(tb->g = calloc((size_t)ng + 1, sizeof *tb->g))) {
         *rc = AK_STORE_ERROR;
         return -1;
@@ -182,9 +182,8 @@ static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *
         bool banned = false;
         s->withdrawn = ak_store_user_banned(srv->store, users[i], &banned) == AK_STORE_OK && banned;
     }
-    for (const struct ak_game *g = srv->games; g; g = g->next) {
-        if (g->tournament != id)
-            continue;
+    for (int i = 0; i < ng; i++) {
+        const struct ak_game *g = games[i];
         struct ak_game_brief b = ak_game_brief_of(g);
         struct pairing *p = &tb->g[tb->ng++];
         *p = (struct pairing){g->id, g->round, g->player[AK_AXIS], g->player[AK_ALLIED],
