@@ -8,15 +8,16 @@
  * (ak_undo_note, up to UNDO_KEPT a game, in at most UNDO_GAMES_MAX games
  * at once, dropped at the first other action), so an undo costs the loop a copy. Only when
  * memory has none (after a restart, past the bounds) is the game's log
- * replayed from its start, after the pending batch is written. Either way
- * the action is dropped from the store, with the rebuilt snapshot, in the
+ * replayed from its start, after the pending batch is written; that costs
+ * one of the account's writes_per_minute. Either way the action is
+ * dropped from the store, with the rebuilt snapshot, in the
  * next group commit (never a sync of its own on the loop), the state goes
  * back at once (a failed commit puts it forward again), and once stored
  * the player is answered and the watchers get
  * {"push":"undo","game","seq","by","action","patch"}: the action taken
  * back and the patch back to the earlier state, whose sequence number is
- * seq. Repeating undo walks further back. An undo is a small write
- * (writes_per_minute) queued behind actions.
+ * seq. Repeating undo walks further back. An undo is queued behind
+ * actions.
  */
 #include <string.h>
 
@@ -157,6 +158,18 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct undo_change *u = malloc(sizeof *u);
     if (!u) {
         ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
+    }
+    /* Past what memory keeps, an undo waits for the batch and replays the
+     * game's log: it then costs one of the account's small writes, so
+     * that a player cannot make akd replay long games without end. */
+    const struct ak_config *cfg = &c->srv->cfg;
+    uint64_t key = ak_budget_user_key(c->user), now = uv_now(c->srv->loop);
+    if (g->nundo == 0 && !ak_budget_charge(cfg, AK_BUDGET_WRITES, key, 1, now)) {
+        free(u);
+        ak_conn_reply_error(c, id, "rate_limited", "an undo past the last moves kept in memory replays the game "
+                            "and counts as a change (%d a minute); try again in %.0f s", cfg->writes_per_minute,
+                            ak_budget_wait(cfg, AK_BUDGET_WRITES, key, 1, now) + 0.5);
         return;
     }
     if (!state_before_last(c, g, &u->before, &u->action)) {

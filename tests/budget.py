@@ -41,7 +41,8 @@
      eight from the states kept in memory, the rest by replaying the log)
      are each answered once the log is cut in the database, and end where
      the game began; with the store failing an undo is an error and the
-     move stands
+     move stands; after a restart (nothing in memory) each undo replays the
+     log and costs one of writes_per_minute: the second is refused
  13. `games` lists from the listed games and the caller's own index: 300
      games made and called off leave every listing as it was; the caller's
      games (waiting for him first) come before the rest, newest first
@@ -493,6 +494,27 @@ check(after == before and before["total"] == 3,
       "300 games made and called off: another player's listing is the same (%d games)" % after["total"])
 check(listed == [mine, challenge, open_game],
       "the caller's games first (his turn, then his challenge), then the rest: %s" % listed)
+stop_akd(p)
+
+# --- 12b. undos that replay are paced ---
+p, port = start_akd("replays", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
+                    "--writes-per-minute", "1")
+alice, bob = account(port, "alice"), account(port, "bob")
+g = alice.ok("new", side="axis")["game"]
+bob.ok("join", game=g)
+units = alice.ok("show", game=g)["state"]["units"]
+for u in [u for u, v in sorted(units.items()) if v.get("hex") == "W6"][:3]:
+    to = alice.ok("dests", game=g, units=[u])["dests"][0]["hex"]
+    alice.ok("act", game=g, action={"action": "move", "units": [u], "to": to})
+stop_akd(p)
+p, port = start_akd("replays", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
+                    "--writes-per-minute", "1")
+alice = account(port, "alice")
+first, second = alice.call("undo", game=g), alice.call("undo", game=g)
+check(first.get("ok") and not second.get("ok") and second["error"]["code"] == "rate_limited" and
+      "replays the game" in second["error"]["message"],
+      "after a restart an undo replays the log and costs a write: writes_per_minute 1 takes one, refuses the next "
+      "(%s)" % second.get("error", {}).get("message"))
 stop_akd(p)
 
 print("%d failed" % failed)
