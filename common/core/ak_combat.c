@@ -310,3 +310,14 @@ void ak_combat_finish(struct ak_state *s, struct ak_events *ev)
         s->unit[sup].hex = s->unit[sup].start_hex = AK_HEX_NONE;
     }
 }
+
+struct ak_battle *ak_combat_unfought(struct ak_state *s, const struct ak_action *a, const char *fought_code,
+                                     struct ak_reject *rej)
+{
+    int b = a->battle;
+    if (b >= s->nbattles)
+        return ak_reject(rej, "ACTION", "there is no battle %d", b + 1), NULL;
+    if (s->battle[b].resolved)
+        return ak_reject(rej, fought_code, "battle %d has been fought", b + 1), NULL;
+    return &s->battle[b];
+}

@@ -25,22 +25,6 @@ bool ak_combat_cancel(const struct ak_ruleset *r, struct ak_state *s,
                       const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
 bool ak_combat_abandon(const struct ak_ruleset *r, struct ak_state *s,
                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,
-                       const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-bool ak_combat_retreat(const struct ak_ruleset *r, struct ak_state *s,
-                       const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-bool ak_combat_exchange(const struct ak_ruleset *r, struct ak_state *s,
-                        const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-bool ak_combat_advance(const struct ak_ruleset *r, struct ak_state *s,
-                       const struct ak_action *a, struct ak_events *ev, struct ak_reject *rej);
-
-/* BACK 2: the two-square retreats open to losing unit u, none blocked by
- * enemy units or zones, terrain, the board edge or overstacking. */
-#define AK_RETREAT_ROUTES_MAX 36
-struct ak_route {
-    ak_hex step[2];
-};
-int ak_retreat_routes(const struct ak_state *s, int u, struct ak_route *out);
 
 /* Every obligation of the combat portion is met (ATTACKING 6, MULTIPLE 3a,
  * FORTRESSES 2); false with the first one broken. */
@@ -54,11 +38,6 @@ bool ak_combat_positions_ok(const struct ak_state *s, const uint8_t *att, int na
  * isolated since the start of the turn (ISOLATION 2), not yet in a
  * battle. Fills out, returns the count. */
 int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max);
-/* AUTOMATIC VICTORY (ak_auto_victory.c): after each move, switch off the
- * zone of every enemy stack that the mover's supplied units could beat at
- * 7-1 (5-1 surrounded) in a battle the battle rules allow them to fight,
- * each unit counted once (MULTIPLE UNIT BATTLES 3, 7). */
-void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev);
 /* Send unit u to the dead pile, with an event naming why. */
 void ak_eliminate(struct ak_state *s, int u, int reason, struct ak_events *ev);
 /* The end of the combat portion: used supply removed (SUSTAIN ATTACKS 5). */

@@ -63,9 +63,6 @@ struct ak_mp_costs {
     int zoc_mechanized;                 /* mechanized units: to enter, and to leave, an enemy zone */
     int infantry_leave_divisor;         /* infantry leaving a zone pays its allowance / this */
 };
-int ak_move_class_of(int u);
-/* "6 1/3", "3 1/2", "0": twelfths of a point as a player reads them. */
-char *ak_mp_format(int twelfths, char *buf, int len);
 
 /* May these units move together now? false with *rej if not. */
 bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, int n,

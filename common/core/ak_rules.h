@@ -118,6 +118,7 @@ struct ak_reject {
 struct ak_movement;
 struct ak_mp_costs;
 struct ak_hz_list;
+struct ak_lister;
 
 struct ak_ruleset {
     const char *name;       /* "classic" */
@@ -177,6 +178,10 @@ struct ak_ruleset {
     bool (*apply[AK_ACT_KINDS])(const struct ak_ruleset *r, struct ak_state *s,
                                 const struct ak_action *a, struct ak_events *ev,
                                 struct ak_reject *rej);
+    /* One lister per action kind but moves (ak_lister.h): the concrete
+     * actions of that kind open now, for clients, self-play and search.
+     * NULL: the edition has no such action, or nothing to list. */
+    void (*list[AK_ACT_KINDS])(struct ak_lister *l);
 };
 
 const struct ak_ruleset *ak_ruleset_get(int index);

@@ -12,6 +12,7 @@
 
 #include "ak_battle.h"
 #include "ak_capture.h"
+#include "ak_classic.h"
 #include "ak_combat.h"
 #include "ak_stacking.h"
 #include "ak_victory.h"
@@ -176,17 +177,6 @@ static void start_exchange(struct ak_state *s, int b, struct ak_events *ev)
         return;
     }
     s->pending = (struct ak_pending){.kind = AK_PEND_EXCHANGE, .side = (uint8_t)other, .battle = (uint8_t)b, .need = (uint8_t)need};
-}
-
-struct ak_battle *ak_combat_unfought(struct ak_state *s, const struct ak_action *a, const char *fought_code,
-                                     struct ak_reject *rej)
-{
-    int b = a->battle;
-    if (b >= s->nbattles)
-        return ak_reject(rej, "ACTION", "there is no battle %d", b + 1), NULL;
-    if (s->battle[b].resolved)
-        return ak_reject(rej, fought_code, "battle %d has been fought", b + 1), NULL;
-    return &s->battle[b];
 }
 
 bool ak_combat_resolve(const struct ak_ruleset *r, struct ak_state *s,

@@ -12,6 +12,7 @@
 #include "ak_arrival.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
+#include "ak_lister.h"
 #include "ak_logistics.h"
 #include "ak_sustain.h"
 #include "ak_move.h"
@@ -109,5 +110,18 @@ const struct ak_ruleset ak_rules_classic = {
         [AK_ACT_SUBSTITUTE] = classic_substitute,
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede, [AK_ACT_ADJUDICATE] = ak_victory_adjudicate,
+    },
+    .list = {
+        [AK_ACT_PLACE] = ak_list_placements,
+        [AK_ACT_EMBARK] = ak_list_embarks,
+        [AK_ACT_BATTLE] = ak_list_battles,
+        [AK_ACT_ABANDON] = ak_list_abandons,
+        [AK_ACT_RESOLVE] = ak_list_resolutions,
+        [AK_ACT_RETREAT] = ak_classic_list_retreats,
+        [AK_ACT_EXCHANGE] = ak_list_exchanges,
+        [AK_ACT_ADVANCE] = ak_list_advances,
+        [AK_ACT_DESTROY_SUPPLY] = ak_list_destroy_supply,
+        [AK_ACT_END_MOVEMENT] = ak_list_end_movement,
+        [AK_ACT_END_TURN] = ak_list_end_turn,
     },
 };

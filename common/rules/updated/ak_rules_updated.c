@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "ak_hazards_internal.h"
+#include "ak_lister.h"
 #include "ak_move.h"
 #include "ak_substitute.h"
 #include "ak_updated.h"
@@ -145,5 +146,22 @@ const struct ak_ruleset ak_rules_updated = {
         [AK_ACT_RESIGN] = ak_victory_concede,
         [AK_ACT_TIMEOUT] = ak_victory_concede,
         [AK_ACT_ADJUDICATE] = ak_victory_adjudicate,
+    },
+    .list = {
+        [AK_ACT_PLACE] = ak_list_placements,
+        [AK_ACT_BATTLE] = ak_list_battles,
+        [AK_ACT_RESOLVE] = ak_list_resolutions,
+        [AK_ACT_RETREAT] = ak_updated_list_retreats,
+        [AK_ACT_ADVANCE] = ak_list_advances,
+        [AK_ACT_BURN_SUPPLY] = ak_updated_list_burns,
+        [AK_ACT_SUPPLY_ATTACKS] = ak_updated_list_supply_attacks,
+        [AK_ACT_LOSSES] = ak_updated_list_losses,
+        [AK_ACT_REBUILD] = ak_updated_list_rebuilds,
+        [AK_ACT_FORTIFY] = ak_updated_list_fortify,
+        [AK_ACT_PORT_MOVE] = ak_updated_list_port_moves,
+        [AK_ACT_BREAK_OUT] = ak_updated_list_break_outs,
+        [AK_ACT_END_MOVEMENT] = ak_list_end_movement,
+        [AK_ACT_END_PHASE] = ak_list_end_phase,
+        [AK_ACT_END_TURN] = ak_list_end_turn,
     },
 };

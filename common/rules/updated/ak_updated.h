@@ -109,4 +109,21 @@ bool ak_updated_end_turn(const struct ak_ruleset *r, struct ak_state *s, const s
 struct ak_hz_list;
 void ak_hazards_updated(struct ak_hz_list *l);
 
+/* Movement points (ak_move_points.c): the class of unit u's costs
+ * (struct ak_mp_costs), and twelfths of a point as a player reads them:
+ * "6 1/3", "3 1/2", "0". */
+int ak_move_class_of(int u);
+char *ak_mp_format(int twelfths, char *buf, int len);
+
+/* Listers of the Updated rules' own actions (ak_updated_list.c). */
+struct ak_lister;
+void ak_updated_list_retreats(struct ak_lister *l);
+void ak_updated_list_losses(struct ak_lister *l);
+void ak_updated_list_burns(struct ak_lister *l);
+void ak_updated_list_supply_attacks(struct ak_lister *l);
+void ak_updated_list_rebuilds(struct ak_lister *l);
+void ak_updated_list_fortify(struct ak_lister *l);
+void ak_updated_list_port_moves(struct ak_lister *l);
+void ak_updated_list_break_outs(struct ak_lister *l);
+
 #endif
