@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ak_data.h"
 
@@ -70,4 +71,19 @@ int ak_steps_of(int attack)
 int ak_reduced_factor(int factor)
 {
     return (factor + 1) / 2;
+}
+
+int ak_unit_find(const struct ak_data *d, const char *name)
+{
+    size_t len = strlen(name);
+    int found = AK_UNIT_NONE;
+    if (len == 0)
+        return AK_UNIT_NONE;
+    for (int i = 0; i < d->units; i++) {
+        if (strcasecmp(d->unit[i].shortname, name) == 0)
+            return i;
+        if (strncasecmp(d->unit[i].shortname, name, len) == 0)
+            found = (found == AK_UNIT_NONE) ? i : -2;
+    }
+    return found;
 }
