@@ -123,23 +123,6 @@ static void log_slow_commit(const struct ak_commit *batch, uint64_t ns)
     ak_log(AK_LOG_DEBUG, "commit of %d actions took %.1f ms", n, (double)ns / 1e6);
 }
 
-void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn)
-{
-    k->deadline_before = g->meta.deadline;
-    k->warned_before = g->warned;
-    k->overdue_before = g->overdue;
-    k->has_meta = ak_clock_next(g, new_turn);
-    if (k->has_meta)
-        k->meta = g->meta;
-}
-
-void ak_batch_restore_clock(struct ak_commit *k)
-{
-    k->g->meta.deadline = k->deadline_before;
-    k->g->warned = k->warned_before;
-    k->g->overdue = k->overdue_before;
-}
-
 static struct ak_commit *reversed(struct ak_commit *list)
 {
     struct ak_commit *rev = NULL;
@@ -163,8 +146,8 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
             continue;
         }
         *k->g->state = k->prev;
-        ak_undo_forget(k->g);
-        ak_batch_restore_clock(k);
+        if (srv->hooks.game_rolled_back)
+            srv->hooks.game_rolled_back(k);
     }
     reversed(newest_first);
 }
@@ -174,7 +157,8 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
     if (k->conn)
         ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
     ak_game_push_line(k->g, k->push_line, k->push_len);
-    ak_game_notify_after(srv, k->g, k->waiting_before);
+    if (srv->hooks.game_stored)
+        srv->hooks.game_stored(srv, k->g, k->waiting_before);
     ak_ladder_log(k);
 }
 

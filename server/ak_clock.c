@@ -2,7 +2,7 @@
  *
  * A game may have a time control: so many seconds for each action of the
  * awaited player, or for each of his player turns. After every action the
- * deadline is set again (ak_clock_next, stored with the action); the
+ * deadline is set again (ak_clock_next in ak_games.c, stored with the action); the
  * clock tick (ak_cron.c) checks every clock_tick_ms. When 80% of the time is used the player is notified
  * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
  * side lose on time (a TIMEOUT action in the game's log, so the record
@@ -13,20 +13,6 @@
 
 #include "ak_engine.h"
 #include "ak_server.h"
-
-bool ak_clock_next(struct ak_game *g, bool new_turn)
-{
-    int64_t before = g->meta.deadline;
-    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g)) {
-        g->meta.deadline = 0;
-        g->overdue = false;     /* an ended game waits for nobody */
-    } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
-        g->meta.deadline = ak_vacation_shift(g, ak_now() + g->meta.tc_seconds);
-        g->warned = false;
-        g->overdue = false;
-    }
-    return g->meta.deadline != before;
-}
 
 /* More time (give_time, an admin's extend): the deadline moves in memory
  * at once and is stored in the next group commit (no sync of its own on

@@ -146,7 +146,8 @@ static void mark_dirty(struct ak_conn *c)
     c->refs++;
     c->next_dirty = c->srv->dirty;
     c->srv->dirty = c;
-    ak_batch_wake(c->srv);
+    if (c->srv->hooks.output)
+        c->srv->hooks.output(c->srv);
 }
 
 /* Queue bytes for c; they are written with everything else c is sent in
@@ -364,7 +365,8 @@ static void conn_close(struct ak_conn *c)
      * must find the handles already on their way out. */
     c->closing = true;
     c->tp->write(c);    /* a last error reply goes out before the transport closes */
-    ak_conn_unwatch_all(c);
+    if (c->srv->hooks.closing)
+        c->srv->hooks.closing(c);
     unlink_conn(c);
     ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "connection from %s closed", c->peer);
     uv_close((uv_handle_t *)&c->idle, on_close);
@@ -386,13 +388,14 @@ void ak_conn_refuse(struct ak_conn *c, const json_t *id, const char *code, const
 void ak_conn_authenticated(struct ak_conn *c)
 {
     uv_timer_stop(&c->idle);
-    if (c->user)
-        ak_conn_watch_counted_out(c);   /* no longer an anonymous watcher */
+    if (c->user && c->srv->hooks.anonymous)
+        c->srv->hooks.anonymous(c, false);  /* no longer an anonymous watcher */
 }
 
 void ak_conn_signed_out(struct ak_conn *c)
 {
-    ak_conn_watch_counted_in(c);
+    if (c->srv->hooks.anonymous)
+        c->srv->hooks.anonymous(c, true);
     if (c->srv->cfg.idle_timeout > 0 && !c->closing) {
         c->accepted = uv_now(c->srv->loop);     /* the time to log in starts again */
         uv_timer_start(&c->idle, on_idle, (uint64_t)c->srv->cfg.idle_timeout * 1000, 0);
@@ -583,7 +586,8 @@ static void run_line(struct ak_conn *c, const char *line, size_t len)
         ak_conn_reply_error(c, NULL, "bad_json", "%s", err);
         return;
     }
-    ak_dispatch(c, msg);
+    if (c->srv->hooks.request)
+        c->srv->hooks.request(c, msg);
     json_decref(msg);
 }
 
@@ -936,14 +940,6 @@ int ak_server_listen(struct ak_server *srv, const char *host, int port)
 
 void ak_server_close_all(struct ak_server *srv)
 {
-    /* What was accepted this turn is committed and answered first (which
-     * may run requests that waited behind it), then the queued costly
-     * queries are dropped with their connections. */
-    ak_tournament_stop(srv);    /* rounds not made: their held games undone */
-    ak_accounts_stop(srv);      /* hashes in line dropped */
-    if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
-        ak_batch_stop(srv);
-    ak_dispatch_stop(srv);
     while (srv->conns)
         conn_close(srv->conns);
     ak_conn_flush_all(srv);     /* drops the references of the output list */

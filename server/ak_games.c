@@ -537,22 +537,6 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
     return j;
 }
 
-void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before)
-{
-    if (g->state->phase == AK_PHASE_OVER) {
-        ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld finished: %s (%s), %s as Axis, %s as Allied",
-                    (long long)g->id, ak_result_name(g->state->result), ak_win_reason_name(g->state->result_reason),
-                    g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
-        for (int side = 0; side < AK_SIDES; side++)
-            ak_notify(srv, "game_over", g, g->player[side], side);
-        ak_tournament_game_over(srv, g);
-        return;
-    }
-    int waiting = ak_waiting_for(g->state);
-    if (waiting < AK_SIDES && waiting != waiting_before)
-        ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
-}
-
 /* printf into a new string; its length in len. */
 static char *text_printf(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *text_printf(size_t *len, const char *fmt, ...)
@@ -610,6 +594,37 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
     free(k->result_text);
     free(k->push_line);
     return false;
+}
+
+bool ak_clock_next(struct ak_game *g, bool new_turn)
+{
+    int64_t before = g->meta.deadline;
+    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g)) {
+        g->meta.deadline = 0;
+        g->overdue = false;     /* an ended game waits for nobody */
+    } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {
+        g->meta.deadline = ak_vacation_shift(g, ak_now() + g->meta.tc_seconds);
+        g->warned = false;
+        g->overdue = false;
+    }
+    return g->meta.deadline != before;
+}
+
+void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn)
+{
+    k->deadline_before = g->meta.deadline;
+    k->warned_before = g->warned;
+    k->overdue_before = g->overdue;
+    k->has_meta = ak_clock_next(g, new_turn);
+    if (k->has_meta)
+        k->meta = g->meta;
+}
+
+void ak_batch_restore_clock(struct ak_commit *k)
+{
+    k->g->meta.deadline = k->deadline_before;
+    k->g->warned = k->warned_before;
+    k->g->overdue = k->overdue_before;
 }
 
 bool ak_game_try(const struct ak_game *g, const struct ak_action *a, const char *nonce,

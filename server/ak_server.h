@@ -187,6 +187,12 @@ struct ak_game_brief {
     uint32_t actions;
 };
 
+/* The state before an undoable action, and the action (ak_undo_steps.c). */
+struct ak_undo_step {
+    struct ak_state before;
+    struct ak_action action;
+};
+
 struct ak_game {
     int64_t id;
     /* The state, in memory while the game is in play or looked at; a
@@ -233,6 +239,32 @@ int ak_crt_load_file(struct ak_server *srv, const char *path, char *err, size_t 
 const struct ak_crt_held *ak_crt_by_digest(struct ak_server *srv, const char *digest);
 void ak_crt_free(struct ak_server *srv);
 
+/* How the lower layers of akd reach the upper ones without naming them,
+ * so that the files form layers (docs/architecture.md, "server"): the
+ * connections know nothing of commands, the group commit nothing of
+ * notifications. ak_hooks.c sets them (ak_server_hook, called once by
+ * akd.c); a NULL hook is skipped (akd --check runs without them). */
+struct ak_commit;
+struct ak_server_hooks {
+    /* ak_conn.c: a request was read (ak_dispatch); output was queued this
+     * turn (the group commit's wake, ak_batch_wake); a connection is about
+     * to go (ak_conn_unwatch_all); it counts as an anonymous watcher again,
+     * or no longer (ak_conn_watch_counted_in, _out). */
+    void (*request)(struct ak_conn *c, json_t *msg);
+    void (*output)(struct ak_server *srv);
+    void (*closing)(struct ak_conn *c);
+    void (*anonymous)(struct ak_conn *c, bool anonymous);
+    /* ak_batch.c: a game's action is stored and answered (notifications,
+     * tournament standings); an action was not stored and the game's
+     * state is back as it was (what was kept for undo forgotten, the
+     * deadline put back). */
+    void (*game_stored)(struct ak_server *srv, const struct ak_game *g, int waiting_before);
+    void (*game_rolled_back)(struct ak_commit *k);
+};
+
+/* ak_hooks.c: set srv->hooks, the wiring of the layers. */
+void ak_server_hook(struct ak_server *srv);
+
 struct ak_server {
     uv_loop_t *loop;
     /* The operator's table (cfg.updated_crt), new games' table; NULL none.
@@ -271,6 +303,7 @@ struct ak_server {
     bool backing_up;            /* a backup runs on the work queue (ak_backup.c) */
     size_t out_total;           /* output the transports hold, unread (ak_conn_output_fits) */
     bool stopping;
+    struct ak_server_hooks hooks;
 };
 
 /* ak_stats.c: counters for akc admin stats (and /metrics) */
@@ -314,7 +347,8 @@ void ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *
 void ak_tournament_tick(struct ak_server *srv);         /* start dates */
 void ak_tournament_stop(struct ak_server *srv);         /* drops rounds not yet made */
 void ak_tournament_game_over(struct ak_server *srv, const struct ak_game *g);  /* ended or called off */
-/* Not a tournament game, or one of a tournament that allows vacations. */
+/* Not a tournament game, or one of a tournament that allows vacations
+ * (ak_away.c, where the clock asks it). */
 bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g);
 
 /* ak_web.c (akd only): the HTTP listener */
@@ -381,6 +415,8 @@ void ak_conn_transport_gone(struct ak_conn *c);
 /* A command went off the loop: hold later requests until ak_conn_resume. */
 void ak_conn_hold(struct ak_conn *c);
 void ak_conn_resume(struct ak_conn *c);
+/* Close every connection and the listener (akd.c's ak_server_stop first
+ * stops what runs above them). */
 void ak_server_close_all(struct ak_server *srv);
 /* The connection has logged in: the idle limit no longer applies. */
 void ak_conn_authenticated(struct ak_conn *c);
@@ -490,6 +526,8 @@ void ak_conn_watch_counted_out(struct ak_conn *c);
 void ak_conn_watch_counted_in(struct ak_conn *c);
 /* c is closing: it leaves every game it watched. */
 void ak_conn_unwatch_all(struct ak_conn *c);
+/* Both of the above as the connections' hook (struct ak_server_hooks). */
+void ak_conn_watch_anonymous(struct ak_conn *c, bool anonymous);
 /* Every watcher of g stops watching it (g is going away). */
 void ak_game_unwatch_all(struct ak_game *g);
 /* Encode msg once and queue it to every watcher of g. */
@@ -506,12 +544,18 @@ void ak_game_push_line(const struct ak_game *g, const char *line, size_t len);
 bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_action *a,
                     const char *nonce, const struct ak_state *next, const struct ak_events *ev,
                     const char *by, struct ak_conn *c, const json_t *id);
+/* A game's deadline after an action (ak_games.c, with the away table of
+ * ak_away.c): set again, in memory only; true if it moved (and must be
+ * stored). move_clock does it for commit k, stored with it; restore puts
+ * it back if the commit fails. */
+bool ak_clock_next(struct ak_game *g, bool new_turn);
+void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn);
+void ak_batch_restore_clock(struct ak_commit *k);
 /* Judge action a, sent with nonce (NULL: none), on a copy of g's state:
  * the dice of the action are set up from the nonce first (ak_dice.h).
  * True with the state after it in *next; false with the rule broken. */
 bool ak_game_try(const struct ak_game *g, const struct ak_action *a, const char *nonce,
                  struct ak_state *next, struct ak_events *ev, struct ak_reject *rej);
-void ak_game_notify_after(struct ak_server *srv, const struct ak_game *g, int waiting_before);
 
 /* ak_batch.c: group commit of the actions of one loop turn */
 struct ak_commit;
@@ -591,10 +635,6 @@ void ak_batch_drop_held(struct ak_server *srv, struct ak_held *h);
  * memory (undone, released and said to c at once). */
 bool ak_batch_job(struct ak_server *srv, struct ak_conn *c, const json_t *id, const struct ak_job *job,
                   struct ak_game *g, void *data);
-/* The game's deadline moves now (ak_clock_next) and is stored with k;
- * restore puts it back if the commit fails. */
-void ak_batch_move_clock(struct ak_commit *k, struct ak_game *g, bool new_turn);
-void ak_batch_restore_clock(struct ak_commit *k);
 /* Keep the loop from sleeping until the next check (output or a batch waits). */
 void ak_batch_wake(struct ak_server *srv);
 /* Commit what is pending now and wait for it (also before reading the
@@ -779,8 +819,6 @@ void ak_undo_forget(struct ak_game *g);
 void ak_clock_tick(struct ak_server *srv);      /* warnings and expiries (from ak_cron.c) */
 /* ak_cron.c: the clock tick */
 void ak_cron_start(struct ak_server *srv);
-/* The same in memory only: true if the deadline moved (and must be stored). */
-bool ak_clock_next(struct ak_game *g, bool new_turn);
 
 /* ak_notify.c: run the operator's notification command (never a shell) */
 void ak_notify(struct ak_server *srv, const char *event, const struct ak_game *g, int64_t user,
@@ -801,7 +839,13 @@ void ak_notify_digest(struct ak_server *srv);
 void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* ak_away.c: who is away, read at start and kept in memory. */
 int ak_vacation_load(struct ak_server *srv);
+/* user is away until then (0: back); from the vacation command. */
+void ak_vacation_set_until(int64_t user, int64_t until);
+/* g's clock stands still while its awaited player is away (the game is
+ * not of a tournament that allows no vacation). */
+bool ak_vacation_clock_stops(const struct ak_game *g);
 /* When user's vacation ends (0: not on one): his clocks stand still till then. */
 int64_t ak_vacation_until(int64_t user);
 void ak_vacation_free(void);

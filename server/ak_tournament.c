@@ -1073,11 +1073,3 @@ static void retry_rounds(struct ak_server *srv)
     for (int i = 0; i < n; i++)
         advance(srv, ids[i], -1);
 }
-
-bool ak_tournament_allows_vacation(struct ak_server *srv, const struct ak_game *g)
-{
-    struct ak_store_tournament t;
-    if (!g->tournament)
-        return true;
-    return ak_store_tournament_get(srv->store, g->tournament, &t) == AK_STORE_OK && t.vacation;
-}

@@ -5,8 +5,8 @@
  * new to the opponent: no capture, no Rommel escape, no automatic victory
  * (and no die is ever rolled by these). The state before it comes from
  * memory: each game keeps the states before its last undoable actions
- * (ak_undo_note, up to UNDO_KEPT a game, in at most UNDO_GAMES_MAX games
- * at once, dropped at the first other action), so an undo costs the loop a copy. Only when
+ * (ak_undo_note in ak_undo_steps.c, a few a game in a bounded number of
+ * games, dropped at the first other action), so an undo costs the loop a copy. Only when
  * memory has none (after a restart, past the bounds) is the game's log
  * replayed from its start, after the pending batch is written; that costs
  * one of the account's writes_per_minute. Either way the action is
@@ -25,43 +25,6 @@
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_server.h"
-
-#define UNDO_KEPT 8             /* states kept per game */
-#define UNDO_GAMES_MAX 512      /* games keeping some at once: 512 x 8 x 3 KiB, 12 MiB in all */
-
-struct ak_undo_step {
-    struct ak_state before;
-    struct ak_action action;
-};
-
-static int games_keeping;
-
-void ak_undo_forget(struct ak_game *g)
-{
-    if (g->undo)
-        games_keeping--;
-    free(g->undo);
-    g->undo = NULL;
-    g->nundo = 0;
-}
-
-void ak_undo_note(struct ak_game *g, const struct ak_action *a, const struct ak_state *before)
-{
-    if (a->kind != AK_ACT_MOVE && a->kind != AK_ACT_PLACE && a->kind != AK_ACT_EMBARK) {
-        ak_undo_forget(g);
-        return;
-    }
-    if (!g->undo) {
-        if (games_keeping >= UNDO_GAMES_MAX || !(g->undo = malloc(sizeof *g->undo * UNDO_KEPT)))
-            return;     /* none kept: an undo replays the log */
-        games_keeping++;
-    }
-    if (g->nundo == UNDO_KEPT) {    /* the oldest goes: undo walks back UNDO_KEPT from memory */
-        memmove(&g->undo[0], &g->undo[1], sizeof *g->undo * (UNDO_KEPT - 1));
-        g->nundo--;
-    }
-    g->undo[g->nundo++] = (struct ak_undo_step){*before, *a};
-}
 
 /* Why the last action cannot be taken back, or NULL if it can. */
 static const char *not_undoable(const struct ak_state *before, const struct ak_action *last,

@@ -13,85 +13,12 @@
  * the clock's ak_clock_next); ending early takes the unused time back off
  * those deadlines. Games of a tournament that does not allow vacations
  * keep their clocks (the reply counts them). Who is away is kept in
- * memory (a small table, read from the store at start) because the clock
- * asks on every new deadline. */
+ * memory (ak_away.c) because the clock asks on every new deadline. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ak_server.h"
-
-static struct away {
-    int64_t user, until;
-} *away;
-static int naway, away_cap;
-static struct ak_server *server;
-
-static void set_until(int64_t user, int64_t until)
-{
-    for (int i = 0; i < naway; i++)
-        if (away[i].user == user) {
-            away[i].until = until;
-            return;
-        }
-    if (naway == away_cap) {
-        int cap = away_cap ? away_cap * 2 : 16;
-        struct away *more = realloc(away, sizeof *more * (size_t)cap);
-        if (!more)
-            return;
-        away = more;
-        away_cap = cap;
-    }
-    away[naway++] = (struct away){user, until};
-}
-
-static void loaded(void *ud, int64_t user, int64_t until)
-{
-    (void)ud;
-    set_until(user, until);
-}
-
-int ak_vacation_load(struct ak_server *srv)
-{
-    server = srv;
-    naway = 0;
-    return ak_store_vacations_each(srv->store, ak_now(), loaded, NULL) == AK_STORE_OK ? 0 : -1;
-}
-
-void ak_vacation_free(void)
-{
-    free(away);
-    away = NULL;
-    naway = away_cap = 0;
-}
-
-int64_t ak_vacation_until(int64_t user)
-{
-    int64_t now = ak_now();
-    for (int i = 0; i < naway; i++)
-        if (away[i].user == user)
-            return away[i].until > now ? away[i].until : 0;
-    return 0;
-}
-
-/* Does g's clock stop for its awaited player's vacation? */
-static bool pauses(const struct ak_game *g)
-{
-    return server && ak_tournament_allows_vacation(server, g);
-}
-
-bool ak_vacation_pauses(const struct ak_game *g)
-{
-    int w = ak_game_waiting(g);
-    return w < AK_SIDES && ak_vacation_until(g->player[w]) && pauses(g);
-}
-
-int64_t ak_vacation_shift(const struct ak_game *g, int64_t deadline)
-{
-    int w = ak_game_waiting(g);
-    int64_t until = w < AK_SIDES ? ak_vacation_until(g->player[w]) : 0, now = ak_now();
-    return until > now && deadline && pauses(g) ? deadline + (until - now) : deadline;
-}
 
 static int current_year(int64_t now)
 {
@@ -151,7 +78,7 @@ static int waiting_games(struct ak_server *srv, int64_t user, struct vacation_ch
         int w = g->creating ? AK_SIDES : ak_game_waiting(g);     /* creating: not stored yet */
         if (w >= AK_SIDES || g->player[w] != user || !g->meta.deadline)
             continue;
-        if (!pauses(g)) {
+        if (!ak_vacation_clock_stops(g)) {
             (*kept)++;
             continue;
         }
@@ -218,7 +145,7 @@ static void vacation_undo(struct ak_server *srv, struct ak_commit *k)
         v->games[i].g->meta.deadline = v->games[i].deadline_before;
         v->games[i].g->warned = v->games[i].warned_before;
     }
-    set_until(k->user, v->until_before);
+    ak_vacation_set_until(k->user, v->until_before);
 }
 
 static void vacation_release(void *data)
@@ -296,7 +223,7 @@ void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg)
     v->until_before = ak_vacation_until(c->user);
     v->days = days ? json_integer_value(days) : 0;
     move_deadlines(v, days ? p.vacation_until - now : -(before.vacation_until - now));
-    set_until(c->user, p.vacation_until);
+    ak_vacation_set_until(c->user, p.vacation_until);
     v->reply = status_json(srv, &p, now);
     json_object_set_new(v->reply, "games_paused", json_integer(v->moved));
     json_object_set_new(v->reply, "games_running", json_integer(v->kept));

@@ -146,6 +146,14 @@ void ak_conn_watch_counted_out(struct ak_conn *c)
         --*n;
 }
 
+void ak_conn_watch_anonymous(struct ak_conn *c, bool anonymous)
+{
+    if (anonymous)
+        ak_conn_watch_counted_in(c);
+    else
+        ak_conn_watch_counted_out(c);
+}
+
 static void leave(struct ak_game *g, const struct ak_conn *c)
 {
     for (int i = 0; i < g->nwatchers; i++)

@@ -120,12 +120,26 @@ static int parse_listen(const char *arg, char *host, size_t cap, int *port)
     return 0;
 }
 
+/* Everything that runs stops, from the top down: what was accepted this
+ * turn is committed and answered first (which may run requests that
+ * waited behind it), then the queued costly queries are dropped with
+ * their connections. */
+static void ak_server_stop(struct ak_server *srv)
+{
+    ak_tournament_stop(srv);    /* rounds not made: their held games undone */
+    ak_accounts_stop(srv);      /* hashes in line dropped */
+    if (srv->flusher.data && !uv_is_closing((uv_handle_t *)&srv->flusher))
+        ak_batch_stop(srv);
+    ak_dispatch_stop(srv);
+    ak_server_close_all(srv);
+}
+
 static void on_stop(uv_signal_t *sig, int signum)
 {
     struct ak_server *srv = sig->data;
     ak_log(AK_LOG_INFO, "signal %d: shutting down", signum);
     srv->stopping = true;
-    ak_server_close_all(srv);
+    ak_server_stop(srv);
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     uv_close((uv_handle_t *)&srv->sighup, NULL);
@@ -480,6 +494,7 @@ static void start_signals(struct ak_server *srv)
 int main(int argc, char **argv)
 {
     static struct ak_server srv;
+    ak_server_hook(&srv);
     ak_log_buffer();            /* before anything is written to standard error */
     ak_json_pool_install();     /* before any JSON value: every message is made on this thread */
     int rc = read_settings(&srv.cfg, argc, argv);
