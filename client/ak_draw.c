@@ -21,7 +21,6 @@
 #include "ak_hazards.h"
 #include "ak_battle.h"
 #include "ak_combat.h"
-#include "ak_losses.h"
 #include "ak_move.h"
 #include "ak_zoc.h"
 #include "ak_notation.h"

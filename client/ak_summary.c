@@ -8,7 +8,7 @@
 
 #include "ak_client.h"
 #include "ak_crt_table.h"
-#include "ak_updated.h"
+#include "ak_engine.h"
 
 /* "2d 4h", "3h 10m", "5m 20s". */
 static void span(long long t, char *buf, size_t cap)

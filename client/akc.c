@@ -22,7 +22,7 @@
 
 #include "ak_client.h"
 #include "ak_dice.h"
-#include "ak_updated.h"
+#include "ak_engine.h"
 #include "ak_codec.h"
 #include "ak_notation.h"
 #include "ak_version.h"

@@ -24,7 +24,6 @@
 #include "ak_battle.h"
 #include "ak_client.h"
 #include "ak_dice.h"
-#include "ak_updated.h"
 #include "ak_engine.h"
 #include "ak_hazards.h"
 #include "ak_move.h"
@@ -456,19 +455,33 @@ static void show(char **w, int n)
     fflush(stdout);
 }
 
-/* The Updated ruleset's odds: the strengths in half points as the engine
- * counts them (steps, supply, fortresses, escarpments and boxes), the
- * column of the game's table and the die modifier of armor advantage;
- * then, in the mover's combat phase, whether the server would take the
- * declaration now (attack supply, adjacency: its `odds`). */
-static void odds_on_table(const uint8_t *att, int na, const uint8_t *def, int nd, const char *att_text,
-                          const char *def_text)
+/* A strength in the ruleset's unit: factors, or half points ("7.5"). */
+static const char *strength(int n, bool half_points, char *buf, size_t cap)
 {
-    struct ak_updated_figures f;
-    ak_updated_figures(&P.s, att, na, def, nd, false, &f);
-    say("%d%s to %d%s: %s, die modifier %+d%s\n", f.attack2 / 2, f.attack2 % 2 ? ".5" : "", f.defense2 / 2,
-        f.defense2 % 2 ? ".5" : "", f.column >= 0 ? ak_updated_odds_name(&P.s, f.column) : "below the table",
-        f.drm, !ak_crt_of(&P.s) ? " (the server sent no table: odds unknown)" : "");
+    if (half_points)
+        snprintf(buf, cap, "%d%s", n / 2, n % 2 ? ".5" : "");
+    else
+        snprintf(buf, cap, "%d", n);
+    return buf;
+}
+
+/* Each result with its chance: "DE 1 in 6, DB2 3 in 6, EX 2 in 6". */
+static void say_outcomes(const struct ak_battle_preview *p)
+{
+    char line[600];
+    int used = 0;
+    for (int i = 0; i < p->nresults && used < (int)sizeof line; i++)
+        used += snprintf(line + used, sizeof line - (size_t)used, "%s%s %d in %d", i ? ", " : "", p->result[i].name,
+                         p->result[i].chances, p->faces);
+    if (p->nresults)
+        say("  results: %s\n", line);
+}
+
+/* Whether the server would take the declaration now (attack supply,
+ * adjacency, every declaration rule: its `odds`), in the mover's combat
+ * phase, for a ruleset whose battles are fought on the game's table. */
+static void odds_legal_now(const char *att_text, const char *def_text)
+{
     if (P.me < 0 || P.me != P.s.side || P.s.phase != AK_PHASE_COMBAT || P.s.pending.kind)
         return;
     json_t *r = request(json_pack("{s:s,s:I,s:o,s:o}", "cmd", "odds", "game", (json_int_t)P.game, "attackers",
@@ -480,62 +493,59 @@ static void odds_on_table(const uint8_t *att, int na, const uint8_t *def, int nd
     json_decref(r);
 }
 
-/* odds ATTACKERS DEFENDERS, from the local copy of the state. */
+/* The units of a list ("21pz,15pz"), on the board and combat units;
+ * false after saying which is not. */
+static bool battle_units(const char *text, uint8_t *out, int *n)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    *n = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        int u = ak_unit_find(ak_data(), t);
+        if (u < 0 || u == AK_UNIT_NONE || !ak_on_board(&P.s, u)) {
+            say("no unit '%s' on the board\n", t);
+            return false;
+        }
+        if (!ak_unit_is_combat(ak_def(u))) {
+            say("%s is not a combat unit: it neither attacks nor defends\n", t);
+            return false;
+        }
+        if (*n < AK_GROUP_MAX)
+            out[(*n)++] = (uint8_t)u;
+    }
+    return true;
+}
+
+/* odds ATTACKERS DEFENDERS, from the local copy of the state: the
+ * ruleset's preview (the figures its table is read with, the results
+ * with their chances), and what its supply rule asks. */
 static void odds(const char *att_text, const char *def_text)
 {
-    int attack = 0, defense = 0, na = 0, nd = 0;
-    uint8_t att_units[AK_GROUP_MAX], def_units[AK_GROUP_MAX];
-    uint8_t *att = att_units, *def = def_units;
-    bool surrounded = true;
-    const char *lists[2] = {att_text, def_text};
-    for (int k = 0; k < 2; k++) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", lists[k]);
-        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-            int u = ak_unit_find(ak_data(), t);
-            if (u < 0 || u == AK_UNIT_NONE || !ak_on_board(&P.s, u)) {
-                say("no unit '%s' on the board\n", t);
-                return;
-            }
-            if (!ak_unit_is_combat(ak_def(u))) {
-                say("%s is not a combat unit: it neither attacks nor defends\n", t);
-                return;
-            }
-            if (k == 0 && na < AK_GROUP_MAX) {
-                att[na++] = (uint8_t)u;
-                attack += ak_def(u)->attack;
-            } else if (k == 1 && nd < AK_GROUP_MAX) {
-                def[nd++] = (uint8_t)u;
-                defense += ak_defense_now(&P.s, u);
-                surrounded = surrounded && ak_surrounded(&P.s, P.s.unit[u].hex, ak_def(u)->side);
-            }
-        }
-    }
-    if (ak_ruleset_get(P.s.ruleset)->needs_crt_table) {
-        odds_on_table(att, na, def, nd, att_text, def_text);
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na, nd;
+    if (!battle_units(att_text, att, &na) || !battle_units(def_text, def, &nd))
+        return;
+    const struct ak_ruleset *r = ak_ruleset_get(P.s.ruleset);
+    struct ak_battle_preview p;
+    char a[16], d[16];
+    ak_battle_preview(&P.s, att, na, def, nd, AK_UNIT_NONE, &p);
+    strength(p.attack, r->half_points, a, sizeof a);
+    strength(p.defense, r->half_points, d, sizeof d);
+    if (r->needs_crt_table) {
+        say("%s to %s: %s, die modifier %+d%s\n", a, d, p.odds, p.drm,
+            !p.known ? " (the server sent no table: odds unknown)" : "");
+        say_outcomes(&p);
+        odds_legal_now(att_text, def_text);
         return;
     }
-    int col = ak_odds_column(attack, defense, surrounded);
-    /* Which supply unit could sustain it: one within 5 squares of every
-     * attacker by a route free of enemy zones (those of the defenders
-     * excepted), as the engine will check. */
     char sustain[96] = "; needs no supply";
-    if (col > AK_ODDS_FREE_MAX) {
+    if (p.needs_supply && p.supply == AK_UNIT_NONE)
         snprintf(sustain, sizeof sustain, "; needs a supply unit within 5 squares, and none of yours reaches");
-        for (int sup = 0; sup < P.s.units; sup++) {
-            if (ak_def(sup)->side != P.s.side || ak_def(sup)->type != AK_TYPE_SUPPLY || !ak_on_board(&P.s, sup))
-                continue;
-            bool all = true;
-            for (int i = 0; i < na && all; i++)
-                all = ak_supply_reaches(&P.s, sup, P.s.unit[att[i]].hex, def, nd);
-            if (all) {
-                snprintf(sustain, sizeof sustain, "; %s can sustain it", ak_def(sup)->shortname);
-                break;
-            }
-        }
-    }
-    say("%d to %d: %s%s%s\n", attack, defense, ak_odds_name(col),
-        col == AK_ODDS_TOO_LOW ? " (not allowed: worse than 1-6)" : "", sustain);
+    else if (p.needs_supply)
+        snprintf(sustain, sizeof sustain, "; %s can sustain it", ak_def(p.supply)->shortname);
+    say("%s to %s: %s%s%s\n", a, d, p.odds, p.allowed ? "" : " (not allowed: worse than 1-6)",
+        r->supply_bombards ? "" : sustain);
+    say_outcomes(&p);
 }
 
 static void options(void)

@@ -9,7 +9,6 @@
 #include "ak_dice.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
-#include "ak_updated.h"
 #include "ak_victory.h"
 
 static bool fail(struct ak_verify_report *r, const char *why)

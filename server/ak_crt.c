@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "ak_crt_table.h"
+#include "ak_engine.h"
 #include "ak_record.h"
 #include "ak_server.h"
 #include "ak_store.h"
-#include "ak_updated.h"
 
 
 /* Parse text into a new held table (kept by srv); NULL with why. */

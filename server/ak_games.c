@@ -18,7 +18,6 @@
 #include "ak_notation.h"
 #include "ak_patch.h"
 #include "ak_server.h"
-#include "ak_updated.h"
 #include "ak_victory.h"
 
 struct ak_game *ak_game_find(struct ak_server *srv, int64_t id)

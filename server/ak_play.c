@@ -11,6 +11,7 @@
 
 #include "ak_battle.h"
 #include "ak_codec.h"
+#include "ak_combat.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_query.h"
@@ -136,6 +137,23 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
 }
 
+/* Each result the declared battle's die can give, with its chance out of
+ * the die's faces (the ruleset's battle preview, on the state before the
+ * declaration: the same figures). */
+static json_t *outcomes_json(const struct ak_state *s, const struct ak_action *a)
+{
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na, nd;
+    struct ak_battle_preview p = {0};
+    json_t *out = json_array();
+    if (ak_combat_split_sides(s, a, att, &na, def, &nd, NULL))
+        ak_battle_preview(s, att, na, def, nd, a->supply, &p);
+    for (int i = 0; i < p.nresults; i++)
+        json_array_append_new(out, json_pack("{s:s,s:i,s:i}", "result", p.result[i].name, "chances",
+                                             p.result[i].chances, "of", p.faces));
+    return out;
+}
+
 /* The odds a battle would be fought at, before it is declared: the
  * declaration applied to a copy of the state, exactly as `act` would
  * (terrain, supply, every declaration rule). Only a declaration: it rolls
@@ -171,6 +189,7 @@ void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg)
                               r->odds_name(&next, b->column));
     if (r->needs_crt_table)
         json_object_set_new(reply, "drm", json_integer(b->drm));
+    json_object_set_new(reply, "outcomes", outcomes_json(g->state, &a));
     ak_conn_reply_ok(c, id, reply);
 }
 

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "ak_crt_table.h"
-#include "ak_updated.h"
 #include "ak_json_pool.h"
 #include "ak_server.h"
 #include "ak_version.h"

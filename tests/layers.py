@@ -73,7 +73,10 @@ for path, wrong, why in [("common/core/ak_zoc.c", '#include "ak_updated.h"', "sh
                          ("common/core/ak_turn.c", '#include "ak_sustain.h"', "shared code including a 1964 rule's header"),
                          ("common/rules/updated/ak_updated_boxes.c", '#include "ak_classic.h"', "a ruleset including the other's"),
                          ("common/data/ak_map.c", '#include "ak_state.h"', "a loader including the shared mechanics"),
-                         ("common/core/ak_engine.c", '#include "ak_notation.h"', "the engine including the JSON notation")]:
+                         ("common/core/ak_engine.c", '#include "ak_notation.h"', "the engine including the JSON notation"),
+                         ("server/ak_play.c", '#include "ak_updated.h"', "akd including a ruleset's header"),
+                         ("client/akc_play.c", '#include "ak_classic.h"', "akc including a ruleset's header"),
+                         ("proto/ak_record.c", '#include "ak_losses.h"', "the record format including a ruleset's header")]:
     plain, bad = compiles(path, ""), compiles(path, wrong)
     check(plain is True and bad is False, "%s: %s does not compile (%s), the file without it does" % (path, why, wrong))
 

@@ -131,6 +131,7 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
     expect_screen e2e:alice "turn 1 Axis combat>"
     keys e2e:alice "battle folgere 7arm7"
     expect_screen e2e:alice "1 to 3: 1-3; needs no supply"
+    expect_screen e2e:alice "results: AB2 4 in 6, AE 2 in 6"
     expect_screen e2e:alice "Battle 1 declared"
     keys e2e:alice "resolve 1"
     wait_for e2e:alice "Battle 1 at P36, odds 1-3: Axis rolled" || { bad "the battle is resolved"; break; }

@@ -156,9 +156,25 @@ def play(conns, game, actions, stats):
             return s
         if a in ends:
             moved = 0
+        if a["action"] == "battle":
+            check_odds(c, game, a, stats)
         r = c.call("act", game=game, action=a, nonce="%032x" % rng.getrandbits(128))
         check_act(r, stats, a["action"])
     return conns["axis"].ok("show", game=game)["state"]
+
+
+def check_odds(c, game, a, stats):
+    """A battle offered, asked for its odds first: legal, with each result
+    of the table's die and its chance, all of them adding up to the die's
+    faces (the ruleset's battle preview)."""
+    r = c.call("odds", game=game, attackers=a["attackers"], defenders=a["defenders"], supply=a.get("supply"))
+    res = r.get("result", {})
+    outs = res.get("outcomes", [])
+    good = (r.get("ok") and res.get("legal") and outs and all(o["of"] == outs[0]["of"] for o in outs) and
+            sum(o["chances"] for o in outs) == outs[0]["of"] and all(o["result"] for o in outs))
+    stats["odds_good" if good else "odds_bad"] = stats.get("odds_good" if good else "odds_bad", 0) + 1
+    if not good and stats["odds_bad"] == 1:
+        print("     (odds of an offered battle: %s)" % r)
 
 
 def check_act(r, stats, kind):
@@ -257,6 +273,9 @@ s = play(conns, pos_game, 240, stats)
 print("     (%s)" % ", ".join("%s %d" % kv for kv in sorted(stats.items())))
 check(stats.get("refused", 0) == 0, "every action offered by options or dests was accepted")
 check(stats.get("battle", 0) > 0 and stats.get("resolve", 0) > 0, "battles were declared and fought")
+check(stats.get("odds_good", 0) > 0 and not stats.get("odds_bad"),
+      "odds of each battle before it was declared: legal, every result of the die with its chance, adding up to "
+      "the die's faces (%d good, %d not)" % (stats.get("odds_good", 0), stats.get("odds_bad", 0)))
 check(stats.get("supply_attacks", 0) > 0, "supply units were spent on attacks")
 check(stats.get("losses", 0) > 0, "losses were assigned through akd")
 check(stats.get("resolved_with_cell", 0) == stats.get("ev:battle_resolved", -1),

@@ -507,8 +507,10 @@ export class GameView {
     try {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
       const pts = (h) => (this.rules.strength_unit === "half_point" ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);
+      // each result of the die with its chance, as the table gives it
+      const chances = (r.outcomes || []).map((o) => `${o.result} ${o.chances} in ${o.of}`).join(", ");
       out.textContent = r.legal ? `${pts(r.attack)} to ${pts(r.defense)}: odds ${r.odds}` +
-          (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "")
+          (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "") + (chances ? `. Results: ${chances}` : "")
         : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;
       this.oddsLegal = r.legal;
       $("battle-declare").disabled = !r.legal;

@@ -100,9 +100,8 @@ bool ak_combat_obligations_met(const struct ak_state *s, struct ak_reject *rej)
 
 void ak_combat_result_name(const struct ak_state *s, int b, char *buf, int len)
 {
-    static const char *const names[] = {"AE", "AB2", "EX", "DB2", "DE"};
     const struct ak_battle *t = &s->battle[b];
-    snprintf(buf, (size_t)len, "%s", t->resolved && t->result < 5 ? names[t->result] : "");
+    snprintf(buf, (size_t)len, "%s", t->resolved ? ak_crt_result_name(t->result) : "");
 }
 
 bool ak_combat_split_sides(const struct ak_state *s, const struct ak_action *a, uint8_t *att,

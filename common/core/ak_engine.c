@@ -59,6 +59,32 @@ static bool in_sequence(const struct ak_state *s, const struct ak_action *a, str
     return true;
 }
 
+/* The units that can be in a battle at all: combat units on board. */
+static int fighters(const struct ak_state *s, const uint8_t *in, int n, uint8_t *out)
+{
+    int k = 0;
+    for (int i = 0; i < n && k < AK_GROUP_MAX; i++)
+        if (in[i] < s->units && ak_on_board(s, in[i]) && ak_unit_is_combat(ak_def(in[i])))
+            out[k++] = in[i];
+    return k;
+}
+
+void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply,
+                       struct ak_battle_preview *p)
+{
+    uint8_t a[AK_GROUP_MAX], d[AK_GROUP_MAX];
+    memset(p, 0, sizeof *p);
+    p->supply = AK_UNIT_NONE;
+    p->column = -1;
+    na = fighters(s, att, na, a);
+    nd = fighters(s, def, nd, d);
+    if (supply != AK_UNIT_NONE && (supply >= s->units || !ak_on_board(s, supply) ||
+                                   ak_def(supply)->type != AK_TYPE_SUPPLY))
+        supply = AK_UNIT_NONE;
+    if (na > 0 && nd > 0)
+        ak_ruleset_get(s->ruleset)->battle_preview(s, a, na, d, nd, supply, p);
+}
+
 const char *ak_phase_words(const struct ak_state *s)
 {
     static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};

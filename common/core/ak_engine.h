@@ -8,6 +8,7 @@
 #ifndef AK_ENGINE_H
 #define AK_ENGINE_H
 
+#include "ak_crt_table.h"
 #include "ak_move.h"
 #include "ak_rules.h"
 
@@ -29,5 +30,19 @@ int ak_ending_action(const struct ak_state *s);
 /* The part of the turn the mover is in, in the edition's words: "movement
  * portion", "mechanized movement phase" (a static buffer). */
 const char *ak_phase_words(const struct ak_state *s);
+/* The battle att (na units) would fight against def (nd units) now, with
+ * its chances, in the game's ruleset (struct ak_battle_preview). Units
+ * that are not combat units on board are left out. */
+void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply,
+                       struct ak_battle_preview *p);
+
+/* The combat results table a game's battles are fought on (akd's
+ * updated_crt when the game was started), attached to its state by a small
+ * number (s->crt), not kept in it: whoever makes or loads a state of the
+ * Updated ruleset (a ruleset with needs_crt_table) attaches it, and a state without one declares no battle.
+ * -1 when AK_CRT_SLOTS - 1 different tables are attached already. Not
+ * reentrant (one thread runs the engine). */
+int ak_crt_attach(struct ak_state *s, const struct ak_crt_table *t);
+const struct ak_crt_table *ak_crt_of(const struct ak_state *s);
 
 #endif

@@ -140,3 +140,16 @@ struct ak_event *ak_event_last(struct ak_events *ev)
 {
     return ev && ev->n > 0 ? &ev->ev[ev->n - 1] : NULL;
 }
+
+void ak_preview_add(struct ak_battle_preview *p, const char *result, int chances)
+{
+    for (int i = 0; i < p->nresults; i++)
+        if (strcmp(p->result[i].name, result) == 0) {
+            p->result[i].chances += chances;
+            return;
+        }
+    if (p->nresults == AK_PREVIEW_RESULTS)
+        return;
+    snprintf(p->result[p->nresults].name, sizeof p->result[0].name, "%s", result);
+    p->result[p->nresults++].chances = chances;
+}

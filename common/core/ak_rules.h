@@ -120,6 +120,29 @@ struct ak_mp_costs;
 struct ak_hz_list;
 struct ak_lister;
 
+/* A battle as it would be fought, before it is declared
+ * (ak_battle_preview): the figures the ruleset's table is read with, and
+ * each result the die can give with its chance, so that a player sees the
+ * odds and what they mean before he commits. Chances are exact: counts
+ * out of `faces`, the die's faces (a result on several faces counts them). */
+#define AK_PREVIEW_RESULTS 24
+struct ak_battle_preview {
+    int attack, defense;    /* strengths, in the ruleset's unit (half points where half_points) */
+    int column;             /* the table's column; -1: below the table */
+    bool allowed;           /* the odds allow the battle (else no result is listed) */
+    int drm;                /* the die modifier (0 where the table has none) */
+    char odds[16];          /* the column's odds, "3-1", in the table's words */
+    bool needs_supply;      /* it must be sustained by a supply unit (SUSTAIN ATTACKS 7) */
+    int supply;             /* the first of the mover's supply units that could, or AK_UNIT_NONE */
+    bool known;             /* the table is there to read (a game's own may be missing) */
+    int faces;
+    int nresults;
+    struct { char name[24]; int chances; } result[AK_PREVIEW_RESULTS];
+};
+/* Count chances more of result (a ruleset's preview, in the order the
+ * results first come). */
+void ak_preview_add(struct ak_battle_preview *p, const char *result, int chances);
+
 struct ak_ruleset {
     const char *name;       /* "classic" */
     const char *title;
@@ -169,6 +192,11 @@ struct ak_ruleset {
      * operator's table's. */
     const char *(*odds_name)(const struct ak_state *s, int column);
     void (*result_name)(const struct ak_state *s, int b, char *buf, int len);
+    /* The battle att would fight against def now (supply: the supply unit
+     * named for it, AK_UNIT_NONE none), whether or not it could be declared
+     * now: a player plans before his combat phase. */
+    void (*battle_preview)(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                           int supply, struct ak_battle_preview *p);
     /* Start of a player turn: control snapshot, supply due, flags reset
      * (the Updated ruleset's reinforcement phase). */
     void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);

@@ -7,6 +7,11 @@
 
 static const char *const result_names[] = {"AE", "AB2", "EX", "DB2", "DE"};
 
+const char *ak_crt_result_name(int result)
+{
+    return result >= 0 && result < (int)(sizeof result_names / sizeof result_names[0]) ? result_names[result] : "";
+}
+
 const char *ak_crt_parse(struct ak_crt *c, const char *text, char *err, int errlen)
 {
     struct ak_tokens t;

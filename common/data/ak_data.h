@@ -80,6 +80,8 @@ struct ak_scenario {
 
 #define AK_CRT_COLUMNS 11
 enum ak_crt_result { AK_CRT_AE, AK_CRT_AB2, AK_CRT_EX, AK_CRT_DB2, AK_CRT_DE };
+/* "AE", "AB2", "EX", "DB2", "DE"; "" for anything else. */
+const char *ak_crt_result_name(int result);
 struct ak_crt {
     char column[AK_CRT_COLUMNS][6];         /* "1-6" .. "6-1" */
     uint8_t result[6][AK_CRT_COLUMNS];      /* [roll-1][column] */

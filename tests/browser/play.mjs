@@ -160,6 +160,9 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
   await alice.click('g.counter[data-hex="P35"]', { force: true });
   await alice.click('g.counter[data-hex="P36"]', { force: true });
   await expectText(alice, "#battle-odds", "1 to 3: odds 1-3", "the odds are shown before the battle is sent");
+  // the 1964 table's 1-3 column: AB2 on 1 to 4, AE on 5 and 6
+  await expectText(alice, "#battle-odds", "Results: AB2 4 in 6, AE 2 in 6",
+    "each result of the die is shown with its chance before the battle is sent");
   await alice.click("#battle-declare");
   await expectText(carol, "#battles li", "Battle 1 at P36", "Carol sees the battle declared");
   await alice.click("text=Resolve battle 1");

@@ -125,6 +125,7 @@ const struct ak_ruleset ak_rules_updated = {
     .possible_actions = ak_updated_possible_actions,
     .arrival_squares = ak_updated_entries,
     .start_player_turn = ak_updated_turn_start,
+    .battle_preview = ak_updated_battle_preview,
     .apply = {
         [AK_ACT_MOVE] = updated_move,
         [AK_ACT_PLACE] = ak_updated_place,

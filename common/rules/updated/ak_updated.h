@@ -6,16 +6,9 @@
 #define AK_UPDATED_H
 
 #include "ak_crt_table.h"
+#include "ak_engine.h"
 #include "ak_rules.h"
 
-/* The combat results table a game's battles are fought on (akd's
- * updated_crt when the game was started), attached to its state by a small
- * number (s->crt), not kept in it: whoever makes or loads a state of the
- * Updated ruleset attaches it, and a state without one declares no battle.
- * -1 when AK_CRT_SLOTS - 1 different tables are attached already. Not
- * reentrant (one thread runs the engine). */
-int ak_crt_attach(struct ak_state *s, const struct ak_crt_table *t);
-const struct ak_crt_table *ak_crt_of(const struct ak_state *s);
 /* A battle's figures, in half points (out of supply halves exactly). */
 struct ak_updated_figures {
     int attack2, defense2;          /* as they fight; defense with the terrain's +1s */
@@ -45,6 +38,9 @@ int ak_updated_side_strength(const struct ak_state *s, int b, int side);
 const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b);
 /* "3-2" for a column of the loaded table. */
 const char *ak_updated_odds_name(const struct ak_state *s, int column);
+/* The ruleset's battle_preview (struct ak_battle_preview). */
+void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                               int supply, struct ak_battle_preview *p);
 /* "DL50%/DR2": the cell battle b was fought on, "" before. */
 void ak_updated_result_name(const struct ak_state *s, int b, char *buf, int len);
 /* The retreat stage of battle b: true when a decision is owed. */

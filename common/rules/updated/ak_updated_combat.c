@@ -38,35 +38,6 @@
 
 #define SUPPLY_RANGE 5  /* NEW COMBAT SYSTEM 3, COMBAT PHASE */
 
-/* The tables states are attached to, by slot (the state's crt; 0 is
- * none). The state holds a small number rather than a pointer because it
- * is a plain value: copied whole, stored whole as a snapshot and read back
- * by another process, where a pointer would dangle and a slot number at
- * worst names no table (its holder attaches the right one on loading).
- * Tables are the caller's and must outlive the states attached to them. */
-static const struct ak_crt_table *crt_slot[AK_CRT_SLOTS];
-
-int ak_crt_attach(struct ak_state *s, const struct ak_crt_table *t)
-{
-    if (!t) {
-        s->crt = 0;
-        return 0;
-    }
-    for (int i = 1; i < AK_CRT_SLOTS; i++)
-        if (crt_slot[i] == t || !crt_slot[i]) {
-            crt_slot[i] = t;
-            s->crt = (uint8_t)i;
-            return 0;
-        }
-    s->crt = 0;
-    return -1;
-}
-
-const struct ak_crt_table *ak_crt_of(const struct ak_state *s)
-{
-    return s->crt < AK_CRT_SLOTS ? crt_slot[s->crt] : NULL;
-}
-
 const char *ak_updated_odds_name(const struct ak_state *s, int column)
 {
     static char buf[8];
@@ -292,6 +263,37 @@ bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const str
                  f.attack2 / 2, f.defense2 / 2);
     event_odds(ev, AK_EV_BATTLE_DECLARED, table, f.column);
     return true;
+}
+
+/* The ruleset's battle_preview: the figures in half points as the
+ * declaration counts them (a supply unit named bombards: +1), the column
+ * and die modifier, and every roll of the table's die read on the column,
+ * modified and clamped as a resolution reads it (NEW COMBAT SYSTEM). */
+void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                               int supply, struct ak_battle_preview *p)
+{
+    struct ak_updated_figures f;
+    const struct ak_crt_table *table = ak_crt_of(s);
+    ak_updated_figures(s, att, na, def, nd, supply != AK_UNIT_NONE, &f);
+    p->attack = f.attack2;
+    p->defense = f.defense2;
+    p->column = f.column;
+    p->drm = f.drm;
+    p->known = table != NULL;
+    p->allowed = f.column >= 0;
+    p->supply = supply;
+    snprintf(p->odds, sizeof p->odds, "%s", f.column >= 0 ? ak_updated_odds_name(s, f.column) : "below the table");
+    if (!table || f.column < 0)
+        return;
+    bool two_dice = table->die_max == 12;   /* as roll_table_die throws it */
+    p->faces = two_dice ? 36 : 6;
+    for (int d1 = 1; d1 <= 6; d1++)
+        for (int d2 = 1; d2 <= (two_dice ? 6 : 1); d2++) {
+            char name[24];
+            ak_crt_effect_format(ak_crt_table_result(table, f.column, d1 + (two_dice ? d2 : 0) + f.drm), name,
+                                 sizeof name);
+            ak_preview_add(p, name, 1);
+        }
 }
 
 /* ---- fighting it ------------------------------------------------------- */

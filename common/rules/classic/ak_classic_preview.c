@@ -1,0 +1,53 @@
+/* ak_classic_preview: a battle of the 1964 rules before it is declared
+ * (the table's battle_preview): the factors as the declaration counts
+ * them (attack factors; defense doubled on a fortress or escarpment,
+ * DEFENDING 2), the column (7-1, or 5-1 surrounded, and better win
+ * outright: MULTIPLE UNIT BATTLES 7; worse than 1-6 is no battle:
+ * MULTIPLE UNIT BATTLES 6), whether a supply unit must sustain it and
+ * which could (SUSTAIN ATTACKS 1, 7), and the six faces of the die read
+ * on the combat results table. */
+#include "ak_battle.h"
+#include "ak_classic.h"
+
+#include <stdio.h>
+
+/* A supply unit of the attackers' side within reach of every attacker
+ * (the named one if given), or AK_UNIT_NONE. */
+static int sustaining(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply)
+{
+    int side = ak_def(att[0])->side;
+    for (int sup = supply != AK_UNIT_NONE ? supply : 0; sup < s->units; sup++) {
+        bool all = ak_def(sup)->side == side && ak_def(sup)->type == AK_TYPE_SUPPLY && ak_on_board(s, sup);
+        for (int i = 0; i < na && all; i++)
+            all = ak_supply_reaches(s, sup, s->unit[att[i]].hex, def, nd);
+        if (all || supply != AK_UNIT_NONE)
+            return all ? sup : AK_UNIT_NONE;
+    }
+    return AK_UNIT_NONE;
+}
+
+void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                               int supply, struct ak_battle_preview *p)
+{
+    bool surrounded = true;
+    for (int i = 0; i < na; i++)
+        p->attack += ak_def(att[i])->attack;
+    for (int j = 0; j < nd; j++) {
+        p->defense += ak_defense_now(s, def[j]);
+        surrounded = surrounded && ak_surrounded(s, s->unit[def[j]].hex, ak_def(def[j])->side);
+    }
+    int column = ak_odds_column(p->attack, p->defense, surrounded);
+    p->known = true;
+    p->allowed = column != AK_ODDS_TOO_LOW;
+    p->column = column;
+    snprintf(p->odds, sizeof p->odds, "%s", ak_odds_name(column));
+    if (!p->allowed)
+        return;
+    p->needs_supply = column > AK_ODDS_FREE_MAX;
+    if (p->needs_supply)
+        p->supply = sustaining(s, att, na, def, nd, supply);
+    p->faces = 6;
+    for (int roll = 1; roll <= 6; roll++)
+        ak_preview_add(p, ak_crt_result_name(column == AK_ODDS_AUTO ? AK_CRT_DE : ak_data()->crt.result[roll - 1][column]),
+                       1);
+}
