@@ -49,268 +49,6 @@ static struct {
     int min_rating, max_rating; /* new: who may take the open seat */
 } opt;
 
-static const char usage_text[] =
-        "usage: akc [--profile NAME] [--server HOST[:PORT]] [--tls|--no-tls] [--ca FILE] [--accept-new-cert]\n"
-        "           [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
-        "\n"
-        "Accounts:\n"
-        "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n"
-        "  login USER           log in; the session is kept in ~/.local/state/akc/session\n"
-        "                       (session.NAME with --profile NAME; settings: ~/.config/akc/config)\n"
-        "  logout               end the session\n"
-        "  passwd               change your password (prompts, or $AKC_PASSWORD and $AKC_NEW_PASSWORD)\n"
-        "  reset-password USER TOKEN   set a new password with a reset token from an admin\n"
-        "Games:\n"
-        "  new axis|allied|random   create a game, playing that side; options:\n"
-        "      --opponent USER  challenge one player (else anyone may join)\n"
-        "      --min-rating N --max-rating N   an open seek only players so rated may take\n"
-        "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
-        "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
-        "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
-        "      --position FILE  start from a saved state (servers that allow it)\n"
-        "      --ruleset NAME   the rules (classic)\n"
-        "  join GAME            take the open seat of a game, or accept a challenge\n"
-        "  decline GAME         decline a challenge\n"
-        "  abort GAME           call off a game before its first action\n"
-        "  resign GAME          concede the game\n"
-        "  give-time GAME DURATION   add time to your opponent's clock (90s, 30m, 12h, 3d)\n"
-        "  rematch GAME         a return game against the same opponent, sides swapped\n"
-        "  games                list games: those waiting for you first, with the clock; filters:\n"
-        "      --mine --waiting --open --finished   yours (and challenges to you); your move;\n"
-        "                       a seat you may take; over\n"
-        "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
-        "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n"
-        "  player USER          a player's ratings, results by side and recent rated games\n"
-        "  rulesets             the rules this server plays, and why one cannot be started\n"
-        "  admin overdue | admin extend GAME DURATION | admin abort GAME\n"
-        "  admin adjudicate GAME axis|allied|draw REASON...\n"
-        "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
-        "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
-        "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
-        "  admin stats          the admin role (accounts named in akd's admins setting)\n"
-        "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"
-        "                       the spectators; neither reads the other channel until the end)\n"
-        "  settings [chat on|off | notify each|digest | email ADDRESS|none | verify-email TOKEN]\n"
-        "                       your settings: chat pushes, a daily digest instead of one\n"
-        "                       notification per move, an address for notifications\n"
-        "  vacation [DAYS|end]  pause all your clocks for DAYS (days left this year without)\n"
-        "  tournament list | tournament show ID | tournament join ID\n"
-        "                       tournaments: standings with tie-breaks, pairings, results\n"
-        "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
-        "                       shows N squares around it, --wide draws it all);\n"
-        "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
-        "      --zoc            mark the enemy zones of control of the side to move (z)\n"
-        "      --supply         mark where its supply units sustain attacks (s)\n"
-        "  watch GAME           follow a game, printing each change as it happens\n"
-        "  play GAME            play interactively: line editing, history, completion\n"
-        "Playing (UNITS is one unit or several of one stack joined by commas):\n"
-        "  move GAME UNITS HEX  move to HEX by the best legal path\n"
-        "  move GAME UNITS HEX,HEX,...   move along an explicit path\n"
-        "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
-        "      (Updated: place GAME UNIT box   a unit bought back waits in your off-board box)\n"
-        "  embark GAME UNITS    put units at Tobruch or the home base to sea\n"
-        "  substitute GAME OUT IN   Allied substitute counters (August 1942 on)\n"
-        "  undo GAME            take back your last move, placement or embarkation of this portion\n"
-        "  end-movement GAME    end the movement portion\n"
-        "The Updated ruleset (akc rulesets says whether the server plays it):\n"
-        "  end-phase GAME       end the combat, mechanized movement or supply phase\n"
-        "  supply-attacks GAME SU   spend a supply unit: your units within 5 squares may attack\n"
-        "  losses GAME REDUCE ELIMINATE   meet the loss owed: units to flip, units to remove (- for none)\n"
-        "  burn GAME SU         supply phase: burn a supply unit for emergency supply\n"
-        "  break-out GAME HEX   supply phase: an isolated square breaks out before the attrition rolls\n"
-        "  rebuild GAME UNIT    replacement phase: a reduced unit back to full strength\n"
-        "  fortify GAME UNITS SU   movement phase: boxes on the units' squares, spending SU\n"
-        "  port-move GAME UNIT G25|box   by sea between your off-board box and Tobruch, one unit a turn\n"
-        "  (battle GAME ATTACKERS DEFENDERS SU: SU bombards, +1)\n"
-        "Combat (battles are numbered from 1 in the order declared):\n"
-        "  battle GAME ATTACKERS DEFENDERS [SUPPLY]   declare a battle; the odds are shown\n"
-        "  cancel GAME N        withdraw battle N before the first is resolved\n"
-        "  abandon GAME UNITS   remove units that cannot attack at 1-6\n"
-        "  resolve GAME N       fight battle N (the first locks the declarations)\n"
-        "  retreat GAME UNITS HEX,HEX   route a loser's BACK 2 (the winner decides)\n"
-        "  exchange GAME UNITS  your losses in an EXCHANGE\n"
-        "  advance GAME [UNITS HEX]     advance after combat, or decline\n"
-        "  destroy GAME UNITS   destroy your endangered supply units\n"
-        "  end-turn GAME        end the combat portion and the player turn\n"
-        "  options GAME         every legal action now, as akc commands\n"
-        "  dests GAME UNITS     list the squares the stack can reach\n"
-        "  why GAME UNITS HEX   explain why a square is out of reach\n"
-        "Records:\n"
-        "  record GAME          print the game record (JSON: the export format)\n"
-        "  verify GAME          check a finished game's dice against the commitment and\n"
-        "                       replay every action with the rules; --file F for a saved record\n"
-        "Scripting:\n"
-        "  raw                  send NDJSON requests from stdin, print every reply and push\n"
-        "  units [PREFIX]       list the units (those whose short name begins with PREFIX):\n"
-        "                       short name, side, type and factors\n"
-        "  help [COMMAND]       this text, or the lines about one command (also man akc)\n"
-        "\n"
-        "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140\n"
-        "(HOST alone means port 7140; IPv6 as [::1]:7140). Every server that is not on this\n"
-        "machine is reached over TLS (--no-tls to refuse it, --tls to use it on loopback too);\n"
-        "its certificate must verify against the system's authorities (or --ca FILE), or\n"
-        "match the fingerprint pinned the first time (asked on a terminal, or\n"
-        "--accept-new-cert), kept in $XDG_STATE_HOME/akc/known_servers.\n";
-
-static void usage(FILE *f)
-{
-    fputs(usage_text, f);
-}
-
-/* akc help COMMAND: the lines of the usage that describe it. */
-
-
-static int help(const char *command)
-{
-    return akc_help_to(stdout, command);
-}
-
-/* The usage lines of one command, on out; EXIT_USAGE if there is none. */
-int akc_help_to(FILE *out, const char *command)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "  %s ", command);
-    const char *p = usage_text;
-    bool found = false, inside = false;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        bool starts = strncmp(p, pattern, strlen(pattern)) == 0 ||
-                      (strncmp(p, pattern, strlen(pattern) - 1) == 0 && p[strlen(pattern) - 1] == '\n');
-        /* continuation lines are indented further than a command line */
-        inside = starts || (inside && strncmp(p, "      ", 6) == 0);
-        if (inside) {
-            fwrite(p, 1, len, out);
-            found = true;
-        }
-        p += len;
-    }
-    if (!found)
-        fprintf(stderr, "akc: no command '%s' (akc help lists them)\n", command);
-    return found ? 0 : EXIT_USAGE;
-}
-
-static void print_error(const json_t *reply)
-{
-    const json_t *e = json_object_get(reply, "error");
-    const char *rule = json_string_value(json_object_get(e, "rule"));
-    if (rule)
-        fprintf(stderr, "illegal: %s [%s, %s]\n", json_string_value(json_object_get(e, "message")),
-                rule, json_string_value(json_object_get(e, "section")));
-    else if (strcmp(json_string_value(json_object_get(e, "code")) ? json_string_value(json_object_get(e, "code")) : "",
-                    "not_logged_in") == 0)
-        fprintf(stderr, "error: you are not logged in on %s: akc login USER (or akc register USER)\n", opt.server);
-    else
-        fprintf(stderr, "error: %s (%s)\n", json_string_value(json_object_get(e, "message")),
-                json_string_value(json_object_get(e, "code")));
-}
-
-/* Send a request and report the reply: result returned (caller decrefs)
- * or NULL after printing the error. *status gets the exit code. */
-json_t *akc_call(struct ak_net *n, json_t *req, int *status)
-{
-    json_t *reply = ak_net_call(n, req, NULL);
-    if (!reply) {
-        /* A TLS port closes at once on a plaintext request. */
-        fprintf(stderr, "akc: the connection to the server was lost%s\n",
-                !n->ssl && !n->heard ? " before any answer (if the server speaks TLS, connect with --tls)" : "");
-        *status = EXIT_NET;
-        return NULL;
-    }
-    if (!json_is_true(json_object_get(reply, "ok"))) {
-        if (opt.json) {
-            char *s = json_dumps(reply, JSON_COMPACT);
-            puts(s);
-            free(s);
-        }
-        print_error(reply);
-        json_decref(reply);
-        *status = EXIT_REFUSED;
-        return NULL;
-    }
-    json_t *result = json_incref(json_object_get(reply, "result"));
-    json_decref(reply);
-    *status = 0;
-    if (opt.json) {
-        char *s = json_dumps(result, JSON_COMPACT);
-        puts(s);
-        free(s);
-    }
-    return result;
-}
-
-/* The terminal as it was before a password prompt turned echo off: put
- * back if Ctrl-C (or a kill) comes while the prompt waits. */
-static struct termios tty_saved;
-static volatile sig_atomic_t tty_quiet;
-
-static void restore_tty(int sig)
-{
-    if (tty_quiet)
-        tcsetattr(STDIN_FILENO, TCSANOW, &tty_saved);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-int akc_read_password(char *buf, size_t cap, const char *prompt)
-{
-    const char *env = getenv("AKC_PASSWORD");
-    if (env) {
-        snprintf(buf, cap, "%s", env);
-        return 0;
-    }
-    if (!isatty(STDIN_FILENO)) {
-        fprintf(stderr, "akc: no terminal to ask for the password; set AKC_PASSWORD\n");
-        return -1;
-    }
-    struct termios quiet;
-    fprintf(stderr, "%s", prompt);
-    tcgetattr(STDIN_FILENO, &tty_saved);
-    quiet = tty_saved;
-    quiet.c_lflag &= ~(tcflag_t)ECHO;
-    void (*old_int)(int) = signal(SIGINT, restore_tty);
-    void (*old_term)(int) = signal(SIGTERM, restore_tty);
-    tty_quiet = 1;
-    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
-    char *ok = fgets(buf, (int)cap, stdin);
-    tcsetattr(STDIN_FILENO, TCSANOW, &tty_saved);
-    tty_quiet = 0;
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
-    fputc('\n', stderr);
-    if (!ok)
-        return -1;
-    buf[strcspn(buf, "\r\n")] = '\0';
-    return 0;
-}
-
-/* A new password from a prompt is asked twice (a typo would lock the
- * account's owner out); from AKC_PASSWORD, once. */
-int akc_read_new_password(char *buf, size_t cap, const char *prompt)
-{
-    char again[1024];
-    if (akc_read_password(buf, cap, prompt) != 0)
-        return -1;
-    if (getenv("AKC_PASSWORD"))
-        return 0;
-    size_t chars = 0;       /* characters, not bytes (UTF-8), as akd counts */
-    for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
-        chars += (*p & 0xc0) != 0x80;
-    if (chars < 8 || chars > 255) {
-        fprintf(stderr, "akc: a password is 8 to 255 characters; nothing was sent\n");
-        return -1;
-    }
-    if (akc_read_password(again, sizeof again, "Again: ") != 0)
-        return -1;
-    bool same = strcmp(buf, again) == 0;
-    memset(again, 0, sizeof again);
-    if (!same) {
-        fprintf(stderr, "akc: the two passwords differ; nothing was sent\n");
-        return -1;
-    }
-    return 0;
-}
-
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
 {
     char password[1024];
@@ -329,23 +67,6 @@ static int cmd_account(struct ak_net *n, const char *verb, const char *user)
                json_string_value(json_object_get(r, "user")));
     json_decref(r);
     return 0;
-}
-
-void akc_save_session(const json_t *result)
-{
-    struct ak_session s = {0};
-    snprintf(s.server, sizeof s.server, "%s", opt.server);
-    snprintf(s.user, sizeof s.user, "%s", json_string_value(json_object_get(result, "user")));
-    snprintf(s.token, sizeof s.token, "%s", json_string_value(json_object_get(result, "token")));
-    if (ak_session_save(&s) != 0)
-        fprintf(stderr, "akc: warning: could not save the session\n");
-}
-
-long akc_game_number(const char *arg)
-{
-    char *end;
-    long g = strtol(arg, &end, 10);
-    return (*end || g <= 0) ? -1 : g;
 }
 
 static void print_events(const json_t *events)
@@ -424,16 +145,6 @@ static int draw_game(const json_t *r, const char *me)
     ak_draw_combat(stdout, &s);
     ak_draw_hazards(stdout, &s, 0);
     return 0;
-}
-
-/* "90s", "30m", "12h", "3d" or plain seconds; -1 if not a duration. */
-long akc_duration(const char *text)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    long unit = !*end ? 1 : strcmp(end, "s") == 0 ? 1 : strcmp(end, "m") == 0 ? 60
-              : strcmp(end, "h") == 0 ? 3600 : strcmp(end, "d") == 0 ? 86400 : -1;
-    return unit < 0 || v <= 0 || v > 90L * 86400 / unit ? -1 : v * unit;
 }
 
 static int cmd_new(struct ak_net *n, const char *side)
@@ -571,14 +282,14 @@ static int cmd_games(struct ak_net *n, const char *me)
     int status;
     /* akd answers in pages; akc shows them all, as one list (and with
      * --json as one document, printed here rather than page by page). */
-    bool json = opt.json;
-    opt.json = false;
+    akc_json_hold(true);
     json_t *r = akc_call(n, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), &status);
     while (r && json_is_true(json_object_get(r, "more"))) {
         json_int_t next = json_integer_value(json_object_get(r, "offset")) +
                           (json_int_t)json_array_size(json_object_get(r, "games"));
         json_t *more = akc_call(n, json_pack("{s:s,s:I,s:i}", "cmd", "games", "offset", next, "limit", 500), &status);
         if (!more) {
+            akc_json_hold(false);
             json_decref(r);
             return status;
         }
@@ -586,7 +297,7 @@ static int cmd_games(struct ak_net *n, const char *me)
         json_object_set(r, "more", json_object_get(more, "more"));
         json_decref(more);
     }
-    opt.json = json;
+    akc_json_hold(false);
     if (r) {
         json_object_del(r, "offset");
         json_object_del(r, "more");
@@ -600,12 +311,12 @@ static int cmd_games(struct ak_net *n, const char *me)
         json_object_set_new(r, "total", json_integer((json_int_t)json_array_size(kept)));
         json_object_set_new(r, "games", kept);
     }
-    if (r && json) {
+    if (r && opt.json) {
         char *text = json_dumps(r, JSON_COMPACT);
         puts(text);
         free(text);
     }
-    if (!r || json)
+    if (!r || opt.json)
         return (json_decref(r), status);
     size_t i;
     json_t *g;
@@ -1042,10 +753,9 @@ static int cmd_give_time(struct ak_net *n, long game, const char *text)
 static int cmd_rematch(struct ak_net *n, long game)
 {
     int status;
-    bool json = opt.json;
-    opt.json = false;
+    akc_json_hold(true);
     json_t *g = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
-    opt.json = json;
+    akc_json_hold(false);
     if (!g)
         return status;
     const char *you = json_string_value(json_object_get(g, "you"));
@@ -1097,10 +807,9 @@ static int resume(struct ak_net *n, const struct ak_session *s)
     if (!s->token[0] || strcmp(s->server, opt.server) != 0)
         return 0;
     /* Not the command's answer: --json prints one document, the command's. */
-    bool json = opt.json;
-    opt.json = false;
+    akc_json_hold(true);
     json_t *r = akc_call(n, json_pack("{s:s,s:s}", "cmd", "resume", "token", s->token), &status);
-    opt.json = json;
+    akc_json_hold(false);
     json_decref(r);
     return status;
 }
@@ -1119,177 +828,491 @@ static int play_reconnect(struct ak_net *n)
     return status == 0 ? 0 : status == EXIT_REFUSED ? -1 : 1;
 }
 
-/* The commands and how many words each takes (the command included; 0:
- * a play verb, whose words ak_verb_action checks), so that wrong arguments
- * are told before any connection is made. */
-static const struct {
-    const char *verb;
-    int words;
-    bool game;      /* the second word is a game number */
-} commands[] = {
-    {"register", 2, false}, {"login", 2, false}, {"logout", 1, false}, {"passwd", 1, false},
-    {"reset-password", 3, false},
-    {"games", 1, false}, {"ladder", 1, false}, {"rulesets", 1, false}, {"player", 2, false}, {"new", 2, false}, {"raw", 1, false},
-    {"join", 2, true}, {"decline", 2, true}, {"abort", 2, true}, {"show", 2, true},
-    {"watch", 2, true}, {"play", 2, true}, {"record", 2, true}, {"verify", 2, true},
-    {"undo", 2, true}, {"options", 2, true}, {"dests", 3, true}, {"why", 4, true},
-    {"give-time", 3, true}, {"rematch", 2, true},
+/* What a command's handler is given: the connection, the saved session
+ * and the game its second word names (-1: none). */
+struct akc_ctx {
+    struct ak_net *n;
+    const struct ak_session *s;
+    long game;
 };
 
-/* Does verb's second word name a game (the table above, and the play verbs)? */
-static bool takes_game(const char *verb)
+/* The signed-in user on this server, or NULL. */
+static const char *me(const struct akc_ctx *x)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].verb, verb) == 0)
-            return commands[i].game;
-    return ak_verb_is_action(verb);
+    return x->s->user[0] && strcmp(x->s->server, opt.server) == 0 ? x->s->user : NULL;
 }
 
-static int run(struct ak_net *n, int argc, char **argv, const struct ak_session *s)
+static int run_account(struct akc_ctx *x, int argc, char **argv)
 {
-    const char *verb = argv[0];
-    int status = 0;
-    long game = argc > 1 ? akc_game_number(argv[1]) : -1;
-    bool needs_game = takes_game(verb);
-    if (needs_game && game < 0) {
-        if (argc > 1)
-            fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
-                    verb, argv[1]);
-        else
-            fprintf(stderr, "akc %s: the first argument is a game number (akc games lists them)\n", verb);
+    (void)argc;
+    return cmd_account(x->n, argv[0], argv[1]);
+}
+
+static int run_logout(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    (void)argc, (void)argv;
+    json_decref(akc_call(x->n, json_pack("{s:s}", "cmd", "logout"), &status));
+    if (status == 0) {      /* a session the server still holds is kept */
+        ak_session_clear();
+        if (!opt.json)
+            printf("logged out of %s as %s: the session is ended on the server and forgotten here\n",
+                   opt.server, x->s->user);
+    }
+    return status;
+}
+
+static int run_passwd(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_passwd(x->n);
+}
+
+static int run_reset_password(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return akc_reset_password(x->n, argv[1], argv[2]);
+}
+
+static int check_new(int argc, char **argv)
+{
+    if (strcmp(argv[1], "axis") && strcmp(argv[1], "allied") && strcmp(argv[1], "random")) {
+        fprintf(stderr, "akc new: the side is axis, allied or random, not '%s'; usage:\n", argv[1]);
+        return AKC_USAGE;
+    }
+    if (!opt.time && opt.per_given) {
+        fprintf(stderr, "akc new: --per and --on-expiry go with --time DURATION\n");
         return EXIT_USAGE;
     }
-    if ((strcmp(verb, "register") == 0 || strcmp(verb, "login") == 0) && argc == 2)
-        return cmd_account(n, verb, argv[1]);
-    if (strcmp(verb, "raw") == 0 && argc == 1)
-        return cmd_raw(n);
-    if ((status = resume(n, s)) != 0) {
-        if (status == EXIT_REFUSED)     /* the server no longer knows the session */
-            fprintf(stderr, "akc: log in again with 'akc login USER'\n");
-        return status;
+    (void)argc;
+    return 0;
+}
+
+static int run_new(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_new(x->n, argv[1]);
+}
+
+/* join and show: the game drawn (join takes the seat first). */
+static int run_join_show(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    const char *verb = argv[0];
+    (void)argc;
+    json_t *r = akc_call(x->n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)x->game), &status);
+    if (r && !opt.json) {
+        if (strcmp(verb, "join") == 0)
+            printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), x->game);
+        status = draw_game(r, me(x));
     }
-    if ((strcmp(verb, "record") == 0 || strcmp(verb, "verify") == 0) && argc == 2)
-        return cmd_record(n, game, verb[0] == 'v');
-    if (strcmp(verb, "logout") == 0 && argc == 1) {
-        json_decref(akc_call(n, json_pack("{s:s}", "cmd", "logout"), &status));
-        if (status == 0) {      /* a session the server still holds is kept */
-            ak_session_clear();
-            if (!opt.json)
-                printf("logged out of %s as %s: the session is ended on the server and forgotten here\n",
-                       opt.server, s->user);
+    json_decref(r);
+    return status;
+}
+
+static int run_game_verb(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_game_verb(x->n, argv[0], x->game);
+}
+
+static int run_give_time(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_give_time(x->n, x->game, argv[2]);
+}
+
+static int run_rematch(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_rematch(x->n, x->game);
+}
+
+static int run_games(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_games(x->n, me(x));
+}
+
+static int run_ladder(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_ladder(x->n);
+}
+
+static int run_player(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_player(x->n, argv[1]);
+}
+
+static int run_rulesets(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_rulesets(x->n);
+}
+
+static int run_admin(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return akc_admin(x->n, argv);
+}
+
+static int run_comforts(struct akc_ctx *x, int argc, char **argv)
+{
+    return akc_comforts(x->n, argc, argv);
+}
+
+static int run_tournament(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return akc_tournament(x->n, argv);
+}
+
+static int run_watch(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_watch(x->n, x->game);
+}
+
+static int run_play(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    long game = x->game;
+    (void)argc, (void)argv;
+    json_t *r = akc_call(x->n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
+    if (!r)
+        return status;
+    const char *you = json_string_value(json_object_get(r, "you"));
+    const char *challenge = json_string_value(json_object_get(r, "challenge"));
+    if (!you && challenge && x->s->user[0] && strcasecmp(challenge, x->s->user) == 0 && !opt.json)
+        printf("Game %ld is a challenge to you from %s: 'akc join %ld' accepts it, 'akc decline %ld' refuses it.\n"
+               "Until then you watch it.\n", game, ak_summary_opponent(r, x->s->user), game, game);
+    play_session = x->s;
+    status = ak_play(x->n, opt.server, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
+    json_decref(r);
+    return status;
+}
+
+static int run_undo(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    (void)argc, (void)argv;
+    json_t *r = akc_call(x->n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)x->game), &status);
+    if (r && !opt.json) {
+        char what[300];
+        ak_verb_describe(json_object_get(r, "action"), what, sizeof what);
+        printf("taken back: %s; game %ld is at action %lld\n", what, x->game,
+               (long long)json_integer_value(json_object_get(r, "seq")));
+    }
+    json_decref(r);
+    return status;
+}
+
+static int run_options(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_options(x->n, x->game);
+}
+
+/* dests GAME UNITS, why GAME UNITS HEX */
+static int run_query(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    const char *verb = argv[0];
+    json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)x->game, "units", ak_verb_names(argv[2]));
+    if (argc == 4)
+        json_object_set_new(req, "to", json_string(argv[3]));
+    json_t *r = akc_call(x->n, req, &status);
+    if (r && !opt.json && argc == 3) {
+        size_t i;
+        json_t *d;
+        json_array_foreach(json_object_get(r, "dests"), i, d) {
+            long long sq = (long long)json_integer_value(json_object_get(d, "squares"));
+            printf("%-4s %2lld square%s (%lld road)%s\n", json_string_value(json_object_get(d, "hex")), sq,
+                   sq == 1 ? " " : "s", (long long)json_integer_value(json_object_get(d, "road")),
+                   json_is_true(json_object_get(d, "halts")) ? "  stops there" : "");
         }
-        return status;
+    } else if (r && !opt.json) {
+        const json_t *why = json_object_get(r, "reason");
+        if (json_is_true(json_object_get(r, "reachable")))
+            printf("%s is reachable\n", argv[3]);
+        else
+            printf("%s [%s, %s]\n", json_string_value(json_object_get(why, "message")),
+                   json_string_value(json_object_get(why, "rule")), json_string_value(json_object_get(why, "section")));
     }
-    if (strcmp(verb, "games") == 0 && argc == 1)
-        return cmd_games(n, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
-    if (strcmp(verb, "ladder") == 0 && argc == 1)
-        return cmd_ladder(n);
-    if (strcmp(verb, "rulesets") == 0 && argc == 1)
-        return cmd_rulesets(n);
-    if (strcmp(verb, "admin") == 0)
-        return akc_admin(n, argv);
-    if (strcmp(verb, "tournament") == 0)
-        return akc_tournament(n, argv);
-    if (strcmp(verb, "chat") == 0 || strcmp(verb, "settings") == 0 || strcmp(verb, "vacation") == 0)
-        return akc_comforts(n, argc, argv);
-    if (strcmp(verb, "give-time") == 0 && argc == 3)
-        return cmd_give_time(n, game, argv[2]);
-    if (strcmp(verb, "rematch") == 0 && argc == 2)
-        return cmd_rematch(n, game);
-    if (strcmp(verb, "player") == 0 && argc == 2)
-        return cmd_player(n, argv[1]);
-    if (strcmp(verb, "new") == 0 && argc == 2)
-        return cmd_new(n, argv[1]);
-    if (strcmp(verb, "passwd") == 0 && argc == 1)
-        return cmd_passwd(n);
-    if (strcmp(verb, "reset-password") == 0 && argc == 3)
-        return akc_reset_password(n, argv[1], argv[2]);
-    if ((strcmp(verb, "decline") == 0 || strcmp(verb, "abort") == 0) && argc == 2)
-        return cmd_game_verb(n, verb, game);
-    if (strcmp(verb, "undo") == 0 && argc == 2) {
-        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)game), &status);
-        if (r && !opt.json) {
-            char what[300];
-            ak_verb_describe(json_object_get(r, "action"), what, sizeof what);
-            printf("taken back: %s; game %ld is at action %lld\n", what, game,
-                   (long long)json_integer_value(json_object_get(r, "seq")));
-        }
-        json_decref(r);
-        return status;
+    json_decref(r);
+    return status;
+}
+
+static int run_record(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_record(x->n, x->game, argv[0][0] == 'v');
+}
+
+static int run_raw(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return cmd_raw(x->n);
+}
+
+/* The play verbs (ak_verbs.c): their words are checked by the notation. */
+static int check_action(int argc, char **argv)
+{
+    char err[200];
+    json_t *a = verb_action(argc, argv, err, sizeof err);
+    if (!a) {
+        fprintf(stderr, "akc %s: %s; usage:\n", argv[0], err);
+        return AKC_USAGE;
     }
-    if ((strcmp(verb, "join") == 0 || strcmp(verb, "show") == 0) && argc == 2) {
-        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", verb, "game", (json_int_t)game), &status);
-        if (r && !opt.json) {
-            if (strcmp(verb, "join") == 0)
-                printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), game);
-            status = draw_game(r, s->user[0] && strcmp(s->server, opt.server) == 0 ? s->user : NULL);
-        }
-        json_decref(r);
-        return status;
+    json_decref(a);
+    return 0;
+}
+
+static int run_action(struct akc_ctx *x, int argc, char **argv)
+{
+    char err[200];
+    json_t *a = verb_action(argc, argv, err, sizeof err);
+    if (!a) {
+        fprintf(stderr, "akc %s: %s\n", argv[0], err);
+        return EXIT_USAGE;
     }
-    if (strcmp(verb, "watch") == 0 && argc == 2)
-        return cmd_watch(n, game);
-    if (strcmp(verb, "play") == 0 && argc == 2) {
-        json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "watch", "game", (json_int_t)game), &status);
-        if (!r)
-            return status;
-        const char *you = json_string_value(json_object_get(r, "you"));
-        const char *challenge = json_string_value(json_object_get(r, "challenge"));
-        if (!you && challenge && s->user[0] && strcasecmp(challenge, s->user) == 0 && !opt.json)
-            printf("Game %ld is a challenge to you from %s: 'akc join %ld' accepts it, 'akc decline %ld' refuses it.\n"
-                   "Until then you watch it.\n", game, ak_summary_opponent(r, s->user), game, game);
-        play_session = s;
-        status = ak_play(n, opt.server, game, you ? ak_side_parse(you) : -1, r, &opt.draw, play_reconnect);
-        json_decref(r);
-        return status;
+    return act(x->n, x->game, a);
+}
+
+/* Commands that need no server: -1 when this one does after all. */
+static int local_units(int argc, char **argv)
+{
+    return cmd_units(argc > 1 ? argv[1] : NULL);
+}
+
+static int local_help(int argc, char **argv);
+
+static int local_verify(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return opt.file ? ak_verify_file(opt.file, opt.server, stdout) : -1;
+}
+
+/* akc's commands, in the order the usage lists them: from this one table
+ * come the usage (akc --help), each command's help (akc help COMMAND),
+ * the check of its words made before any connection, and its handler.
+ * An entry without a name is a heading or a note of the usage. */
+static const struct akc_command {
+    const char *name;
+    const char *help;       /* its lines of the usage */
+    int min_words, max_words;   /* with the command's own; 0: its check decides */
+    bool game;              /* the second word is a game number */
+    bool offline;           /* runs without resuming the session first */
+    int (*check)(int argc, char **argv);    /* more than the count: 0, an exit code or AKC_USAGE */
+    int (*run)(struct akc_ctx *x, int argc, char **argv);
+    int (*local)(int argc, char **argv);    /* runs without a server (or -1: it needs one) */
+} commands[] = {
+    {NULL, "Accounts:\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"register", "  register USER        create an account (password: prompt or $AKC_PASSWORD)\n",
+     2, 2, false, true, NULL, run_account, NULL},
+    {"login", "  login USER           log in; the session is kept in ~/.local/state/akc/session\n"
+         "                       (session.NAME with --profile NAME; settings: ~/.config/akc/config)\n",
+     2, 2, false, true, NULL, run_account, NULL},
+    {"logout", "  logout               end the session\n",
+     1, 1, false, false, NULL, run_logout, NULL},
+    {"passwd", "  passwd               change your password (prompts, or $AKC_PASSWORD and $AKC_NEW_PASSWORD)\n",
+     1, 1, false, false, NULL, run_passwd, NULL},
+    {"reset-password", "  reset-password USER TOKEN   set a new password with a reset token from an admin\n",
+     3, 3, false, false, NULL, run_reset_password, NULL},
+    {NULL, "Games:\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"new", "  new axis|allied|random   create a game, playing that side; options:\n"
+         "      --opponent USER  challenge one player (else anyone may join)\n"
+         "      --min-rating N --max-rating N   an open seek only players so rated may take\n"
+         "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
+         "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
+         "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
+         "      --position FILE  start from a saved state (servers that allow it)\n"
+         "      --ruleset NAME   the rules (classic)\n",
+     2, 2, false, false, check_new, run_new, NULL},
+    {"join", "  join GAME            take the open seat of a game, or accept a challenge\n",
+     2, 2, true, false, NULL, run_join_show, NULL},
+    {"decline", "  decline GAME         decline a challenge\n",
+     2, 2, true, false, NULL, run_game_verb, NULL},
+    {"abort", "  abort GAME           call off a game before its first action\n",
+     2, 2, true, false, NULL, run_game_verb, NULL},
+    {"resign", "  resign GAME          concede the game\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"give-time", "  give-time GAME DURATION   add time to your opponent's clock (90s, 30m, 12h, 3d)\n",
+     3, 3, true, false, NULL, run_give_time, NULL},
+    {"rematch", "  rematch GAME         a return game against the same opponent, sides swapped\n",
+     2, 2, true, false, NULL, run_rematch, NULL},
+    {"games", "  games                list games: those waiting for you first, with the clock; filters:\n"
+         "      --mine --waiting --open --finished   yours (and challenges to you); your move;\n"
+         "                       a seat you may take; over\n",
+     1, 1, false, false, NULL, run_games, NULL},
+    {"ladder", "  ladder               the players of rated games by Glicko-2 rating (from 1500);\n"
+         "      --ruleset R --page N   another ruleset's ladder; pages of fifty\n",
+     1, 1, false, false, NULL, run_ladder, NULL},
+    {"player", "  player USER          a player's ratings, results by side and recent rated games\n",
+     2, 2, false, false, NULL, run_player, NULL},
+    {"rulesets", "  rulesets             the rules this server plays, and why one cannot be started\n",
+     1, 1, false, false, NULL, run_rulesets, NULL},
+    {"admin", "  admin overdue | admin extend GAME DURATION | admin abort GAME\n"
+         "  admin adjudicate GAME axis|allied|draw REASON...\n"
+         "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
+         "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
+         "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
+         "  admin stats          the admin role (accounts named in akd's admins setting)\n",
+     0, 0, false, false, akc_admin_check, run_admin, NULL},
+    {"chat", "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"
+         "                       the spectators; neither reads the other channel until the end)\n",
+     0, 0, false, false, akc_comforts_check, run_comforts, NULL},
+    {"settings", "  settings [chat on|off | notify each|digest | email ADDRESS|none | verify-email TOKEN]\n"
+         "                       your settings: chat pushes, a daily digest instead of one\n"
+         "                       notification per move, an address for notifications\n",
+     0, 0, false, false, akc_comforts_check, run_comforts, NULL},
+    {"vacation", "  vacation [DAYS|end]  pause all your clocks for DAYS (days left this year without)\n",
+     0, 0, false, false, akc_comforts_check, run_comforts, NULL},
+    {"tournament", "  tournament list | tournament show ID | tournament join ID\n"
+         "                       tournaments: standings with tie-breaks, pairings, results\n",
+     0, 0, false, false, akc_tournament_check, run_tournament, NULL},
+    {"show", "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"
+         "                       shows N squares around it, --wide draws it all);\n"
+         "      --dests UNITS    mark where the stack can go (* or + where it must stop)\n"
+         "      --zoc            mark the enemy zones of control of the side to move (z)\n"
+         "      --supply         mark where its supply units sustain attacks (s)\n",
+     2, 2, true, false, NULL, run_join_show, NULL},
+    {"watch", "  watch GAME           follow a game, printing each change as it happens\n",
+     2, 2, true, false, NULL, run_watch, NULL},
+    {"play", "  play GAME            play interactively: line editing, history, completion\n",
+     2, 2, true, false, NULL, run_play, NULL},
+    {NULL, "Playing (UNITS is one unit or several of one stack joined by commas):\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"move", "  move GAME UNITS HEX  move to HEX by the best legal path\n"
+         "  move GAME UNITS HEX,HEX,...   move along an explicit path\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"place", "  place GAME UNIT HEX  bring a reinforcement, supply unit or landing on board\n"
+         "      (Updated: place GAME UNIT box   a unit bought back waits in your off-board box)\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"embark", "  embark GAME UNITS    put units at Tobruch or the home base to sea\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"substitute", "  substitute GAME OUT IN   Allied substitute counters (August 1942 on)\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"undo", "  undo GAME            take back your last move, placement or embarkation of this portion\n",
+     2, 2, true, false, NULL, run_undo, NULL},
+    {"end-movement", "  end-movement GAME    end the movement portion\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {NULL, "The Updated ruleset (akc rulesets says whether the server plays it):\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"end-phase", "  end-phase GAME       end the combat, mechanized movement or supply phase\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"supply-attacks", "  supply-attacks GAME SU   spend a supply unit: your units within 5 squares may attack\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"losses", "  losses GAME REDUCE ELIMINATE   meet the loss owed: units to flip, units to remove (- for none)\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"burn", "  burn GAME SU         supply phase: burn a supply unit for emergency supply\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"break-out", "  break-out GAME HEX   supply phase: an isolated square breaks out before the attrition rolls\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"rebuild", "  rebuild GAME UNIT    replacement phase: a reduced unit back to full strength\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"fortify", "  fortify GAME UNITS SU   movement phase: boxes on the units' squares, spending SU\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"port-move", "  port-move GAME UNIT G25|box   by sea between your off-board box and Tobruch, one unit a turn\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {NULL, "  (battle GAME ATTACKERS DEFENDERS SU: SU bombards, +1)\n", 0, 0, false, false, NULL, NULL, NULL},
+    {NULL, "Combat (battles are numbered from 1 in the order declared):\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"battle", "  battle GAME ATTACKERS DEFENDERS [SUPPLY]   declare a battle; the odds are shown\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"cancel", "  cancel GAME N        withdraw battle N before the first is resolved\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"abandon", "  abandon GAME UNITS   remove units that cannot attack at 1-6\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"resolve", "  resolve GAME N       fight battle N (the first locks the declarations)\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"retreat", "  retreat GAME UNITS HEX,HEX   route a loser's BACK 2 (the winner decides)\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"exchange", "  exchange GAME UNITS  your losses in an EXCHANGE\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"advance", "  advance GAME [UNITS HEX]     advance after combat, or decline\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"destroy", "  destroy GAME UNITS   destroy your endangered supply units\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"end-turn", "  end-turn GAME        end the combat portion and the player turn\n",
+     2, 255, true, false, check_action, run_action, NULL},
+    {"options", "  options GAME         every legal action now, as akc commands\n",
+     2, 2, true, false, NULL, run_options, NULL},
+    {"dests", "  dests GAME UNITS     list the squares the stack can reach\n",
+     3, 3, true, false, NULL, run_query, NULL},
+    {"why", "  why GAME UNITS HEX   explain why a square is out of reach\n",
+     4, 4, true, false, NULL, run_query, NULL},
+    {NULL, "Records:\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"record", "  record GAME          print the game record (JSON: the export format)\n",
+     2, 2, true, false, NULL, run_record, NULL},
+    {"verify", "  verify GAME          check a finished game's dice against the commitment and\n"
+         "                       replay every action with the rules; --file F for a saved record\n",
+     2, 2, true, false, NULL, run_record, local_verify},
+    {NULL, "Scripting:\n", 0, 0, false, false, NULL, NULL, NULL},
+    {"raw", "  raw                  send NDJSON requests from stdin, print every reply and push\n",
+     1, 1, false, true, NULL, run_raw, NULL},
+    {"units", "  units [PREFIX]       list the units (those whose short name begins with PREFIX):\n"
+         "                       short name, side, type and factors\n",
+     0, 0, false, false, NULL, NULL, local_units},
+    {"help", "  help [COMMAND]       this text, or the lines about one command (also man akc)\n",
+     0, 0, false, false, NULL, NULL, local_help},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char usage_head[] =
+    "usage: akc [--profile NAME] [--server HOST[:PORT]] [--tls|--no-tls] [--ca FILE] [--accept-new-cert]\n"
+    "           [--no-color] [--json] [--at HEX] [--wide] COMMAND [ARGS]\n"
+    "\n";
+static const char usage_foot[] =
+    "\n"
+    "The server defaults to $AKC_SERVER, then the saved session's, then 127.0.0.1:7140\n"
+    "(HOST alone means port 7140; IPv6 as [::1]:7140). Every server that is not on this\n"
+    "machine is reached over TLS (--no-tls to refuse it, --tls to use it on loopback too);\n"
+    "its certificate must verify against the system's authorities (or --ca FILE), or\n"
+    "match the fingerprint pinned the first time (asked on a terminal, or\n"
+    "--accept-new-cert), kept in $XDG_STATE_HOME/akc/known_servers.\n";
+
+static void usage(FILE *f)
+{
+    fputs(usage_head, f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fputs(commands[i].help, f);
+    fputs(usage_foot, f);
+}
+
+static const struct akc_command *command_named(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].name && strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* The usage lines of one command, on out; EXIT_USAGE if there is none. */
+static int help_to(FILE *out, const char *name)
+{
+    const struct akc_command *c = command_named(name);
+    if (!c) {
+        fprintf(stderr, "akc: no command '%s' (akc help lists them)\n", name);
+        return EXIT_USAGE;
     }
-    if (ak_verb_is_action(verb)) {
-        char err[200];
-        json_t *a = verb_action(argc, argv, err, sizeof err);
-        if (!a) {
-            fprintf(stderr, "akc %s: %s\n", verb, err);
-            return EXIT_USAGE;
-        }
-        return act(n, game, a);
-    }
-    if (strcmp(verb, "options") == 0 && argc == 2)
-        return cmd_options(n, game);
-    if ((strcmp(verb, "dests") == 0 && argc == 3) || (strcmp(verb, "why") == 0 && argc == 4)) {
-        json_t *req = json_pack("{s:s,s:I,s:o}", "cmd", verb, "game", (json_int_t)game, "units", ak_verb_names(argv[2]));
-        if (argc == 4)
-            json_object_set_new(req, "to", json_string(argv[3]));
-        json_t *r = akc_call(n, req, &status);
-        if (r && !opt.json && argc == 3) {
-            size_t i;
-            json_t *d;
-            json_array_foreach(json_object_get(r, "dests"), i, d) {
-                long long sq = (long long)json_integer_value(json_object_get(d, "squares"));
-                printf("%-4s %2lld square%s (%lld road)%s\n", json_string_value(json_object_get(d, "hex")), sq,
-                       sq == 1 ? " " : "s", (long long)json_integer_value(json_object_get(d, "road")),
-                       json_is_true(json_object_get(d, "halts")) ? "  stops there" : "");
-            }
-        } else if (r && !opt.json) {
-            const json_t *why = json_object_get(r, "reason");
-            if (json_is_true(json_object_get(r, "reachable")))
-                printf("%s is reachable\n", argv[3]);
-            else
-                printf("%s [%s, %s]\n", json_string_value(json_object_get(why, "message")),
-                       json_string_value(json_object_get(why, "rule")),
-                       json_string_value(json_object_get(why, "section")));
-        }
-        json_decref(r);
-        return status;
-    }
-    /* A command given the wrong arguments gets its own usage lines. */
-    char probe[64];
-    snprintf(probe, sizeof probe, "\n  %s ", verb);
-    if (strstr(usage_text, probe) || ak_verb_is_action(verb)) {
-        fprintf(stderr, "akc %s: wrong arguments; usage:\n", verb);
-        if (akc_help_to(stderr, verb) != 0)
-            fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
-    } else {
-        fprintf(stderr, "akc: unknown command '%s' (akc --help lists them)\n", verb);
-    }
+    fputs(c->help, out);
+    return 0;
+}
+
+static int local_help(int argc, char **argv)
+{
+    if (argc > 1)
+        return help_to(stdout, argv[1]);
+    usage(stdout);
+    return 0;
+}
+
+/* A command's own usage after a message about its words. */
+static int usage_of(const char *verb)
+{
+    if (help_to(stderr, verb) != 0)
+        fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
     return EXIT_USAGE;
 }
 
@@ -1298,60 +1321,39 @@ static int run(struct ak_net *n, int argc, char **argv, const struct ak_session 
 static int check_arguments(int argc, char **argv)
 {
     const char *verb = argv[0];
-    int words = -1;
-    bool game = false;
-    if (strcmp(verb, "admin") == 0)
-        return akc_admin_check(argc, argv);
-    if (strcmp(verb, "tournament") == 0)
-        return akc_tournament_check(argc, argv);
-    if (strcmp(verb, "chat") == 0 || strcmp(verb, "settings") == 0 || strcmp(verb, "vacation") == 0)
-        return akc_comforts_check(argc, argv);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].verb, verb) == 0) {
-            words = commands[i].words;
-            game = commands[i].game;
-        }
-    if (words < 0 && ak_verb_is_action(verb)) {
-        words = argc >= 2 ? argc : 2;       /* GAME and the verb's own words */
-        game = true;
-    }
-    if (words < 0) {
+    const struct akc_command *c = command_named(verb);
+    if (!c) {
         fprintf(stderr, "akc: unknown command '%s' (akc --help lists them)\n", verb);
         return EXIT_USAGE;
     }
-    if (argc != words && !(strcmp(verb, "verify") == 0 && argc == 1 && opt.file)) {
-        fprintf(stderr, "akc %s: %s arguments; usage:\n", verb, argc < words ? "missing" : "too many");
-        if (akc_help_to(stderr, verb) != 0)
-            fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
-        return EXIT_USAGE;
+    if (c->min_words && (argc < c->min_words || argc > c->max_words)) {
+        fprintf(stderr, "akc %s: %s arguments; usage:\n", verb, argc < c->min_words ? "missing" : "too many");
+        return usage_of(verb);
     }
-    if (strcmp(verb, "new") == 0 && argc == 2 && strcmp(argv[1], "axis") && strcmp(argv[1], "allied") &&
-        strcmp(argv[1], "random")) {
-        fprintf(stderr, "akc new: the side is axis, allied or random, not '%s'; usage:\n", argv[1]);
-        akc_help_to(stderr, "new");
-        return EXIT_USAGE;
-    }
-    if (strcmp(verb, "new") == 0 && !opt.time && opt.per_given) {
-        fprintf(stderr, "akc new: --per and --on-expiry go with --time DURATION\n");
-        return EXIT_USAGE;
-    }
-    if (game && argc > 1 && akc_game_number(argv[1]) < 0) {
+    if (c->game && argc > 1 && akc_game_number(argv[1]) < 0) {
         fprintf(stderr, "akc %s: '%s' is not a game number (games are numbered from 1; akc games lists them)\n",
                 verb, argv[1]);
         return EXIT_USAGE;
     }
-    if (ak_verb_is_action(verb)) {
-        char err[200];
-        json_t *a = verb_action(argc, argv, err, sizeof err);
-        if (!a) {
-            fprintf(stderr, "akc %s: %s; usage:\n", verb, err);
-            if (akc_help_to(stderr, verb) != 0)
-                fprintf(stderr, "  akc %s GAME ... (akc --help lists the commands)\n", verb);
-            return EXIT_USAGE;
-        }
-        json_decref(a);
+    int rc = c->check ? c->check(argc, argv) : 0;
+    return rc == AKC_USAGE ? usage_of(verb) : rc;
+}
+
+/* Run a checked command: the session is resumed first unless it is one
+ * that makes or needs none. */
+static int run(struct ak_net *n, int argc, char **argv, const struct ak_session *s)
+{
+    const struct akc_command *c = command_named(argv[0]);
+    struct akc_ctx x = {n, s, argc > 1 ? akc_game_number(argv[1]) : -1};
+    int status;
+    if (!c || !c->run)
+        return EXIT_USAGE;
+    if (!c->offline && (status = resume(n, s)) != 0) {
+        if (status == EXIT_REFUSED)     /* the server no longer knows the session */
+            fprintf(stderr, "akc: log in again with 'akc login USER'\n");
+        return status;
     }
-    return 0;
+    return c->run(&x, argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -1521,16 +1523,11 @@ int main(int argc, char **argv)
         opt.draw.height = atoi(getenv("LINES"));
     if (getenv("COLUMNS"))
         opt.draw.width = atoi(getenv("COLUMNS")) > 20 ? atoi(getenv("COLUMNS")) : 80;
-    if (strcmp(argv[optind], "units") == 0)
-        return cmd_units(optind + 1 < argc ? argv[optind + 1] : NULL);
-    if (strcmp(argv[optind], "help") == 0) {
-        if (optind + 1 < argc)
-            return help(argv[optind + 1]);
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(argv[optind], "verify") == 0 && opt.file)
-        return ak_verify_file(opt.file, opt.server, stdout);
+    akc_io_setup(opt.server, opt.json);
+    const struct akc_command *local = command_named(argv[optind]);
+    int done = local && local->local ? local->local(argc - optind, argv + optind) : -1;
+    if (done >= 0)
+        return done;
     int bad = check_arguments(argc - optind, argv + optind);
     char host[256], port[16];
     if (!bad && ak_net_split(opt.server, host, sizeof host, port, sizeof port) != 0) {
@@ -1557,4 +1554,3 @@ int main(int argc, char **argv)
     return status;
 }
 
-bool akc_json(void) { return opt.json; }

@@ -45,8 +45,7 @@ int akc_admin_check(int argc, char **argv)
     int k = find_op(argc > 1 ? argv[1] : "");
     if (k < 0 || argc < ops[k].min || argc > ops[k].max) {
         fprintf(stderr, "akc admin: %s; usage:\n", k < 0 ? "no such operation" : "wrong arguments");
-        akc_help_to(stderr, "admin");
-        return EXIT_USAGE;
+        return AKC_USAGE;
     }
     if (ops[k].game && akc_game_number(argv[2]) < 0) {
         fprintf(stderr, "akc admin %s: '%s' is not a game number\n", argv[1], argv[2]);

@@ -1,5 +1,10 @@
-/* akc_cmd: what akc's command files share (akc.c has main and the common
- * commands; akc_admin.c the admin role's and the password reset). */
+/* akc_cmd: what akc's command files share. akc.c has main, the command
+ * table (usage, help, argument checks and dispatch all come from it) and
+ * the common commands; akc_admin.c the admin role's and the password
+ * reset; akc_comforts.c chat, settings and vacation; akc_tournament.c
+ * tournaments; akc_io.c what they all use. The command files call down
+ * into akc_io.c only: a check that finds wrong arguments returns
+ * AKC_USAGE and the table prints the command's usage. */
 #ifndef AKC_CMD_H
 #define AKC_CMD_H
 
@@ -10,6 +15,16 @@
 #include "ak_client.h"
 
 enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NET = 3 };
+/* From a command's check: wrong arguments, said; the usage lines follow
+ * (printed by the table) and akc exits EXIT_USAGE. */
+#define AKC_USAGE 100
+
+/* akc_io.c: the server named in messages and sessions, and --json. */
+void akc_io_setup(const char *server, bool json);
+/* The replies of the calls until akc_json_hold(false) are not the
+ * command's --json document (a resume, the pages of one list): not
+ * printed. */
+void akc_json_hold(bool hold);
 
 /* Send a request and report the reply: the result (caller decrefs), or
  * NULL after printing the error; *status gets the exit code. With --json
@@ -21,7 +36,6 @@ int akc_read_password(char *buf, size_t cap, const char *prompt);
 int akc_read_new_password(char *buf, size_t cap, const char *prompt);
 long akc_game_number(const char *arg);      /* -1 if not a game number */
 long akc_duration(const char *text);        /* "90s", "30m", "12h", "3d"; -1 if not */
-int akc_help_to(FILE *out, const char *command);
 /* Save the session of a login-like reply (user, token). */
 void akc_save_session(const json_t *result);
 

@@ -32,8 +32,7 @@ int akc_comforts_check(int argc, char **argv)
     }
     if (!ok) {
         fprintf(stderr, "akc %s: wrong arguments; usage:\n", v);
-        akc_help_to(stderr, v);
-        return EXIT_USAGE;
+        return AKC_USAGE;
     }
     return 0;
 }

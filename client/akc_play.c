@@ -55,62 +55,7 @@ static struct {
     const struct ak_crt_table *crt;     /* the game's table (Updated ruleset), or NULL */
 } P;
 
-/* One line a verb or two; a line whose first word is an action the game's
- * ruleset does not have is left out of `help` (help_for). */
-static const char *const play_help =
-    "  move UNITS HEX|HEX,HEX,...   move a stack (best path, or this path)\n"
-    "  place UNIT HEX               a reinforcement, supply unit or landing; a unit back\n"
-    "  embark UNITS                 put units to sea at a port\n"
-    "  substitute OUT IN            the Allied substitute counters\n"
-    "  end-movement                 end the movement portion (phase); these ends ask first when\n"
-    "                               the rules would take something away; `yes` after: don't ask\n"
-    "  end-phase                    end the combat, mechanized movement or supply phase\n"
-    "  end-turn                     end the player turn\n"
-    "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n"
-    "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown; Updated: SUPPLY bombards)\n"
-    "  supply-attacks SU            spend a supply unit: your units within 5 squares may attack\n"
-    "  resolve N                    fight battle N\n"
-    "  cancel N                     withdraw battle N before the first is resolved\n"
-    "  abandon UNITS                remove units that cannot attack at 1-6\n"
-    "  retreat UNITS HEX,HEX        route the losers' retreat (the winner decides)\n"
-    "  exchange UNITS               your losses in an EXCHANGE\n"
-    "  losses REDUCE ELIMINATE      meet the loss owed: units to flip, units to remove (- none)\n"
-    "  advance [UNITS HEX]          advance after combat, or decline\n"
-    "  destroy UNITS                destroy your endangered supply units\n"
-    "  burn SU                      emergency supply, in the supply phase\n"
-    "  break-out HEX                an isolated square breaks out before the attrition rolls\n"
-    "  rebuild UNIT                 a reduced unit back to full strength (replacement phase)\n"
-    "  fortify UNITS SU             boxes on the units' squares, spending SU (movement phase)\n"
-    "  port-move UNIT G25|box       by sea between your off-board box and Tobruch\n"
-    "  resign                       concede (asks first; 'resign yes' does not)\n"
-    "  undo                         take back your last move\n"
-    "  options                      every legal action now, numbered: type N to send it\n"
-    "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n"
-    "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n"
-    "  clock                        the time left, the rated flag and the game's status\n"
-    "  say TEXT | chat              a message to your opponent; the game's chat so far\n"
-    "  help | quit\n";
-
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* play_help without the verbs the game's ruleset lacks. */
-static void help_for(int ruleset)
-{
-    const struct ak_ruleset *r = ak_ruleset_get(ruleset);
-    bool shown = true;
-    for (const char *p = play_help; *p;) {
-        const char *nl = strchr(p, '\n');
-        int len = nl ? (int)(nl - p) + 1 : (int)strlen(p);
-        char verb[32] = "";
-        sscanf(p, "%31s", verb);
-        int kind = p[2] != ' ' ? ak_verb_kind(verb) : -1;    /* continuation lines go with their verb */
-        if (p[2] != ' ')
-            shown = kind < 0 || r->apply[kind];
-        if (shown)
-            say("%.*s", len, p);
-        p += len;
-    }
-}
 
 /* Print above the line being edited, then draw the line again. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -698,6 +643,146 @@ static void chat_history(void)
     json_decref(r);
 }
 
+/* An action verb of ak_verbs.c, after the questions the rules call for. */
+static void play_action(char **w, int n)
+{
+    char err[200];
+    if (!confirmed(w[0], n, w))
+        return;
+    if (n == 2 && strcmp(w[1], "yes") == 0 &&
+        (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0 || strcmp(w[0], "end-phase") == 0 ||
+         strcmp(w[0], "resign") == 0))
+        n = 1;
+    json_t *a = ak_verb_action(n, w, err, sizeof err);
+    if (!a) {
+        say("%s\n", err);
+        return;
+    }
+    if (strcmp(w[0], "battle") == 0)
+        odds(w[1], w[2]);
+    if (strcmp(w[0], "move") == 0 && n == 3 && !strchr(w[2], ','))
+        add_route(a);
+    act(a);
+}
+
+static void play_quit(char **w, int n) { (void)w, (void)n; P.quit = true; }
+static void play_help(char **w, int n);
+static void play_show(char **w, int n) { show(w, n); }
+static void play_options(char **w, int n) { (void)w, (void)n; options(); }
+static void play_clock(char **w, int n) { (void)w, (void)n; clock_now(); }
+static void play_chat(char **w, int n) { (void)w, (void)n; chat_history(); }
+static void play_odds(char **w, int n) { (void)n; odds(w[1], w[2]); }
+static void play_dests(char **w, int n) { (void)n; query("dests", w[1], NULL); }
+static void play_why(char **w, int n) { (void)n; query("why", w[1], w[2]); }
+
+static void play_log(char **w, int n)
+{
+    (void)w, (void)n;
+    for (int i = 0; i < P.nlog; i++)
+        say("  %s\n", P.log[i]);
+}
+
+static void play_undo(char **w, int n)
+{
+    (void)w, (void)n;
+    json_decref(request(json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)P.game)));
+}
+
+/* `say` alone: the text goes with it ("say TEXT" is sent as typed). */
+static void play_say(char **w, int n)
+{
+    (void)w, (void)n;
+    say("say TEXT sends a message to your opponent (chat shows the game's chat so far)\n");
+}
+
+/* The commands of `akc play`, in the order `help` lists them: from this
+ * one table come `help` (the lines of the verbs the game's ruleset lacks
+ * left out), tab completion of the first word and the dispatch. An entry
+ * without a handler is an action verb of ak_verbs.c (the notation checks
+ * its words); one without help is another name for the entry help_of. */
+static const struct play_command {
+    const char *name;
+    const char *help;       /* its lines of `help` */
+    const char *help_of;    /* an alias: the entry whose help it shares */
+    int words;              /* with the command's own; 0: any */
+    void (*run)(char **w, int n);
+} play_commands[] = {
+    {"move", "  move UNITS HEX|HEX,HEX,...   move a stack (best path, or this path)\n", NULL, 0, NULL},
+    {"place", "  place UNIT HEX               a reinforcement, supply unit or landing; a unit back\n", NULL, 0, NULL},
+    {"embark", "  embark UNITS                 put units to sea at a port\n", NULL, 0, NULL},
+    {"substitute", "  substitute OUT IN            the Allied substitute counters\n", NULL, 0, NULL},
+    {"end-movement", "  end-movement                 end the movement portion (phase); these ends ask first when\n"
+                     "                               the rules would take something away; `yes` after: don't ask\n",
+     NULL, 0, NULL},
+    {"end-phase", "  end-phase                    end the combat, mechanized movement or supply phase\n", NULL, 0, NULL},
+    {"end-turn", "  end-turn                     end the player turn\n", NULL, 0, NULL},
+    {"odds", "  odds ATTACKERS DEFENDERS     the odds of a battle, before declaring it\n", NULL, 3, play_odds},
+    {"battle", "  battle ATTACKERS DEFENDERS [SUPPLY]   declare a battle (odds shown; Updated: SUPPLY bombards)\n",
+     NULL, 0, NULL},
+    {"supply-attacks", "  supply-attacks SU            spend a supply unit: your units within 5 squares may attack\n",
+     NULL, 0, NULL},
+    {"resolve", "  resolve N                    fight battle N\n", NULL, 0, NULL},
+    {"cancel", "  cancel N                     withdraw battle N before the first is resolved\n", NULL, 0, NULL},
+    {"abandon", "  abandon UNITS                remove units that cannot attack at 1-6\n", NULL, 0, NULL},
+    {"retreat", "  retreat UNITS HEX,HEX        route the losers' retreat (the winner decides)\n", NULL, 0, NULL},
+    {"exchange", "  exchange UNITS               your losses in an EXCHANGE\n", NULL, 0, NULL},
+    {"losses", "  losses REDUCE ELIMINATE      meet the loss owed: units to flip, units to remove (- none)\n", NULL, 0,
+     NULL},
+    {"advance", "  advance [UNITS HEX]          advance after combat, or decline\n", NULL, 0, NULL},
+    {"destroy", "  destroy UNITS                destroy your endangered supply units\n", NULL, 0, NULL},
+    {"burn", "  burn SU                      emergency supply, in the supply phase\n", NULL, 0, NULL},
+    {"break-out", "  break-out HEX                an isolated square breaks out before the attrition rolls\n", NULL, 0,
+     NULL},
+    {"rebuild", "  rebuild UNIT                 a reduced unit back to full strength (replacement phase)\n", NULL, 0,
+     NULL},
+    {"fortify", "  fortify UNITS SU             boxes on the units' squares, spending SU (movement phase)\n", NULL, 0,
+     NULL},
+    {"port-move", "  port-move UNIT G25|box       by sea between your off-board box and Tobruch\n", NULL, 0, NULL},
+    {"resign", "  resign                       concede (asks first; 'resign yes' does not)\n", NULL, 0, NULL},
+    {"undo", "  undo                         take back your last move\n", NULL, 0, play_undo},
+    {"options", "  options                      every legal action now, numbered: type N to send it\n", NULL, 0,
+     play_options},
+    {"dests", "  dests UNITS | why UNITS HEX  where a stack can go; why not there\n", NULL, 2, play_dests},
+    {"why", NULL, "dests", 3, play_why},
+    {"show", "  show [HEX] [dests UNITS|zoc|supply]   the map, with highlights; log: the events so far\n", NULL, 0,
+     play_show},
+    {"map", NULL, "show", 0, play_show},
+    {"log", NULL, "show", 0, play_log},
+    {"clock", "  clock                        the time left, the rated flag and the game's status\n", NULL, 0,
+     play_clock},
+    {"say", "  say TEXT | chat              a message to your opponent; the game's chat so far\n", NULL, 0, play_say},
+    {"chat", NULL, "say", 0, play_chat},
+    {"help", "  help | quit\n", NULL, 0, play_help},
+    {"quit", NULL, "help", 0, play_quit},
+    {"exit", NULL, "help", 0, play_quit},
+};
+
+#define NPLAY_COMMANDS (sizeof play_commands / sizeof play_commands[0])
+
+static const struct play_command *play_command_named(const char *name)
+{
+    for (size_t i = 0; i < NPLAY_COMMANDS; i++)
+        if (strcmp(play_commands[i].name, name) == 0)
+            return &play_commands[i];
+    return NULL;
+}
+
+/* Does the game's ruleset have this entry (its verbs only; the session's
+ * commands are always there)? */
+static bool play_command_in_ruleset(const struct play_command *c)
+{
+    int kind = c->run ? -1 : ak_verb_kind(c->name);
+    return kind < 0 || ak_ruleset_get(P.s.ruleset)->apply[kind];
+}
+
+static void play_help(char **w, int n)
+{
+    (void)w, (void)n;
+    for (size_t i = 0; i < NPLAY_COMMANDS; i++)
+        if (play_commands[i].help && play_command_in_ruleset(&play_commands[i]))
+            say("%s", play_commands[i].help);
+}
+
 static void run_command(char *line)
 {
     char *w[10];
@@ -719,50 +804,17 @@ static void run_command(char *line)
             act(json_deep_copy(json_array_get(P.choices, (size_t)choice - 1)));
         return;
     }
-    if (strcmp(w[0], "quit") == 0 || strcmp(w[0], "exit") == 0)
-        P.quit = true;
-    else if (strcmp(w[0], "help") == 0)
-        help_for(P.s.ruleset);
-    else if (strcmp(w[0], "show") == 0 || strcmp(w[0], "map") == 0)
-        show(w, n);
-    else if (strcmp(w[0], "log") == 0)
-        for (int i = 0; i < P.nlog; i++)
-            say("  %s\n", P.log[i]);
-    else if (strcmp(w[0], "options") == 0)
-        options();
-    else if (strcmp(w[0], "clock") == 0)
-        clock_now();
-    else if (strcmp(w[0], "chat") == 0)
-        chat_history();
-    else if (strcmp(w[0], "undo") == 0)
-        json_decref(request(json_pack("{s:s,s:I}", "cmd", "undo", "game", (json_int_t)P.game)));
-    else if (strcmp(w[0], "odds") == 0 && n == 3)
-        odds(w[1], w[2]);
-    else if (strcmp(w[0], "dests") == 0 && n == 2)
-        query("dests", w[1], NULL);
-    else if (strcmp(w[0], "why") == 0 && n == 3)
-        query("why", w[1], w[2]);
-    else if (ak_verb_is_action(w[0])) {
-        char err[200];
-        if (!confirmed(w[0], n, w))
-            return;
-        if (n == 2 && strcmp(w[1], "yes") == 0 &&
-            (strcmp(w[0], "end-movement") == 0 || strcmp(w[0], "end-turn") == 0 || strcmp(w[0], "end-phase") == 0 ||
-             strcmp(w[0], "resign") == 0))
-            n = 1;
-        json_t *a = ak_verb_action(n, w, err, sizeof err);
-        if (!a) {
-            say("%s\n", err);
-            return;
-        }
-        if (strcmp(w[0], "battle") == 0)
-            odds(w[1], w[2]);
-        if (strcmp(w[0], "move") == 0 && n == 3 && !strchr(w[2], ','))
-            add_route(a);
-        act(a);
-    } else {
+    const struct play_command *c = play_command_named(w[0]);
+    if (!c && ak_verb_is_action(w[0]))
+        play_action(w, n);
+    else if (!c)
         say("unknown command '%s' (help lists them)\n", w[0]);
-    }
+    else if (c->words && n != c->words)
+        say("usage:\n%s", c->help ? c->help : play_command_named(c->help_of)->help);
+    else if (!c->run)
+        play_action(w, n);
+    else
+        c->run(w, n);
 }
 
 /* Tab completion: commands first, then unit names. */
@@ -813,11 +865,9 @@ static bool may_act(int u, int side)
 
 static char *complete_word(const char *text, int state)
 {
-    /* the game's ruleset's own verbs first, then the session's */
-    static const char *const commands[] = {
-        "odds", "options", "dests", "why", "show", "map", "log", "help", "quit", "undo", "clock", "say", "chat", NULL,
-    };
-    static int i, j;
+    /* the game's ruleset's own verbs first, then the session's commands */
+    static size_t i;
+    static int j;
     static bool first_word;
     static int wanted;
     if (state == 0) {
@@ -829,9 +879,9 @@ static char *complete_word(const char *text, int state)
     for (const char *v; first_word && (v = ak_verb_of_ruleset(P.s.ruleset, j)) != NULL;)
         if (j++, strncmp(v, text, len) == 0)
             return strdup(v);
-    while (first_word && commands[i])
-        if (strncmp(commands[i++], text, len) == 0)
-            return strdup(commands[i - 1]);
+    while (first_word && i < NPLAY_COMMANDS)
+        if (play_commands[i++].run && strncmp(play_commands[i - 1].name, text, len) == 0)
+            return strdup(play_commands[i - 1].name);
     const char *last = strrchr(text, ',');
     const char *stem = last ? last + 1 : text;
     size_t head = (size_t)(stem - text), slen = strlen(stem);

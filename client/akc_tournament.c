@@ -107,8 +107,7 @@ int akc_tournament_check(int argc, char **argv)
     bool list = strcmp(op, "list") == 0, one = strcmp(op, "show") == 0 || strcmp(op, "join") == 0;
     if ((!list && !one) || argc != (list ? 2 : 3) || (one && akc_game_number(argv[2]) < 0)) {
         fprintf(stderr, "akc tournament: %s; usage:\n", !list && !one ? "no such operation" : "wrong arguments");
-        akc_help_to(stderr, "tournament");
-        return EXIT_USAGE;
+        return AKC_USAGE;
     }
     return 0;
 }

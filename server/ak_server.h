@@ -8,9 +8,11 @@
  * commits on a thread of their own (ak_writer.c), and is answered once
  * stored. Every server file, by what it does:
  *
- *   start and settings   akd.c (start-up, signals), ak_cron.c (the
- *                        clock tick), ak_config.c, ak_check.c (akd --check),
- *                        ak_systemd.c, ak_log.c, ak_backup.c
+ *   start and settings   akd.c (start-up, signals, the stop), ak_cron.c
+ *                        (the clock tick), ak_hooks.c (how the layers below
+ *                        call up: struct ak_server_hooks), ak_config.c,
+ *                        ak_check.c (akd --check), ak_systemd.c, ak_log.c,
+ *                        ak_backup.c
  *   connections          ak_conn.c (sockets, framing, output per loop
  *                        turn, limits), ak_tls.c, ak_web.c and
  *                        ak_web_listen.c (HTTP and WebSocket),
@@ -19,15 +21,19 @@
  *                        command's cost), ak_budget.c (per address and
  *                        account), ak_throttle.c (login limits)
  *   accounts             ak_accounts.c (register, login, passwd, sessions,
- *                        the hash queue), ak_settings.c, ak_vacation.c,
- *                        ak_admin.c (the admin role, audited)
- *   games                ak_games.c (in memory, committing an action, the
- *                        listed games), ak_seats.c (each account's games),
- *                        ak_lobby.c (creating, joining, listing, records),
- *                        ak_play.c (refereed actions, move queries),
- *                        ak_undo.c, ak_watch.c (who gets the pushes),
- *                        ak_clock.c (deadlines), ak_chat.c, ak_crt.c (the
- *                        Updated ruleset's tables)
+ *                        the hash queue), ak_settings.c, ak_email.c (a
+ *                        plain address), ak_vacation.c, ak_away.c (who is
+ *                        away, for the clocks), ak_admin.c (the admin
+ *                        role, audited)
+ *   games                ak_games.c (in memory, committing an action, its
+ *                        deadline, the listed games), ak_seats.c (each
+ *                        account's games), ak_game_new.c (making a game),
+ *                        ak_lobby.c (new, join, listing, records),
+ *                        ak_play.c (refereed actions, move queries, odds),
+ *                        ak_undo.c and ak_undo_steps.c (what it keeps),
+ *                        ak_watch.c (who gets the pushes), ak_clock.c
+ *                        (deadlines), ak_chat.c, ak_crt.c (the Updated
+ *                        ruleset's tables)
  *   storing              ak_batch.c (group commit, jobs, answers in
  *                        order), ak_writer.c (the writer thread)
  *   around the games     ak_notify.c (notifications, digests), ak_ladder.c
