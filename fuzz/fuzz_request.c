@@ -659,6 +659,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     atexit(remove_files);
     umask(077);
 
+    ak_server_hook(&srv);       /* the layers wired as akd wires them */
     ak_config_defaults(&srv.cfg);
     snprintf(srv.cfg.db, sizeof srv.cfg.db, "%s", db_path);
     srv.cfg.sync_full = false;

@@ -78,7 +78,7 @@ void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, con
     p->column = -1;
     na = fighters(s, att, na, a);
     nd = fighters(s, def, nd, d);
-    if (supply != AK_UNIT_NONE && (supply >= s->units || !ak_on_board(s, supply) ||
+    if (supply != AK_UNIT_NONE && (supply < 0 || supply >= s->units || !ak_on_board(s, supply) ||
                                    ak_def(supply)->type != AK_TYPE_SUPPLY))
         supply = AK_UNIT_NONE;
     if (na > 0 && nd > 0)

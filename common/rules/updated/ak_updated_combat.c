@@ -116,8 +116,9 @@ void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, co
         for (int k = 0; k < nseen; k++)
             counted |= seen[k] == h;
         /* TERRAIN EFFECTS 1: +1 per escarpment or box square defended,
-         * whatever holds it (never both: boxes are only in clear terrain). */
-        if (!counted && (ak_map()->terrain[h] == AK_TERRAIN_ESCARPMENT || ak_updated_box_at(s, h, !s->side) >= 0)) {
+         * whatever holds it (never both: boxes are only in clear terrain);
+         * the defenders' own boxes (a preview may be asked off-turn). */
+        if (!counted && (ak_map()->terrain[h] == AK_TERRAIN_ESCARPMENT || ak_updated_box_at(s, h, ak_def(def[i])->side) >= 0)) {
             seen[nseen++] = h;
             f->terrain += 1;
         }

@@ -34,6 +34,8 @@ static void offer_routes(struct ak_lister *l, struct ak_action *a, ak_hex start,
 void ak_updated_list_retreats(struct ak_lister *l)
 {
     const struct ak_state *s = l->s;
+    if (!s->pending.retreat)    /* every retreat owed says its length */
+        return;
     for (int u = 0; u < s->units; u++) {
         if (!ak_on_board(s, u) || !(s->unit[u].flags & AK_U_MUST_RETREAT))
             continue;
