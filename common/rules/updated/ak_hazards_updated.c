@@ -154,8 +154,37 @@ static void tobruch(struct ak_hz_list *l)
     z->hex = t;
 }
 
+/* REINFORCEMENT PHASE: a supply unit due is placed on the entry square
+ * during the movement phase or lost with it (reading: the 1964 LOGISTICS,
+ * MOVEMENT 6 stands: supply is not accumulated). Asked before the phase
+ * ends, as the 1964 rules' danger is; said only when nothing can be done. */
+static void supply_unplaced(struct ak_hz_list *l)
+{
+    const struct ak_state *s = l->s;
+    if (s->phase != AK_PHASE_MOVEMENT || s->supply_due == 0)
+        return;
+    bool spare = false;
+    for (int u = 0; u < s->units && !spare; u++)
+        spare = ak_def(u)->side == s->side && ak_def(u)->type == AK_TYPE_SUPPLY && !ak_def(u)->captured_counter &&
+                s->unit[u].where == AK_AT_POOL;
+    ak_hex entry[4];
+    char h[8];
+    int n = ak_updated_entries(s, s->side, entry, 4);
+    if (ak_own_supply_on_board(s, s->side) >= ak_data()->scenario.supply_max[s->side] || !spare)
+        ak_hz_add(l, AK_HZ_SUPPLY_UNPLACED, "LOGISTICS-QUOTA", 0,
+                  "A new supply unit is due but cannot be placed: %s; it is not accumulated",
+                  spare ? "you already have the most supply units on board the rules allow"
+                        : "every supply counter of yours is on the board");
+    else
+        ak_hz_add(l, AK_HZ_SUPPLY_UNPLACED, "UPD-REINF", AK_ACT_END_MOVEMENT,
+                  "A new supply unit is due and not yet placed: place it on your entry square %s before the movement "
+                  "phase ends, or it is lost; supply is not accumulated",
+                  n > 0 ? ak_hex_format(entry[0], h) : "?");
+}
+
 void ak_hazards_updated(struct ak_hz_list *l)
 {
+    supply_unplaced(l);
     attack_supply_unused(l);
     boxes_empty(l);
     out_of_supply(l);
