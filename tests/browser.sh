@@ -5,9 +5,9 @@
 # the test's npm package (tests/browser/package-lock.json); without them
 # this test is skipped (exit 77) and says why. Screenshots land in
 # $AK_ARTIFACTS (default build-test/browser-artifacts).
-# usage: browser.sh AKD AK-SCENARIO POSITION.scn UPDATED-POSITION.scn TABLE
+# usage: browser.sh AKD AK-SCENARIO POSITION.scn UPDATED-POSITION.scn TABLE SPLIT-POSITION.scn
 set -u
-AKD=$1 SCENARIO=$2 POSITION=$3 UPDATED=$4 TABLE=$5
+AKD=$1 SCENARIO=$2 POSITION=$3 UPDATED=$4 TABLE=$5 SPLIT=$6
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
@@ -22,9 +22,10 @@ hport=$(free_port)
 start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1 --updated-crt "$TABLE"
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
 "$SCENARIO" --dump "$UPDATED" >"$dir/updated.json" 2>/dev/null || { echo "cannot make the Updated position"; exit 1; }
+"$SCENARIO" --dump "$SPLIT" >"$dir/split.json" 2>/dev/null || { echo "cannot make the split-stack position"; exit 1; }
 artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}
 CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" \
-    "$dir/position.json" "$artifacts" "$dir/updated.json"
+    "$dir/position.json" "$artifacts" "$dir/updated.json" "$dir/split.json"
 rc=$?
 kill $pid; wait $pid 2>/dev/null
 [ $rc = 0 ] || { echo "--- akd's log (last 40 lines)"; tail -40 "$dir/akd.log"; }

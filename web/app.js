@@ -40,6 +40,12 @@ async function login(cmd) {
   if (!$("login-form").reportValidity()) return;
   const user = $("login-user").value.trim(), password = $("login-password").value;
   if (cmd === "register" && password.length < 8) { showError("A new password needs at least 8 characters."); return; }
+  // a typo in a new password would lock its owner out: typed twice
+  if (cmd === "register" && $("login-password2").value !== password) {
+    showError("Type the new password again in the second field, the same: nothing was sent.");
+    $("login-password2").focus();
+    return;
+  }
   try {
     await conn.login(cmd, user, password);
     showError("");
@@ -67,6 +73,7 @@ async function route() {
     try {
       await gameView.open(Number(m[1]));
     } catch (e) {
+      gameView.close();     // nothing to act on: no buttons, no selection
       $("game-title").textContent = e.code === "no_such_game" ? `There is no game ${m[1]}.` : "The game cannot be shown.";
       $("board-wrap").hidden = true;
       showError(e instanceof AkError ? errorText(e) : String(e));

@@ -25,6 +25,7 @@ export class GameView {
     this.dests = new Map();     // hex -> dest
     this.attackers = new Set();
     this.defenders = new Set();
+    this.left = new Map();      // units of a battle being built left out (unticked): unit -> the set they left
     board.onSelect = (hex) => this.select(hex);
     board.onHover = (hex) => { $("hover-hex").textContent = hex ? `${hex} (${terrainName(board.squares.get(hex)?.terrain)})` : ""; };
     conn.onPush((m) => this.push(m));
@@ -50,7 +51,7 @@ export class GameView {
       const hex = ev.target.value.trim().toUpperCase();
       if (!board.squares.has(hex)) { this.showError(`no square ${hex} on the map`); return; }
       board.setCursor(hex);
-      this.select(hex);
+      this.select(hex, { typed: true });  // looked at: never a move, never added to a battle
     });
     $("replay").addEventListener("input", () => {
       clearTimeout(this.replayTimer);
@@ -61,10 +62,30 @@ export class GameView {
 
   async open(id) {
     this.id = id;
+    // nothing chosen in another game (or before a reload) carries over
+    this.selected = null;
+    this.dests.clear();
+    this.attackers.clear();
+    this.defenders.clear();
+    this.left.clear();
     await this.loadRulesets();
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
     item($("log"), `Game ${id}: ${g.date}, ${phaseName(g.phase)}.`);
+  }
+
+  // No game to show (none by that number, or it cannot be read): nothing
+  // to act on is left on the page.
+  close() {
+    this.id = null;
+    this.game = null;
+    this.selected = null;
+    this.dests.clear();
+    this.attackers.clear();
+    this.defenders.clear();
+    this.left.clear();
+    for (const id of ["controls", "selection", "battle-box", "losses-box", "replay-box", "hazards-title"]) $(id).hidden = true;
+    for (const id of ["decisions", "battles", "hazards", "game-status", "game-clock"]) $(id).textContent = "";
   }
 
   // A whole GAME (watch or show): the summary, the state and its hazards.
@@ -242,7 +263,7 @@ export class GameView {
     $("battle-supply-label").textContent = rules.battle_supply === "bombard" ? "Bombard with" : "Supply";
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
     $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);
-    if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); }
+    if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); this.left.clear(); }
     const sup = $("battle-supply"), keep = sup.value;
     sup.textContent = "";
     sup.appendChild(new Option("none", ""));
@@ -345,7 +366,7 @@ export class GameView {
     h.textContent = this.state.pending ? "Your decision" : "Other actions";
     box.appendChild(h);
     for (const a of shown.slice(0, 60)) {
-      const b = button(box, describeAction(a), () => this.act(a), { "data-action": a.action });
+      const b = button(box, describeAction(a), () => this.actAsking(a), { "data-action": a.action });
       if (a.path) {
         b.addEventListener("mouseenter", () => this.board.highlight("path", a.path));
         b.addEventListener("focus", () => this.board.highlight("path", a.path));
@@ -354,17 +375,33 @@ export class GameView {
     if (shown.length > 60) item(box, `… and ${shown.length - 60} more (akc options lists them all)`);
   }
 
+  // An action that throws away a unit or a supply unit is sent only after
+  // the player says yes, like Resign: one click never loses a unit.
+  async actAsking(a) {
+    const units = (a.units || []).join(", ");
+    const question = {
+      abandon: `Abandon ${units}? It is removed from the game: it cannot attack at 1 to 6 or better (MULTIPLE UNIT BATTLES 6).`,
+      destroy_supply: `Destroy ${units}? The supply unit is gone, so that the enemy does not capture it (CAPTURE 8).`,
+      burn_supply: `Burn ${units} for emergency supply? The supply unit is used up (SUPPLY PHASE).`,
+    }[a.action];
+    if (question && !confirm(question)) return false;
+    return this.act(a);
+  }
+
   // --- selecting on the board ---
-  async select(hex) {
+  // A click (or Enter) on a square: a move there for the selected units,
+  // else a battle's units in the combat portion, else the square's own
+  // units selected. A square typed by name (typed) is only looked at.
+  async select(hex, { typed = false } = {}) {
     this.board.highlight("path", []);
     if (!hex) { this.selected = null; this.dests.clear(); this.renderSelection(); return; }
     const s = this.state;
-    if (this.selected && this.dests.has(hex)) {
+    if (!typed && this.selected && this.dests.has(hex)) {
       const units = [...this.selected.units];
       await this.act({ action: "move", units, to: hex });
       return;
     }
-    if (!$("battle-box").hidden) {
+    if (!typed && !$("battle-box").hidden) {
       this.toggleBattle(hex);
       return;
     }
@@ -372,7 +409,7 @@ export class GameView {
     const own = units.filter((u) => this.sideOf(u) === this.me);
     const moving = this.moving;
     // A square the selected units cannot reach: say why, keep the selection.
-    if (moving && this.selected?.units.size && !own.length && hex !== this.selected.hex) {
+    if (!typed && moving && this.selected?.units.size && !own.length && hex !== this.selected.hex) {
       await this.explain(hex);
       return;
     }
@@ -438,6 +475,13 @@ export class GameView {
         });
         label.append(box, " " + text);
         li.appendChild(label);
+        // a stack is selected whole; this unit alone is one click away
+        button(li, "only this", () => {
+          sel.units.clear();
+          sel.units.add(unit);
+          this.renderSelection();   // ticked at once; the squares follow
+          this.loadDests();
+        }, { "data-only": unit, "aria-label": `Select ${unit} alone` });
       } else {
         li.textContent = text;
       }
@@ -464,13 +508,23 @@ export class GameView {
   }
 
   // --- declaring battles ---
+  // Units that may be in a battle now: combat units (never Rommel or a
+  // supply unit: HOW TO HAVE COMBAT) not yet in a declared battle
+  // (MULTIPLE UNIT BATTLES 8 and 9).
+  fighter(u) {
+    return !["supply", "headquarters"].includes(this.board.counters.get(u)?.type) && !this.state.units[u]?.battle;
+  }
+
   toggleBattle(hex) {
-    const units = this.board.unitsAt(hex);
-    const own = units.filter((u) => this.sideOf(u) === this.me && this.board.counters.get(u)?.type !== "supply");
+    const units = this.board.unitsAt(hex).filter((u) => this.fighter(u));
+    const own = units.filter((u) => this.sideOf(u) === this.me);
     const enemy = units.filter((u) => this.sideOf(u) && this.sideOf(u) !== this.me);
     const toggle = (set, list) => {
-      const all = list.every((u) => set.has(u));
-      for (const u of list) if (all) set.delete(u); else set.add(u);
+      const all = list.every((u) => set.has(u) || this.left.get(u) === set);
+      for (const u of list) {
+        this.left.delete(u);
+        if (all) set.delete(u); else set.add(u);
+      }
     };
     if (own.length) toggle(this.attackers, own);
     else if (enemy.length) toggle(this.defenders, enemy);
@@ -482,6 +536,7 @@ export class GameView {
   clearBattle() {
     this.attackers.clear();
     this.defenders.clear();
+    this.left.clear();
     this.renderBattleBox();
   }
 
@@ -489,10 +544,32 @@ export class GameView {
     const hexes = (set) => [...new Set([...set].map((u) => this.state.units[u]?.hex))];
     this.board.highlight("attacker", hexes(this.attackers));
     this.board.highlight("defender", hexes(this.defenders));
-    $("battle-attackers").textContent = [...this.attackers].join(", ") || "none (click your units)";
-    $("battle-defenders").textContent = [...this.defenders].join(", ") || "none (click enemy units)";
+    this.renderBattleSide($("battle-attackers"), this.attackers, "none (click your units)");
+    this.renderBattleSide($("battle-defenders"), this.defenders, "none (click enemy units)");
     $("battle-declare").disabled = !(this.attackers.size && this.defenders.size && this.oddsLegal);
     if (!this.attackers.size || !this.defenders.size) $("battle-odds").textContent = "";
+  }
+
+  // One side of the battle being built, a box per unit: unticking one
+  // leaves it out (a stack split between battles, a soak-off).
+  renderBattleSide(span, set, none) {
+    const shown = [...set, ...[...this.left].filter(([, from]) => from === set).map(([u]) => u)];
+    span.textContent = shown.length ? "" : none;
+    for (const unit of shown) {
+      const label = document.createElement("label");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.checked = set.has(unit);
+      box.dataset.battleUnit = unit;
+      box.addEventListener("change", () => {
+        if (box.checked) { set.add(unit); this.left.delete(unit); } else { set.delete(unit); this.left.set(unit, set); }
+        this.oddsLegal = false;
+        this.renderBattleBox();
+        this.updateOdds();
+      });
+      label.append(box, ` ${unit} `);
+      span.appendChild(label);
+    }
   }
 
   battleFields() {

@@ -18,6 +18,14 @@
 //      the keyboard-reachable list of squares, ends his movement and his
 //      turn; everyone is in turn 2. /metrics counts the WebSockets
 //   5. Alice resigns; the replay slider takes her back to the start
+//   5b. a split stack with Rommel (tests/positions/rommel-split.scn): one
+//      unit of a stack selected alone; destroying supply asked first and
+//      refused (the unit stays); a typed square never joins a battle;
+//      the stack's square adds its combat units but never Rommel; one
+//      unit unticked; 21pz5 against 1arm with supply and the results'
+//      chances, then folgere's soak-off, Rommel in neither
+//   also: register with two different passwords is refused in the page;
+//      a game that does not exist shows no action buttons
 //   6. the Updated ruleset (akd has the table written for testing): the
 //      lobby offers it; a position game of it (tests/positions/
 //      updated-front.scn): the end-phase button, supply spent on attacks
@@ -28,13 +36,14 @@
 //   7. screenshots of the board at the opening and after the battle, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
-// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json
+// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json SPLIT-POSITION.json
 import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { checks, runTcp, runWs } from "./protocol-checks.mjs";
 
-const [url, tcp, positionFile, artifacts, updatedFile] = process.argv.slice(2);
+const [url, tcp, positionFile, artifacts, updatedFile, splitFile] = process.argv.slice(2);
 const position = JSON.parse(readFileSync(positionFile, "utf8"));
+const splitPosition = JSON.parse(readFileSync(splitFile, "utf8"));
 const updatedPosition = JSON.parse(readFileSync(updatedFile, "utf8"));
 const here = new URL(".", import.meta.url).pathname;
 mkdirSync(artifacts, { recursive: true });
@@ -64,9 +73,10 @@ async function newPage(name, viewport = { width: 1280, height: 800 }) {
   page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
   // the questions before an action that would throw something away:
-  // answered yes, and kept to be checked
+  // answered yes (no while page.refuse is set), and kept to be checked
   page.asked = [];
-  page.on("dialog", (d) => { page.asked.push(d.message()); d.accept(); });
+  page.refuse = false;
+  page.on("dialog", (d) => { page.asked.push(d.message()); page.refuse ? d.dismiss() : d.accept(); });
   return page;
 }
 
@@ -89,9 +99,18 @@ async function register(page, user) {
   await page.goto(url);
   await page.fill("#login-user", user);
   await page.fill("#login-password", `password-${user}`);
+  await page.fill("#login-password2", `password-${user}`);
   await page.click("#register");
   await page.waitForSelector("#lobby-view:not([hidden])");
 }
+// a new password is typed twice: two that differ send nothing
+await alice.goto(url);
+await alice.fill("#login-user", "alice");
+await alice.fill("#login-password", "password-alice");
+await alice.fill("#login-password2", "password-alicf");
+await alice.click("#register");
+await expectText(alice, "#error-text", "Type the new password again", "register with two different passwords: refused in the page");
+ok(await alice.isVisible("#login-view"), "... and nothing was sent: still on the login form");
 await register(alice, "alice");
 ok(await alice.isVisible("text=Logged in as alice"), "Alice registers and sees the lobby");
 ok(await alice.evaluate(() => !location.href.includes("token") && /^[0-9a-f]{64}$/.test(sessionStorage.getItem("akd.token"))),
@@ -123,6 +142,12 @@ await expectText(carol, "#log li", "21pz5 moved W6 to W14", "Carol sees the move
 await carol.waitForSelector('g.counter[data-hex="W14"]', { state: "attached" });
 ok(true, "... and its counter on W14");
 await expectText(bob, "#log li", "21pz5 moved W6 to W14", "Bob sees it too");
+
+// a game that does not exist shows no action buttons
+await carol.goto(`${url}/game/9999`);
+await expectText(carol, "#game-title", "There is no game 9999", "a game that does not exist says so");
+ok(await carol.locator("#controls").isHidden() && await carol.locator("#battle-box").isHidden(),
+  "... and shows no action buttons");
 
 // --- 3. a battle and a retreat, in the skirmish position ---
 async function positionGame(pos = position, ruleset = "classic") {
@@ -243,6 +268,62 @@ if (retreated) {
   ok(await alice.locator('g.counter[data-hex="P33"], g.counter[data-hex="P34"]').count() === 1, "... folgere back on P31, the supply on P33");
   await alice.keyboard.press("ArrowRight");
   await expectText(alice, "#replay-at", "After action 1 of", "one step on: after action 1, named");
+}
+
+// --- 5b. Rommel, a split stack and a soak-off (tests/positions/rommel-split.scn) ---
+{
+  const g = await positionGame(splitPosition);
+  await bob.goto(url);
+  await bob.click(`button[data-join="${g}"]`);
+  await bob.waitForURL(new RegExp(`/game/${g}$`));
+  await alice.goto(`${url}/game/${g}`);
+  await expectText(alice, "#game-status", "Your move", `game ${g}: Alice to move, Rommel stacked with 21pz5 and folgere`);
+  // a tap on the stack selects it whole; "only this" selects one unit
+  await alice.click('polygon[data-hex="P31"]', { force: true });
+  await alice.click('button[data-only="folgere"]');
+  ok(await alice.waitForFunction(() => document.querySelector('#selection-units input[data-unit="folgere"]')?.checked &&
+       !document.querySelector('#selection-units input[data-unit="21pz5"]')?.checked, null, { timeout: 5000 })
+       .then(() => true, () => false), "a second choice selects one unit of the stack alone");
+  await alice.click("#end-movement");
+  await expectText(alice, "#game-status", "Axis combat", "the combat portion begins");
+  // destroying a supply unit is asked first: no keeps it
+  alice.asked = [];
+  alice.refuse = true;
+  await alice.click('#decisions button[data-action="destroy_supply"]');
+  alice.refuse = false;
+  ok(/Destroy gsup1\?/.test(alice.asked.join(" / ")), `destroying supply is asked first (${alice.asked[0]?.split("(")[0]})`);
+  await alice.waitForTimeout(300);
+  ok(await alice.locator('g.counter[data-hex="O30"]').count() === 1, "... and answered no, gsup1 is still on O30");
+  // typing a square never adds it to a battle
+  await alice.fill("#goto", "P32");
+  await alice.press("#goto", "Enter");
+  await expectText(alice, "#battle-defenders", "none", "a square typed by name is not added to the battle");
+  // the stack's square: its combat units attack, Rommel never
+  await alice.click('polygon[data-hex="P31"]', { force: true });
+  const attackers = await alice.locator("#battle-attackers").textContent();
+  ok(/21pz5/.test(attackers) && /folgere/.test(attackers) && !/rommel/.test(attackers),
+    `the stack's square adds its combat units, never Rommel (${attackers.trim()})`);
+  await alice.uncheck('input[data-battle-unit="folgere"]');
+  await alice.click('polygon[data-hex="P32"]', { force: true });
+  await alice.selectOption("#battle-supply", "gsup1");
+  await expectText(alice, "#battle-odds", "7 to 2: odds 3-1. Results: DE 2 in 6, EX 2 in 6, DB2 2 in 6",
+    "21pz5 alone against 1arm, sustained by gsup1: 3 to 1 with its results");
+  await alice.click("#battle-declare");
+  await expectText(alice, "#battles li", "Battle 1 at P32: 21pz5 against 1arm", "battle 1: part of the stack");
+  // the rest of the stack: folgere alone, a soak-off at 1 to 3
+  await alice.click('polygon[data-hex="P31"]', { force: true });
+  await alice.click('polygon[data-hex="Q31"]', { force: true });
+  await expectText(alice, "#battle-odds", "1 to 3: odds 1-3", "folgere's soak-off against 7arm7 at 1 to 3");
+  await alice.click("#battle-declare");
+  await expectText(alice, "#battles li", "Battle 2 at Q31: folgere against 7arm7", "battle 2: the rest of the stack");
+  const battles = await alice.locator("#battles").textContent();
+  ok(!/rommel/.test(battles), "Rommel is in neither battle");
+  await expectText(bob, "#battles li", "Battle 2 at Q31", "Bob sees both battles declared");
+  // ... and answered yes, the supply unit is destroyed
+  alice.asked = [];
+  await alice.click('#decisions button[data-action="destroy_supply"]');
+  await expectText(bob, "#log li", "gsup1", "destroying supply asked and answered yes: Bob sees gsup1 go");
+  ok(alice.asked.length === 1, "... after one question");
 }
 
 // --- 6. the Updated ruleset ---
