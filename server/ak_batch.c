@@ -158,8 +158,7 @@ static void answer_committed(struct ak_server *srv, struct ak_commit *k)
         ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
     ak_game_push_line(k->g, k->push_line, k->push_len);
     if (srv->hooks.game_stored)
-        srv->hooks.game_stored(srv, k->g, k->waiting_before);
-    ak_ladder_log(k);
+        srv->hooks.game_stored(srv, k);
 }
 
 /* Answer one commit's sender (and free the commit): its action is

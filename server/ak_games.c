@@ -656,7 +656,8 @@ bool ak_game_commit(struct ak_server *srv, struct ak_game *g, const struct ak_ac
     k->prev = *g->state;
     k->waiting_before = ak_waiting_for(g->state);
     k->new_turn = next->side != g->state->side || next->turn != g->state->turn;
-    ak_ladder_prepare(&srv->cfg, g, g->state, next, k);
+    if (srv->hooks.game_committing)
+        srv->hooks.game_committing(srv, g, g->state, next, k);
     *g->state = *next;
     ak_batch_move_clock(k, g, k->new_turn || ak_waiting_for(g->state) != k->waiting_before);
     if (!encode_answers(k, g, by, ev)) {

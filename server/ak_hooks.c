@@ -13,8 +13,9 @@
 
 /* What follows a stored action, once its answer is out: the end of the
  * game (logged, both players told, the tournament's table), or the turn
- * passing to the other player (told). */
-static void game_stored(struct ak_server *srv, const struct ak_game *g, int waiting_before)
+ * passing to the other player (told); then the new ratings of a rated
+ * game it ended, logged. */
+static void announce(struct ak_server *srv, const struct ak_game *g, int waiting_before)
 {
     if (g->state->phase == AK_PHASE_OVER) {
         ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld finished: %s (%s), %s as Axis, %s as Allied",
@@ -30,12 +31,26 @@ static void game_stored(struct ak_server *srv, const struct ak_game *g, int wait
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
 }
 
+static void game_stored(struct ak_server *srv, const struct ak_commit *k)
+{
+    announce(srv, k->g, k->waiting_before);
+    ak_ladder_log(k);
+}
+
 /* An action the store did not take: its game's state is back already;
  * what undo kept and the deadline follow it. */
 static void game_rolled_back(struct ak_commit *k)
 {
     ak_undo_forget(k->g);
     ak_batch_restore_clock(k);
+}
+
+/* An action about to be committed: the ratings a rated game it ends
+ * gives (stored in the same transaction, ak_writer.c). */
+static void game_committing(struct ak_server *srv, const struct ak_game *g, const struct ak_state *prev,
+                            const struct ak_state *next, struct ak_commit *k)
+{
+    ak_ladder_prepare(&srv->cfg, g, prev, next, k);
 }
 
 void ak_server_hook(struct ak_server *srv)
@@ -45,6 +60,7 @@ void ak_server_hook(struct ak_server *srv)
         .output = ak_batch_wake,
         .closing = ak_conn_unwatch_all,
         .anonymous = ak_conn_watch_anonymous,
+        .game_committing = game_committing,
         .game_stored = game_stored,
         .game_rolled_back = game_rolled_back,
     };

@@ -260,11 +260,15 @@ struct ak_server_hooks {
     void (*output)(struct ak_server *srv);
     void (*closing)(struct ak_conn *c);
     void (*anonymous)(struct ak_conn *c, bool anonymous);
-    /* ak_batch.c: a game's action is stored and answered (notifications,
+    /* ak_games.c: an action is about to be committed as k (a rated game
+     * it ends gets its ratings computed into k). ak_batch.c: the action
+     * of k is stored and answered (the ratings logged, notifications,
      * tournament standings); an action was not stored and the game's
      * state is back as it was (what was kept for undo forgotten, the
      * deadline put back). */
-    void (*game_stored)(struct ak_server *srv, const struct ak_game *g, int waiting_before);
+    void (*game_committing)(struct ak_server *srv, const struct ak_game *g, const struct ak_state *prev,
+                            const struct ak_state *next, struct ak_commit *k);
+    void (*game_stored)(struct ak_server *srv, const struct ak_commit *k);
     void (*game_rolled_back)(struct ak_commit *k);
 };
 
