@@ -270,7 +270,7 @@ static int cmd_options(struct ak_net *n, long game)
         printf("  %s\n", line);
     }
     if (none)
-        printf("  nothing but moves: %s\n", none);
+        printf(moves ? "  nothing but moves: %s\n" : "  nothing for you: %s\n", none);
     if (moves)
         printf("  (and moves: akc dests %ld UNITS lists where a stack can go)\n", game);
     json_decref(r);

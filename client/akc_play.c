@@ -511,7 +511,10 @@ static void options(void)
         say("  %2zu) %.*s%s\n", i + 1, (int)(rest ? rest - verb : (long)strlen(verb)), verb,
             args ? args : "");
     }
-    if (json_array_size(P.choices) == 0)
+    const char *none = json_string_value(json_object_get(r, "none_because"));
+    if (json_array_size(P.choices) == 0 && json_array_size(json_object_get(r, "kinds")) == 0)
+        say("  nothing for you: %s\n", none ? none : "the game waits for nobody");
+    else if (json_array_size(P.choices) == 0)
         say("  nothing but moves (dests UNITS lists where a stack can go)\n");
     json_decref(r);
 }

@@ -218,19 +218,25 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
-    int n = ak_legal_actions(g->state, 0, list, 1024);
+    int w = ak_waiting_for(g->state), mine = c->user ? ak_game_side_of(g, c->user) : -1;
+    /* A player's own options only: the one who is not awaited is told
+     * whom the game waits for, never offered the other side's actions. */
+    bool not_yours = mine >= 0 && w < AK_SIDES && mine != w;
+    int n = not_yours ? 0 : ak_legal_actions(g->state, 0, list, 1024);
     json_t *kinds = json_array(), *actions = json_array();
-    unsigned mask = ak_possible_actions(g->state);
+    unsigned mask = not_yours ? 0 : ak_possible_actions(g->state);
     for (int k = 0; k < AK_ACT_KINDS; k++)
         if (mask & (1u << k))
             json_array_append_new(kinds, json_string(ak_action_kind_name(k)));
     for (int i = 0; i < n; i++)
         json_array_append_new(actions, ak_action_to_json_in(&list[i], g->state));
-    int w = ak_waiting_for(g->state);
     json_t *reply = json_pack("{s:s?,s:o,s:o,s:o}", "waiting_for",
                               w == AK_AXIS ? "axis" : w == AK_ALLIED ? "allied" : NULL, "kinds", kinds,
                               "actions", actions, "hazards", ak_hazards_to_json(g->state));
-    if (n == 0)
+    if (not_yours)
+        json_object_set_new(reply, "none_because", json_pack_ex(NULL, 0, "s++", "the game waits for the ",
+                                                                 w == AK_AXIS ? "Axis" : "Allied", " player, not for you"));
+    else if (n == 0)
         json_object_set_new(reply, "none_because", json_string(none_because(g->state)));
     ak_conn_reply_ok(c, id, reply);
 }

@@ -143,6 +143,13 @@ done
 "$AKC" options 1 >"$dir/options.out" 2>&1
 expect options 'akc end-movement 1'
 expect options 'waits for the Axis player'
+# Bob plays in the game but is not awaited: none of the Axis player's
+# actions are offered to him, and he is told whom the game waits for.
+XDG_CONFIG_HOME="$dir/cfg-bob" XDG_STATE_HOME="$dir/state-bob" AKC_PASSWORD=eighth-army "$AKC" login bob >/dev/null 2>&1
+XDG_CONFIG_HOME="$dir/cfg-bob" XDG_STATE_HOME="$dir/state-bob" "$AKC" options 1 >"$dir/options-bob.out" 2>&1
+expect options-bob 'nothing for you: the game waits for the Axis player, not for you'
+grep -q 'akc end-movement' "$dir/options-bob.out" && bad "the Axis player's actions are offered to Bob" ||
+    ok "the Axis player's actions are not offered to Bob"
 "$AKC" battle 1 21pz5 7arm7 >"$dir/battle.out" 2>&1; rc=$?
 [ $rc = 1 ] && ok "akc battle during movement exits 1" || bad "akc battle exit status $rc"
 expect battle 'illegal: .*PLAY-2'
