@@ -404,6 +404,12 @@ bool ak_player_play(struct ak_player_game *g, int stop_turn)
         }
         g->portion_steps++;
         int n = ak_legal_actions(&g->s, 0, list, LIST_MAX);
+        /* Each choice offered once: a player's list never shows the same
+         * action twice (issue 30: a loss offered twice). */
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (memcmp(&list[i], &list[j], sizeof list[i]) == 0)
+                    return fail(g, "the legal actions list the same action twice");
         /* The Updated ruleset's phases after movement end by end_phase,
          * its replacement phase by end_turn outside combat. */
         bool later = g->s.phase > AK_PHASE_OVER || (ak_possible_actions(&g->s) & (1u << AK_ACT_END_PHASE)) ||

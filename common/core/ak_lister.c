@@ -199,8 +199,9 @@ void ak_list_advances(struct ak_lister *l)
     int n = ak_lister_battle_units(s, s->pending.battle, s->side, &all);
     ak_lister_offer(l, &(struct ak_action){.kind = AK_ACT_ADVANCE, .side = s->side, .hex = AK_HEX_NONE,
                                  .supply = AK_UNIT_NONE});
+    /* each unit alone, then all of them (when that is not one unit alone) */
     for (int h = 0; h < t->ndef_hex; h++)
-        for (int i = 0; i <= n; i++) {
+        for (int i = 0; i < n + (n > 1); i++) {
             struct ak_action a = i < n ? ak_lister_blank(s, AK_ACT_ADVANCE) : all;
             if (i < n) {
                 a.nunits = 1;

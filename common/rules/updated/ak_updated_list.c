@@ -48,8 +48,9 @@ void ak_updated_list_retreats(struct ak_lister *l)
     }
 }
 
-/* Some ways to meet a loss requirement: one unit reduced
- * or eliminated, every reducible unit reduced, everything eliminated. */
+/* Some ways to meet a loss requirement, each offered once: one unit
+ * reduced (when it has a reduced side) or eliminated, every reducible
+ * unit reduced, everything eliminated. */
 void ak_updated_list_losses(struct ak_lister *l)
 {
     const struct ak_state *s = l->s;
@@ -58,20 +59,23 @@ void ak_updated_list_losses(struct ak_lister *l)
                                                     : ak_lister_battle_units(s, s->pending.battle, s->pending.side, &all);
     for (int i = 0; i < n; i++) {
         struct ak_action a = ak_lister_blank(s, AK_ACT_LOSSES);
+        int u = all.units[i];
+        bool reducible = !s->unit[u].reduced && ak_def(u)->attack > 2;     /* two steps, the full one up */
         a.nunits = 1;
-        a.units[0] = all.units[i];
+        a.units[0] = (uint8_t)u;
         a.nreduce = 1;
-        ak_lister_offer(l, &a);
+        if (reducible)
+            ak_lister_offer(l, &a);
         a.nreduce = 0;
         ak_lister_offer(l, &a);
-        int u = all.units[i];
-        if (!s->unit[u].reduced && ak_def(u)->attack > 2)
+        if (reducible)
             reduce.units[reduce.nunits++] = (uint8_t)u;
     }
     reduce.nreduce = reduce.nunits;
     if (reduce.nunits > 1)
         ak_lister_offer(l, &reduce);
-    ak_lister_offer(l, &all);
+    if (n > 1)      /* one unit: the same as eliminating it, offered above */
+        ak_lister_offer(l, &all);
     struct ak_action none = ak_lister_blank(s, AK_ACT_LOSSES);
     ak_lister_offer(l, &none);    /* declining a fortress's offer to stay (otherwise refused) */
 }
@@ -115,15 +119,25 @@ void ak_updated_list_port_moves(struct ak_lister *l)
     }
 }
 
-/* Each isolated square not yet breaking out (ISOLATION ATTRITION). */
+/* A unit that may break out: isolated, and not breaking out yet. */
+static bool may_break_out(const struct ak_state *s, int u)
+{
+    return ak_lister_own_combat(s, u) && (s->unit[u].marks & AK_MARK_ISOLATED) && !(s->unit[u].marks & AK_MARK_BREAK_OUT);
+}
+
+/* Each isolated square not yet breaking out (ISOLATION ATTRITION), once:
+ * by the first of its units. */
 void ak_updated_list_break_outs(struct ak_lister *l)
 {
     const struct ak_state *s = l->s;
-    for (int u = 0; u < s->units; u++)
-        if (ak_lister_own_combat(s, u) && (s->unit[u].marks & AK_MARK_ISOLATED) &&
-            !(s->unit[u].marks & AK_MARK_BREAK_OUT)) {
+    for (int u = 0; u < s->units; u++) {
+        bool first = may_break_out(s, u);
+        for (int v = 0; first && v < u; v++)
+            first = !(may_break_out(s, v) && s->unit[v].hex == s->unit[u].hex);
+        if (first) {
             struct ak_action a = ak_lister_blank(s, AK_ACT_BREAK_OUT);
             a.hex = s->unit[u].hex;
             ak_lister_offer(l, &a);
         }
+    }
 }
