@@ -137,21 +137,38 @@ void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "reachable", 0, "reason", reject_json(&rej)));
 }
 
-/* Each result the declared battle's die can give, with its chance out of
- * the die's faces (the ruleset's battle preview, on the state before the
- * declaration: the same figures). */
-static json_t *outcomes_json(const struct ak_state *s, const struct ak_action *a)
+/* The ruleset's preview of the battle a asks for, on the state before
+ * the declaration (the same figures as the declaration's). */
+static void preview_of(const struct ak_state *s, const struct ak_action *a, struct ak_battle_preview *p)
 {
     uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
     int na, nd;
-    struct ak_battle_preview p = {0};
-    json_t *out = json_array();
+    memset(p, 0, sizeof *p);
+    p->supply = AK_UNIT_NONE;
     if (ak_combat_split_sides(s, a, att, &na, def, &nd, NULL))
-        ak_battle_preview(s, att, na, def, nd, a->supply, &p);
-    for (int i = 0; i < p.nresults; i++)
-        json_array_append_new(out, json_pack("{s:s,s:i,s:i}", "result", p.result[i].name, "chances",
-                                             p.result[i].chances, "of", p.faces));
+        ak_battle_preview(s, att, na, def, nd, a->supply, p);
+}
+
+/* Each result the die can give, with its chance out of the die's faces. */
+static json_t *outcomes_json(const struct ak_battle_preview *p)
+{
+    json_t *out = json_array();
+    for (int i = 0; i < p->nresults; i++)
+        json_array_append_new(out, json_pack("{s:s,s:i,s:i}", "result", p->result[i].name, "chances",
+                                             p->result[i].chances, "of", p->faces));
     return out;
+}
+
+/* The supply units that could sustain a battle that needs one, to choose
+ * among (absent when it needs none). */
+static void add_sustainers(json_t *reply, const struct ak_battle_preview *p)
+{
+    if (!p->needs_supply)
+        return;
+    json_t *names = json_array();
+    for (int i = 0; i < p->nsustain; i++)
+        json_array_append_new(names, json_string(ak_def(p->sustain[i])->shortname));
+    json_object_set_new(reply, "sustained_by", names);
 }
 
 /* The odds a battle would be fought at, before it is declared: the
@@ -176,9 +193,13 @@ void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg)
     static struct ak_state next;
     struct ak_events ev = {0};
     struct ak_reject rej;
+    struct ak_battle_preview p;
+    preview_of(g->state, &a, &p);
     next = *g->state;
     if (!ak_apply(&next, &a, &ev, &rej)) {
-        ak_conn_reply_ok(c, id, json_pack("{s:b,s:o}", "legal", 0, "reason", reject_json(&rej)));
+        json_t *refused = json_pack("{s:b,s:o}", "legal", 0, "reason", reject_json(&rej));
+        add_sustainers(refused, &p);
+        ak_conn_reply_ok(c, id, refused);
         return;
     }
     /* As the state's battles say it: the Updated ruleset's in half points
@@ -189,7 +210,8 @@ void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg)
                               r->odds_name(&next, b->column));
     if (r->needs_crt_table)
         json_object_set_new(reply, "drm", json_integer(b->drm));
-    json_object_set_new(reply, "outcomes", outcomes_json(g->state, &a));
+    json_object_set_new(reply, "outcomes", outcomes_json(&p));
+    add_sustainers(reply, &p);
     ak_conn_reply_ok(c, id, reply);
 }
 

@@ -583,11 +583,19 @@ export class GameView {
     const out = $("battle-odds");
     try {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
+      // A battle that needs a supply unit gets the first that can sustain
+      // it, chosen for the player (the list offers the others).
+      const sup = $("battle-supply");
+      if (!r.legal && !sup.value && r.sustained_by?.length && [...sup.options].some((o) => o.value === r.sustained_by[0])) {
+        sup.value = r.sustained_by[0];
+        return this.updateOdds();
+      }
       const pts = (h) => (this.rules.strength_unit === "half_point" ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);
       // each result of the die with its chance, as the table gives it
       const chances = (r.outcomes || []).map((o) => `${o.result} ${o.chances} in ${o.of}`).join(", ");
       out.textContent = r.legal ? `${pts(r.attack)} to ${pts(r.defense)}: odds ${r.odds}` +
-          (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "") + (chances ? `. Results: ${chances}` : "")
+          (r.drm ? `, die ${r.drm > 0 ? "+" : ""}${r.drm}` : "") + (chances ? `. Results: ${chances}` : "") +
+          (r.sustained_by?.length > 1 ? `. Supply units that can sustain it: ${r.sustained_by.join(", ")}` : "")
         : `Cannot be declared: ${r.reason.message} (${r.reason.section})`;
       this.oddsLegal = r.legal;
       $("battle-declare").disabled = !r.legal;

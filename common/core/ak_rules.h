@@ -134,6 +134,8 @@ struct ak_battle_preview {
     char odds[16];          /* the column's odds, "3-1", in the table's words */
     bool needs_supply;      /* it must be sustained by a supply unit (SUSTAIN ATTACKS 7) */
     int supply;             /* the first of the mover's supply units that could, or AK_UNIT_NONE */
+    int nsustain;           /* every one that could (the first 8), to choose among */
+    uint8_t sustain[8];
     bool known;             /* the table is there to read (a game's own may be missing) */
     int faces;
     int nresults;

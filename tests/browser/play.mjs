@@ -305,9 +305,9 @@ if (retreated) {
     `the stack's square adds its combat units, never Rommel (${attackers.trim()})`);
   await alice.uncheck('input[data-battle-unit="folgere"]');
   await alice.click('polygon[data-hex="P32"]', { force: true });
-  await alice.selectOption("#battle-supply", "gsup1");
   await expectText(alice, "#battle-odds", "7 to 2: odds 3-1. Results: DE 2 in 6, EX 2 in 6, DB2 2 in 6",
-    "21pz5 alone against 1arm, sustained by gsup1: 3 to 1 with its results");
+    "21pz5 alone against 1arm: 3 to 1 with its results");
+  ok(await alice.inputValue("#battle-supply") === "gsup1", "... the supply unit that can sustain it chosen for the player");
   await alice.click("#battle-declare");
   await expectText(alice, "#battles li", "Battle 1 at P32: 21pz5 against 1arm", "battle 1: part of the stack");
   // the rest of the stack: folgere alone, a soak-off at 1 to 3

@@ -11,19 +11,26 @@
 
 #include <stdio.h>
 
-/* A supply unit of the attackers' side within reach of every attacker
- * (the named one if given), or AK_UNIT_NONE. */
-static int sustaining(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply)
+/* Could supply unit sup of the attackers' side sustain the battle: within
+ * reach of every attacker? */
+static bool sustains(const struct ak_state *s, int sup, const uint8_t *att, int na, const uint8_t *def, int nd)
 {
-    int side = ak_def(att[0])->side;
-    for (int sup = supply != AK_UNIT_NONE ? supply : 0; sup < s->units; sup++) {
-        bool all = ak_def(sup)->side == side && ak_def(sup)->type == AK_TYPE_SUPPLY && ak_on_board(s, sup);
-        for (int i = 0; i < na && all; i++)
-            all = ak_supply_reaches(s, sup, s->unit[att[i]].hex, def, nd);
-        if (all || supply != AK_UNIT_NONE)
-            return all ? sup : AK_UNIT_NONE;
-    }
-    return AK_UNIT_NONE;
+    bool all = ak_def(sup)->side == ak_def(att[0])->side && ak_def(sup)->type == AK_TYPE_SUPPLY && ak_on_board(s, sup);
+    for (int i = 0; i < na && all; i++)
+        all = ak_supply_reaches(s, sup, s->unit[att[i]].hex, def, nd);
+    return all;
+}
+
+/* Every supply unit that could sustain it (the first 8), and the one it
+ * would be: the named one if it can, else the first. */
+static void sustaining(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply,
+                       struct ak_battle_preview *p)
+{
+    for (int sup = 0; sup < s->units && p->nsustain < (int)sizeof p->sustain; sup++)
+        if (sustains(s, sup, att, na, def, nd))
+            p->sustain[p->nsustain++] = (uint8_t)sup;
+    p->supply = supply != AK_UNIT_NONE ? (sustains(s, supply, att, na, def, nd) ? supply : AK_UNIT_NONE)
+              : p->nsustain ? p->sustain[0] : AK_UNIT_NONE;
 }
 
 void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
@@ -45,7 +52,7 @@ void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int
         return;
     p->needs_supply = column > AK_ODDS_FREE_MAX;
     if (p->needs_supply)
-        p->supply = sustaining(s, att, na, def, nd, supply);
+        sustaining(s, att, na, def, nd, supply, p);
     p->faces = 6;
     for (int roll = 1; roll <= 6; roll++)
         ak_preview_add(p, ak_crt_result_name(column == AK_ODDS_AUTO ? AK_CRT_DE : ak_data()->crt.result[roll - 1][column]),
