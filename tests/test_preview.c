@@ -113,6 +113,12 @@ START_TEST(classic_three_to_one)
     put("gsup1", ak_hex_neighbor(ak_hex_neighbor(h, 0), 0));
     preview("21pz5", "1arm", &p);
     ck_assert_int_eq(p.supply, unit("gsup1"));
+    ck_assert_int_eq(p.nsustain, 1);
+    /* a second one within reach is offered too, the first still chosen */
+    put("gsup2", ak_hex_neighbor(ak_hex_neighbor(ak_hex_neighbor(h, 0), 0), 0));
+    preview("21pz5", "1arm", &p);
+    ck_assert_int_eq(p.nsustain, 2);
+    ck_assert_int_eq(p.supply, unit("gsup1"));
 }
 END_TEST
 
