@@ -356,6 +356,8 @@ export class GameView {
     const box = $("decisions");
     const seq = this.seq;
     box.textContent = "";
+    this.mapChoices = new Map();    // the square a retreat or an advance ends on -> those actions
+    this.board.highlight("choice", []);
     if (!this.myTurn) return;
     let r;
     try { r = await this.conn.request("options", { game: this.id }); } catch (e) { return; }
@@ -373,6 +375,18 @@ export class GameView {
       }
     }
     if (shown.length > 60) item(box, `… and ${shown.length - 60} more (akc options lists them all)`);
+    // Retreats and advances are chosen on the map too: the squares their
+    // routes end on are outlined; a click on one sends it.
+    for (const a of shown) {
+      const end = a.action === "retreat" ? a.path?.[a.path.length - 1] : a.action === "advance" && a.units?.length ? a.to : null;
+      if (end) { if (!this.mapChoices.has(end)) this.mapChoices.set(end, []); this.mapChoices.get(end).push(a); }
+    }
+    if (this.mapChoices.size) {
+      this.board.highlight("choice", [...this.mapChoices.keys()]);
+      const p = document.createElement("p");
+      p.textContent = "Or click on the map the square it ends on (outlined with dots).";
+      box.insertBefore(p, h.nextSibling);
+    }
   }
 
   // An action that throws away a unit or a supply unit is sent only after
@@ -394,6 +408,7 @@ export class GameView {
   // units selected. A square typed by name (typed) is only looked at.
   async select(hex, { typed = false } = {}) {
     this.board.highlight("path", []);
+    if (!typed && await this.chooseOnMap(hex)) return;
     if (!hex) { this.selected = null; this.dests.clear(); this.renderSelection(); return; }
     const s = this.state;
     if (!typed && this.selected && this.dests.has(hex)) {
@@ -420,6 +435,23 @@ export class GameView {
     this.dests.clear();
     this.renderSelection();
     if (moving && this.selected.units.size) await this.loadDests();
+  }
+
+  // A click on a square a retreat or an advance ends on: sent when it
+  // names one choice (routes of the same units to the same square differ
+  // only by the square passed, and any of them will do); else their routes
+  // are drawn and the list says which to pick.
+  async chooseOnMap(hex) {
+    const choices = this.mapChoices?.get(hex);
+    if (!choices?.length || !this.myTurn) return false;
+    const units = (a) => (a.units || []).join(",");
+    if (choices.every((a) => a.action === choices[0].action && units(a) === units(choices[0]))) {
+      await this.actAsking(choices[0]);
+      return true;
+    }
+    this.board.highlight("path", choices.flatMap((a) => a.path || [a.to]));
+    this.showError(`${choices.length} choices end on ${hex} (${choices.map((a) => describeAction(a)).join("; ")}): pick one from the list.`);
+    return true;
   }
 
   async explain(hex) {

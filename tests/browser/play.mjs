@@ -11,7 +11,8 @@
 //      a move by clicking, end of movement with its hazard confirmed, a
 //      battle declared by clicking attackers and defenders with the odds
 //      shown before it is sent, resolved; when the attacker must fall back
-//      (BACK 2), Bob chooses the retreat from his options and Alice and
+//      (BACK 2), Bob chooses the retreat on the map (a click on the
+//      square its route ends on, outlined among the routes' ends) and Alice and
 //      Carol see it (the dice are the game's own: new games until it comes
 //      up, two chances in three each)
 //   4. the rest of the turn: Alice ends hers, Bob moves a unit chosen from
@@ -198,7 +199,11 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
     const choice = bob.locator('#decisions button[data-action="retreat"]').first();
     await choice.waitFor();
     const text = await choice.textContent();
-    await choice.click();
+    // chosen on the map: a click on the square the first route ends on
+    const end = text.match(/([A-Z]+\d+)$/)[1];
+    await bob.waitForSelector(`[data-hl="choice:${end}"]`, { state: "attached" });
+    ok(true, `the squares the retreat routes end on are outlined (${end} among them)`);
+    await bob.click(`polygon[data-hex="${end}"]`, { force: true });
     await bob.waitForTimeout(500);
     const said = (await bob.locator("#error").isVisible()) ? await bob.locator("#error-text").textContent() : "";
     if (said) console.log(`     (Bob's page says: ${said})`);
