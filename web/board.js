@@ -27,6 +27,21 @@ function hexPoints(cx, cy, r = R) {
   return pts.join(" ");
 }
 
+// The unit type as on the printed counters (NATO style), in a small
+// frame: armour an oval, infantry a cross, armoured infantry both,
+// reconnaissance one diagonal.
+function typeSymbol(g, type, x, y) {
+  const w = 7, h = 4, x0 = x - w / 2, y0 = y - h / 2;
+  el("rect", { x: x0, y: y0, width: w, height: h, class: "sym", "data-type": type }, g);
+  if (type === "armor" || type === "armored_infantry")
+    el("ellipse", { cx: x, cy: y, rx: w / 2 - 1.2, ry: h / 2 - 0.8, class: "sym" }, g);
+  if (type === "infantry" || type === "armored_infantry") {
+    el("line", { x1: x0, y1: y0, x2: x0 + w, y2: y0 + h, class: "sym" }, g);
+    el("line", { x1: x0, y1: y0 + h, x2: x0 + w, y2: y0, class: "sym" }, g);
+  }
+  if (type === "recce") el("line", { x1: x0, y1: y0 + h, x2: x0 + w, y2: y0, class: "sym" }, g);
+}
+
 export class Board {
   constructor(svg, map) {
     this.svg = svg;
@@ -109,8 +124,12 @@ export class Board {
       if (!top) continue;
       const g = el("g", { class: `counter ${top.side}`, "data-hex": hex }, this.unitLayer);
       el("rect", { x: s.x - 6.5, y: s.y - 5.5, width: 13, height: 11, rx: 1 }, g);
-      const label = el("text", { x: s.x, y: s.y - 0.6 }, g);
-      label.textContent = top.type === "supply" ? "SUP" : top.type === "headquarters" ? "HQ" : top.unit.slice(0, 6);
+      if (top.type === "supply" || top.type === "headquarters") {
+        const label = el("text", { x: s.x, y: s.y - 0.6 }, g);
+        label.textContent = top.type === "supply" ? "SUP" : "HQ";
+      } else {
+        typeSymbol(g, top.type, s.x, s.y - 2.1);   // the unit's name is on hover and in the panel
+      }
       const f = el("text", { x: s.x, y: s.y + 4 }, g);
       // The Updated ruleset: a reduced unit fights at half (rounded up),
       // shown with an r; o out of supply, i isolated (state marks 1, 2).

@@ -375,10 +375,12 @@ export class GameView {
       }
     }
     if (shown.length > 60) item(box, `… and ${shown.length - 60} more (akc options lists them all)`);
-    // Retreats and advances are chosen on the map too: the squares their
-    // routes end on are outlined; a click on one sends it.
+    // Retreats, advances and break-outs are chosen on the map too: the
+    // squares their routes end on (the isolated square breaking out) are
+    // outlined; a click on one sends it.
     for (const a of shown) {
-      const end = a.action === "retreat" ? a.path?.[a.path.length - 1] : a.action === "advance" && a.units?.length ? a.to : null;
+      const end = a.action === "retreat" ? a.path?.[a.path.length - 1] : a.action === "advance" && a.units?.length ? a.to
+        : a.action === "break_out" ? a.at : null;
       if (end) { if (!this.mapChoices.has(end)) this.mapChoices.set(end, []); this.mapChoices.get(end).push(a); }
     }
     if (this.mapChoices.size) {
