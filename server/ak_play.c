@@ -243,7 +243,8 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
     int w = ak_waiting_for(g->state), mine = c->user ? ak_game_side_of(g, c->user) : -1;
     /* A player's own options only: the one who is not awaited is told
      * whom the game waits for, never offered the other side's actions. */
-    bool not_yours = mine >= 0 && w < AK_SIDES && mine != w;
+    bool open = ak_game_open(g);    /* nothing can be done before both seats are taken */
+    bool not_yours = open || (mine >= 0 && w < AK_SIDES && mine != w);
     int n = not_yours ? 0 : ak_legal_actions(g->state, 0, list, 1024);
     json_t *kinds = json_array(), *actions = json_array();
     unsigned mask = not_yours ? 0 : ak_possible_actions(g->state);
@@ -255,7 +256,9 @@ void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg)
     json_t *reply = json_pack("{s:s?,s:o,s:o,s:o}", "waiting_for",
                               w == AK_AXIS ? "axis" : w == AK_ALLIED ? "allied" : NULL, "kinds", kinds,
                               "actions", actions, "hazards", ak_hazards_to_json(g->state));
-    if (not_yours)
+    if (open)
+        json_object_set_new(reply, "none_because", json_string("the game waits for an opponent to join"));
+    else if (not_yours)
         json_object_set_new(reply, "none_because", json_pack_ex(NULL, 0, "s++", "the game waits for the ",
                                                                  w == AK_AXIS ? "Axis" : "Allied", " player, not for you"));
     else if (n == 0)

@@ -218,6 +218,9 @@ expect abort2 'not_your_game\|already_started'
 # newgame USER ARGS...: akc new, printing the game's number
 newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
 ug=$(newgame alice new axis)
+# before anyone joins, nothing can be done in the game: options says so
+as alice options $ug >"$dir/options-open.out" 2>&1
+expect options-open 'nothing for you: the game waits for an opponent to join'
 as bob join $ug >/dev/null 2>&1
 # A spectator's akc watch sees the undo as such, and ends with the game.
 as carol watch $ug >"$dir/watch-undo.out" 2>&1 &

@@ -399,6 +399,8 @@ export class GameView {
       abandon: `Abandon ${units}? It is removed from the game: it cannot attack at 1 to 6 or better (MULTIPLE UNIT BATTLES 6).`,
       destroy_supply: `Destroy ${units}? The supply unit is gone, so that the enemy does not capture it (CAPTURE 8).`,
       burn_supply: `Burn ${units} for emergency supply? The supply unit is used up (SUPPLY PHASE).`,
+      break_out: `Break out of ${a.at}? Every unit of yours there leaves the board when the supply phase ends, ` +
+        `whatever the attrition roll (ISOLATION ATTRITION).`,
     }[a.action];
     if (question && !confirm(question)) return false;
     return this.act(a);
@@ -467,11 +469,12 @@ export class GameView {
 
   async loadDests() {
     const sel = this.selected;
+    const ticket = this.destsTicket = (this.destsTicket || 0) + 1;  // a later choice of units wins
     this.dests.clear();
     if (sel.units.size) {
       try {
         const r = await this.conn.request("dests", { game: this.id, units: [...sel.units] });
-        if (sel !== this.selected) return;
+        if (sel !== this.selected || ticket !== this.destsTicket) return;
         for (const d of r.dests) if (d.hex !== sel.hex) this.dests.set(d.hex, d);
       } catch (e) {
         this.showError(errorText(e));
@@ -514,6 +517,7 @@ export class GameView {
           sel.units.clear();
           sel.units.add(unit);
           this.renderSelection();   // ticked at once; the squares follow
+          document.querySelector(`#selection-units input[data-unit="${unit}"]`)?.focus();
           this.loadDests();
         }, { "data-only": unit, "aria-label": `Select ${unit} alone` });
       } else {
@@ -571,6 +575,7 @@ export class GameView {
     this.attackers.clear();
     this.defenders.clear();
     this.left.clear();
+    $("battle-supply").value = "";
     this.renderBattleBox();
   }
 
@@ -588,6 +593,7 @@ export class GameView {
   // leaves it out (a stack split between battles, a soak-off).
   renderBattleSide(span, set, none) {
     const shown = [...set, ...[...this.left].filter(([, from]) => from === set).map(([u]) => u)];
+    const focused = document.activeElement?.dataset?.battleUnit;     // kept on the box re-made below
     span.textContent = shown.length ? "" : none;
     for (const unit of shown) {
       const label = document.createElement("label");
@@ -603,6 +609,7 @@ export class GameView {
       });
       label.append(box, ` ${unit} `);
       span.appendChild(label);
+      if (unit === focused) box.focus();
     }
   }
 
@@ -615,13 +622,16 @@ export class GameView {
   async updateOdds() {
     if (!this.attackers.size || !this.defenders.size) return;
     const out = $("battle-odds");
+    const ticket = this.oddsTicket = (this.oddsTicket || 0) + 1;   // only the newest answer is shown
     try {
       const r = await this.conn.request("odds", { game: this.id, ...this.battleFields() });
-      // A battle that needs a supply unit gets the first that can sustain
-      // it, chosen for the player (the list offers the others).
+      if (ticket !== this.oddsTicket) return;
+      // A battle that needs a supply unit the chosen one cannot give gets
+      // the first that can sustain it (the list offers the others).
       const sup = $("battle-supply");
-      if (!r.legal && !sup.value && r.sustained_by?.length && [...sup.options].some((o) => o.value === r.sustained_by[0])) {
-        sup.value = r.sustained_by[0];
+      const can = (r.sustained_by || []).filter((u) => [...sup.options].some((o) => o.value === u));
+      if (!r.legal && can.length && !can.includes(sup.value)) {
+        sup.value = can[0];
         return this.updateOdds();
       }
       const pts = (h) => (this.rules.strength_unit === "half_point" ? `${Math.floor(h / 2)}${h % 2 ? ".5" : ""}` : `${h}`);

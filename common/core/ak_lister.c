@@ -188,7 +188,8 @@ void ak_list_exchanges(struct ak_lister *l)
                 a.units[a.nunits++] = all.units[j];
             ak_lister_offer(l, &a);
         }
-    ak_lister_offer(l, &all);
+    if (n > 2)      /* two units: the pair above is all of them */
+        ak_lister_offer(l, &all);
 }
 
 void ak_list_advances(struct ak_lister *l)
