@@ -248,5 +248,37 @@ START_TEST(m5_sustains_automatic_victory)
 }
 END_TEST
 
+/* LOGISTICS, MOVEMENT 5 with the own units in a fortress (issue 30): the
+ * rejection says that no zone reaches into the fortress, which is why the
+ * supply unit next to the enemy sustains no attack. */
+START_TEST(m5_says_the_fortress)
+{
+    static struct ak_state s;
+    ak_state_init(&s, 0, 3);
+    for (int u = 0; u < s.units; u++) {
+        s.unit[u].where = AK_AT_POOL;
+        s.unit[u].hex = AK_HEX_NONE;
+    }
+    const char *const put[][2] = {{"21pz5", "G25"}, {"7arm7", "H26"}, {"gsup1", "H25"}, {"22gdsinf", "L59"}};
+    for (int i = 0; i < 4; i++) {
+        int u = ak_unit_find(ak_data(), put[i][0]);
+        s.unit[u].where = AK_AT_BOARD;
+        s.unit[u].hex = ak_hex_parse(put[i][1]);
+    }
+    s.unit[ak_unit_find(ak_data(), "gsup1")].flags |= AK_U_MOVED | AK_U_SUPPLY_NEAR_ENEMY;   /* it went there */
+    s.supply_due = 0;
+    struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    struct ak_reject rej;
+    ck_assert(!ak_apply(&s, &end, NULL, &rej));
+    ck_assert_str_eq(rej.code, "LOGISTICS-M5");
+    ck_assert_msg(strstr(rej.text, "21pz5 in the fortress G25 is in no enemy zone"), "%s", rej.text);
+    /* a supply unit idle next to the enemy with no fortress about: the plain reason */
+    s.unit[ak_unit_find(ak_data(), "21pz5")].hex = ak_hex_parse("J30");     /* far from the enemy */
+    ck_assert(!ak_apply(&s, &end, NULL, &rej));
+    ck_assert_str_eq(rej.code, "LOGISTICS-M5");
+    ck_assert_msg(!strstr(rej.text, "fortress"), "%s", rej.text);
+}
+END_TEST
+
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
-              event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory)
+              event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory, m5_says_the_fortress)

@@ -42,12 +42,32 @@ static bool idle_near_enemy(const struct ak_state *s, int u, int side)
            ak_enemy_unit_adjacent(s, x->hex, side) && !sustains_attack(s, u, side);
 }
 
+/* An own combat unit within 5 squares of supply unit sup that stands in a
+ * fortress next to the enemy: no zone reaches into a fortress, so it is
+ * obliged to no attack, which is why sup sustains none (said so). */
+static int in_fortress_near_enemy(const struct ak_state *s, int sup, int side)
+{
+    for (int c = 0; c < s->units; c++)
+        if (ak_def(c)->side == side && ak_on_board(s, c) && ak_unit_is_combat(ak_def(c)) &&
+            ak_map()->terrain[s->unit[c].hex] == AK_TERRAIN_FORTRESS &&
+            ak_hex_distance(s->unit[c].hex, s->unit[sup].hex) <= 5 && ak_enemy_unit_adjacent(s, s->unit[c].hex, side))
+            return c;
+    return -1;
+}
+
 bool ak_logistics_adjacency_ok(const struct ak_state *s, int side, struct ak_reject *rej)
 {
-    for (int u = 0; u < s->units; u++)
-        if (idle_near_enemy(s, u, side))
-            return ak_reject(rej, "LOGISTICS-M5", "%s is next to the enemy but sustains no attack this turn; supply units go next to the enemy only in the turn they sustain an attack",
-                             ak_def(u)->shortname);
+    for (int u = 0; u < s->units; u++) {
+        if (!idle_near_enemy(s, u, side))
+            continue;
+        int f = in_fortress_near_enemy(s, u, side);
+        char h[8];
+        if (f >= 0)
+            return ak_reject(rej, "LOGISTICS-M5", "%s is next to the enemy but sustains no attack this turn: %s in the fortress %s is in no enemy zone (none reaches into a fortress), so nothing obliges it to attack",
+                             ak_def(u)->shortname, ak_def(f)->shortname, ak_hex_format(s->unit[f].hex, h));
+        return ak_reject(rej, "LOGISTICS-M5", "%s is next to the enemy but sustains no attack this turn; supply units go next to the enemy only in the turn they sustain an attack",
+                         ak_def(u)->shortname);
+    }
     return true;
 }
 
