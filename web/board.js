@@ -189,6 +189,25 @@ export class Board {
     this.setView(whole);
   }
 
+  // Open on these squares (a player's units, the front) at a zoom where a
+  // counter is some 36 CSS px wide, legible; the whole map stays one
+  // click away (Fit). Squares spread wider than that: where most are.
+  focusOn(hexes) {
+    const pts = hexes.map((h) => this.squares.get(h)).filter(Boolean);
+    const cw = this.svg.clientWidth, ch = this.svg.clientHeight;
+    if (!pts.length || !cw || !ch) return;
+    const xs = pts.map((s) => s.x), ys = pts.map((s) => s.y);
+    const x0 = Math.min(...xs) - 3 * W, x1 = Math.max(...xs) + 3 * W;
+    const y0 = Math.min(...ys) - 3 * R, y1 = Math.max(...ys) + 3 * R;
+    const legible = cw * 13 / 36;       // a counter is 13 units wide
+    const w = Math.min(legible, Math.max(x1 - x0, (y1 - y0) * cw / ch, 20 * W));
+    const h = w * ch / cw;
+    // spread wider than the view: around where most of them are (the median)
+    const mid = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+    const cx = x1 - x0 > w ? mid(xs) : (x0 + x1) / 2, cy = y1 - y0 > h ? mid(ys) : (y0 + y1) / 2;
+    this.setView({ x: cx - w / 2, y: cy - h / 2, w, h });
+  }
+
   setView(v) {
     this.view = v;
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);

@@ -94,6 +94,15 @@ export class GameView {
     this.state = g.state;
     this.seq = g.seq;
     this.update();
+    // The first time a game is shown: where the action is, legible (a
+    // player's own units; for a spectator the units of the side to move).
+    if (this.focused !== this.id) {
+      this.focused = this.id;
+      const side = this.me || this.state.side;
+      const hexes = Object.entries(this.state.units).filter(([u, x]) => x.where === "board" && this.sideOf(u) === side)
+        .map(([, x]) => x.hex);
+      this.board.focusOn(hexes);
+    }
   }
 
   update() {
@@ -385,6 +394,7 @@ export class GameView {
     }
     if (this.mapChoices.size) {
       this.board.highlight("choice", [...this.mapChoices.keys()]);
+      this.board.centre([...this.mapChoices.keys()][0]);     // brought into view when it is not
       const p = document.createElement("p");
       p.textContent = "Or click on the map the square it ends on (outlined with dots).";
       box.insertBefore(p, h.nextSibling);

@@ -283,6 +283,14 @@ if (retreated) {
   await bob.waitForURL(new RegExp(`/game/${g}$`));
   await alice.goto(`${url}/game/${g}`);
   await expectText(alice, "#game-status", "Your move", `game ${g}: Alice to move, Rommel stacked with 21pz5 and folgere`);
+  // the board opens on her units, zoomed so that a counter is legible
+  const view = await alice.evaluate(() => {
+    const svg = document.getElementById("board"), [x, y, w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+    const box = document.querySelector('g.counter[data-hex="P31"] rect').getBBox();
+    return { inside: box.x >= x && box.x + box.width <= x + w && box.y >= y && box.y + box.height <= y + h,
+             counterPx: box.width * svg.clientWidth / w };
+  });
+  ok(view.inside && view.counterPx >= 30, `the board opens on Alice's stack, a counter ${view.counterPx.toFixed(0)} px wide`);
   // a tap on the stack selects it whole; "only this" selects one unit
   await alice.click('polygon[data-hex="P31"]', { force: true });
   await alice.click('button[data-only="folgere"]');
