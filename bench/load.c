@@ -120,6 +120,8 @@ static const struct flood_kind {
     {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false},
     {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true},
     {"games", {"{\"id\":0,\"cmd\":\"games\",\"g\":%ld}\n", NULL}, true, true, false},
+    {"record", {"{\"id\":0,\"cmd\":\"record\",\"game\":%ld}\n", NULL}, false, true, false},
+    {"replay", {"{\"id\":0,\"cmd\":\"replay\",\"game\":%ld,\"at\":1}\n", NULL}, false, true, false},
     {"ladder", {"{\"id\":0,\"cmd\":\"ladder\",\"g\":%ld}\n", NULL}, false, true, false},
     {"player", {"{\"id\":0,\"cmd\":\"player\",\"user\":\"loadflood1\",\"g\":%ld}\n", NULL}, true, true, false},
     {"login", {"{\"id\":0,\"cmd\":\"login\",\"user\":\"loadflood1\",\"password\":\"guess-%ld-%u\"}\n", NULL},

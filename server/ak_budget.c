@@ -20,7 +20,14 @@
  *                      off, tournament and admin changes): each is a row
  *                      to store and often a notification to someone else,
  *                      so an account gets a minute's worth at once and the
- *                      rest at that pace.
+ *                      rest at that pace;
+ *   replays_per_second actions the rules engine replays for `record` and
+ *                      `replay` (a record replays its whole game to give
+ *                      each action's dice), everyone's together: one
+ *                      bucket (AK_BUDGET_REPLAY_KEY), since spectators
+ *                      need no account and come from anywhere. A flood of
+ *                      records can keep other spectators waiting a few
+ *                      seconds; it cannot take the loop from the players.
  *
  * Each is a token bucket (a burst of two seconds' worth of requests, one
  * minute's of writes), kept in a fixed open-addressed table: a slot
@@ -94,6 +101,10 @@ static void limits(const struct ak_config *cfg, enum ak_budget_kind kind, double
     case AK_BUDGET_NOTIFY:
         *per_ms = cfg->notify_per_hour / 3600000.0;
         *burst = cfg->notify_per_hour;
+        break;
+    case AK_BUDGET_REPLAY:
+        *per_ms = cfg->replays_per_second / 1000.0;
+        *burst = cfg->replays_per_second;
         break;
     case AK_BUDGET_OUTPUT:
         *per_ms = cfg->output_per_address / 1000.0;

@@ -91,6 +91,7 @@ void ak_config_defaults(struct ak_config *c)
     c->writes_per_minute = 60;
     c->output_per_address = 2048;   /* the map 20 times a second; a game 50 times */
     c->notify_per_hour = 30;
+    c->replays_per_second = 20000;  /* actions replayed for records and replays: some 10% of a core */
     c->max_output_anonymous = 1u << 20;     /* the map, a game and its pushes, several times */
     c->max_output_player = 16u << 20;
     c->max_output_total = 256u << 20;
@@ -153,7 +154,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(rate_per_address, 0, 10000000), NUM(rate_per_user, 0, 10000000),
-        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(max_output_anonymous, 65536, 1L << 30),
+        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
         NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
         NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),

@@ -209,8 +209,8 @@ static const struct {
     {"why", ak_cmd_why, true, true, 5, never},
     {"odds", ak_cmd_odds, true, true, 5, never},
     {"options", ak_cmd_options, true, true, 10, never},
-    {"record", ak_cmd_record, true, true, 10, never},
-    {"replay", ak_cmd_replay, true, true, 10, never},
+    {"record", ak_cmd_record, false, true, 10, never},  /* spectators without an account too */
+    {"replay", ak_cmd_replay, false, true, 10, never},
     {"ladder", ak_cmd_ladder, false, true, 4, never},
     {"player", ak_cmd_player, false, true, 4, never},
     {"admin", ak_cmd_admin, true, false, 2, op_writes},

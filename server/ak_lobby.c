@@ -493,12 +493,30 @@ static int record_one(void *ud, uint32_t seq, int side, const char *json, const 
     return 0;
 }
 
+/* A record or a replay makes the rules engine replay upto actions of the
+ * game, on the loop: charged to everyone's replays_per_second before it
+ * is done (ak_budget.c says why one bucket). A game longer than the whole
+ * budget costs all of it. */
+static bool replay_charged(struct ak_conn *c, const json_t *id, uint32_t upto)
+{
+    const struct ak_config *cfg = &c->srv->cfg;
+    uint64_t now = uv_now(c->srv->loop);
+    double cost = upto < (uint32_t)cfg->replays_per_second ? (double)upto : (double)cfg->replays_per_second;
+    if (ak_budget_charge(cfg, AK_BUDGET_REPLAY, AK_BUDGET_REPLAY_KEY, cost, now))
+        return true;
+    ak_conn_throttle(c);
+    ak_conn_reply_error(c, id, "rate_limited", "akd is replaying other games for their records right now "
+                        "(%d actions a second in all); try again in %.0f s", cfg->replays_per_second,
+                        ak_budget_wait(cfg, AK_BUDGET_REPLAY, AK_BUDGET_REPLAY_KEY, cost, now) + 0.5);
+    return false;
+}
+
 void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct ak_game *g = ak_game_arg(c, id, msg);
-    if (!g)
+    if (!g || !replay_charged(c, id, g->state->actions))
         return;
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct record_ctx *r = calloc(1, sizeof *r);
     if (!r) {
         ak_conn_reply_error(c, id, "internal", "out of memory");
@@ -545,7 +563,6 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
  * watching has already seen; the dice of actions to come stay unknown. */
 void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
-    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
@@ -555,6 +572,9 @@ void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
                             (unsigned)g->state->actions);
         return;
     }
+    if (!replay_charged(c, id, (uint32_t)json_integer_value(at)))
+        return;
+    ak_batch_flush(c->srv);     /* the log must hold every action taken */
     static struct ak_state past;
     if (ak_game_replay(c->srv, g, g->state->ruleset, (uint32_t)json_integer_value(at), &past, NULL) != 0) {
         ak_conn_reply_error(c, id, "internal", "game %lld's actions could not be replayed", (long long)g->id);

@@ -75,6 +75,7 @@ struct ak_config {
     int writes_per_minute;      /* small writes per account (burst: a minute's worth) */
     int output_per_address;     /* KiB of replies per second to one address */
     int notify_per_hour;        /* notifications one account may cause to others (challenges) */
+    int replays_per_second;     /* actions replayed by `record` and `replay`, everyone's together */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */
     int login_window;           /* ... within this many seconds, then a wait */
@@ -762,7 +763,8 @@ void ak_throttle_reset(void);
  * for IPv6) and an account's; unbudgeted: charges let through for lack
  * of room; reset: empty (tests, the fuzzer). */
 enum ak_budget_kind {
-    AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_OUTPUT, AK_BUDGET_NOTIFY, AK_BUDGET_KINDS
+    AK_BUDGET_ADDRESS, AK_BUDGET_USER, AK_BUDGET_WRITES, AK_BUDGET_OUTPUT, AK_BUDGET_NOTIFY, AK_BUDGET_REPLAY,
+    AK_BUDGET_KINDS
 };
 bool ak_budget_charge(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, double cost,
                       uint64_t now_ms);
@@ -775,6 +777,7 @@ bool ak_budget_spend(const struct ak_config *cfg, enum ak_budget_kind kind, uint
 bool ak_budget_in_debt(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, uint64_t now_ms);
 uint64_t ak_budget_address_key(const char *peer);
 uint64_t ak_budget_user_key(int64_t user);
+#define AK_BUDGET_REPLAY_KEY 1    /* the one key of AK_BUDGET_REPLAY: everyone's */
 uint64_t ak_budget_unbudgeted(void);
 void ak_budget_reset(void);
 /* ak_settings.c: an e-mail address that is a plain address and nothing

@@ -57,6 +57,7 @@ static void usage(FILE *f)
             "  --writes-per-minute N    small writes (settings, chat, ...) per account (default 60)\n"
             "  --output-per-address KIB  KiB of replies per second to one address (default 2048)\n"
             "  --notify-per-hour N      notifications one account may cause others (default 30)\n"
+            "  --replays-per-second N   actions replayed for records and replays, in all (default 20000)\n"
             "  --max-output-anonymous BYTES, --max-output-player BYTES, --max-output-total BYTES\n"
             "                           unread output allowed a connection without an account\n"
             "                           (default 1 MiB), a logged-in one (16 MiB), all (256 MiB)\n"
@@ -330,7 +331,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"registrations-per-address", required_argument, NULL, 's'},
         {"rate-per-address", required_argument, NULL, 's'}, {"rate-per-user", required_argument, NULL, 's'},
         {"writes-per-minute", required_argument, NULL, 's'}, {"output-per-address", required_argument, NULL, 's'},
-        {"notify-per-hour", required_argument, NULL, 's'},
+        {"notify-per-hour", required_argument, NULL, 's'}, {"replays-per-second", required_argument, NULL, 's'},
         {"max-output-anonymous", required_argument, NULL, 's'},
         {"max-output-player", required_argument, NULL, 's'}, {"max-output-total", required_argument, NULL, 's'},
         {"max-watchers-per-game", required_argument, NULL, 's'},

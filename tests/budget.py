@@ -46,6 +46,12 @@
  13. `games` lists from the listed games and the caller's own index: 300
      games made and called off leave every listing as it was; the caller's
      games (waiting for him first) come before the rest, newest first
+ 14. a spectator without an account reads a game's record and replays it
+     (the page's move list and replay), within his address's rate: of 60
+     records at once at rate_per_address 200 (a burst of 400, cost 10
+     each) the rest is refused, and a player of another address is served
+     meanwhile; the actions replayed for records and replays, everyone's
+     together, stay within replays_per_second (a record replays its game)
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -515,6 +521,50 @@ check(first.get("ok") and not second.get("ok") and second["error"]["code"] == "r
       "replays the game" in second["error"]["message"],
       "after a restart an undo replays the log and costs a write: writes_per_minute 1 takes one, refuses the next "
       "(%s)" % second.get("error", {}).get("message"))
+stop_akd(p)
+
+# --- 14. records and replays for spectators without an account ---
+p, port = start_akd("records", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "200",
+                    "--rate-per-user", "0", "--writes-per-minute", "0")
+alice, bob = account(port, "alice", source="127.0.0.2"), account(port, "bob", source="127.0.0.2")
+g = alice.ok("new", side="axis")["game"]
+bob.ok("join", game=g)
+units = alice.ok("show", game=g)["state"]["units"]
+u = sorted(u for u, v in units.items() if v.get("hex") == "W6")[0]
+to = alice.ok("dests", game=g, units=[u])["dests"][0]["hex"]
+alice.ok("act", game=g, action={"action": "move", "units": [u], "to": to})
+stranger = Conn(port, timeout=10)
+rec = stranger.call("record", game=g)
+rep = stranger.call("replay", game=g, at=1)
+check(rec.get("ok") and len(rec["result"]["actions"]) == 1 and not rec["result"].get("dice_secret") and
+      rep.get("ok") and rep["result"]["state"]["units"][u]["hex"] == to,
+      "a spectator without an account reads the record of a running game (1 action, no dice secret) and "
+      "replays it (%s on %s)" % (u, to))
+replies = [r for _, r in stranger.pipeline([{"cmd": "record", "game": g} for _ in range(60)])]
+served = sum(1 for r in replies if r.get("ok"))
+over = refused_with(replies, "your address's rate")
+t0 = time.monotonic()
+r = alice.call("undo", game=g)
+check(served <= 45 and over >= 15 and served + over == 60 and r.get("ok") and time.monotonic() - t0 < 2,
+      "60 records at once from one address at rate_per_address 200 (cost 10 each): %d served, %d refused as over "
+      "the address's rate; a player of another address is answered meanwhile (his undo)" % (served, over))
+stop_akd(p)
+p, port = start_akd("records", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
+                    "--rate-per-user", "0", "--writes-per-minute", "0", "--replays-per-second", "2")
+alice = account(port, "alice", source="127.0.0.2")
+alice.ok("act", game=g, action={"action": "move", "units": [u], "to": to})     # the game's one action
+strangers = [Conn(port, timeout=10, source="127.0.0.%d" % (3 + i)) for i in range(4)]
+t0 = time.monotonic()
+replies = [s.call(cmd, game=g, **({"at": 1} if cmd == "replay" else {}))
+           for s in strangers for cmd in ("record", "replay")]
+served = [r.get("ok", False) for r in replies]
+refused = refused_with(replies, "replaying other games")
+refilled = 2 * (time.monotonic() - t0)
+r = alice.call("show", game=g)
+check(served[:2] == [True, True] and sum(served) <= 2 + refilled + 1 and refused == 8 - sum(served) and r.get("ok"),
+      "replays_per_second 2: a record and a replay of a game of one action use it up; of the next 6 from other "
+      "addresses over %.1f s %d are refused as akd replaying other games, %d served as it refilled; a player is "
+      "served" % (refilled / 2, refused, sum(served) - 2))
 stop_akd(p)
 
 print("%d failed" % failed)
