@@ -3,8 +3,10 @@
  *
  *   /metrics       the Prometheus text of ak_metrics.c, for the addresses
  *                  in metrics_allow only (default loopback); 403 for others
- *   / and /game/N  the browser client's page (web_dir/index.html); its
- *                  modules and style sheet are the other files of web_dir
+ *   / and /game/N  the browser client's page (web_dir/index.html), also at
+ *                  /ladder, /player/NAME, /tournaments, /tournament/N and
+ *                  /settings; its modules and style sheet are the other
+ *                  files of web_dir
  *   WebSocket      (an upgrade on any path, subprotocol "akd" or none) the
  *                  NDJSON protocol of PROTOCOL.md, one message per frame:
  *                  a transport of ak_conn.c (struct ak_transport), so the
@@ -150,6 +152,29 @@ static int start_metrics(struct lws *wsi, struct session *hs)
     return 0;
 }
 
+/* Whether a path is one of the page's own addresses (app.js routes them):
+ * 1 if so, -1 for one of their prefixes followed by something no such
+ * address holds, 0 for anything else (perhaps a file). */
+static int page_path(const char *url)
+{
+    static const char *const whole[] = {"/", "/lobby", "/ladder", "/tournaments", "/settings"};
+    static const struct {
+        const char *prefix, *chars;
+        size_t max;
+    } named[] = {{"/game/", "0123456789", 18},
+                 {"/tournament/", "0123456789", 18},
+                 {"/player/", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", 32}};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (strcmp(url, whole[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t n = strlen(named[i].prefix), len = strlen(url + n);
+        if (strncmp(url, named[i].prefix, n) == 0 && url[n])
+            return strspn(url + n, named[i].chars) == len && len <= named[i].max ? 1 : -1;
+    }
+    return 0;
+}
+
 /* The file of web_dir a path names, with its type; false for any other path. */
 static bool static_file(const char *url, char *path, size_t cap, const char **type)
 {
@@ -159,12 +184,9 @@ static bool static_file(const char *url, char *path, size_t cap, const char **ty
                  {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
                  {".png", "image/png"},                 {".ico", "image/x-icon"}};
     const char *name = url + 1;
-    bool page = strcmp(url, "/") == 0 || strcmp(url, "/lobby") == 0;
-    if (strncmp(url, "/game/", 6) == 0 && url[6]) {
-        page = strspn(url + 6, "0123456789") == strlen(url + 6) && strlen(url + 6) <= 18;
-        if (!page)
-            return false;
-    }
+    int page = page_path(url);
+    if (page < 0)
+        return false;
     if (page)
         name = "index.html";
     if (!isalpha((unsigned char)name[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != strlen(name))

@@ -54,9 +54,12 @@ check "/ is the page, text/html, with the security headers" \
     "grep -q '^HTTP/1.1 200' '$dir/page.head' && grep -qi '^content-type: text/html' '$dir/page.head' && grep -q 'src=\"/app.js\"' '$dir/page.html' && grep -qi \"^content-security-policy: default-src 'none'\" '$dir/page.head'"
 check "/game/7 is the same page (a link to watch a game)" \
     "curl -s 'http://127.0.0.1:$hport/game/7' | cmp -s - '$dir/page.html'"
+for path in /ladder /player/alice_2 /tournaments /tournament/3 /settings; do
+    check "$path is the same page" "curl -s 'http://127.0.0.1:$hport$path' | cmp -s - '$dir/page.html'"
+done
 check "the modules are text/javascript, the style sheet text/css" \
     "curl -s -D - -o /dev/null 'http://127.0.0.1:$hport/app.js' | grep -qi '^content-type: text/javascript' && curl -s -D - -o /dev/null 'http://127.0.0.1:$hport/style.css' | grep -qi '^content-type: text/css'"
-for path in /../meson.build /%2e%2e/meson.build /game/7x /game/ /web/app.js /.git/config /app.js.orig /README.md; do
+for path in /../meson.build /%2e%2e/meson.build /game/7x /game/ /player/a.b /player/ /tournament/x /ladder/x /web/app.js /.git/config /app.js.orig /README.md; do
     code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport$path")
     check "$path is 404, nothing outside web_dir or of an unknown kind ($code)" "[ '$code' = 404 ]"
 done
