@@ -557,7 +557,8 @@ static char *text_printf(size_t *len, const char *fmt, ...)
 /* The sender's result ({"seq","events"}) and the watchers' push line
  * (PROTOCOL.md, "push":"game"), written around the events and the patch
  * encoded once each: the same events are in both. The push also carries
- * what a watcher cannot work out from the state alone, the new deadline
+ * the action as stored (the move list of a page), and what a watcher
+ * cannot work out from the state alone, the new deadline
  * and the dangers ahead (hazards), computed once for every watcher:
  * without them each would ask for the whole game after every push. */
 static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const char *by,
@@ -579,9 +580,10 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
             snprintf(deadline, sizeof deadline, "%lld", (long long)g->meta.deadline);
         /* by is "axis", "allied" or "server", the secret hex: no escapes. */
         k->push_line = text_printf(&k->push_len,
-                                   "{\"push\":\"game\",\"game\":%lld,\"seq\":%u,\"by\":\"%s\","
+                                   "{\"push\":\"game\",\"game\":%lld,\"seq\":%u,\"by\":\"%s\",\"action\":%s,"
                                    "\"patch\":%s,\"events\":%s,\"deadline\":%s,\"hazards\":%s%s%s%s}\n",
-                                   (long long)g->id, k->seq, by, patch_text, events_text, deadline, hazards_text,
+                                   (long long)g->id, k->seq, by, k->action_text ? k->action_text : "null",
+                                   patch_text, events_text, deadline, hazards_text,
                                    over ? ",\"dice_secret\":\"" : "", over ? g->meta.dice_secret : "",
                                    over ? "\"" : "");
     }

@@ -1,12 +1,16 @@
 // app.js: the page's entry. Connects to akd's WebSocket on the same
 // address, logs in again with a saved session, and shows the view the
-// address names: /game/N (watch or play a game), else the lobby, or the
-// login form for someone not logged in.
+// address names: /game/N (watch or play a game), /ladder, /player/NAME
+// (public), /tournaments, /tournament/N, /settings, else the lobby; the
+// login form for someone not logged in where an account is needed.
 
 import { Connection, AkError } from "./net.js";
 import { Board } from "./board.js";
 import { GameView } from "./game.js";
 import { Lobby } from "./lobby.js";
+import { LadderView, PlayerView } from "./ladder.js";
+import { TournamentsView } from "./tournaments.js";
+import { SettingsView } from "./settings.js";
 import { errorText } from "./describe.js";
 import { $ } from "./dom.js";
 
@@ -21,13 +25,15 @@ function showError(text) {
 }
 $("error-close").addEventListener("click", () => showError(""));
 
+const VIEWS = ["login-view", "lobby-view", "game-view", "ladder-view", "player-view", "tournaments-view", "settings-view"];
 function show(view) {
-  for (const v of ["login-view", "lobby-view", "game-view"]) $(v).hidden = v !== view;
+  for (const v of VIEWS) $(v).hidden = v !== view;
 }
 
 function renderUser() {
   $("userbar").hidden = !conn.user;
   $("login-link").hidden = !!conn.user;
+  $("settings-link").hidden = !conn.user;
   $("username").textContent = conn.user ? `Logged in as ${conn.user}` : "";
 }
 
@@ -55,35 +61,49 @@ async function login(cmd) {
   }
 }
 
-let board = null, gameView = null, lobby = null;
+let board = null, gameView = null;
+const views = {};
+const view = (name, make) => (views[name] ||= make());
+
+async function routeGame(id) {
+  show("game-view");
+  if (!board) {
+    const map = await conn.request("map");
+    board = new Board($("board"), map);
+    gameView = new GameView(conn, board, showError);
+    $("zoom-in").addEventListener("click", () => board.zoom(1 / 1.25));
+    $("zoom-out").addEventListener("click", () => board.zoom(1.25));
+    $("zoom-fit").addEventListener("click", () => board.fit());
+  }
+  try {
+    await gameView.open(id);
+  } catch (e) {
+    gameView.close();     // nothing to act on: no buttons, no selection
+    $("game-title").textContent = e.code === "no_such_game" ? `There is no game ${id}.` : "The game cannot be shown.";
+    $("board-wrap").hidden = true;
+    showError(e instanceof AkError ? errorText(e) : String(e));
+  }
+}
 
 async function route() {
   renderUser();
-  const m = location.pathname.match(/^\/game\/(\d+)$/);
-  if (m) {
-    show("game-view");
-    if (!board) {
-      const map = await conn.request("map");
-      board = new Board($("board"), map);
-      gameView = new GameView(conn, board, showError);
-      $("zoom-in").addEventListener("click", () => board.zoom(1 / 1.25));
-      $("zoom-out").addEventListener("click", () => board.zoom(1.25));
-      $("zoom-fit").addEventListener("click", () => board.fit());
-    }
-    try {
-      await gameView.open(Number(m[1]));
-    } catch (e) {
-      gameView.close();     // nothing to act on: no buttons, no selection
-      $("game-title").textContent = e.code === "no_such_game" ? `There is no game ${m[1]}.` : "The game cannot be shown.";
-      $("board-wrap").hidden = true;
-      showError(e instanceof AkError ? errorText(e) : String(e));
-    }
-    return;
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/game\/(\d+)$/))) return routeGame(Number(m[1]));
+  if (path === "/ladder") { show("ladder-view"); return view("ladder", () => new LadderView(conn, showError)).load(); }
+  if ((m = path.match(/^\/player\/([A-Za-z0-9_-]{1,32})$/))) {
+    show("player-view");
+    return view("player", () => new PlayerView(conn, showError)).load(m[1]);
   }
   if (!conn.user) { show("login-view"); return; }
+  if (path === "/tournaments") { show("tournaments-view"); return view("tournaments", () => new TournamentsView(conn, showError)).list(); }
+  if ((m = path.match(/^\/tournament\/(\d+)$/))) {
+    show("tournaments-view");
+    return view("tournaments", () => new TournamentsView(conn, showError)).show(Number(m[1]));
+  }
+  if (path === "/settings") { show("settings-view"); return view("settings", () => new SettingsView(conn, showError)).load(); }
   show("lobby-view");
-  if (!lobby) lobby = new Lobby(conn, showError);
-  lobby.load();
+  view("lobby", () => new Lobby(conn, showError)).load();
 }
 
 $("login-form").addEventListener("submit", (ev) => { ev.preventDefault(); login("login"); });

@@ -61,3 +61,19 @@ export function errorText(e) {
   if (e.code === "illegal") return `Not allowed: ${e.message} (${e.section}, ${e.rule})`;
   return e.message || String(e);
 }
+
+// What a time control allows: "3 d a turn".
+export const allowance = (tc) => `${duration(tc.seconds).replace(/ 0 (h|min|s)$/, "")} ${tc.per === "turn" ? "a turn" : "an action"}`;
+
+// A time control in words: "3 d a turn (loses when it runs out)".
+export function timeControlText(tc) {
+  if (!tc) return "no clock";
+  const expiry = tc.on_expiry === "lose" ? "loses when it runs out" : "an operator decides when it runs out";
+  return `${allowance(tc)} (${expiry})`;
+}
+
+// A game's result for people: "the Axis won (time)".
+export function outcomeText(g) {
+  const who = g.result === "axis_wins" ? "the Axis won" : g.result === "allied_wins" ? "the Allies won" : "a draw";
+  return g.reason && g.reason !== "none" ? `${who} (${g.reason})` : who;
+}

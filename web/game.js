@@ -6,12 +6,17 @@
 // declare; resolve; answer retreats, exchanges and advances from the legal
 // `options`; undo; end the portion or the turn (asking first when a
 // hazard would bite). Every action goes to akd, which alone decides.
+// Beside the game: its clock (clock.js), chat (talk.js), move list and
+// replay (moves.js), and a rematch once it is over.
 // Games of the Updated ruleset add their phases (ended by `end_phase`),
 // strengths in half points on the game's own table, bombardment, and the
 // losses the side that lost assigns among its units (reduce or eliminate).
 
 import { applyPatch } from "./patch.js";
-import { nonce, keepNonce, keptNonces, checkNonces } from "./net.js";
+import { nonce, keepNonce } from "./net.js";
+import { MoveList } from "./moves.js";
+import { Talk } from "./talk.js";
+import { GameClock } from "./clock.js";
 import { describeAction, sideName, phaseName, duration, errorText, resultName, terrainName } from "./describe.js";
 import { $, item, button } from "./dom.js";
 
@@ -26,6 +31,9 @@ export class GameView {
     this.attackers = new Set();
     this.defenders = new Set();
     this.left = new Map();      // units of a battle being built left out (unticked): unit -> the set they left
+    this.moves = new MoveList(conn, board, showError, () => this.render());
+    this.talk = new Talk(conn, showError);
+    this.clock = new GameClock(conn, showError, this.talk);
     board.onSelect = (hex) => this.select(hex);
     board.onHover = (hex) => { $("hover-hex").textContent = hex ? `${hex} (${terrainName(board.squares.get(hex)?.terrain)})` : ""; };
     conn.onPush((m) => this.push(m));
@@ -53,11 +61,7 @@ export class GameView {
       board.setCursor(hex);
       this.select(hex, { typed: true });  // looked at: never a move, never added to a battle
     });
-    $("replay").addEventListener("input", () => {
-      clearTimeout(this.replayTimer);
-      this.replayTimer = setTimeout(() => this.replayTo(Number($("replay").value)), 120);
-    });
-    setInterval(() => this.renderClock(), 1000);
+    $("rematch").addEventListener("click", () => this.rematch());
   }
 
   async open(id) {
@@ -72,6 +76,7 @@ export class GameView {
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
     item($("log"), `Game ${id}: ${g.date}, ${phaseName(g.phase)}.`);
+    this.talk.open(id, this.me);
   }
 
   // No game to show (none by that number, or it cannot be read): nothing
@@ -84,8 +89,9 @@ export class GameView {
     this.attackers.clear();
     this.defenders.clear();
     this.left.clear();
-    for (const id of ["controls", "selection", "battle-box", "losses-box", "replay-box", "hazards-title"]) $(id).hidden = true;
-    for (const id of ["decisions", "battles", "hazards", "game-status", "game-clock"]) $(id).textContent = "";
+    this.moves.close();
+    for (const id of ["controls", "selection", "battle-box", "losses-box", "hazards-title", "clock-box", "chat-box"]) $(id).hidden = true;
+    for (const id of ["decisions", "battles", "hazards", "game-status"]) $(id).textContent = "";
   }
 
   // A whole GAME (watch or show): the summary, the state and its hazards.
@@ -111,37 +117,9 @@ export class GameView {
     this.renderReplay();
   }
 
-  // --- the replay slider, once the game is over: the position after any
-  // number of its actions (akd replays them: `replay`), the action named
-  // from the record ---
-  async renderReplay() {
-    const over = this.state.result !== "none";
-    $("replay-box").hidden = !over;
-    if (!over || this.record?.game === this.id) return;
-    const slider = $("replay");
-    slider.max = String(this.seq);
-    slider.value = String(this.seq);
-    if (!this.conn.user) { $("replay-at").textContent = "Log in to replay the game."; slider.disabled = true; return; }
-    try { this.record = await this.conn.request("record", { game: this.id }); } catch (e) { this.showError(errorText(e)); return; }
-    $("replay-at").textContent = `The end: ${this.seq} actions.`;
-    const { checked, first } = checkNonces(this.record, keptNonces(this.id));
-    if (first)
-      item($("log"), `NOT VERIFIED: the record's dice nonce of action ${first} is not the one this page sent.`, "error");
-    else if (checked)
-      item($("log"), `The ${checked} dice nonce(s) this page sent for its actions are the ones recorded.`);
-  }
-
-  async replayTo(at) {
-    try {
-      const r = await this.conn.request("replay", { game: this.id, at });
-      if (Number($("replay").value) !== at) return;
-      this.board.setUnits(r.state);
-      const a = this.record?.actions?.[at - 1];
-      $("replay-at").textContent = at === 0 ? "The start." :
-        `After action ${at} of ${this.seq} (${sideName(a?.side)}: ${a ? describeAction(a.action) : "?"}), turn ${r.state.turn}, ${r.state.date}, ${phaseName(r.state.phase)}.`;
-    } catch (e) {
-      this.showError(errorText(e));
-    }
+  // the move list, from the record; checked against the nonces sent once over
+  renderReplay() {
+    this.moves.open(this.id, this.seq, this.state.result !== "none");
   }
 
   get me() { return this.game?.you || null; }
@@ -182,6 +160,7 @@ export class GameView {
         if (m.seq !== expected) throw new Error("a gap in the pushes");
         applyPatch(this.state, m.patch);
         this.seq = m.seq;
+        this.moves.pushed(m);
       } catch {
         this.refresh(0);
         return;
@@ -204,10 +183,10 @@ export class GameView {
     } else if (m.push === "declined" || m.push === "aborted") {
       item($("log"), `The game was ${m.push} by ${m.by}.`);
     } else if (m.push === "chat") {
-      item($("log"), `${m.user} (${m.channel}): ${m.text}`, "chat");
+      this.talk.pushed(m);
       return;
     } else if (m.push === "time_given") {
-      item($("log"), `${m.by} gave ${duration(m.seconds)} more.`);
+      item($("log"), `The ${sideName(m.by)} player gave ${duration(m.seconds)} more.`);
     }
     this.refresh(150);
   }
@@ -223,7 +202,7 @@ export class GameView {
 
   render() {
     const g = this.game, s = this.state;
-    this.board.setUnits(s);
+    if (!this.moves.reviewing) this.board.setUnits(s);    // an earlier position stays until "Back to the game"
     $("game-title").textContent = `Game ${g.game}: ${g.players.axis || "(open)"} (Axis) against ${g.players.allied || "(open)"} (Allied)`;
     let status;
     if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
@@ -232,7 +211,8 @@ export class GameView {
       (this.myTurn ? (s.pending ? `Your decision: ${s.pending.decision} ${s.pending.battle ? `in battle ${s.pending.battle}` : `at ${s.pending.hex}`}.` : "Your move.")
         : `Waiting for the ${sideName(this.waiting)} player.`);
     $("game-status").textContent = status;
-    this.renderClock();
+    $("clock-box").hidden = $("chat-box").hidden = false;
+    this.clock.set(g, g.open ? null : this.waiting, this.me);
     const hz = $("hazards");
     hz.textContent = "";
     for (const h of g.hazards || []) item(hz, `⚠ ${h.text} (${h.section})`);
@@ -244,17 +224,6 @@ export class GameView {
     this.renderLosses();
     this.renderControls();
     this.renderSelection();
-  }
-
-  renderClock() {
-    const g = this.game;
-    if (!g) return;
-    if (g.deadline && this.state.result === "none" && this.waiting) {
-      const left = g.deadline - Date.now() / 1000;
-      $("game-clock").textContent = `${sideName(this.waiting)} to play: ${duration(left)} left${g.overdue ? " (overdue)" : ""}`;
-    } else {
-      $("game-clock").textContent = g.time_control ? "" : "No time control.";
-    }
   }
 
   renderControls() {
@@ -271,6 +240,7 @@ export class GameView {
     $("end-phase").textContent = `End the ${phaseName(s.phase)} phase`;
     $("battle-supply-label").textContent = rules.battle_supply === "bombard" ? "Bombard with" : "Supply";
     $("resign").disabled = !(this.me && s.result === "none" && !this.game.open);
+    $("rematch").hidden = !(this.me && s.result !== "none" && this.game.players.axis && this.game.players.allied);
     $("battle-box").hidden = !(mine && s.phase === "combat" && !s.combat_locked);
     if ($("battle-box").hidden) { this.attackers.clear(); this.defenders.clear(); this.left.clear(); }
     const sup = $("battle-supply"), keep = sup.value;
@@ -421,6 +391,7 @@ export class GameView {
   // else a battle's units in the combat portion, else the square's own
   // units selected. A square typed by name (typed) is only looked at.
   async select(hex, { typed = false } = {}) {
+    if (this.moves.reviewing) this.moves.backToGame();    // one acts on the game as it is, seen
     this.board.highlight("path", []);
     if (!typed && await this.chooseOnMap(hex)) return;
     if (!hex) { this.selected = null; this.dests.clear(); this.renderSelection(); return; }
@@ -670,6 +641,18 @@ export class GameView {
     const bite = (this.game.hazards || []).filter((h) => h.confirm_before === kind);
     if (bite.length && !confirm(bite.map((h) => h.text).join("\n") + "\n\nGo ahead anyway?")) return;
     await this.act({ action: kind });
+  }
+
+  // A return game: the same terms, the sides swapped, a challenge to the
+  // opponent (as `akc rematch`).
+  async rematch() {
+    const g = this.game, other = this.me === "axis" ? "allied" : "axis";
+    const fields = { ruleset: this.state.ruleset, side: other, opponent: g.players[other], rated: !!g.rated };
+    if (g.time_control) fields.time_control = g.time_control;
+    try {
+      const r = await this.conn.request("new", fields);
+      location.href = `/game/${r.game}`;
+    } catch (e) { this.showError(errorText(e)); }
   }
 
   async act(action, cmd = "act") {

@@ -1,15 +1,33 @@
-// lobby.js: the games list (`games`: the player's games first, those
-// waiting for him marked), joining open seeks and challenges, and the
-// form for a new game.
+// lobby.js: the games list and the new-game form. The list (`games`, the
+// player's games first) is shown in groups a player reads top down: the
+// games waiting for him with their time left, his other games and
+// challenges, seeks and challenges he may take, games being played (to
+// watch), finished games. Each row says the rules, the clock and whether
+// it is rated, so a challenge's terms are seen before it is accepted.
+// The form has every option of `akc new`: rules, side, a named opponent,
+// the clock (per action or per turn, and what happens when it runs out),
+// rated, and the rating range of an open seek.
 
-import { sideName, errorText } from "./describe.js";
+import { sideName, errorText, duration, timeControlText, outcomeText } from "./describe.js";
 import { $, button } from "./dom.js";
+
+const GROUPS = [
+  ["waiting", "Waiting for you"],
+  ["mine", "Your other games and challenges"],
+  ["open", "Seeks and challenges you may take"],
+  ["playing", "Being played"],
+  ["over", "Finished"],
+];
 
 export class Lobby {
   constructor(conn, showError) {
     this.conn = conn;
     this.showError = showError;
+    this.titles = new Map();
     $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.create(); });
+    $("new-clock").addEventListener("change", () => { $("new-clock-fields").hidden = !$("new-clock").value; });
+    // a rating range limits who may take an open seek: not for a challenge
+    $("new-opponent").addEventListener("input", () => { $("new-range-fields").hidden = !!$("new-opponent").value.trim(); });
     conn.onPush((m) => { if (!$("lobby-view").hidden && m.push !== "chat") this.load(); });
     // A challenge to this player pushes nothing to him: the list is asked
     // again now and then while it is shown.
@@ -25,6 +43,7 @@ export class Lobby {
     const sel = $("new-ruleset");
     sel.textContent = "";
     for (const rs of r.rulesets || []) {
+      this.titles.set(rs.name, rs.title);
       const o = new Option(rs.available ? rs.title : `${rs.title} (not on this server)`, rs.name);
       o.disabled = !rs.available;
       if (rs.why) o.title = rs.why;
@@ -33,42 +52,83 @@ export class Lobby {
     this.rulesetsShown = true;
   }
 
+  group(g) {
+    if (g.result !== "none") return "over";
+    if (g.your_turn) return "waiting";
+    if (g.you) return "mine";
+    const me = (this.conn.user || "").toLowerCase();
+    if (g.open && (!g.challenge || g.challenge.toLowerCase() === me)) return "open";
+    return g.open ? null : "playing";   // others' challenges are theirs
+  }
+
   async load() {
-    this.loadRulesets();
+    await this.loadRulesets();
     let r;
     try { r = await this.conn.request("games", { limit: 100 }); } catch (e) { this.showError(errorText(e)); return; }
-    const body = $("games").tBodies[0];
-    body.textContent = "";
-    for (const g of r.games) {
-      const tr = body.insertRow();
-      if (g.your_turn) tr.className = "waiting";
-      const link = document.createElement("a");
-      link.href = `/game/${g.game}`;
-      link.textContent = `Game ${g.game}`;
-      tr.insertCell().appendChild(link);
-      tr.insertCell().textContent = g.players.axis || "—";
-      tr.insertCell().textContent = g.players.allied || "—";
-      tr.insertCell().textContent = `${g.turn} (${g.date})`;
-      let state;
-      if (g.result !== "none") state = `Over: ${g.result === "axis_wins" ? "the Axis won" : g.result === "allied_wins" ? "the Allies won" : "a draw"} (${g.reason})`;
-      else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}` : "Open seek";
-      else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
-      tr.insertCell().textContent = state + (g.you ? ` · you play ${sideName(g.you)}` : "") + (g.rated ? " · rated" : "");
-      const act = tr.insertCell();
-      const me = (this.conn.user || "").toLowerCase();
-      const invited = g.challenge && g.challenge.toLowerCase() === me;
-      if (g.open && !g.you && (!g.challenge || invited))
-        button(act, g.challenge ? "Accept" : "Join", () => this.join(g.game), { "data-join": g.game });
-      if (g.open && invited && !g.you)
-        button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
-      if (g.open && g.you)
-        button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
+    const lists = $("game-lists");
+    lists.textContent = "";
+    for (const [key, title] of GROUPS) {
+      const games = r.games.filter((g) => this.group(g) === key);
+      if (!games.length && key !== "waiting") continue;
+      const wrap = document.createElement("div");
+      wrap.className = "table-wrap";
+      const table = document.createElement("table");
+      table.id = `games-${key}`;
+      table.createCaption().textContent = title;
+      const head = table.createTHead().insertRow();
+      for (const h of ["Game", "Rules", "Axis", "Allied", "Turn", "Clock", "State", ""]) {
+        const th = document.createElement("th");
+        th.textContent = h;
+        head.appendChild(th);
+      }
+      const body = table.createTBody();
+      for (const g of games) this.row(body, g);
+      if (!games.length) {
+        const cell = body.insertRow().insertCell();
+        cell.colSpan = 8;
+        cell.textContent = "Nothing waits for you.";
+      }
+      wrap.appendChild(table);
+      lists.appendChild(wrap);
     }
     if (!r.games.length) {
-      const cell = body.insertRow().insertCell();
-      cell.colSpan = 6;
-      cell.textContent = "No games yet: create one above.";
+      const p = document.createElement("p");
+      p.textContent = "No games yet: create one above.";
+      lists.appendChild(p);
     }
+  }
+
+  row(body, g) {
+    const tr = body.insertRow();
+    tr.dataset.game = g.game;
+    if (g.your_turn) tr.className = "waiting";
+    const link = document.createElement("a");
+    link.href = `/game/${g.game}`;
+    link.textContent = `Game ${g.game}`;
+    tr.insertCell().appendChild(link);
+    tr.insertCell().textContent = (this.titles.get(g.ruleset) || g.ruleset) + (g.rated ? ", rated" : "") +
+      (g.rating_range ? ` (ratings ${g.rating_range[0]} to ${g.rating_range[1]})` : "");
+    tr.insertCell().textContent = g.players.axis || "—";
+    tr.insertCell().textContent = g.players.allied || "—";
+    tr.insertCell().textContent = `${g.turn} (${g.date})`;
+    let clock = timeControlText(g.time_control);
+    if (g.deadline && g.result === "none" && !g.open)
+      clock += g.overdue ? ": overdue" : `: ${duration(g.deadline - Date.now() / 1000)} left`;
+    tr.insertCell().textContent = clock;
+    let state;
+    if (g.result !== "none") state = `Over: ${outcomeText(g)}`;
+    else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}` : "Open seek";
+    else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
+    tr.insertCell().textContent = state + (g.you ? ` · you play ${sideName(g.you)}` : "");
+    const act = tr.insertCell();
+    const me = (this.conn.user || "").toLowerCase();
+    const invited = g.challenge && g.challenge.toLowerCase() === me;
+    if (g.open && !g.you && (!g.challenge || invited))
+      button(act, g.challenge ? "Accept" : "Join", () => this.join(g.game), { "data-join": g.game });
+    if (g.open && invited && !g.you)
+      button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
+    if (g.open && g.you)
+      button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
   }
 
   async join(game) {
@@ -85,10 +145,31 @@ export class Lobby {
     } catch (e) { this.showError(errorText(e)); }
   }
 
-  async create() {
-    const fields = { ruleset: $("new-ruleset").value || "classic", side: $("new-side").value, rated: $("new-rated").checked };
+  // The form's fields as `new` takes them; null (and said why) when a
+  // field is out of range.
+  fields() {
+    const f = { ruleset: $("new-ruleset").value || "classic", side: $("new-side").value, rated: $("new-rated").checked };
     const opponent = $("new-opponent").value.trim();
-    if (opponent) fields.opponent = opponent;
+    if (opponent) f.opponent = opponent;
+    if ($("new-clock").value) {
+      const seconds = Number($("new-clock-amount").value) * Number($("new-clock-unit").value);
+      if (!(seconds >= 60 && seconds <= 90 * 86400)) {
+        this.showError("The clock is from 1 minute to 90 days: nothing was sent.");
+        return null;
+      }
+      f.time_control = { seconds, per: $("new-clock").value, on_expiry: $("new-clock-expiry").value };
+    }
+    if (!opponent) {
+      const lo = $("new-min-rating").value, hi = $("new-max-rating").value;
+      if (lo !== "") f.min_rating = Number(lo);
+      if (hi !== "") f.max_rating = Number(hi);
+    }
+    return f;
+  }
+
+  async create() {
+    const fields = this.fields();
+    if (!fields) return;
     try {
       const g = await this.conn.request("new", fields);
       location.href = `/game/${g.game}`;

@@ -121,7 +121,7 @@ await alice.waitForURL(/\/game\/\d+$/);
 const game1 = Number(alice.url().match(/(\d+)$/)[1]);
 await expectText(alice, "#game-status", "Waiting for an opponent", "the new game waits for an opponent");
 await register(bob, "bob");
-await expectText(bob, "#games td", `Game ${game1}`, "Bob's lobby lists Alice's open game");
+await expectText(bob, "#games-open td", `Game ${game1}`, "Bob's lobby lists Alice's open game among those he may take");
 await bob.click(`button[data-join="${game1}"]`);
 await bob.waitForURL(new RegExp(`/game/${game1}$`));
 await expectText(bob, "#game-status", "Waiting for the Axis player", "Bob joined and waits for the Axis player");
@@ -261,18 +261,19 @@ if (retreated) {
   await alice.click("#resign");
   await expectText(carol, "#game-status", "The Allies won", "Alice resigned: Carol sees the result");
   await alice.waitForSelector("#replay-box:not([hidden])");
-  await expectText(alice, "#replay-at", "The end", "the replay slider appears once the game is over");
+  await alice.click("#replay-box summary");
+  await expectText(alice, "#replay-at", "The game as it is", "the replay slider is there once the game is over");
   await expectText(alice, "#log li", "dice nonce\\(s\\) this page sent for its actions are the ones recorded",
                    "the page kept the dice nonces it sent, and the record carries them (issue 27)");
   const kept = await alice.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("akd-nonces-")).length);
   ok(kept >= 1, `... kept for the session, per game (${kept} games)`);
   await alice.focus("#replay");
   await alice.keyboard.press("Home");
-  await expectText(alice, "#replay-at", "The start", "the slider goes back to the start from the keyboard");
+  await expectText(alice, "#replay-at", "Looking at the start", "the slider goes back to the start from the keyboard");
   await alice.waitForSelector('g.counter[data-hex="P31"]', { state: "attached" });
   ok(await alice.locator('g.counter[data-hex="P33"], g.counter[data-hex="P34"]').count() === 1, "... folgere back on P31, the supply on P33");
   await alice.keyboard.press("ArrowRight");
-  await expectText(alice, "#replay-at", "After action 1 of", "one step on: after action 1, named");
+  await expectText(alice, "#replay-at", "after action 1 of", "one step on: after action 1, named");
 }
 
 // --- 5b. Rommel, a split stack and a soak-off (tests/positions/rommel-split.scn) ---

@@ -1,0 +1,80 @@
+// talk.js: a game's chat on the game page (`chat`). During the game its
+// players talk in the players' channel and everyone else in the
+// spectators' (akd decides by who sends); after it both are open to all.
+// The history is read when the game is opened (the newest 100) and grows
+// from the pushes. "Mute" is the account's chat setting (`settings chat
+// off`): akd then pushes no chat to it, and the page shows none. Text is
+// put in as text, never as markup.
+
+import { errorText } from "./describe.js";
+import { $ } from "./dom.js";
+
+const clock = (t) => new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+export class Talk {
+  constructor(conn, showError) {
+    this.conn = conn;
+    this.showError = showError;
+    $("chat-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.send($("chat-text").value); });
+    $("chat-mute").addEventListener("change", () => this.mute($("chat-mute").checked));
+  }
+
+  async open(id, you) {
+    this.id = id;
+    this.you = you;
+    $("chat").textContent = "";
+    const loggedIn = !!this.conn.user;
+    $("chat-form").hidden = !loggedIn;
+    $("chat-mute-label").hidden = !loggedIn;
+    if (!loggedIn) { $("chat-note").textContent = "Log in to read and write the chat."; return; }
+    $("chat-note").textContent = you ? "You write to your opponent (spectators have their own channel until the end)."
+      : "You write to the other spectators; the players read it once the game is over.";
+    try {
+      const s = await this.conn.request("settings", {});
+      this.muted = s.chat === "off";
+      $("chat-mute").checked = this.muted;
+      if (this.muted) { $("chat-note").textContent = "Chat is muted (untick to read it)."; return; }
+      const r = await this.conn.request("chat", { game: id });
+      if (this.id !== id) return;
+      for (const m of r.messages) this.line(m);
+    } catch (e) { $("chat-note").textContent = `The chat could not be read: ${errorText(e)}`; }
+  }
+
+  line(m) {
+    const li = document.createElement("li");
+    li.className = m.channel;
+    const who = document.createElement("b");
+    who.textContent = `${m.user}${m.channel === "spectators" ? " (spectator)" : ""}`;
+    li.append(`${clock(m.at)} `, who, `: ${m.text}`);
+    $("chat").appendChild(li);
+    $("chat").scrollTop = $("chat").scrollHeight;
+  }
+
+  pushed(m) {
+    if (m.game === this.id && !this.muted) this.line(m);
+  }
+
+  async send(text) {
+    text = text.trim();
+    if (!text) return false;
+    try {
+      await this.conn.request("chat", { game: this.id, text });
+      $("chat-text").value = "";
+      return true;
+    } catch (e) {
+      this.showError(errorText(e));
+      return false;
+    }
+  }
+
+  async mute(on) {
+    try {
+      await this.conn.request("settings", { chat: on ? "off" : "on" });
+      if (on) { this.muted = true; $("chat").textContent = ""; $("chat-note").textContent = "Chat is muted (untick to read it)."; }
+      else this.open(this.id, this.you);
+    } catch (e) {
+      $("chat-mute").checked = !on;
+      this.showError(errorText(e));
+    }
+  }
+}
