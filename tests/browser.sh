@@ -1,6 +1,6 @@
 #!/bin/bash
 # The browser client in Debian's chromium, driven by playwright-core
-# (tests/browser/play.mjs says what it checks), against a test akd with its
+# (tests/browser/play.mjs and community.mjs say what they check), against a test akd with its
 # HTTP listener serving web/. scripts/setup installs chromium, Node.js and
 # the test's npm package (tests/browser/package-lock.json); without them
 # this test is skipped (exit 77) and says why. Screenshots land in
@@ -19,6 +19,13 @@ if [ -z "$chromium" ] || ! command -v node >/dev/null || [ ! -d "$here/browser/n
     exit 77
 fi
 hport=$(free_port)
+# an operator's account (community.mjs makes a tournament with it): made,
+# then given the admin role with akd stopped, as docs/operations.md says
+start_akd akd --db "$dir/akd.sqlite3"
+PYTHONPATH="$here" python3 -c 'import sys; from akd_conn import Conn; r = Conn(int(sys.argv[1])).call("register", user="tdir", password="password-tdir"); sys.exit(0 if r.get("ok") else 1)' $port \
+    || { echo "cannot register the operator"; exit 1; }
+kill $pid; wait $pid 2>/dev/null
+"$AKD" --db "$dir/akd.sqlite3" --admin-add tdir >/dev/null || { echo "cannot make tdir an admin"; exit 1; }
 start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1 --updated-crt "$TABLE"
 "$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
 "$SCENARIO" --dump "$UPDATED" >"$dir/updated.json" 2>/dev/null || { echo "cannot make the Updated position"; exit 1; }
@@ -27,6 +34,8 @@ artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}
 CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" \
     "$dir/position.json" "$artifacts" "$dir/updated.json" "$dir/split.json"
 rc=$?
+CHROMIUM=$chromium timeout 300 node "$here/browser/community.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" tdir password-tdir
+[ $? = 0 ] || rc=1
 kill $pid; wait $pid 2>/dev/null
 [ $rc = 0 ] || { echo "--- akd's log (last 40 lines)"; tail -40 "$dir/akd.log"; }
 if grep -q 'ERROR: \|runtime error' "$dir/akd.log"; then

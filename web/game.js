@@ -167,7 +167,10 @@ export class GameView {
       }
       if (m.push === "undo") item($("log"), `Taken back by the ${sideName(m.by)} player: ${describeAction(m.action)}`);
       for (const e of m.events || []) item($("log"), e.text, e.event);
-      if (m.dice_secret) item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
+      if (m.dice_secret) {
+        item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
+        this.talk.open(this.id, this.me);     // both channels are open to all now
+      }
       $("log").scrollTop = $("log").scrollHeight;    // the log's own box, not the page
       // What the state does not say comes with the push (PROTOCOL.md):
       // no whole game is asked for after each action.

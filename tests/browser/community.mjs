@@ -1,0 +1,239 @@
+// The page as a correspondence and club client (issue 30), in Debian's
+// chromium through playwright-core, against the akd of tests/browser.sh
+// (after play.mjs, with accounts of its own):
+//   1. Dora creates a game from the form: a challenge to Emil, 3 days a
+//      player turn, the late player loses; Emil's lobby shows it among
+//      those he may take with its rules and clock before he accepts
+//   2. the game page shows both clocks: the Axis's running, the Allied's
+//      waiting; Emil gives Dora a day (her time left grows); Dora asks for
+//      more time (Emil reads it in the chat)
+//   3. chat both ways between the players; a logged-in spectator (Fritz)
+//      writes in the spectators' channel, which the players do not read
+//      during the game; Emil mutes chat (Dora's next line does not reach
+//      him) and unmutes (it is there)
+//   4. a spectator without an account arriving after Dora's move sees the
+//      move list from the start, looks at the opening and steps forward,
+//      and goes back to the game
+//   5. Dora resigns; she offers a rematch: a challenge to Emil with the
+//      sides swapped and the same clock
+//   6. the ladder, a player's page, the settings (a daily digest, a
+//      vacation started and ended), and a tournament (made by an operator
+//      over TCP) joined from its page and started: its pairing shown
+// usage: node community.mjs HTTP_URL TCP_HOST:PORT ADMIN_USER ADMIN_PASSWORD
+import { chromium } from "playwright-core";
+import net from "node:net";
+
+const [url, tcp, adminUser, adminPassword] = process.argv.slice(2);
+
+let failed = 0;
+function ok(cond, what) {
+  console.log(`${cond ? "ok" : "FAIL"}: ${what}`);
+  if (!cond) failed++;
+}
+async function expectText(page, selector, pattern, what, timeout = 5000) {
+  try {
+    await page.waitForFunction(([s, p]) => [...document.querySelectorAll(s)].some((e) => new RegExp(p).test(e.textContent)),
+      [selector, pattern], { timeout });
+    ok(true, what);
+    return true;
+  } catch {
+    ok(false, `${what} (no ${selector} matching /${pattern}/)`);
+    return false;
+  }
+}
+async function noText(page, selector, pattern, what, wait = 1000) {
+  await page.waitForTimeout(wait);
+  const texts = await page.locator(selector).allTextContents();
+  ok(!texts.some((t) => new RegExp(pattern).test(t)), what);
+}
+
+// Requests over akd's TCP port, in one connection; their replies.
+function overTcp(lines) {
+  const [host, port] = tcp.split(":");
+  return new Promise((resolve, reject) => {
+    const got = [];
+    let buf = "";
+    const s = net.connect(Number(port), host, () => s.write(lines.map((l, i) => JSON.stringify({ id: i + 1, ...l }) + "\n").join("")));
+    s.on("data", (d) => {
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const m = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (m.id) got.push(m);
+      }
+      if (got.length >= lines.length) { s.destroy(); resolve(got); }
+    });
+    s.on("error", reject);
+    setTimeout(() => { s.destroy(); resolve(got); }, 5000);
+  });
+}
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+const errors = [];
+async function newPage(name, viewport = { width: 1280, height: 800 }) {
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
+  page.on("dialog", (d) => d.accept());
+  return page;
+}
+async function register(page, user) {
+  await page.goto(url);
+  await page.fill("#login-user", user);
+  await page.fill("#login-password", `password-${user}`);
+  await page.fill("#login-password2", `password-${user}`);
+  await page.click("#register");
+  await page.waitForSelector("#lobby-view:not([hidden])");
+}
+const clockLeft = async (page, side) => {
+  const t = await page.textContent(`#clock-${side}`);
+  const d = Number((t.match(/(\d+) d/) || [0, 0])[1]), h = Number((t.match(/(\d+) h/) || [0, 0])[1]);
+  return d * 24 + h;
+};
+
+const dora = await newPage("dora"), emil = await newPage("emil", { width: 390, height: 844 }), fritz = await newPage("fritz");
+await register(dora, "dora");
+await register(emil, "emil");
+await register(fritz, "fritz");
+
+// --- 1. a correspondence challenge from the form, its terms seen before accepting ---
+await dora.fill("#new-opponent", "emil");
+ok(await dora.isHidden("#new-range-fields"), "a challenge has no rating range to fill in");
+await dora.selectOption("#new-clock", "turn");
+await dora.fill("#new-clock-amount", "3");
+await dora.selectOption("#new-clock-unit", "86400");
+await dora.selectOption("#new-clock-expiry", "lose");
+await dora.click("#new-game");
+await dora.waitForURL(/\/game\/\d+$/);
+const game = Number(dora.url().match(/(\d+)$/)[1]);
+await expectText(dora, "#game-status", "Waiting for emil to accept", "Dora's challenge waits for Emil");
+await emil.goto(url);
+await expectText(emil, "#games-open tr", `Game ${game}.*3 d a turn \\(loses when it runs out\\)`,
+  "Emil's lobby lists the challenge among those he may take, with its clock");
+await expectText(emil, "#games-open tr", `Game ${game}.*Afrika Korps.*Challenge to emil`, "... its rules, and that it is his");
+await emil.click(`button[data-join="${game}"]`);
+await emil.waitForURL(new RegExp(`/game/${game}$`));
+
+// --- 2. both clocks; time given, time asked ---
+await expectText(emil, "#clock-axis", "2 d 23 h left, to play", "Emil sees the Axis clock running: 3 days a turn");
+await expectText(emil, "#clock-allied", "waiting \\(3 d a turn", "... and his own waiting");
+await expectText(dora, "#clock-axis", "left, to play", "Dora sees her own clock running");
+ok(await emil.isVisible("#give-time") && await emil.isHidden("#ask-time"), "Emil may give time (Dora is to play), not ask");
+ok(await dora.isHidden("#give-time") && await dora.isVisible("#ask-time"), "Dora may ask for time, not give it");
+const before = await clockLeft(dora, "axis");
+await emil.selectOption("#give-time-amount", "86400");
+await emil.click("#give-time");
+await expectText(dora, "#log li", "The Allied player gave 1 d 0 h more", "Dora is told Emil gave her a day");
+await expectText(dora, "#clock-axis", "3 d 23 h left", `... and her clock shows it (${before} h before)`);
+await dora.click("#ask-time");
+await expectText(emil, "#chat li", "dora.*asks for more time", "Dora asks for more time: Emil reads it in the chat");
+
+// --- 3. chat both ways, spectators apart, mute ---
+await dora.fill("#chat-text", "Good luck, Emil");
+await dora.press("#chat-text", "Enter");
+if (!await expectText(emil, "#chat li", "dora: Good luck, Emil", "Dora's line reaches Emil"))
+  console.log("Emil's chat:", await emil.locator("#chat li").allTextContents(), "Dora's:", await dora.locator("#chat li").allTextContents());
+await emil.fill("#chat-text", "And to you");
+await emil.click("#chat-send");
+await expectText(dora, "#chat li", "emil: And to you", "Emil's line reaches Dora");
+await fritz.goto(`${url}/game/${game}`);
+await expectText(fritz, "#chat-note", "other spectators", "Fritz, a spectator, writes to the spectators");
+ok((await fritz.locator("#chat li").count()) === 0, "... and does not read the players' channel during the game");
+await fritz.fill("#chat-text", "Watching from Tobruch");
+await fritz.click("#chat-send");
+await expectText(fritz, "#chat li", "fritz \\(spectator\\): Watching from Tobruch", "Fritz reads his own line");
+await noText(dora, "#chat li", "Watching from Tobruch", "the players do not read the spectators' channel during the game");
+await emil.check("#chat-mute");
+await expectText(emil, "#chat-note", "muted", "Emil mutes chat");
+await dora.fill("#chat-text", "Are you there?");
+await dora.click("#chat-send");
+await noText(emil, "#chat li", "Are you there", "... and Dora's next line does not reach him");
+await emil.uncheck("#chat-mute");
+await expectText(emil, "#chat li", "dora: Are you there\\?", "unmuted, the history has it");
+
+// --- 4. a spectator without an account, arriving after a move: the move list and the replay ---
+const units = (await overTcp([{ cmd: "show", game }]))[0].result.state.units;
+const [unit, unit2] = Object.keys(units).filter((u) => units[u].hex === "W6").sort();
+const [, dests] = await overTcp([{ cmd: "login", user: "dora", password: "password-dora" }, { cmd: "dests", game, units: [unit] }]);
+const dest = dests.result.dests[0].hex;
+const moved = await overTcp([{ cmd: "login", user: "dora", password: "password-dora" },
+  { cmd: "act", game, action: { action: "move", units: [unit], to: dest } },
+  { cmd: "act", game, action: { action: "move", units: [unit2], to: dest } }]);
+ok(moved[1].ok && moved[2].ok, `Dora moves ${unit} and ${unit2} to ${dest}`);
+const guest = await newPage("guest");
+await guest.goto(`${url}/game/${game}`);
+await guest.waitForSelector("#replay-box:not([hidden])");
+await guest.click("#replay-box summary");
+await expectText(guest, "#moves li", `Axis: Move ${unit} to ${dest}`, "a spectator without an account sees the move list from the start");
+await guest.click("#replay-first");
+await expectText(guest, "#replay-at", "Looking at the start", "... looks at the opening");
+await guest.click("#replay-next");
+await expectText(guest, "#replay-at", "after action 1 of 2", "... steps forward to after the first move");
+await guest.click("#replay-next");
+await expectText(guest, "#replay-at", "The game as it is", "... and once more: the game as it is");
+await guest.click('#moves button[data-seq="1"]');
+await expectText(guest, "#replay-at", `after action 1 of 2 \\(Axis: Move ${unit} to`, "a click on a move shows the position after it");
+await guest.click("#replay-live");
+await expectText(guest, "#replay-at", "The game as it is", "... and goes back to the game");
+await expectText(guest, "#chat-note", "Log in", "a spectator without an account is asked to log in to chat");
+
+// --- 5. the end, and a rematch ---
+await dora.click("#resign");
+await expectText(emil, "#game-status", "The Allies won", "Dora resigns; Emil sees the result");
+await dora.waitForSelector("#rematch:not([hidden])");
+await dora.click("#rematch");
+await dora.waitForURL((u) => !u.pathname.endsWith(`/game/${game}`));
+const rematch = Number(dora.url().match(/(\d+)$/)[1]);
+const summary = (await overTcp([{ cmd: "show", game: rematch }]))[0].result;
+ok(summary.challenge === "emil" && summary.players.allied === "dora" && summary.time_control?.seconds === 3 * 86400 &&
+   summary.time_control?.per === "turn", `the rematch is a challenge to Emil, Dora on the Allied side, the same clock (game ${rematch})`);
+await expectText(fritz, "#chat li", "dora: Good luck, Emil", "once the game is over the spectators read the players' channel too");
+
+// --- 6. ladder, player, settings, tournaments ---
+await emil.goto(`${url}/ladder`);
+await emil.waitForSelector("#ladder-view:not([hidden])");
+ok((await emil.locator("#ladder tbody tr").count()) >= 1, "the ladder page shows a table");
+await emil.goto(`${url}/player/dora`);
+await expectText(emil, "#player-body", "as Axis: 0 won, 0 lost", "a player's page: results by side");
+await emil.goto(`${url}/player/nobody_here`);
+await expectText(emil, "#player-body", "There is no player nobody_here", "an unknown player is said so");
+await emil.goto(`${url}/settings`);
+await emil.waitForSelector("#settings-view:not([hidden])");
+await emil.selectOption("#set-notify", "digest");
+await emil.click("#settings-save");
+await expectText(emil, "#settings-status", "Saved", "Emil chooses a daily digest");
+const prefs = (await overTcp([{ cmd: "login", user: "emil", password: "password-emil" }, { cmd: "settings" }]))[1].result;
+ok(prefs.notify === "digest", `... and akd has it (${prefs.notify})`);
+await emil.fill("#vacation-days", "3");
+await emil.click("#vacation-start");
+await expectText(emil, "#vacation-status", "On vacation until", "a vacation starts from the page");
+await emil.click("#vacation-end");
+ok(await emil.waitForFunction(() => !document.getElementById("vacation-status").textContent.includes("On vacation"), null,
+  { timeout: 5000 }).then(() => true, () => false), "... and ends: no longer on vacation");
+const away = (await overTcp([{ cmd: "login", user: "emil", password: "password-emil" }, { cmd: "vacation" }]))[1].result;
+ok(!away.away, `... and akd agrees (${JSON.stringify(away)})`);
+
+const made = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
+  { cmd: "admin", op: "tournament_create", name: "Club cup", kind: "round_robin" }]);
+ok(made[1].ok, `an operator makes a tournament (${JSON.stringify(made[1].error || "")})`);
+const tid = made[1].result?.tournament;
+for (const p of [dora, emil]) {
+  await p.goto(`${url}/tournaments`);
+  await expectText(p, "#tournament-list tr", "Club cup.*round robin", "the tournaments page lists it with its terms");
+  await p.click(`button[data-join-tournament="${tid}"]`);
+  await p.waitForURL(new RegExp(`/tournament/${tid}$`));
+}
+await expectText(emil, "#tournament-terms", "2 players", "both joined from the page: the tournament's page says 2 players");
+const started = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
+  { cmd: "admin", op: "tournament_start", tournament: tid }]);
+ok(started[1].ok, "the operator starts it");
+await emil.reload();
+await expectText(emil, "#pairings tr", "dora|emil", "its page shows the pairing with its game");
+await expectText(emil, "#standings tr", "emil", "... and the standings");
+
+ok(!errors.length, `no errors in the pages' consoles${errors.length ? ": " + errors.join("; ") : ""}`);
+await browser.close();
+console.log(`${failed} failed`);
+process.exit(failed ? 1 : 0);
