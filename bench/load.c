@@ -120,6 +120,7 @@ static const struct flood_kind {
     {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false},
     {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true},
     {"games", {"{\"id\":0,\"cmd\":\"games\",\"g\":%ld}\n", NULL}, true, true, false},
+    {"overlay", {"{\"id\":0,\"cmd\":\"overlay\",\"game\":%ld}\n", NULL}, false, true, false},
     {"record", {"{\"id\":0,\"cmd\":\"record\",\"game\":%ld}\n", NULL}, false, true, false},
     {"replay", {"{\"id\":0,\"cmd\":\"replay\",\"game\":%ld,\"at\":1}\n", NULL}, false, true, false},
     {"ladder", {"{\"id\":0,\"cmd\":\"ladder\",\"g\":%ld}\n", NULL}, false, true, false},

@@ -207,6 +207,7 @@ static const struct {
     {"watch", ak_cmd_watch, false, true, 2, never},
     {"dests", ak_cmd_dests, true, true, 5, never},
     {"why", ak_cmd_why, true, true, 5, never},
+    {"overlay", ak_cmd_overlay, false, true, 5, never},     /* public: spectators too */
     {"odds", ak_cmd_odds, true, true, 5, never},
     {"options", ak_cmd_options, true, true, 10, never},
     {"record", ak_cmd_record, false, true, 10, never},  /* spectators without an account too */
@@ -303,6 +304,7 @@ static void queue_slow(struct ak_conn *c, json_t *msg, command_fn *fn)
 
 void ak_dispatch_stop(struct ak_server *srv)
 {
+    ak_play_stop();
     while (srv->slow_head) {
         struct slow_query *q = srv->slow_head;
         srv->slow_head = q->next;

@@ -2,8 +2,8 @@
  *
  * `act` reads an action for the player's side, lets the rules library
  * decide on a copy of the state (ak_apply), and commits it through
- * ak_game_commit; `dests`, `why`, `odds` and `options` answer from the
- * same library without changing anything.
+ * ak_game_commit; `dests`, `why`, `odds`, `options` and `overlay` answer
+ * from the same library without changing anything.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +115,87 @@ void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg)
     for (int i = 0; i < n; i++)
         json_array_append_new(list, dest_json(&dests[i]));
     ak_conn_reply_ok(c, id, json_pack("{s:o}", "dests", list));
+}
+
+static json_t *squares_json(const uint8_t *on)
+{
+    json_t *list = json_array();
+    char t[8];
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        if (on[h])
+            json_array_append_new(list, json_string(ak_hex_format(h, t)));
+    return list;
+}
+
+/* The overlay of a game after its seq-th action, encoded: a spectator
+ * flood of one game costs one computation per position (a few hundred
+ * squares to encode), not one per request. A few games at a time;
+ * the oldest entry goes first. */
+#define OVERLAY_CACHE 16
+static struct {
+    int64_t game;
+    uint32_t seq;
+    uint64_t hash;      /* an undo and another action give the same seq */
+    char *text;
+    size_t len;
+} overlays[OVERLAY_CACHE];
+static int overlay_next;
+
+static char *overlay_text(const struct ak_game *g, size_t *len)
+{
+    static uint8_t zone[AK_SIDES][AK_HEX_COUNT], supply[AK_SIDES][AK_HEX_COUNT];
+    for (int side = 0; side < AK_SIDES; side++)
+        ak_overlay(g->state, side, zone[side], supply[side]);
+    /* zone[side] holds the squares in the zones of side's enemy */
+    json_t *j = json_pack("{s:I,s:I,s:{s:o,s:o},s:{s:o,s:o}}", "game", (json_int_t)g->id, "seq",
+                          (json_int_t)g->state->actions, "zones", "axis", squares_json(zone[AK_ALLIED]), "allied",
+                          squares_json(zone[AK_AXIS]), "supply", "axis", squares_json(supply[AK_AXIS]), "allied",
+                          squares_json(supply[AK_ALLIED]));
+    char *text = ak_json_text(j);
+    json_decref(j);
+    *len = text ? strlen(text) : 0;
+    return text;
+}
+
+/* {"cmd":"overlay","game"}: what a map overlay shows of the game now, for
+ * both sides: the squares each side's zones of control cover, and those
+ * where each side's units would be in supply (the ruleset's sense). Read
+ * from the public state, so spectators may ask too. */
+void ak_cmd_overlay(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    struct ak_game *g = ak_game_arg(c, id, msg);
+    if (!g)
+        return;
+    uint64_t hash = ak_state_hash(g->state);
+    for (int i = 0; i < OVERLAY_CACHE; i++)
+        if (overlays[i].text && overlays[i].game == g->id && overlays[i].seq == g->state->actions &&
+            overlays[i].hash == hash) {
+            ak_conn_reply_ok_text(c, id, overlays[i].text, overlays[i].len);
+            return;
+        }
+    size_t len;
+    char *text = overlay_text(g, &len);
+    if (!text) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    int i = overlay_next++ % OVERLAY_CACHE;
+    free(overlays[i].text);
+    overlays[i].game = g->id;
+    overlays[i].seq = g->state->actions;
+    overlays[i].hash = hash;
+    overlays[i].text = text;
+    overlays[i].len = len;
+    ak_conn_reply_ok_text(c, id, text, len);
+}
+
+/* At akd's stop: the cached overlays go (no leak reported). */
+void ak_play_stop(void)
+{
+    for (int i = 0; i < OVERLAY_CACHE; i++) {
+        free(overlays[i].text);
+        overlays[i].text = NULL;
+    }
 }
 
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)

@@ -684,6 +684,8 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg);
 /* ak_play.c */
 void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_dests(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_overlay(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_play_stop(void);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg);

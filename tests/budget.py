@@ -51,7 +51,8 @@
      records at once at rate_per_address 200 (a burst of 400, cost 10
      each) the rest is refused, and a player of another address is served
      meanwhile; the actions replayed for records and replays, everyone's
-     together, stay within replays_per_second (a record replays its game)
+     together, stay within replays_per_second (a record replays its game);
+     the map overlay (zones, supply) likewise within the address's rate
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -540,6 +541,18 @@ check(rec.get("ok") and len(rec["result"]["actions"]) == 1 and not rec["result"]
       rep.get("ok") and rep["result"]["state"]["units"][u]["hex"] == to,
       "a spectator without an account reads the record of a running game (1 action, no dice secret) and "
       "replays it (%s on %s)" % (u, to))
+ov = stranger.call("overlay", game=g)
+check(ov.get("ok") and ov["result"]["seq"] == 1 and len(ov["result"]["zones"]["allied"]) > 0 and
+      len(ov["result"]["supply"]["axis"]) > 0,
+      "a spectator without an account asks for the map overlay: %d squares in Allied zones, %d where Axis units are "
+      "in supply" % (len(ov["result"]["zones"]["allied"]), len(ov["result"]["supply"]["axis"])))
+time.sleep(2)       # the address's bucket full again
+replies = [r for _, r in stranger.pipeline([{"cmd": "overlay", "game": g} for _ in range(100)])]
+served = sum(1 for r in replies if r.get("ok"))
+check(60 <= served <= 95 and refused_with(replies, "your address's rate") == 100 - served,
+      "100 overlays at once from one address at rate_per_address 200 (cost 5 each, a burst of 400): %d served, the "
+      "rest refused as over the address's rate" % served)
+time.sleep(2)
 replies = [r for _, r in stranger.pipeline([{"cmd": "record", "game": g} for _ in range(60)])]
 served = sum(1 for r in replies if r.get("ok"))
 over = refused_with(replies, "your address's rate")

@@ -8,7 +8,12 @@
  * and 7 (7 to 1, 5 to 1 surrounded: automatic victory), SUSTAIN ATTACKS 1
  * and 7 (1 to 2 or better needs a supply unit within 5 squares).
  * Updated rules (seed 003): NEW COMBAT SYSTEM, on the game's own table
- * (tests/data/crt-test.txt, written for testing). */
+ * (tests/data/crt-test.txt, written for testing).
+ * And the map overlay a player asks for (ak_overlay): the enemy's zones
+ * of control (ZONES OF CONTROL 1: the six squares around a combat unit)
+ * and where a unit would be in supply (ISOLATION 1964: a line free of
+ * enemy zones to a supply unit; SUPPLY PHASE, Updated: traced to a
+ * source). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,5 +260,61 @@ START_TEST(updated_on_the_table)
 }
 END_TEST
 
+/* ZONES OF CONTROL 1: an Allied combat unit's zone is the six squares
+ * around it, not its own and not two squares off; the Axis has none on
+ * the board, so the Allied player sees no zone. A supply line (ISOLATION,
+ * 1964) runs from the Axis supply unit through open desert, into the
+ * enemy's zone but not through it, never onto the enemy's square; with no
+ * supply unit on board there is none. */
+START_TEST(overlay_zones_and_supply_lines)
+{
+    static uint8_t zone[AK_HEX_COUNT], supply[AK_HEX_COUNT];
+    empty_board(0);
+    ak_hex h = open_desert(), far = ak_hex_neighbor(ak_hex_neighbor(h, 0), 0);
+    put("1arm", h);
+    ak_overlay(&s, AK_AXIS, zone, supply);
+    ck_assert(!zone[h]);
+    for (int d = 0; d < AK_DIRS; d++)
+        ck_assert_msg(zone[ak_hex_neighbor(h, d)], "ZONES OF CONTROL 1: side %d of 1arm's square is in its zone", d);
+    ck_assert(!zone[far]);
+    for (int x = 0; x < AK_HEX_COUNT; x++)
+        ck_assert_msg(!supply[x], "no Axis supply unit on board: no supply line anywhere (%d)", x);
+    ak_overlay(&s, AK_ALLIED, zone, NULL);
+    for (int d = 0; d < AK_DIRS; d++)
+        ck_assert(!zone[ak_hex_neighbor(h, d)]);
+    /* the opening position: the overlay's zones are the squares the rules
+     * engine itself finds in an enemy zone (ak_in_enemy_zoc), both sides */
+    ak_state_init(&s, 0, 7);
+    for (int side = 0; side < AK_SIDES; side++) {
+        ak_overlay(&s, side, zone, NULL);
+        for (ak_hex x = 0; x < AK_HEX_COUNT; x++)
+            ck_assert_int_eq(zone[x], ak_enterable(x) && ak_in_enemy_zoc(&s, x, side));
+    }
+    empty_board(0);
+    put("1arm", h);
+    put("gsup1", far);
+    ak_overlay(&s, AK_AXIS, NULL, supply);
+    ck_assert(supply[far]);
+    ck_assert_msg(supply[ak_hex_neighbor(h, 0)], "a line may end in the enemy's zone");
+    ck_assert_msg(!supply[h], "... never on the enemy's own square");
+}
+END_TEST
+
+/* SUPPLY PHASE (Updated): a unit on its own home base is in supply from
+ * the source there; in the 1964 rules only a supply unit gives a line. */
+START_TEST(overlay_supply_by_ruleset)
+{
+    static uint8_t supply[AK_HEX_COUNT];
+    empty_board(1);
+    ak_hex base = ak_map()->homebase[AK_AXIS];
+    ak_overlay(&s, AK_AXIS, NULL, supply);
+    ck_assert_msg(supply[base], "Updated: the Axis home base is a supply source");
+    empty_board(0);
+    ak_overlay(&s, AK_AXIS, NULL, supply);
+    ck_assert_msg(!supply[base], "1964: no supply unit on board, no supply line, even at the home base");
+}
+END_TEST
+
 AK_CHECK_MAIN("preview", classic_three_to_one, classic_escarpment_doubles, classic_outside_the_table,
-              classic_supply_threshold, classic_only_combat_units, updated_on_the_table)
+              classic_supply_threshold, classic_only_combat_units, updated_on_the_table, overlay_zones_and_supply_lines,
+              overlay_supply_by_ruleset)

@@ -11,6 +11,7 @@ import { Lobby } from "./lobby.js";
 import { LadderView, PlayerView } from "./ladder.js";
 import { TournamentsView } from "./tournaments.js";
 import { SettingsView } from "./settings.js";
+import { Charts } from "./charts.js";
 import { errorText } from "./describe.js";
 import { $ } from "./dom.js";
 
@@ -71,8 +72,10 @@ async function routeGame(id) {
     const map = await conn.request("map");
     board = new Board($("board"), map);
     gameView = new GameView(conn, board, showError);
-    $("zoom-in").addEventListener("click", () => board.zoom(1 / 1.25));
-    $("zoom-out").addEventListener("click", () => board.zoom(1.25));
+    new Charts(map, () => gameView.charted());
+    // the buttons zoom on the selected square, if any (the wheel: on the pointer)
+    $("zoom-in").addEventListener("click", () => board.zoomOn(1 / 1.25, gameView.selected?.hex));
+    $("zoom-out").addEventListener("click", () => board.zoomOn(1.25, gameView.selected?.hex));
     $("zoom-fit").addEventListener("click", () => board.fit());
   }
   try {

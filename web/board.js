@@ -66,11 +66,24 @@ export class Board {
   draw() {
     const svg = this.svg;
     svg.textContent = "";
+    // Escarpment hatched, the Qattara stippled: told apart by more than
+    // their colour, and seen around the counters standing on them.
+    const defs = el("defs", {}, svg);
+    const hatch = el("pattern", { id: "pat-escarpment", width: 3, height: 3, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+    el("rect", { width: 3, height: 3, class: "pat-escarpment-ground" }, hatch);
+    el("line", { x1: 0, y1: 0, x2: 0, y2: 3, class: "pat-escarpment-line" }, hatch);
+    const dots = el("pattern", { id: "pat-qattara", width: 3, height: 3, patternUnits: "userSpaceOnUse" }, defs);
+    el("rect", { width: 3, height: 3, class: "pat-qattara-ground" }, dots);
+    el("circle", { cx: 1.5, cy: 1.5, r: 0.55, class: "pat-qattara-dot" }, dots);
     this.terrainLayer = el("g", { class: "terrain" }, svg);
     for (const [hex, s] of this.squares) {
       const p = el("polygon", { points: hexPoints(s.x, s.y), class: `hex t-${s.terrain}`, "data-hex": hex }, this.terrainLayer);
       const t = el("title", {}, p);
       t.textContent = hex;
+      // a fortress and a home base have a second ring inside, which shows
+      // above and below a counter
+      if (s.terrain === "fortress" || s.terrain === "homebase")
+        el("polygon", { points: hexPoints(s.x, s.y, R - 2.2), class: `ring ring-${s.terrain}` }, this.terrainLayer);
     }
     const lines = el("g", {}, svg);
     for (const [a, b] of this.map.road) {
@@ -217,6 +230,14 @@ export class Board {
     const v = this.view;
     const w = Math.min(Math.max(v.w * factor, 60), 2000), h = v.h * (w / v.w);
     this.setView({ x: cx - (cx - v.x) * (w / v.w), y: cy - (cy - v.y) * (w / v.w), w, h });
+  }
+
+  // Zoom keeping a square (the selection) in the middle of the view; with
+  // none, the middle stays where it is.
+  zoomOn(factor, hex) {
+    const s = hex && this.squares.get(hex);
+    if (s) this.setView({ ...this.view, x: s.x - this.view.w / 2, y: s.y - this.view.h / 2 });
+    this.zoom(factor);
   }
 
   toMap(ev) {

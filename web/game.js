@@ -122,6 +122,9 @@ export class GameView {
     this.moves.open(this.id, this.seq, this.state.result !== "none");
   }
 
+  // What the charts read of the game shown (charts.js).
+  charted() { return { state: this.state, crt_table: this.game?.crt_table, rules: this.rules }; }
+
   get me() { return this.game?.you || null; }
   get waiting() {
     const s = this.state;

@@ -36,6 +36,12 @@ const char *ak_phase_words(const struct ak_state *s);
 void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd, int supply,
                        struct ak_battle_preview *p);
 
+/* What a player's map overlay shows, for side: zone[hex] = 1 where the
+ * enemy's zones of control reach (a unit of side entering stops there),
+ * supply[hex] = 1 where a unit of side would be in supply (the ruleset's
+ * sense). Either may be NULL. */
+void ak_overlay(const struct ak_state *s, int side, uint8_t *zone, uint8_t *supply);
+
 /* The combat results table a game's battles are fought on (akd's
  * updated_crt when the game was started), attached to its state by a small
  * number (s->crt), not kept in it: whoever makes or loads a state of the

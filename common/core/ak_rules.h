@@ -199,6 +199,11 @@ struct ak_ruleset {
      * now: a player plans before his combat phase. */
     void (*battle_preview)(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                            int supply, struct ak_battle_preview *p);
+    /* in[hex] = 1 where a unit of side would be in supply now, in the
+     * edition's sense (a supply line to a supply unit free of enemy zones,
+     * ISOLATION 1964; traced to a source or extender, SUPPLY PHASE
+     * Updated): what a player's map overlay shows. */
+    void (*supply_map)(const struct ak_state *s, int side, uint8_t *in);
     /* Start of a player turn: control snapshot, supply due, flags reset
      * (the Updated ruleset's reinforcement phase). */
     void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);

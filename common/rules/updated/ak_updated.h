@@ -60,6 +60,8 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
                           struct ak_events *ev, struct ak_reject *rej);
 /* The supply phase begins: trace and mark the phasing units. */
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev);
+/* in[hex] = 1 where side's units would be in supply (SUPPLY PHASE 1-3). */
+void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in);
 bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej);
 /* TOBRUK CAPTURE: the first Axis garrison of Tobruch gets a captured

@@ -187,6 +187,12 @@ static void trace_lines(const struct ak_state *s, int side, uint8_t *reached)
         reached[h] = T.dist[h] != FAR;
 }
 
+void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in)
+{
+    static bool extender[AK_UNIT_MAX];
+    trace_supply(s, side, in, extender);
+}
+
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t in[AK_HEX_COUNT], line[AK_HEX_COUNT];
