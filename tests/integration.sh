@@ -59,9 +59,10 @@ expect alice2 '"id":8,"ok":false.*"code":"bad_request"'
 expect alice2 '"id":null,"ok":false.*"code":"bad_json"'
 expect alice2 '"id":9,"ok":true.*"seq":1'
 
-# Bob saw the move as a JSON Patch of the state with its events.
+# Bob saw the move as a JSON Patch of the state with its events, and the
+# action itself (a move list grows from the pushes).
 for _ in $(seq 50); do grep -q '"push":"game"' "$dir/bob.out" && break; sleep 0.1; done
-expect bob '"push":"game","game":1,"seq":1,"by":"axis","patch":\[.*"path":"/units/21pz5/hex","value":"W14"'
+expect bob '"push":"game","game":1,"seq":1,"by":"axis","action":{"action":"move","units":\["21pz5"\],"to":"W14"},"patch":\[.*"path":"/units/21pz5/hex","value":"W14"'
 # ... with the deadline and the dangers of the new state, so that no
 # watcher asks for the whole game after each action (PROTOCOL.md, Pushes)
 expect bob '"push":"game","game":1,"seq":1,.*"deadline":null,"hazards":\[{"kind":"[a-z_]*","rule":"[A-Z]'
