@@ -98,7 +98,12 @@ async function route() {
     show("player-view");
     return view("player", () => new PlayerView(conn, showError)).load(m[1]);
   }
-  if (!conn.user) { show("login-view"); return; }
+  if (!conn.user) {
+    $("login-why").textContent = path === "/" || path === "/lobby" ? "" :
+      "That page needs an account: log in or register. The ladder and the players' pages need none.";
+    show("login-view");
+    return;
+  }
   if (path === "/tournaments") { show("tournaments-view"); return view("tournaments", () => new TournamentsView(conn, showError)).list(); }
   if ((m = path.match(/^\/tournament\/(\d+)$/))) {
     show("tournaments-view");
@@ -109,7 +114,8 @@ async function route() {
   view("lobby", () => new Lobby(conn, showError)).load();
 }
 
-$("login-form").addEventListener("submit", (ev) => { ev.preventDefault(); login("login"); });
+// Enter: a log-in, or a registration when the password was typed twice
+$("login-form").addEventListener("submit", (ev) => { ev.preventDefault(); login($("login-password2").value ? "register" : "login"); });
 $("register").addEventListener("click", () => login("register"));
 $("logout").addEventListener("click", async () => {
   try { await conn.logout(); } catch (e) { /* logged out here either way */ }

@@ -10,6 +10,8 @@ const NS = "http://www.w3.org/2000/svg";
 const R = 10;                       // a hex's corner radius
 const W = Math.sqrt(3) * R;         // its width
 const ROW = 1.5 * R;                // the distance between rows
+// highlights drawn under the counters (the rest outline squares over them)
+const UNDER_COUNTERS = new Set(["dest", "zone-axis", "zone-allied", "nosupply"]);
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);
@@ -175,7 +177,7 @@ export class Board {
     this.hlLayer.textContent = "";
     this.topLayer.textContent = "";
     for (const [kind, hexes] of this.highlights) {
-      const layer = kind === "dest" ? this.hlLayer : this.topLayer;
+      const layer = UNDER_COUNTERS.has(kind) ? this.hlLayer : this.topLayer;
       for (const hex of hexes) {
         const s = this.squares.get(hex);
         if (s) el("polygon", { points: hexPoints(s.x, s.y, R - 1.2), class: `hl hl-${kind}`, "data-hl": `${kind}:${hex}` }, layer);

@@ -34,7 +34,7 @@ export class Charts {
     this.game = game;
     $("charts-open").addEventListener("click", () => this.open("crt"));
     $("charts-close").addEventListener("click", () => $("charts").close());
-    for (const b of document.querySelectorAll("#charts-tabs button"))
+    for (const b of document.querySelectorAll("#charts-tabs button[data-chart]"))
       b.addEventListener("click", () => this.show(b.dataset.chart));
   }
 
@@ -44,7 +44,7 @@ export class Charts {
   }
 
   show(which) {
-    for (const b of document.querySelectorAll("#charts-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.chart === which));
+    for (const b of document.querySelectorAll("#charts-tabs button[data-chart]")) b.setAttribute("aria-pressed", String(b.dataset.chart === which));
     const body = $("charts-body");
     body.textContent = "";
     body.appendChild(this[which]());

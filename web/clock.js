@@ -20,9 +20,11 @@ export class GameClock {
   }
 
   // g: the game's summary (deadline, time_control, overdue); waiting: the
-  // side akd waits for (null: nobody); me: the viewer's side, or null.
-  set(g, waiting, me) {
+  // side akd waits for (null: nobody); me: the viewer's side, or null;
+  // over: the game has ended.
+  set(g, waiting, me, over) {
     this.g = g;
+    this.over = over;
     this.waiting = waiting;
     this.me = me;
     this.render();
@@ -33,9 +35,11 @@ export class GameClock {
     if (!g) return;
     const tc = g.time_control, running = tc && g.deadline && this.waiting;
     $("clock-terms").textContent = tc ? `Clock: ${timeControlText(tc)}` : "No clock: nobody runs out of time.";
+    const over = this.over;
     for (const side of ["axis", "allied"]) {
       let text = `${sideName(side)}: `;
-      if (!tc) text += "no clock";
+      if (over) text += "the game is over";
+      else if (!tc) text += "no clock";
       else if (running && side === this.waiting) {
         const left = g.deadline - Date.now() / 1000;
         text += g.overdue || left <= 0 ? "OVERDUE (out of time)" : `${duration(left)} left, to play`;

@@ -52,8 +52,8 @@ export const sideName = (side) => (side === "axis" ? "Axis" : side === "allied" 
 export function duration(seconds) {
   if (seconds <= 0) return "no time left";
   const d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600), m = Math.floor(seconds % 3600 / 60);
-  if (d) return `${d} d ${h} h`;
-  if (h) return `${h} h ${m} min`;
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
   return `${m} min ${Math.floor(seconds % 60)} s`;
 }
 
@@ -63,7 +63,7 @@ export function errorText(e) {
 }
 
 // What a time control allows: "3 d a turn".
-export const allowance = (tc) => `${duration(tc.seconds).replace(/ 0 (h|min|s)$/, "")} ${tc.per === "turn" ? "a turn" : "an action"}`;
+export const allowance = (tc) => `${duration(tc.seconds)} ${tc.per === "turn" ? "a turn" : "an action"}`;
 
 // A time control in words: "3 d a turn (loses when it runs out)".
 export function timeControlText(tc) {
@@ -74,6 +74,7 @@ export function timeControlText(tc) {
 
 // A game's result for people: "the Axis won (time)".
 export function outcomeText(g) {
-  const who = g.result === "axis_wins" ? "the Axis won" : g.result === "allied_wins" ? "the Allies won" : "a draw";
+  const by = (side) => (g.players?.[side] ? ` (${g.players[side]})` : "");
+  const who = g.result === "axis_wins" ? `the Axis${by("axis")} won` : g.result === "allied_wins" ? `the Allies${by("allied")} won` : "a draw";
   return g.reason && g.reason !== "none" ? `${who} (${g.reason})` : who;
 }

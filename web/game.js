@@ -62,6 +62,10 @@ export class GameView {
       this.select(hex, { typed: true });  // looked at: never a move, never added to a battle
     });
     $("rematch").addEventListener("click", () => this.rematch());
+    $("game-accept").addEventListener("click", () => this.lobbyCall("join"));
+    $("game-decline").addEventListener("click", () => this.lobbyCall("decline"));
+    $("game-calloff").addEventListener("click", () => { if (confirm("Call this game off?")) this.lobbyCall("abort"); });
+    for (const id of ["show-zones", "show-supply"]) $(id).addEventListener("change", () => this.loadOverlay());
   }
 
   async open(id) {
@@ -76,7 +80,8 @@ export class GameView {
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
     item($("log"), `Game ${id}: ${g.date}, ${phaseName(g.phase)}.`);
-    this.talk.open(id, this.me);
+    this.talk.open(id, this.me, this.state.result !== "none");
+    this.loadOverlay();
   }
 
   // No game to show (none by that number, or it cannot be read): nothing
@@ -120,6 +125,22 @@ export class GameView {
   // the move list, from the record; checked against the nonces sent once over
   renderReplay() {
     this.moves.open(this.id, this.seq, this.state.result !== "none");
+  }
+
+  // The overlays asked for (zones, supply; `overlay`), for the position
+  // shown; asked again after each change while one is on.
+  async loadOverlay() {
+    const zones = $("show-zones").checked, supply = $("show-supply").checked;
+    let r = null;
+    if ((zones || supply) && this.id) {
+      try { r = await this.conn.request("overlay", { game: this.id }); } catch (e) { this.showError(errorText(e)); }
+    }
+    this.board.highlight("zone-axis", zones && r ? r.zones.axis : []);
+    this.board.highlight("zone-allied", zones && r ? r.zones.allied : []);
+    const side = this.me || this.state?.side;
+    const inSupply = new Set(supply && r ? r.supply[side] : []);
+    this.board.highlight("nosupply", supply && r ? [...this.board.squares].filter(([h, s]) => s.terrain !== "sea" &&
+      !s.terrain.startsWith("qattara") && !inSupply.has(h)).map(([h]) => h) : []);
   }
 
   // What the charts read of the game shown (charts.js).
@@ -172,7 +193,7 @@ export class GameView {
       for (const e of m.events || []) item($("log"), e.text, e.event);
       if (m.dice_secret) {
         item($("log"), `The game is over; its dice secret is ${m.dice_secret} (akc verify ${this.id} checks every roll).`);
-        this.talk.open(this.id, this.me);     // both channels are open to all now
+        this.talk.open(this.id, this.me, true);     // both channels are open to all now
       }
       $("log").scrollTop = $("log").scrollHeight;    // the log's own box, not the page
       // What the state does not say comes with the push (PROTOCOL.md):
@@ -183,6 +204,8 @@ export class GameView {
       this.selected = null;
       this.dests.clear();
       this.update();
+      clearTimeout(this.overlayTimer);
+      if ($("show-zones").checked || $("show-supply").checked) this.overlayTimer = setTimeout(() => this.loadOverlay(), 200);
       return;
     } else if (m.push === "joined") {
       item($("log"), `${m.user} joined as ${sideName(m.side)}.`);
@@ -209,7 +232,8 @@ export class GameView {
   render() {
     const g = this.game, s = this.state;
     if (!this.moves.reviewing) this.board.setUnits(s);    // an earlier position stays until "Back to the game"
-    $("game-title").textContent = `Game ${g.game}: ${g.players.axis || "(open)"} (Axis) against ${g.players.allied || "(open)"} (Allied)`;
+    const seat = (side) => g.players[side] || (g.challenge ? `${g.challenge} (invited)` : "(open)");
+    $("game-title").textContent = `Game ${g.game}: ${seat("axis")} (Axis) against ${seat("allied")} (Allied)`;
     let status;
     if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
     else if (g.open) status = g.challenge ? `Waiting for ${g.challenge} to accept.` : "Waiting for an opponent to join.";
@@ -218,13 +242,19 @@ export class GameView {
         : `Waiting for the ${sideName(this.waiting)} player.`);
     $("game-status").textContent = status;
     $("clock-box").hidden = $("chat-box").hidden = false;
-    this.clock.set(g, g.open ? null : this.waiting, this.me);
+    this.clock.set(g, g.open ? null : this.waiting, this.me, s.result !== "none");
     const hz = $("hazards");
     hz.textContent = "";
-    for (const h of g.hazards || []) item(hz, `⚠ ${h.text} (${h.section})`);
-    $("hazards-title").hidden = !(g.hazards || []).length;
+    const hazards = g.open ? [] : g.hazards || [];     // nothing bites before the game begins
+    for (const h of hazards) item(hz, `⚠ ${h.text} (${h.section})`);
+    $("hazards-title").hidden = !hazards.length;
     $("hazards-title").textContent = this.myTurn ? "Before you act:" : `Dangers for the ${sideName(this.waiting)} player:`;
-    $("controls").hidden = !this.me;
+    // an open game: only what it waits for (accepting, declining, calling off)
+    const invited = g.open && g.challenge && g.challenge.toLowerCase() === (this.conn.user || "").toLowerCase();
+    $("controls").hidden = !this.me && !invited;
+    for (const id of ["undo", "end-movement", "end-phase", "end-turn", "resign"]) $(id).classList.toggle("gone", !!g.open);
+    $("game-accept").hidden = $("game-decline").hidden = !invited;
+    $("game-calloff").hidden = !(g.open && this.me);
     $("decisions").textContent = "";    // the options are asked again (load)
     this.renderBattles();
     this.renderLosses();
@@ -649,6 +679,15 @@ export class GameView {
     await this.act({ action: kind });
   }
 
+  // Accept, decline or call off an open game from its own page.
+  async lobbyCall(cmd) {
+    try {
+      await this.conn.request(cmd, { game: this.id });
+      if (cmd === "join") this.refresh(0);
+      else location.href = "/";
+    } catch (e) { this.showError(errorText(e)); }
+  }
+
   // A return game: the same terms, the sides swapped, a challenge to the
   // opponent (as `akc rematch`).
   async rematch() {
@@ -657,6 +696,8 @@ export class GameView {
     if (g.time_control) fields.time_control = g.time_control;
     try {
       const r = await this.conn.request("new", fields);
+      // said where the opponent is looking (the players' chat is open to all once the game is over)
+      await this.talk.send(`(offers a rematch: game ${r.game}, sides swapped; accept it in your games list or at /game/${r.game})`);
       location.href = `/game/${r.game}`;
     } catch (e) { this.showError(errorText(e)); }
   }

@@ -87,7 +87,7 @@ export class PlayerView {
     res.textContent = ["axis", "allied"].map((s) => {
       const x = r.results[s];
       return `as ${sideName(s)}: ${x.won} won, ${x.lost} lost, ${x.drawn} drawn`;
-    }).join("; ");
+    }).join("; ") + " (rated games)";
     body.appendChild(res);
     if (!r.recent.length) return;
     const table = document.createElement("table");

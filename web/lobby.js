@@ -10,6 +10,7 @@
 
 import { sideName, errorText, duration, timeControlText, outcomeText } from "./describe.js";
 import { $, button } from "./dom.js";
+import { playerLink } from "./ladder.js";
 
 const GROUPS = [
   ["waiting", "Waiting for you"],
@@ -25,9 +26,16 @@ export class Lobby {
     this.showError = showError;
     this.titles = new Map();
     $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.create(); });
-    $("new-clock").addEventListener("change", () => { $("new-clock-fields").hidden = !$("new-clock").value; });
-    // a rating range limits who may take an open seek: not for a challenge
-    $("new-opponent").addEventListener("input", () => { $("new-range-fields").hidden = !!$("new-opponent").value.trim(); });
+    // Fields that do not apply are hidden and disabled (never checked,
+    // never sent): the clock's without a clock, and the rating range of a
+    // challenge (it limits who may take an open seek).
+    const showFields = (id, on) => {
+      $(id).hidden = !on;
+      for (const e of $(id).querySelectorAll("input, select")) e.disabled = !on;
+    };
+    $("new-clock").addEventListener("change", () => showFields("new-clock-fields", !!$("new-clock").value));
+    $("new-opponent").addEventListener("input", () => showFields("new-range-fields", !$("new-opponent").value.trim()));
+    showFields("new-clock-fields", false);
     conn.onPush((m) => { if (!$("lobby-view").hidden && m.push !== "chat") this.load(); });
     // A challenge to this player pushes nothing to him: the list is asked
     // again now and then while it is shown.
@@ -69,7 +77,15 @@ export class Lobby {
     lists.textContent = "";
     for (const [key, title] of GROUPS) {
       const games = r.games.filter((g) => this.group(g) === key);
-      if (!games.length && key !== "waiting") continue;
+      if (!games.length) {
+        if (key === "waiting") {
+          const p = document.createElement("p");
+          p.id = "games-waiting";
+          p.textContent = "No game waits for you.";
+          lists.appendChild(p);
+        }
+        continue;
+      }
       const wrap = document.createElement("div");
       wrap.className = "table-wrap";
       const table = document.createElement("table");
@@ -83,11 +99,6 @@ export class Lobby {
       }
       const body = table.createTBody();
       for (const g of games) this.row(body, g);
-      if (!games.length) {
-        const cell = body.insertRow().insertCell();
-        cell.colSpan = 8;
-        cell.textContent = "Nothing waits for you.";
-      }
       wrap.appendChild(table);
       lists.appendChild(wrap);
     }
@@ -108,8 +119,11 @@ export class Lobby {
     tr.insertCell().appendChild(link);
     tr.insertCell().textContent = (this.titles.get(g.ruleset) || g.ruleset) + (g.rated ? ", rated" : "") +
       (g.rating_range ? ` (ratings ${g.rating_range[0]} to ${g.rating_range[1]})` : "");
-    tr.insertCell().textContent = g.players.axis || "—";
-    tr.insertCell().textContent = g.players.allied || "—";
+    for (const side of ["axis", "allied"]) {
+      const cell = tr.insertCell();
+      if (g.players[side]) cell.appendChild(playerLink(g.players[side]));
+      else cell.textContent = "—";
+    }
     tr.insertCell().textContent = `${g.turn} (${g.date})`;
     let clock = timeControlText(g.time_control);
     if (g.deadline && g.result === "none" && !g.open)
@@ -119,7 +133,7 @@ export class Lobby {
     if (g.result !== "none") state = `Over: ${outcomeText(g)}`;
     else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}` : "Open seek";
     else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
-    tr.insertCell().textContent = state + (g.you ? ` · you play ${sideName(g.you)}` : "");
+    tr.insertCell().textContent = state + (g.you ? ` · you ${g.result !== "none" ? "played" : "play"} ${sideName(g.you)}` : "");
     const act = tr.insertCell();
     const me = (this.conn.user || "").toLowerCase();
     const invited = g.challenge && g.challenge.toLowerCase() === me;

@@ -6,7 +6,7 @@
 import { errorText } from "./describe.js";
 import { $ } from "./dom.js";
 
-const day = (t) => new Date(t * 1000).toLocaleDateString();
+const day = (t) => new Date(t * 1000).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 
 export class SettingsView {
   constructor(conn, showError) {
@@ -34,14 +34,20 @@ export class SettingsView {
   show(s) {
     $("set-notify").value = s.notify;
     $("set-chat").checked = s.chat === "on";
-    $("set-email").value = s.email || s.email_pending || "";
-    $("email-status").textContent = s.email && s.email_verified ? `${s.email}, verified: notifications go there.` :
-      s.email_pending || s.email ? `${s.email_pending || s.email}: not verified yet (the code was sent there).` : "No address: notifications stay on this server.";
+    $("set-email").value = s.email || "";
+    // only what applies: no removing an address not set, no code not sent
+    $("email-remove").disabled = !s.email;
+    $("verify-fields").hidden = !s.email_pending;
+    $("email-status").textContent = !s.email ? "No address: notifications stay on this server." :
+      s.email_verified ? `${s.email}, verified: notifications go there.` :
+        `${s.email}: not verified yet${s.email_pending ? " (a code was sent there)" : ""}.`;
   }
 
   showVacation(v) {
     $("vacation-status").textContent = (v.away ? `On vacation until ${day(v.until)}; ` : "") +
-      `${v.days_left} of ${v.days_per_year} days left this year.`;
+      `${Math.floor(v.days_left + 1e-6)} of ${v.days_per_year} days left this year.`;
+    $("vacation-start").disabled = !!v.away;
+    $("vacation-end").disabled = !v.away;
   }
 
   async save(fields, done, status = "email-status") {

@@ -19,20 +19,24 @@ export class Talk {
     $("chat-mute").addEventListener("change", () => this.mute($("chat-mute").checked));
   }
 
-  async open(id, you) {
+  // over: the game has ended (both channels open to all)
+  async open(id, you, over = false) {
     this.id = id;
     this.you = you;
+    this.over = over;
     $("chat").textContent = "";
     const loggedIn = !!this.conn.user;
     $("chat-form").hidden = !loggedIn;
     $("chat-mute-label").hidden = !loggedIn;
     if (!loggedIn) { $("chat-note").textContent = "Log in to read and write the chat."; return; }
-    $("chat-note").textContent = you ? "You write to your opponent (spectators have their own channel until the end)."
-      : "You write to the other spectators; the players read it once the game is over.";
+    $("chat-note").textContent = over ? "The game is over: everyone reads both channels." :
+      you ? "You write to your opponent (spectators have their own channel until the end)."
+        : "You write to the other spectators; the players read it once the game is over.";
     try {
       const s = await this.conn.request("settings", {});
       this.muted = s.chat === "off";
       $("chat-mute").checked = this.muted;
+      $("chat-text").disabled = $("chat-send").disabled = this.muted;
       if (this.muted) { $("chat-note").textContent = "Chat is muted (untick to read it)."; return; }
       const r = await this.conn.request("chat", { game: id });
       if (this.id !== id) return;
@@ -70,8 +74,13 @@ export class Talk {
   async mute(on) {
     try {
       await this.conn.request("settings", { chat: on ? "off" : "on" });
-      if (on) { this.muted = true; $("chat").textContent = ""; $("chat-note").textContent = "Chat is muted (untick to read it)."; }
-      else this.open(this.id, this.you);
+      if (on) {
+        this.muted = true;
+        $("chat").textContent = "";
+        $("chat-note").textContent = "Chat is muted (untick to read it).";
+        $("chat-text").disabled = $("chat-send").disabled = true;
+      }
+      else this.open(this.id, this.you, this.over);
     } catch (e) {
       $("chat-mute").checked = !on;
       this.showError(errorText(e));

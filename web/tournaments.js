@@ -7,7 +7,7 @@ import { errorText, timeControlText } from "./describe.js";
 import { $, button, item } from "./dom.js";
 import { playerLink, gameLink } from "./ladder.js";
 
-const when = (t) => new Date(t * 1000).toLocaleString();
+const when = (t) => new Date(t * 1000).toLocaleString("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" });
 
 function table(id, caption, heads) {
   const t = document.createElement("table");

@@ -14,9 +14,13 @@
 //   4. a spectator without an account arriving after Dora's move sees the
 //      move list from the start, looks at the opening and steps forward,
 //      and goes back to the game
-//   5. Dora resigns; she offers a rematch: a challenge to Emil with the
-//      sides swapped and the same clock
-//   6. the ladder, a player's page, the settings (a daily digest, a
+//   5. the charts one click away (the 1964 table, the turn track with
+//      the current turn, the reinforcements due, the map key) and the
+//      zones of control drawn on demand
+//   6. Dora resigns; she offers a rematch: a challenge to Emil with the
+//      sides swapped and the same clock, said in the old game's chat;
+//      Emil accepts it on its page
+//   7. the ladder, a player's page, the settings (a daily digest, a
 //      vacation started and ended), and a tournament (made by an operator
 //      over TCP) joined from its page and started: its pairing shown
 // usage: node community.mjs HTTP_URL TCP_HOST:PORT ADMIN_USER ADMIN_PASSWORD
@@ -125,7 +129,7 @@ ok(await dora.isHidden("#give-time") && await dora.isVisible("#ask-time"), "Dora
 const before = await clockLeft(dora, "axis");
 await emil.selectOption("#give-time-amount", "86400");
 await emil.click("#give-time");
-await expectText(dora, "#log li", "The Allied player gave 1 d 0 h more", "Dora is told Emil gave her a day");
+await expectText(dora, "#log li", "The Allied player gave 1 d more", "Dora is told Emil gave her a day");
 await expectText(dora, "#clock-axis", "3 d 23 h left", `... and her clock shows it (${before} h before)`);
 await dora.click("#ask-time");
 await expectText(emil, "#chat li", "dora.*asks for more time", "Dora asks for more time: Emil reads it in the chat");
@@ -179,7 +183,29 @@ await guest.click("#replay-live");
 await expectText(guest, "#replay-at", "The game as it is", "... and goes back to the game");
 await expectText(guest, "#chat-note", "Log in", "a spectator without an account is asked to log in to chat");
 
-// --- 5. the end, and a rematch ---
+// --- 5. charts and overlays ---
+await dora.click("#charts-open");
+await expectText(dora, "#charts-body th", "^3-1$", "the charts open on the combat results table with its 3-1 column");
+await expectText(dora, "#charts-body p", "DE: defender eliminated", "... and its key");
+await dora.click('#charts-tabs button[data-chart="turns"]');
+await expectText(dora, "#charts-body tr.now", "1 April 1941", "the turn track marks the current turn, 1 April 1941");
+await dora.click('#charts-tabs button[data-chart="reinforcements"]');
+await expectText(dora, "#charts-body td", "^15$", "the reinforcements due are listed by turn (turn 15 among them)");
+await dora.click('#charts-tabs button[data-chart="supply"]');
+await expectText(dora, "#charts-body p", "Supply units on the board at most", "the supply table");
+await dora.click('#charts-tabs button[data-chart="key"]');
+await expectText(dora, "#map-key p", "escarpment", "the map key names the terrain");
+await dora.click("#charts-close");
+ok(await dora.isHidden("#charts"), "the charts close");
+await dora.check("#show-zones");
+await dora.waitForSelector('[data-hl^="zone-allied:"]', { state: "attached", timeout: 5000 }).catch(() => {});
+const zoneSquares = await dora.locator('[data-hl^="zone-allied:"]').count();
+ok(zoneSquares > 0, `the Allied zones of control drawn on demand (${zoneSquares} squares)`);
+await dora.uncheck("#show-zones");
+await dora.waitForTimeout(300);
+ok(await dora.locator('[data-hl^="zone-allied:"]').count() === 0, "... and gone when unticked");
+
+// --- 6. the end, and a rematch ---
 await dora.click("#resign");
 await expectText(emil, "#game-status", "The Allies won", "Dora resigns; Emil sees the result");
 await dora.waitForSelector("#rematch:not([hidden])");
@@ -190,8 +216,14 @@ const summary = (await overTcp([{ cmd: "show", game: rematch }]))[0].result;
 ok(summary.challenge === "emil" && summary.players.allied === "dora" && summary.time_control?.seconds === 3 * 86400 &&
    summary.time_control?.per === "turn", `the rematch is a challenge to Emil, Dora on the Allied side, the same clock (game ${rematch})`);
 await expectText(fritz, "#chat li", "dora: Good luck, Emil", "once the game is over the spectators read the players' channel too");
+await expectText(emil, "#chat li", `offers a rematch: game ${rematch}`, "Emil, still on the old game, reads the offer in its chat");
+await emil.goto(`${url}/game/${rematch}`);
+await emil.waitForSelector("#game-accept:not([hidden])");
+ok(await emil.isHidden("#resign") && await emil.isHidden("#end-turn"), "the invited player sees Accept and Decline, not the game's controls");
+await emil.click("#game-accept");
+await expectText(emil, "#game-status", "Your move", "Emil accepts the rematch on its page: he is the Axis now, to move");
 
-// --- 6. ladder, player, settings, tournaments ---
+// --- 7. ladder, player, settings, tournaments ---
 await emil.goto(`${url}/ladder`);
 await emil.waitForSelector("#ladder-view:not([hidden])");
 ok((await emil.locator("#ladder tbody tr").count()) >= 1, "the ladder page shows a table");
