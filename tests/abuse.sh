@@ -167,10 +167,11 @@ wait $clients
 check "connections per account are capped (the 4th of 3 is refused)" \
     "[ \$(cat '$dir'/peruser-*.out | grep -c 'already has 3 connections') = 1 ]"
 
-# --- costly queries need a login; error texts stay UTF-8
-printf '{"id":1,"cmd":"dests","game":1,"units":["21pz5"]}\n{"id":2,"cmd":"options","game":1}\n{"id":3,"cmd":"games"}\n{"id":4,"cmd":"record","game":1}\n{"id":5,"cmd":"why","game":1,"action":{"type":"end_phase"}}\n' |
+# --- costly queries need a login (record and replay, a spectator's, are
+# within replays_per_second instead: budget.py); error texts stay UTF-8
+printf '{"id":1,"cmd":"dests","game":1,"units":["21pz5"]}\n{"id":2,"cmd":"options","game":1}\n{"id":3,"cmd":"games"}\n{"id":4,"cmd":"odds","game":1}\n{"id":5,"cmd":"why","game":1,"action":{"type":"end_phase"}}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/costly.out" 2>&1
-check "dests, options, games, record and why need a login" "[ \$(grep -c 'not_logged_in' '$dir/costly.out') = 5 ]"
+check "dests, options, games, odds and why need a login" "[ \$(grep -c 'not_logged_in' '$dir/costly.out') = 5 ]"
 printf '{"id":1,"cmd":"\xff\xfe"}\n{"id":2,"cmd":"hello","x":"\xc3"}\n{"id":3,"cmd":"hello"}\n' |
     "$AKC" --server 127.0.0.1:$port raw >"$dir/utf8.out" 2>&1
 check "lines that are not UTF-8 each get a reply" "[ \$(grep -c '\"ok\":' '$dir/utf8.out') = 3 ]"

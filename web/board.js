@@ -205,8 +205,9 @@ export class Board {
   }
 
   // Open on these squares (a player's units, the front) at a zoom where a
-  // counter is some 36 CSS px wide, legible; the whole map stays one
-  // click away (Fit). Squares spread wider than that: where most are.
+  // counter is some 36 CSS px wide, legible (44 on a phone: a square is
+  // then a finger's target, over 40 px); the whole map stays one click
+  // away (Fit). Squares spread wider than that: where most are.
   focusOn(hexes) {
     const pts = hexes.map((h) => this.squares.get(h)).filter(Boolean);
     const cw = this.svg.clientWidth, ch = this.svg.clientHeight;
@@ -214,7 +215,7 @@ export class Board {
     const xs = pts.map((s) => s.x), ys = pts.map((s) => s.y);
     const x0 = Math.min(...xs) - 3 * W, x1 = Math.max(...xs) + 3 * W;
     const y0 = Math.min(...ys) - 3 * R, y1 = Math.max(...ys) + 3 * R;
-    const legible = cw * 13 / 36;       // a counter is 13 units wide
+    const legible = cw * 13 / (cw < 600 ? 44 : 36);       // a counter is 13 units wide
     const w = Math.min(legible, Math.max(x1 - x0, (y1 - y0) * cw / ch, 20 * W));
     const h = w * ch / cw;
     // spread wider than the view: around where most of them are (the median)

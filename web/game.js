@@ -106,13 +106,11 @@ export class GameView {
     this.seq = g.seq;
     this.update();
     // The first time a game is shown: where the action is, legible (a
-    // player's own units; for a spectator the units of the side to move).
+    // player's own units; for a spectator the last moves: the units moved
+    // this player turn, else this turn's battles, else the side to move).
     if (this.focused !== this.id) {
       this.focused = this.id;
-      const side = this.me || this.state.side;
-      const hexes = Object.entries(this.state.units).filter(([u, x]) => x.where === "board" && this.sideOf(u) === side)
-        .map(([, x]) => x.hex);
-      this.board.focusOn(hexes);
+      this.board.focusOn(this.me ? this.unitSquares(this.me) : this.lastMoveSquares());
     }
   }
 
@@ -141,6 +139,20 @@ export class GameView {
     const inSupply = new Set(supply && r ? r.supply[side] : []);
     this.board.highlight("nosupply", supply && r ? [...this.board.squares].filter(([h, s]) => s.terrain !== "sea" &&
       !s.terrain.startsWith("qattara") && !inSupply.has(h)).map(([h]) => h) : []);
+  }
+
+  unitSquares(side) {
+    return Object.entries(this.state.units).filter(([u, x]) => x.where === "board" && this.sideOf(u) === side)
+      .map(([, x]) => x.hex);
+  }
+
+  lastMoveSquares() {
+    const s = this.state;
+    const moved = Object.values(s.units).filter((x) => x.where === "board" && x.start && x.hex !== x.start)
+      .flatMap((x) => [x.hex, x.start]);
+    if (moved.length) return moved;
+    const fought = (s.battles || []).flatMap((b) => b.hexes || []);
+    return fought.length ? fought : this.unitSquares(s.side);
   }
 
   // What the charts read of the game shown (charts.js).
@@ -321,6 +333,38 @@ export class GameView {
   // --- the losses a side owes (Updated ruleset: pending `losses`): each
   // of its units kept, reduced (a two-step unit at full strength) or
   // eliminated, sent as one `losses` action; akd says what is short ---
+  // Losses owed (the Updated ruleset) chosen on the map: a click on a
+  // square of the units that may be lost steps its first such unit on
+  // from keep to reduce to eliminate and back, in the panel's list.
+  pickLoss(hex) {
+    if ($("losses-box").hidden) return false;
+    const sels = [...$("losses-units").querySelectorAll("select")].filter((x) => this.state.units[x.dataset.unit]?.hex === hex);
+    if (!sels.length) return false;
+    const sel = sels.find((x) => x.value !== x.options[x.options.length - 1].value) || sels[0];
+    sel.selectedIndex = (sel.selectedIndex + 1) % sel.options.length;
+    sel.focus();
+    return true;
+  }
+
+  // An exchange chosen on the map: each click on a square adds its units
+  // to those chosen (or takes them out); the exchanges that lose them all
+  // are left in the list, and when one is left its button is ready.
+  pickExchange(hex) {
+    const buttons = [...$("decisions").querySelectorAll('button[data-action="exchange"]')];
+    if (!buttons.length) return false;
+    const here = Object.entries(this.state.units).filter(([u, x]) => x.hex === hex && x.where === "board" &&
+      buttons.some((b) => b.exchangeUnits.includes(u))).map(([u]) => u);
+    if (!here.length) return false;
+    this.exchangeChosen ||= new Set();
+    const all = here.every((u) => this.exchangeChosen.has(u));
+    for (const u of here) all ? this.exchangeChosen.delete(u) : this.exchangeChosen.add(u);
+    const fitting = buttons.filter((b) => [...this.exchangeChosen].every((u) => b.exchangeUnits.includes(u)));
+    for (const b of buttons) b.hidden = !fitting.includes(b);
+    this.board.highlight("selected", [...this.exchangeChosen].map((u) => this.state.units[u].hex));
+    if (fitting.length === 1) fitting[0].focus();
+    return true;
+  }
+
   lossUnits() {
     const s = this.state, p = s.pending;
     return Object.entries(s.units).filter(([unit, u]) => u.where === "board" && this.sideOf(unit) === p.side &&
@@ -344,6 +388,8 @@ export class GameView {
       (p.removed ? ` Removed so far: ${pts(p.removed)}.` : "");
     const ul = $("losses-units");
     ul.textContent = "";
+    // on the map: the squares of the units that may be lost (a click steps one's loss)
+    this.board.highlight("choice", [...new Set(this.lossUnits().map((u) => s.units[u].hex))]);
     for (const unit of this.lossUnits()) {
       const c = this.board.counters.get(unit), u = s.units[unit];
       const li = document.createElement("li");
@@ -372,7 +418,8 @@ export class GameView {
     const seq = this.seq;
     box.textContent = "";
     this.mapChoices = new Map();    // the square a retreat or an advance ends on -> those actions
-    this.board.highlight("choice", []);
+    this.exchangeChosen = null;
+    if ($("losses-box").hidden) this.board.highlight("choice", []);    // losses outline their own (renderLosses)
     if (!this.myTurn) return;
     let r;
     try { r = await this.conn.request("options", { game: this.id }); } catch (e) { return; }
@@ -384,6 +431,7 @@ export class GameView {
     box.appendChild(h);
     for (const a of shown.slice(0, 60)) {
       const b = button(box, describeAction(a), () => this.actAsking(a), { "data-action": a.action });
+      if (a.action === "exchange") b.exchangeUnits = a.units || [];
       if (a.path) {
         b.addEventListener("mouseenter", () => this.board.highlight("path", a.path));
         b.addEventListener("focus", () => this.board.highlight("path", a.path));
@@ -397,6 +445,15 @@ export class GameView {
       const end = a.action === "retreat" ? a.path?.[a.path.length - 1] : a.action === "advance" && a.units?.length ? a.to
         : a.action === "break_out" ? a.at : null;
       if (end) { if (!this.mapChoices.has(end)) this.mapChoices.set(end, []); this.mapChoices.get(end).push(a); }
+    }
+    // an exchange's units too: their squares outlined, clicked to choose
+    const exchanged = shown.filter((a) => a.action === "exchange").flatMap((a) => a.units || []);
+    if (exchanged.length) {
+      const squares = [...new Set(exchanged.map((u) => this.state.units[u]?.hex).filter(Boolean))];
+      this.board.highlight("choice", squares);
+      const p = document.createElement("p");
+      p.textContent = "Or click on the map the squares of the units to lose (outlined with dots): the list keeps the exchanges that lose them.";
+      box.insertBefore(p, h.nextSibling);
     }
     if (this.mapChoices.size) {
       this.board.highlight("choice", [...this.mapChoices.keys()]);
@@ -463,6 +520,8 @@ export class GameView {
   // only by the square passed, and any of them will do); else their routes
   // are drawn and the list says which to pick.
   async chooseOnMap(hex) {
+    if (this.myTurn && this.pickLoss(hex)) return true;
+    if (this.myTurn && this.pickExchange(hex)) return true;
     const choices = this.mapChoices?.get(hex);
     if (!choices?.length || !this.myTurn) return false;
     const units = (a) => (a.units || []).join(",");

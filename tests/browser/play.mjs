@@ -33,7 +33,8 @@
 //      from the decisions, a battle by clicking with its odds in the
 //      table's terms, resolved; the side that owes losses assigns them in
 //      the losses panel (new games until the dice give a loss to assign);
-//      the combat phase ended with end-phase, the mechanized phase begins
+//      the combat phase ended with end-phase, then the mechanized movement,
+//      supply and replacement phases: a whole Updated player turn
 //   7. screenshots of the board at the opening and after the battle, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
@@ -177,7 +178,17 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
   await alice.waitForSelector('[data-hl="dest:P35"]', { state: "attached" });
   await alice.click('polygon[data-hex="P35"]', { force: true });
   await expectText(carol, "#log li", "folgere moved P31 to P35", "Carol sees folgere move to P35");
-  // ending the movement throws the unplaced supply away: asked first
+  // ending the movement throws the unplaced supply away: asked first;
+  // no sends nothing (still the movement portion), yes ends it
+  if (attempt === 1) {
+    alice.asked = [];
+    alice.refuse = true;
+    await alice.click("#end-movement");
+    await alice.waitForTimeout(400);
+    alice.refuse = false;
+    ok(alice.asked.length === 1 && /Axis movement/.test(await alice.textContent("#game-status")),
+      "end movement with a supply unit due, answered no: nothing sent, still the movement portion");
+  }
   alice.asked = [];
   await alice.click("#end-movement");
   await expectText(alice, "#game-status", "Axis combat", "the combat portion begins");
@@ -258,6 +269,11 @@ if (retreated) {
   ok(ws >= 3, `/metrics counts the pages' WebSockets (${ws})`);
 
   // --- 5. the replay slider of a finished game ---
+  alice.refuse = true;      // a resignation answered no: the game goes on
+  await alice.click("#resign");
+  await alice.waitForTimeout(400);
+  alice.refuse = false;
+  ok(!/won/.test(await alice.textContent("#game-status")), "Resign answered no: the game goes on");
   await alice.click("#resign");
   await expectText(carol, "#game-status", "The Allies won", "Alice resigned: Carol sees the result");
   await alice.waitForSelector("#replay-box:not([hidden])");
@@ -292,6 +308,16 @@ if (retreated) {
              counterPx: box.width * svg.clientWidth / w };
   });
   ok(view.inside && view.counterPx >= 30, `the board opens on Alice's stack, a counter ${view.counterPx.toFixed(0)} px wide`);
+  // on Bob's phone a square is a finger's target: over 40 px, and so is every button
+  const phone = await bob.evaluate(() => {
+    const svg = document.getElementById("board"), w = Number(svg.getAttribute("viewBox").split(" ")[2]);
+    const hex = document.querySelector("polygon.hex").getBBox();
+    const small = [...document.querySelectorAll("#panel button, #board-tools button")]
+      .filter((b) => b.offsetParent && b.getBoundingClientRect().height < 40).map((b) => b.id || b.textContent);
+    return { hexPx: hex.height * svg.clientWidth / w, small };
+  });
+  ok(phone.hexPx >= 40 && !phone.small.length,
+     `on a phone a square is ${phone.hexPx.toFixed(0)} px high, every visible button 40 px or more (${phone.small.join(", ") || "none smaller"})`);
   // a tap on the stack selects it whole; "only this" selects one unit
   await alice.click('polygon[data-hex="P31"]', { force: true });
   await alice.click('button[data-only="folgere"]');
@@ -374,6 +400,12 @@ for (let attempt = 1; attempt <= 8 && !lossesTaken; attempt++) {
   }
   const who = owing === bob ? "Bob" : "Alice";
   await expectText(owing, "#losses-need", "Battle 1: lose", `${who} is told the loss requirement`);
+  // chosen on the map: a click on an outlined square steps its unit's loss
+  const lossSquare = (await owing.getAttribute('[data-hl^="choice:"]', "data-hl")).split(":")[1];
+  await owing.click(`polygon.hex[data-hex="${lossSquare}"]`, { force: true });
+  const stepped = await owing.evaluate((hex) => [...document.querySelectorAll("#losses-units select")]
+    .some((x) => x.value !== ""), lossSquare);
+  ok(stepped, `${who} clicks ${lossSquare} on the map: a unit there is marked to lose a step or go`);
   for (const sel of await owing.locator("#losses-units select").all()) await sel.selectOption("eliminate");
   await owing.click("#losses-send");
   await expectText(alice, "#log li", "eliminated", `${who}'s losses, assigned in the panel, are taken`);
@@ -396,6 +428,14 @@ for (let attempt = 1; attempt <= 8 && !lossesTaken; attempt++) {
   if (/Axis combat.*Your move/.test(await alice.locator("#game-status").textContent())) {
     await alice.click("#end-phase");
     await expectText(bob, "#game-status", "Axis mechanized movement", "Alice ends the combat phase with end-phase: the mechanized movement phase");
+    // the rest of the Updated player turn, phase by phase, through the page
+    await alice.click("#end-phase");
+    await expectText(bob, "#game-status", "Axis supply", "she ends the mechanized movement phase: the supply phase");
+    await alice.click("#end-phase");
+    await expectText(bob, "#game-status", "Axis replacement", "she ends the supply phase: the replacement phase");
+    await alice.click("#end-turn");
+    await expectText(bob, "#game-status", "Allied movement.*Your move",
+      "she ends the replacement phase and her turn: a whole Updated player turn through the page, Bob to move");
   }
 }
 ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the browser");
