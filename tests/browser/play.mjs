@@ -35,7 +35,8 @@
 //      the losses panel (new games until the dice give a loss to assign);
 //      the combat phase ended with end-phase, then the mechanized movement,
 //      supply and replacement phases: a whole Updated player turn
-//   7. screenshots of the board at the opening and after the battle, kept
+//   7. screenshots of the board at the opening (its own zoom and the whole
+//      map) and after the battle, on the desktop and the phone, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json SPLIT-POSITION.json
@@ -129,6 +130,9 @@ await expectText(bob, "#game-status", "Waiting for the Axis player", "Bob joined
 await expectText(alice, "#game-status", "Your move", "Alice is told it is her move once Bob joined");
 await carol.goto(`${url}/game/${game1}`);
 await expectText(carol, "#game-title", "alice \\(Axis\\) against bob \\(Allied\\)", "Carol watches from the link without logging in");
+// the opening zoom, legible, at both sizes; then the whole map
+const openingZoom = await alice.locator("#board").screenshot({ path: `${artifacts}/opening-zoom.png` });
+const phoneOpening = await bob.locator("#board").screenshot({ path: `${artifacts}/phone-opening.png` });
 await alice.click("#zoom-fit");
 const opening = await alice.locator("#board").screenshot({ path: `${artifacts}/opening.png` });
 
@@ -165,7 +169,7 @@ async function positionGame(pos = position, ruleset = "classic") {
     };
   }), [pos, ruleset]);
 }
-let retreated = false, afterBattle = null, game = null;
+let retreated = false, afterBattle = null, phoneAfterBattle = null, game = null;
 for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
   game = await positionGame();
   await bob.goto(url);
@@ -222,6 +226,8 @@ for (let attempt = 1; attempt <= 10 && !retreated; attempt++) {
     await expectText(alice, "#log li", "folgere retreated from P35", "... and Alice");
     await alice.click("#zoom-fit");
     afterBattle = await alice.locator("#board").screenshot({ path: `${artifacts}/after-battle.png` });
+    await bob.click("#zoom-fit");
+    phoneAfterBattle = await bob.locator("#board").screenshot({ path: `${artifacts}/phone-after-battle.png` });
     retreated = true;
   } else {
     console.log(`     (attempt ${attempt}: no retreat this time; a new game)`);
@@ -465,7 +471,10 @@ async function compare(name, png) {
 // the about:blank origin cannot load data: images under the page's CSP? carol is on akd's page: use a blank one
 await carol.goto("about:blank");
 await compare("opening", opening);
+await compare("opening-zoom", openingZoom);
+await compare("phone-opening", phoneOpening);
 if (afterBattle) await compare("after-battle", afterBattle);
+if (phoneAfterBattle) await compare("phone-after-battle", phoneAfterBattle);
 
 ok(errors.length === 0, `no script errors in the pages${errors.length ? ": " + errors.join("; ") : ""}`);
 await browser.close();
