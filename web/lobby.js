@@ -142,7 +142,7 @@ export class Lobby {
     if (g.open && invited && !g.you)
       button(act, "Decline", () => this.call("decline", g.game), { "data-decline": g.game });
     if (g.open && g.you)
-      button(act, "Call off", () => this.call("abort", g.game), { "data-abort": g.game });
+      button(act, "Call off", () => { if (confirm(`Call game ${g.game} off?`)) this.call("abort", g.game); }, { "data-abort": g.game });
   }
 
   async join(game) {

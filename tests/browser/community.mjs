@@ -19,7 +19,8 @@
 //      zones of control drawn on demand
 //   6. Dora resigns; she offers a rematch: a challenge to Emil with the
 //      sides swapped and the same clock, said in the old game's chat;
-//      Emil accepts it on its page
+//      Emil accepts it on its page; calling a seek off is asked first
+//      (no keeps it, yes calls it off)
 //   7. the ladder, a player's page, the settings (a daily digest, a
 //      vacation started and ended), and a tournament (made by an operator
 //      over TCP) joined from its page and started: its pairing shown
@@ -80,7 +81,9 @@ async function newPage(name, viewport = { width: 1280, height: 800 }) {
   const page = await ctx.newPage();
   page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
-  page.on("dialog", (d) => d.accept());
+  // questions answered yes, or no while page.refuse is set
+  page.refuse = false;
+  page.on("dialog", (d) => (page.refuse ? d.dismiss() : d.accept()));
   return page;
 }
 async function register(page, user) {
@@ -222,6 +225,23 @@ await emil.waitForSelector("#game-accept:not([hidden])");
 ok(await emil.isHidden("#resign") && await emil.isHidden("#end-turn"), "the invited player sees Accept and Decline, not the game's controls");
 await emil.click("#game-accept");
 await expectText(emil, "#game-status", "Your move", "Emil accepts the rematch on its page: he is the Axis now, to move");
+
+// calling a game off is asked first: no keeps it, yes calls it off
+await fritz.goto(url);
+await fritz.click("#new-game");
+await fritz.waitForURL(/\/game\/\d+$/);
+const seek = Number(fritz.url().match(/(\d+)$/)[1]);
+await fritz.waitForSelector("#game-calloff:not([hidden])");
+fritz.refuse = true;
+await fritz.click("#game-calloff");
+await fritz.waitForTimeout(400);
+fritz.refuse = false;
+const still = (await overTcp([{ cmd: "show", game: seek }]))[0];
+ok(still.ok && still.result.open, "Call off answered no: the seek stays open");
+await fritz.click("#game-calloff");
+await fritz.waitForURL((u) => u.pathname === "/");
+const gone = (await overTcp([{ cmd: "show", game: seek }]))[0];
+ok(!gone.ok || gone.result.result !== "none" || !gone.result.open, `... answered yes: it is called off (${JSON.stringify(gone.error?.code || gone.result?.open)})`);
 
 // --- 7. ladder, player, settings, tournaments ---
 await emil.goto(`${url}/ladder`);
