@@ -76,7 +76,9 @@ for path, wrong, why in [("common/core/ak_zoc.c", '#include "ak_updated.h"', "sh
                          ("common/core/ak_engine.c", '#include "ak_notation.h"', "the engine including the JSON notation"),
                          ("server/ak_play.c", '#include "ak_updated.h"', "akd including a ruleset's header"),
                          ("client/akc_play.c", '#include "ak_classic.h"', "akc including a ruleset's header"),
-                         ("proto/ak_record.c", '#include "ak_losses.h"', "the record format including a ruleset's header")]:
+                         ("proto/ak_record.c", '#include "ak_losses.h"', "the record format including a ruleset's header"),
+                         ("ai/ak_ai.c", '#include "ak_updated.h"', "the computer player including a ruleset's header"),
+                         ("common/core/ak_engine.c", '#include "ak_ai.h"', "the engine including the computer player")]:
     plain, bad = compiles(path, ""), compiles(path, wrong)
     check(plain is True and bad is False, "%s: %s does not compile (%s), the file without it does" % (path, why, wrong))
 
@@ -91,7 +93,7 @@ check(not knows_json, "in common/, only format/ includes jansson%s" % (": not " 
 
 # --- 3. circles ---
 FOLDERS = ["common/data", "common/core", "common/rules/classic", "common/rules/updated", "common/format", "common",
-           "proto", "db", "server", "client"]
+           "ai", "proto", "db", "server", "client"]
 
 
 def source_of(obj):

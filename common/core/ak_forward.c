@@ -44,6 +44,7 @@ static struct {
     struct ak_action *other[FORWARD_DEPTH], *moves[FORWARD_DEPTH];
     struct ak_reject why[FORWARD_DEPTH + 1];
     int budget;
+    struct ak_action first;     /* the first action of the way found */
 } fw;
 
 static bool work_area(void)
@@ -102,12 +103,16 @@ static int follow(const struct ak_state *from, const struct ak_state *s, int dep
     *next = *s;
     if (!ak_apply(next, a, NULL, NULL))
         return 0;
-    if (finished(from, next) || ends_now(from, next, &fw.state[depth + 1], &fw.why[depth + 1]))
-        return 1;
-    if (!progress(s, next, &fw.why[depth], &fw.why[depth + 1]))
-        return 0;
-    ++*followed;
-    return search(from, next, depth + 1);
+    int r = 1;
+    if (!finished(from, next) && !ends_now(from, next, &fw.state[depth + 1], &fw.why[depth + 1])) {
+        if (!progress(s, next, &fw.why[depth], &fw.why[depth + 1]))
+            return 0;
+        ++*followed;
+        r = search(from, next, depth + 1);
+    }
+    if (r > 0 && depth == 0)
+        fw.first = *a;
+    return r;
 }
 
 /* s's refusal is fw.why[depth]. The actions that are not moves first,
@@ -134,13 +139,21 @@ static int search(const struct ak_state *from, const struct ak_state *s, int dep
 
 enum ak_forward ak_way_forward(const struct ak_state *s, int budget)
 {
+    return ak_way_forward_first(s, budget, NULL);
+}
+
+enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struct ak_action *first)
+{
     if (s->phase == AK_PHASE_OVER)
         return AK_FORWARD_FOUND;
     if (!work_area())
         return AK_FORWARD_UNKNOWN;
     fw.budget = budget;
-    if (ends_now(s, s, &fw.state[0], &fw.why[0]))
-        return AK_FORWARD_FOUND;
-    int r = search(s, s, 0);
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)ak_waiting_for(s),
+                            .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    fw.first = end;
+    int r = ends_now(s, s, &fw.state[0], &fw.why[0]) ? 1 : search(s, s, 0);
+    if (r > 0 && first)
+        *first = fw.first;
     return r > 0 ? AK_FORWARD_FOUND : r == 0 ? AK_FORWARD_DEAD_END : AK_FORWARD_UNKNOWN;
 }

@@ -33,5 +33,9 @@ int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max);
  * search and its limits: ak_forward.c. */
 enum ak_forward { AK_FORWARD_FOUND, AK_FORWARD_DEAD_END, AK_FORWARD_UNKNOWN };
 enum ak_forward ak_way_forward(const struct ak_state *s, int budget);
+/* The same, and with a way found, its first action in *first (the ending
+ * action itself when it is legal now): what a computer player falls back
+ * on when its own choices cannot finish the part of the turn. */
+enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struct ak_action *first);
 
 #endif

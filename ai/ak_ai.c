@@ -1,0 +1,304 @@
+/* ak_ai: the computer player's choice of one action (ak_ai.h).
+ *
+ * The search is greedy over the engine's legal actions, one action at a
+ * time, each valued on a copy of the state by the evaluation
+ * (ak_ai_eval.c): in a movement portion or phase the move that raises the
+ * value most (every unit's every destination, or a few units' for the
+ * beginner) until no move raises it or the level's move cap is reached;
+ * placements, boxes, supply spent and the like when they raise it; in
+ * combat the battles whose expected gain (ak_ai_battle.c: the table's
+ * exact chances) passes the level's threshold, resolved best first;
+ * every owed decision (retreat, advance, exchange, losses) by the value
+ * after it. The strong level also values a move by the battle it opens
+ * from its square. Where its own choices cannot finish the part of the
+ * turn (an overstacked square, battles the rules oblige), it follows the
+ * engine's own way forward (ak_way_forward_first). Why greedy and not a
+ * tree search yet: docs/ai.md.
+ *
+ * Work areas are static: one thread runs it, like the engine.
+ */
+#include "ak_ai.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ak_query.h"
+#include "ak_zoc.h"
+
+#define LIST_MAX 4096
+#define STEP_LIMIT 300          /* choices in one part of a turn before following the way forward */
+#define FORWARD_BUDGET 20000
+#define GAIN_MIN 0.05           /* a move must raise the value at least this much */
+
+static struct ak_action list[LIST_MAX], moves[AK_HEX_COUNT];
+static struct ak_state work;
+
+/* battles must promise this much (factors) to be declared, by level */
+static const double battle_min[AK_AI_LEVELS] = {0, 1.5, 0.25, 0.0};
+/* units looked at for a move: 0 every one */
+static const int units_looked_at[AK_AI_LEVELS] = {0, 4, 0, 0};
+static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30};
+
+void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
+{
+    memset(ai, 0, sizeof *ai);
+    ai->level = level < 0 ? 0 : level >= AK_AI_LEVELS ? AK_AI_LEVELS - 1 : level;
+    ak_rng_seed(&ai->rng, seed);
+    ai->w = ak_ai_default_weights;
+    ai->move_cap = move_caps[ai->level];
+    ai->turn = -1;
+}
+
+static int pick(struct ak_ai *ai, int n)
+{
+    return n <= 1 ? 0 : (int)(ak_rng_next(&ai->rng) % (uint64_t)n);
+}
+
+/* The value for side after a, on a copy; -HUGE_VAL when refused. */
+static double after(const struct ak_ai *ai, const struct ak_state *s, const struct ak_action *a, int side)
+{
+    work = *s;
+    if (!ak_apply(&work, a, NULL, NULL))
+        return -HUGE_VAL;
+    return ak_ai_evaluate(&ai->w, &work, side);
+}
+
+static bool is_ending(const struct ak_state *s, const struct ak_action *a)
+{
+    return a->kind == ak_ending_action(s);
+}
+
+/* The best action of the list for side by the value after it, leaving out
+ * resignations (and endings, unless with_ending). */
+static int best_after(const struct ak_ai *ai, const struct ak_state *s, const struct ak_action *l, int n, int side,
+                      bool with_ending, double *value)
+{
+    int best = -1;
+    *value = -HUGE_VAL;
+    for (int i = 0; i < n; i++) {
+        if (l[i].kind == AK_ACT_RESIGN || (!with_ending && is_ending(s, &l[i])))
+            continue;
+        double v = after(ai, s, &l[i], side);
+        if (v > *value) {
+            *value = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The battle the strong level expects a unit on h to open: its side's
+ * combat units next to the best enemy square next to h, against it. */
+static double opened_battle(const struct ak_state *s, ak_hex h, int side)
+{
+    double best = 0;
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex e = ak_hex_neighbor(h, d);
+        if (e == AK_HEX_NONE || !ak_adjacent(h, e))
+            continue;
+        struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
+        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side != side && s->unit[u].hex == e)
+                b.units[b.nunits++] = (uint8_t)u;
+        if (!b.nunits)
+            continue;
+        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
+                ak_adjacent(s->unit[u].hex, e))
+                b.units[b.nunits++] = (uint8_t)u;
+        double v = ak_ai_battle_value(s, &b);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The best move of the units looked at, by the value after it: true with
+ * *out when it raises the value above base. */
+static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, double base, struct ak_action *out)
+{
+    double top = base + GAIN_MIN;
+    bool found = false;
+    int look = units_looked_at[ai->level], start = pick(ai, s->units);
+    for (int k = 0, looked = 0; k < s->units && (!look || looked < look); k++) {
+        int u = (start + k) % s->units;
+        if (ak_def(u)->side != side || !ak_on_board(s, u))
+            continue;
+        int n = ak_legal_moves(s, u, moves, AK_HEX_COUNT);
+        looked += n > 0;
+        for (int i = 0; i < n; i++) {
+            double v = after(ai, s, &moves[i], side);
+            if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
+                v += 0.5 * ai->w.battle * opened_battle(&work, moves[i].hex, side);
+            if (v > top) {
+                top = v;
+                *out = moves[i];
+                found = true;
+            }
+        }
+    }
+    return found;
+}
+
+/* A declared battle (index b) as a battle action, to value it. */
+static void declared(const struct ak_state *s, int b, int side, struct ak_action *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = AK_ACT_BATTLE;
+    out->side = (uint8_t)side;
+    out->supply = AK_UNIT_NONE;
+    for (int u = 0; u < s->units && out->nunits < AK_GROUP_MAX; u++)
+        if (ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_unit_is_combat(ak_def(u)))
+            out->units[out->nunits++] = (uint8_t)u;
+}
+
+/* In combat, before the owed decisions: the best battle to declare, the
+ * best declared battle to fight first, or nothing (-1). */
+static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n, int side)
+{
+    int best = -1;
+    double top = battle_min[ai->level];
+    for (int i = 0; i < n; i++)
+        if (list[i].kind == AK_ACT_BATTLE) {
+            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]);
+            if (v > top) {
+                top = v;
+                best = i;
+            }
+        }
+    if (best >= 0)
+        return best;
+    top = -HUGE_VAL;
+    for (int i = 0; i < n; i++)
+        if (list[i].kind == AK_ACT_RESOLVE) {
+            struct ak_action b;
+            declared(s, list[i].battle, side, &b);
+            double v = ak_ai_battle_value(s, &b);
+            if (v > top) {
+                top = v;
+                best = i;
+            }
+        }
+    return best;
+}
+
+/* Spending supply on attacks (the Updated ruleset) is worth it when a
+ * battle it makes possible promises more than the supply unit is worth. */
+static int supply_for_attacks(const struct ak_ai *ai, const struct ak_state *s, int n)
+{
+    static struct ak_action then[LIST_MAX];
+    for (int i = 0; i < n; i++) {
+        if (list[i].kind != AK_ACT_SUPPLY_ATTACKS)
+            continue;
+        static struct ak_state spent;
+        spent = *s;
+        if (!ak_apply(&spent, &list[i], NULL, NULL))
+            continue;
+        int k = ak_query_battles(&spent, then, LIST_MAX);
+        for (int j = 0; j < k; j++)
+            if (ai->w.battle * ak_ai_battle_value(&spent, &then[j]) > ai->w.supply_unit + battle_min[ai->level])
+                return i;
+    }
+    return -1;
+}
+
+/* What the engine's own search finds to finish the part of the turn. */
+static bool way_forward(const struct ak_state *s, struct ak_action *out)
+{
+    struct ak_reject rej;
+    return ak_way_forward_first(s, FORWARD_BUDGET, out) == AK_FORWARD_FOUND && ak_try(s, out, &rej);
+}
+
+/* The yardstick: a legal action at random, moves now and then. */
+static bool random_choice(struct ak_ai *ai, const struct ak_state *s, int n, struct ak_action *out)
+{
+    int side = ak_waiting_for(s);
+    if ((ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < 12 && pick(ai, 3) > 0 && ai->steps < STEP_LIMIT) {
+        for (int tries = 0; tries < 8; tries++) {
+            int u = pick(ai, s->units);
+            if (ak_def(u)->side != side || !ak_on_board(s, u))
+                continue;
+            int k = ak_legal_moves(s, u, moves, AK_HEX_COUNT);
+            if (k > 0) {
+                *out = moves[pick(ai, k)];
+                ai->moves++;
+                return true;
+            }
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i].kind != AK_ACT_RESIGN && (ai->steps < STEP_LIMIT / 2 || is_ending(s, &list[i]) || s->pending.kind))
+            list[k++] = list[i];
+    if (k > 0) {
+        *out = list[pick(ai, k)];
+        return true;
+    }
+    return way_forward(s, out);
+}
+
+static void new_part(struct ak_ai *ai, const struct ak_state *s)
+{
+    if (ai->turn == s->turn && ai->side == ak_waiting_for(s) && ai->phase == s->phase)
+        return;
+    ai->turn = s->turn;
+    ai->side = ak_waiting_for(s);
+    ai->phase = s->phase;
+    ai->moves = 0;
+    ai->steps = 0;
+}
+
+/* The searching levels' choice among n listed actions (moves apart). */
+static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, struct ak_action *out)
+{
+    int side = ak_waiting_for(s), i;
+    double v, base = ak_ai_evaluate(&ai->w, s, side);
+    if (s->pending.kind)
+        return (i = best_after(ai, s, list, n, side, false, &v)) >= 0 ? (*out = list[i], true) : way_forward(s, out);
+    if ((i = combat_choice(ai, s, n, side)) >= 0 || (i = supply_for_attacks(ai, s, n)) >= 0) {
+        *out = list[i];
+        return true;
+    }
+    if ((ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap && best_move(ai, s, side, base, out)) {
+        ai->moves++;
+        return true;
+    }
+    /* placements, boxes, embarkations and the like, when they raise the value */
+    static struct ak_action other[LIST_MAX];
+    int k = 0;
+    for (int j = 0; j < n; j++)
+        if (list[j].kind != AK_ACT_BATTLE && list[j].kind != AK_ACT_RESOLVE && list[j].kind != AK_ACT_SUPPLY_ATTACKS)
+            other[k++] = list[j];
+    if ((i = best_after(ai, s, other, k, side, false, &v)) >= 0 && v > base + GAIN_MIN) {
+        *out = other[i];
+        return true;
+    }
+    for (int j = 0; j < n; j++)
+        if (is_ending(s, &list[j])) {
+            *out = list[j];
+            return true;
+        }
+    return way_forward(s, out);
+}
+
+bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)
+{
+    if (s->phase == AK_PHASE_OVER)
+        return false;
+    new_part(ai, s);
+    ai->steps++;
+    int n = ak_legal_actions(s, 0, list, LIST_MAX);
+    bool ok = ai->level == AK_AI_RANDOM ? random_choice(ai, s, n, out)
+              : ai->steps > STEP_LIMIT  ? way_forward(s, out)
+                                        : searched_choice(ai, s, n, out);
+    struct ak_reject rej;
+    if (ok && ak_try(s, out, &rej))
+        return true;
+    /* never an illegal action: the first legal one listed that is not a resignation */
+    for (int i = 0; i < n; i++)
+        if (list[i].kind != AK_ACT_RESIGN && ak_try(s, &list[i], &rej)) {
+            *out = list[i];
+            return true;
+        }
+    return way_forward(s, out);
+}

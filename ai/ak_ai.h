@@ -1,0 +1,69 @@
+/* ak_ai: the computer player, a library on the rules engine (issue 31).
+ *
+ * Pure like the engine: no I/O, no clock, deterministic for a seed. It
+ * sees the game through the engine's door only (ak_engine.h, ak_query.h:
+ * the legal actions, each unit's moves, the battle preview, the overlay)
+ * and every action it returns passed ak_try on the state it was given, so
+ * it can never play an illegal move. docs/ai.md says the method, the
+ * evaluation and the figures; bench/ai_bench.c measures its strength.
+ *
+ * One call, one action: ak_ai_choose() answers for the player the game
+ * waits for, whatever he owes (a move, a placement, a battle, a retreat,
+ * a loss, the end of a phase). A whole player turn is many calls; what
+ * the AI keeps between them (moves made this portion) lives in struct
+ * ak_ai, so one struct per seat.
+ */
+#ifndef AK_AI_H
+#define AK_AI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ak_engine.h"
+#include "ak_rng.h"
+
+enum ak_ai_level {
+    AK_AI_RANDOM = 0,       /* any legal action: the yardstick */
+    AK_AI_BEGINNER = 1,     /* greedy over a few units, battles at good odds */
+    AK_AI_STANDARD = 2,     /* greedy over every unit and every battle */
+    AK_AI_STRONG = 3,       /* the standard search, each move also valued by the battles it opens */
+    AK_AI_LEVELS
+};
+
+/* What the evaluation counts, in factor points (a 4-4 unit is worth 8). */
+struct ak_ai_weights {
+    double material;        /* combat factors on board, own minus the enemy's */
+    double supply_unit;     /* each supply unit on board */
+    double tobruch;         /* holding Tobruch */
+    double home_threat;     /* an enemy combat unit within 3 squares of one's home base */
+    double advance;         /* per square nearer the enemy's home base, per unit (Axis), or holding (Allied) */
+    double out_of_supply;   /* a combat unit with no supply line, times its factors */
+    double isolated;        /* a combat unit isolated, times its factors and turns */
+    double battle;          /* a battle's expected gain, in factors */
+};
+
+struct ak_ai {
+    int level;
+    struct ak_rng rng;
+    struct ak_ai_weights w;
+    int move_cap;           /* moves at most in one movement portion or phase */
+    /* the part of the turn the last choice was made in, and what was done in it */
+    int turn, side, phase, moves, steps;
+};
+
+/* The default weights (docs/ai.md: how they were chosen). */
+extern const struct ak_ai_weights ak_ai_default_weights;
+
+void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed);
+/* The AI's action for the player s waits for: true with *out legal in s;
+ * false only when nothing can be done (the game is over). */
+bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out);
+
+/* The position for side, higher better (ak_ai_eval.c). */
+double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side);
+/* A battle action's expected gain for its attacker, in factors, from the
+ * ruleset's battle preview: each result's exact chance times what it
+ * costs each side (ak_ai_battle.c). */
+double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *battle);
+
+#endif

@@ -1,0 +1,73 @@
+/* ak_ai_battle: a battle's worth to its attacker before it is fought,
+ * from the ruleset's battle preview (ak_battle_preview): every result the
+ * die can give, with its exact chance, times what the result costs each
+ * side. The results are read from their names, so both tables are read
+ * the same way: the 1964 table's AE, AB2, EX, DB2, DE, and the Updated
+ * table's cells ("DL50%/DR2": the defender loses half, retreats two),
+ * each part counted. A loss counts the factors lost (attack and defence,
+ * as the evaluation counts material); a retreat a third of the side's
+ * factors (a retreat can end in elimination, and gives ground). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_ai.h"
+
+#define RETREAT_SHARE (1.0 / 3.0)
+#define EXCHANGE_SHARE 0.2      /* EX: both lose about as much; the defender's square opens */
+
+/* What one part of a result ("DE", "AL50%", "DR2") gives the attacker. */
+static double part_value(const char *p, size_t len, double att, double def)
+{
+    double weaker = att < def ? att : def;
+    if (len >= 2 && p[0] == 'D' && p[1] == 'E')
+        return def;
+    if (len >= 2 && p[0] == 'A' && p[1] == 'E')
+        return -att;
+    if (len >= 2 && p[0] == 'E' && p[1] == 'X')
+        return EXCHANGE_SHARE * def;
+    if (len >= 3 && (p[1] == 'L') && (p[0] == 'D' || p[0] == 'A')) {
+        double share = atof(p + 2) / 100.0;
+        return p[0] == 'D' ? share * weaker : -share * weaker;
+    }
+    if (len >= 2 && (p[1] == 'B' || p[1] == 'R'))
+        return p[0] == 'D' ? RETREAT_SHARE * def : p[0] == 'A' ? -RETREAT_SHARE * att : 0;
+    return 0;
+}
+
+static double result_value(const char *name, double att, double def)
+{
+    double v = 0;
+    for (const char *p = name; *p;) {
+        size_t len = strcspn(p, "/");
+        v += part_value(p, len, att, def);
+        p += len + (p[len] == '/');
+    }
+    return v;
+}
+
+double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *battle)
+{
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na = 0, nd = 0;
+    for (int i = 0; i < battle->nunits; i++) {
+        int u = battle->units[i];
+        if (ak_def(u)->side == battle->side)
+            att[na++] = (uint8_t)u;
+        else
+            def[nd++] = (uint8_t)u;
+    }
+    struct ak_battle_preview p;
+    ak_battle_preview(s, att, na, def, nd, battle->supply, &p);
+    if (!p.known || !p.allowed || p.faces <= 0)
+        return 0;
+    /* what each side stands to lose: its units' factors, as the
+     * evaluation counts material */
+    double a = 0, d = 0, v = 0;
+    for (int i = 0; i < na; i++)
+        a += ak_def(att[i])->attack + ak_def(att[i])->defense;
+    for (int i = 0; i < nd; i++)
+        d += ak_def(def[i])->attack + ak_def(def[i])->defense;
+    for (int i = 0; i < p.nresults; i++)
+        v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d);
+    return v;
+}
