@@ -677,10 +677,20 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
                                     const char *nonce),
                           void *ud)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT seq, side, action, nonce FROM actions WHERE game_id = ? ORDER BY seq");
+    return ak_store_actions_range(st, game, 1, UINT32_MAX, cb, ud);
+}
+
+int ak_store_actions_range(struct ak_store *st, int64_t game, uint32_t first, uint32_t last,
+                           int (*cb)(void *ud, uint32_t seq, int side, const char *json, const char *nonce),
+                           void *ud)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT seq, side, action, nonce FROM actions WHERE game_id = ? "
+                                        "AND seq BETWEEN ? AND ? ORDER BY seq");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
+    sqlite3_bind_int64(q, 2, first);
+    sqlite3_bind_int64(q, 3, last);
     int rc = AK_STORE_OK;
     while (rc == AK_STORE_OK && sqlite3_step(q) == SQLITE_ROW) {
         const char *side = (const char *)sqlite3_column_text(q, 1);

@@ -288,5 +288,10 @@ int ak_store_actions_each(struct ak_store *st, int64_t game,
                           int (*cb)(void *ud, uint32_t seq, int side, const char *json,
                                     const char *nonce),
                           void *ud);
+/* The same for the actions numbered first to last only (an index read:
+ * a replay to action N reads N rows, not the whole log). */
+int ak_store_actions_range(struct ak_store *st, int64_t game, uint32_t first, uint32_t last,
+                           int (*cb)(void *ud, uint32_t seq, int side, const char *json, const char *nonce),
+                           void *ud);
 
 #endif

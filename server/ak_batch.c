@@ -154,6 +154,8 @@ static void roll_back(struct ak_server *srv, struct ak_commit *batch)
 
 static void answer_committed(struct ak_server *srv, struct ak_commit *k)
 {
+    if (k->g->stored_seq < k->seq)
+        k->g->stored_seq = k->seq;      /* the log holds it now */
     if (k->conn)
         ak_conn_reply_ok_text(k->conn, k->id, k->result_text, k->result_len);
     ak_game_push_line(k->g, k->push_line, k->push_len);

@@ -305,6 +305,7 @@ static void queue_slow(struct ak_conn *c, json_t *msg, command_fn *fn)
 void ak_dispatch_stop(struct ak_server *srv)
 {
     ak_play_stop();
+    ak_records_stop();
     while (srv->slow_head) {
         struct slow_query *q = srv->slow_head;
         srv->slow_head = q->next;

@@ -135,6 +135,7 @@ int ak_game_load(struct ak_server *srv, struct ak_game *g)
         g->state = NULL;
         return -1;
     }
+    g->stored_seq = s->actions;     /* read from the log: all of it is there */
     ak_log(AK_LOG_DEBUG, "game %lld read back into memory", (long long)g->id);
     return 0;
 }
@@ -356,7 +357,11 @@ int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t
                         struct ak_state *state, struct ak_action *after)
 {
     struct replay_ctx r = {g, state, upto, after, false};
-    if (ak_store_actions_each(srv->store, g->id, replay_one, &r) != AK_STORE_OK || r.failed)
+    /* the rows after the state and up to upto (and the one after it, when asked for) */
+    uint32_t last = upto == UINT32_MAX || !after ? upto : upto + 1;
+    if (state->actions < last &&
+        (ak_store_actions_range(srv->store, g->id, state->actions + 1, last, replay_one, &r) != AK_STORE_OK ||
+         r.failed))
         return -1;
     return 0;
 }
@@ -416,9 +421,11 @@ static int load_one(void *ud, const struct ak_store_game *sg)
                (long long)sg->id, sg->ruleset, sg->seq);
         ak_game_remove(srv, g);
         srv->skipped_games++;
-    } else if (g->state->phase == AK_PHASE_OVER || !ak_game_listed(g)) {
-        ak_game_evict(srv, g);  /* read back if someone asks for it */
+        return 0;
     }
+    g->stored_seq = g->state->actions;
+    if (g->state->phase == AK_PHASE_OVER || !ak_game_listed(g))
+        ak_game_evict(srv, g);  /* read back if someone asks for it */
     return 0;
 }
 

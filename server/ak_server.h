@@ -28,7 +28,8 @@
  *   games                ak_games.c (in memory, committing an action, its
  *                        deadline, the listed games), ak_seats.c (each
  *                        account's games), ak_game_new.c (making a game),
- *                        ak_lobby.c (new, join, listing, records),
+ *                        ak_lobby.c (new, join, listing),
+ *                        ak_records.c (a game's record and replay),
  *                        ak_play.c (refereed actions, move queries, odds),
  *                        ak_undo.c and ak_undo_steps.c (what it keeps),
  *                        ak_watch.c (who gets the pushes), ak_clock.c
@@ -217,6 +218,7 @@ struct ak_game {
     const struct ak_crt_held *crt;  /* the table its battles are fought on (Updated), or NULL */
     struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
+    uint32_t stored_seq;    /* the log holds actions 1 to this (the rest wait in the batch) */
     struct ak_undo_step *undo;  /* the states before its last undoable actions (ak_undo.c) */
     struct ak_game *listed_prev, *listed_next;  /* srv->listed, while ak_game_listed (ak_games.c) */
     bool in_listed;
@@ -668,6 +670,12 @@ void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
 struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns);
 void ak_writer_stop(struct ak_server *srv);
 
+/* ak_records.c: record and replay, for spectators too (charged to
+ * replays_per_second); ak_records_stop frees the records kept. */
+void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg);
+void ak_records_stop(void);
+
 /* ak_lobby.c */
 /* Why akd cannot start games of ruleset r (no table, unfinished): true
  * with the sentence in why. */
@@ -679,7 +687,6 @@ void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_show(struct ak_conn *c, const json_t *id, const json_t *msg);
-void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_play.c */
 void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg);
@@ -688,7 +695,6 @@ void ak_cmd_overlay(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_play_stop(void);
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_odds(struct ak_conn *c, const json_t *id, const json_t *msg);
-void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_options(struct ak_conn *c, const json_t *id, const json_t *msg);
 
 /* ak_ladder.c: ratings of rated games */

@@ -71,6 +71,8 @@ static void undo_answer(struct ak_server *srv, struct ak_commit *k)
     const struct undo_change *u = k->data;
     struct ak_game *g = k->g;
     (void)srv;
+    if (g->stored_seq > u->upto)
+        g->stored_seq = u->upto;    /* the log was cut */
     json_t *patch = ak_state_patch(&u->after, &u->before);
     json_t *taken = ak_action_to_json_in(&u->action, &u->before);
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, u->by, u->upto + 1);

@@ -168,9 +168,11 @@ static int page_path(const char *url)
         if (strcmp(url, whole[i]) == 0)
             return 1;
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        size_t n = strlen(named[i].prefix), len = strlen(url + n);
-        if (strncmp(url, named[i].prefix, n) == 0 && url[n])
-            return strspn(url + n, named[i].chars) == len && len <= named[i].max ? 1 : -1;
+        size_t n = strlen(named[i].prefix);
+        if (strncmp(url, named[i].prefix, n) != 0 || !url[n])
+            continue;
+        size_t len = strlen(url + n);      /* url is at least the prefix long */
+        return strspn(url + n, named[i].chars) == len && len <= named[i].max ? 1 : -1;
     }
     return 0;
 }

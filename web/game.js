@@ -194,9 +194,10 @@ export class GameView {
       const expected = m.push === "game" ? this.seq + 1 : this.seq - 1;
       try {
         if (m.seq !== expected) throw new Error("a gap in the pushes");
+        const waiting = this.waiting;
         applyPatch(this.state, m.patch);
         this.seq = m.seq;
-        this.moves.pushed(m);
+        this.moves.pushed(m, waiting);
       } catch {
         this.refresh(0);
         return;

@@ -76,9 +76,12 @@ export class MoveList {
       item($("log"), `The ${checked} dice nonce(s) this page sent for its actions are the ones recorded.`);
   }
 
-  // A push: an action added (game) or taken back (undo).
-  pushed(m) {
-    if (m.push === "game" && m.seq === this.actions.length + 1 && m.action) this.actions.push({ side: m.by, action: m.action });
+  // A push: an action added (game) or taken back (undo). by is the side,
+  // or "server"/"admin" for an action made for a side (a loss on time, an
+  // adjudication): then the side that was awaited (waiting).
+  pushed(m, waiting) {
+    const side = m.by === "axis" || m.by === "allied" ? m.by : waiting;
+    if (m.push === "game" && m.seq === this.actions.length + 1 && m.action) this.actions.push({ side, action: m.action });
     else if (m.push === "undo" && m.seq === this.actions.length - 1) this.actions.pop();
     this.seq = m.seq;
     this.renderList();
