@@ -160,7 +160,9 @@ static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n
     double top = battle_min[ai->level];
     for (int i = 0; i < n; i++)
         if (list[i].kind == AK_ACT_BATTLE) {
-            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]);
+            /* a supply unit that sustains the battle is spent (SUSTAIN ATTACKS) */
+            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
+                       (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
             if (v > top) {
                 top = v;
                 best = i;
@@ -200,6 +202,20 @@ static int supply_for_attacks(const struct ak_ai *ai, const struct ak_state *s, 
                 return i;
     }
     return -1;
+}
+
+/* Past STEP_LIMIT choices in one part of the turn: the battles declared
+ * fought, then the part ended, or what the engine's search finds. */
+static bool wind_up(const struct ak_state *s, int n, struct ak_action *out)
+{
+    for (int kind = AK_ACT_RESOLVE, pass = 0; pass < 2; pass++, kind = ak_ending_action(s))
+        for (int i = 0; i < n; i++)
+            if (list[i].kind == kind) {
+                *out = list[i];
+                return true;
+            }
+    struct ak_reject rej;
+    return ak_way_forward_first(s, FORWARD_BUDGET, out) == AK_FORWARD_FOUND && ak_try(s, out, &rej);
 }
 
 /* What the engine's own search finds to finish the part of the turn. */
@@ -259,18 +275,25 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
         *out = list[i];
         return true;
     }
-    if ((ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap && best_move(ai, s, side, base, out)) {
-        ai->moves++;
-        return true;
-    }
-    /* placements, boxes, embarkations and the like, when they raise the value */
+    /* placements, boxes, embarkations and the like first, when they raise
+     * the value (a supply unit placed early moves this portion) */
     static struct ak_action other[LIST_MAX];
     int k = 0;
+    /* (a battle is never called off once chosen, and units are abandoned
+     * only when the rules leave nothing else: the way forward) */
+    static const unsigned not_other = 1u << AK_ACT_BATTLE | 1u << AK_ACT_RESOLVE | 1u << AK_ACT_SUPPLY_ATTACKS |
+                                      1u << AK_ACT_CANCEL | 1u << AK_ACT_ABANDON;
     for (int j = 0; j < n; j++)
-        if (list[j].kind != AK_ACT_BATTLE && list[j].kind != AK_ACT_RESOLVE && list[j].kind != AK_ACT_SUPPLY_ATTACKS)
+        if (!(not_other & (1u << list[j].kind)))
             other[k++] = list[j];
-    if ((i = best_after(ai, s, other, k, side, false, &v)) >= 0 && v > base + GAIN_MIN) {
+    if (ai->moves < ai->move_cap && (i = best_after(ai, s, other, k, side, false, &v)) >= 0 &&
+        v > base + GAIN_MIN) {
+        ai->moves++;    /* counted with the moves: an embarkation and a landing cannot go round for ever */
         *out = other[i];
+        return true;
+    }
+    if ((ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap && best_move(ai, s, side, base, out)) {
+        ai->moves++;
         return true;
     }
     for (int j = 0; j < n; j++)
@@ -289,7 +312,7 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
     ai->steps++;
     int n = ak_legal_actions(s, 0, list, LIST_MAX);
     bool ok = ai->level == AK_AI_RANDOM ? random_choice(ai, s, n, out)
-              : ai->steps > STEP_LIMIT  ? way_forward(s, out)
+              : ai->steps > STEP_LIMIT  ? wind_up(s, n, out)
                                         : searched_choice(ai, s, n, out);
     struct ak_reject rej;
     if (ok && ak_try(s, out, &rej))

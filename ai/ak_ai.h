@@ -40,6 +40,10 @@ struct ak_ai_weights {
     double out_of_supply;   /* a combat unit with no supply line, times its factors */
     double isolated;        /* a combat unit isolated, times its factors and turns */
     double battle;          /* a battle's expected gain, in factors */
+    double supply_exposed;  /* a supply unit an enemy combat unit can reach, with no own one on its square */
+    double threat;          /* the enemy's best attack on a stack next turn, its expected gain */
+    double home_garrison;   /* a combat unit on one's own home base: supply and reinforcements arrive only there (LOGISTICS) */
+    double no_supply;       /* per turn without a supply unit on board (two: every unit lost, ISOLATION 1) */
 };
 
 struct ak_ai {
@@ -61,6 +65,8 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
 
 /* The position for side, higher better (ak_ai_eval.c). */
 double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side);
+/* What each of side's supply units is worth now (the last one most). */
+double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *s, int side);
 /* A battle action's expected gain for its attacker, in factors, from the
  * ruleset's battle preview: each result's exact chance times what it
  * costs each side (ak_ai_battle.c). */

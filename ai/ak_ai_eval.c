@@ -6,9 +6,11 @@
  * the rules punish: units with no supply line (ISOLATION, SUPPLY PHASE)
  * and units isolated for turns. Counted for both sides, the enemy's
  * subtracted, so the value is symmetric. The game's end outweighs all. */
+#include <math.h>
 #include <string.h>
 
 #include "ak_ai.h"
+#include "ak_zoc.h"
 
 #define WON 100000.0
 
@@ -21,7 +23,28 @@ const struct ak_ai_weights ak_ai_default_weights = {
     .out_of_supply = 0.35,
     .isolated = 0.5,
     .battle = 1.0,
+    .supply_exposed = 5.0,
+    .home_garrison = 20.0,
+    .threat = 0.0,     /* off: at 0.5 a player turn took ten times as long (docs/ai.md) */
+    .no_supply = 40.0,
 };
+
+/* A supply unit on h with no own combat unit on h, within an enemy combat
+ * unit's movement: the enemy can take it (CAPTURE). */
+static bool exposed(const struct ak_state *s, ak_hex h, int side)
+{
+    bool guarded = false, threatened = false;
+    for (int u = 0; u < s->units && !guarded; u++) {
+        if (!ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        ak_hex x = s->unit[u].hex;
+        if (ak_def(u)->side == side)
+            guarded = x == h;
+        else if (ak_hex_distance(x, h) <= ak_def(u)->movement)
+            threatened = true;
+    }
+    return threatened && !guarded;
+}
 
 /* A combat unit's factors as they stand (a reduced unit at half). */
 static double factors(const struct ak_state *s, int u)
@@ -35,25 +58,97 @@ static double factors(const struct ak_state *s, int u)
     return a + f;
 }
 
+#define THREAT_REACH 3     /* enemy combat units this near may attack a stack next turn */
+
+/* The enemy's best attack on the stack on h next turn, as if every enemy
+ * combat unit within THREAT_REACH squares joined it: its expected gain
+ * for the enemy (ak_ai_battle_value), in factors. */
+static double threat_on(const struct ak_state *s, ak_hex h, int side)
+{
+    struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)!side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
+    int attackers = 0;
+    for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++) {
+        if (!ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        ak_hex x = s->unit[u].hex;
+        if (ak_def(u)->side == side ? x == h : ak_hex_distance(x, h) <= THREAT_REACH) {
+            b.units[b.nunits++] = (uint8_t)u;
+            attackers += ak_def(u)->side != side;
+        }
+    }
+    double v = attackers ? ak_ai_battle_value(s, &b) : 0;
+    return v > 0 ? v : 0;
+}
+
+/* A stack on h in an enemy zone must attack (1964: ATTACKING 6; units
+ * that cannot, even at 1-6, are abandoned): its best attack on a square
+ * next to it, when even that loses, is what being there costs. */
+static double forced_attack(const struct ak_state *s, ak_hex h, int side)
+{
+    if (!ak_ruleset_get(s->ruleset)->attacks_obligatory || !ak_in_enemy_zoc(s, h, side))
+        return 0;
+    double best = -HUGE_VAL;
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex e = ak_hex_neighbor(h, d);
+        if (e == AK_HEX_NONE || !ak_adjacent(h, e))
+            continue;
+        struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
+        int defenders = 0;
+        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++) {
+            if (!ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+                continue;
+            bool mine = ak_def(u)->side == side;
+            if ((mine && s->unit[u].hex == h) || (!mine && s->unit[u].hex == e)) {
+                b.units[b.nunits++] = (uint8_t)u;
+                defenders += !mine;
+            }
+        }
+        if (defenders) {
+            double v = ak_ai_battle_value(s, &b);
+            best = v > best ? v : best;
+        }
+    }
+    return best < 0 && best > -HUGE_VAL ? best : 0;
+}
+
+/* What one's supply units are worth each: much more for the last one
+ * (without any for two turns, every unit is lost: ISOLATION 1). */
+double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *s, int side)
+{
+    int n = 0;
+    for (int u = 0; u < s->units; u++)
+        n += ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
+    return n <= 1 ? w->supply_unit + w->no_supply / 2 : w->supply_unit;
+}
+
 /* One side's part of the value (the caller subtracts the enemy's). */
 static double side_value(const struct ak_ai_weights *w, const struct ak_state *s, int side, const uint8_t *supply)
 {
     const struct ak_map *m = ak_map();
     ak_hex goal = m->homebase[!side];
-    double v = 0;
+    double v = 0, supply_worth = ak_ai_supply_worth(w, s, side);
+    bool garrison = false;
+    static uint8_t seen[AK_HEX_COUNT];
+    memset(seen, 0, sizeof seen);
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit_def *d = ak_def(u);
         if (d->side != side || !ak_on_board(s, u))
             continue;
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
-            v += w->supply_unit;
+            v += supply_worth - (exposed(s, h, side) ? w->supply_exposed : 0);
             continue;
         }
         if (!ak_unit_is_combat(d))
             continue;
         double f = factors(s, u);
         v += w->material * f;
+        if (!seen[h]) {
+            seen[h] = 1;
+            if (w->threat)
+                v -= w->threat * threat_on(s, h, side);
+            v += w->battle * forced_attack(s, h, side);
+        }
         if (side == AK_AXIS)
             v -= w->advance * ak_hex_distance(h, goal);
         if (!supply[h])
@@ -63,8 +158,9 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             v += w->home_threat;       /* the enemy's base threatened */
         if (h == m->tobruch)
             v += w->tobruch;
+        garrison = garrison || h == m->homebase[side];
     }
-    return v;
+    return v + (garrison ? w->home_garrison : 0) - w->no_supply * s->no_supply_turns[side];
 }
 
 double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side)

@@ -30,6 +30,7 @@
 #include "ak_ai.h"
 #include "ak_crt_table.h"
 #include "ak_notation.h"
+#include "ak_victory.h"
 
 #define ADJUDICATE 20.0
 #define ACTIONS_MAX 200000
@@ -105,9 +106,15 @@ static double play(int ruleset, int level_a, int level_b, int a_side, int stop_t
             last_side = s.side;
             t->player_turns++;
         }
+        if (getenv("AK_AI_TRACE") && (n > ACTIONS_MAX - 40 || atoi(getenv("AK_AI_TRACE")) > 1))
+            fprintf(stderr, "  turn %d %s %s: %s\n", s.turn, ak_side_name(side), ak_phase_name(s.phase),
+                    ak_action_kind_name(a.kind));
     }
     if (s.phase == AK_PHASE_OVER) {
         t->played_out++;
+        if (getenv("AK_AI_TRACE"))
+            fprintf(stderr, "  seed %llu: %s by %s, turn %d\n", (unsigned long long)seed, ak_result_name(s.result),
+                    ak_win_reason_name(s.result_reason), s.turn);
         return s.result == AK_RESULT_DRAW ? 0.5 : (s.result == AK_RESULT_AXIS_WINS) == (a_side == AK_AXIS);
     }
     t->adjudicated++;
