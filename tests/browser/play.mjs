@@ -39,12 +39,16 @@
 //      map) and after the battle, on the desktop and the phone, kept
 //      in ARTIFACTS and compared with reference/ within a tolerance
 //
+//   5c. abandoning a unit that cannot attack at 1 to 6 is asked first:
+//      no keeps it (tests/positions/abandon.scn), yes removes it
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json SPLIT-POSITION.json
+//        ABANDON-POSITION.json
 import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { checks, runTcp, runWs } from "./protocol-checks.mjs";
 
-const [url, tcp, positionFile, artifacts, updatedFile, splitFile] = process.argv.slice(2);
+const [url, tcp, positionFile, artifacts, updatedFile, splitFile, abandonFile] = process.argv.slice(2);
+const abandonPosition = JSON.parse(readFileSync(abandonFile, "utf8"));
 const position = JSON.parse(readFileSync(positionFile, "utf8"));
 const splitPosition = JSON.parse(readFileSync(splitFile, "utf8"));
 const updatedPosition = JSON.parse(readFileSync(updatedFile, "utf8"));
@@ -370,6 +374,30 @@ if (retreated) {
   await alice.click('#decisions button[data-action="destroy_supply"]');
   await expectText(bob, "#log li", "gsup1", "destroying supply asked and answered yes: Bob sees gsup1 go");
   ok(alice.asked.length === 1, "... after one question");
+}
+
+// --- 5c. abandoning a unit is asked first, both ways ---
+{
+  const g = await positionGame(abandonPosition);
+  await bob.goto(url);
+  await bob.click(`button[data-join="${g}"]`);
+  await bob.waitForURL(new RegExp(`/game/${g}$`));
+  await alice.goto(`${url}/game/${g}`);
+  await expectText(alice, "#game-status", "Your move", `game ${g}: folgere next to a stack it cannot attack`);
+  await alice.click("#end-movement");
+  await expectText(alice, "#game-status", "Axis combat", "the combat portion begins");
+  await alice.waitForSelector('#decisions button[data-action="abandon"]');
+  alice.asked = [];
+  alice.refuse = true;
+  await alice.click('#decisions button[data-action="abandon"]');
+  alice.refuse = false;
+  await alice.waitForTimeout(400);
+  ok(/Abandon folgere\?/.test(alice.asked.join(" / ")) && await alice.locator('g.counter[data-hex="P31"]').count() === 1,
+    `abandoning is asked first (${alice.asked[0]?.split("?")[0]}?), and answered no, folgere stays on P31`);
+  await alice.click('#decisions button[data-action="abandon"]');
+  await expectText(bob, "#log li", "folgere", "answered yes, folgere is abandoned: Bob sees it go");
+  await alice.waitForTimeout(300);
+  ok(await alice.locator('g.counter[data-hex="P31"]').count() === 0, "... and P31 is empty");
 }
 
 // --- 6. the Updated ruleset ---
