@@ -132,14 +132,8 @@ static json_t *squares_json(const uint8_t *on)
  * squares to encode), not one per request. A few games at a time;
  * the oldest entry goes first. */
 #define OVERLAY_CACHE 16
-static struct {
-    int64_t game;
-    uint32_t seq;
-    uint64_t hash;      /* an undo and another action give the same seq */
-    char *text;
-    size_t len;
-} overlays[OVERLAY_CACHE];
-static int overlay_next;
+static struct ak_kept overlay_slots[OVERLAY_CACHE];
+static struct ak_keep overlays = {overlay_slots, OVERLAY_CACHE, 0};
 
 static char *overlay_text(const struct ak_game *g, size_t *len)
 {
@@ -167,35 +161,25 @@ void ak_cmd_overlay(struct ak_conn *c, const json_t *id, const json_t *msg)
     if (!g)
         return;
     uint64_t hash = ak_state_hash(g->state);
-    for (int i = 0; i < OVERLAY_CACHE; i++)
-        if (overlays[i].text && overlays[i].game == g->id && overlays[i].seq == g->state->actions &&
-            overlays[i].hash == hash) {
-            ak_conn_reply_ok_text(c, id, overlays[i].text, overlays[i].len);
-            return;
-        }
+    const struct ak_kept *kept = ak_kept_find(&overlays, g, hash);
+    if (kept) {
+        ak_conn_reply_ok_text(c, id, kept->text, kept->len);
+        return;
+    }
     size_t len;
     char *text = overlay_text(g, &len);
     if (!text) {
         ak_conn_reply_error(c, id, "internal", "out of memory");
         return;
     }
-    int i = overlay_next++ % OVERLAY_CACHE;
-    free(overlays[i].text);
-    overlays[i].game = g->id;
-    overlays[i].seq = g->state->actions;
-    overlays[i].hash = hash;
-    overlays[i].text = text;
-    overlays[i].len = len;
+    ak_kept_put(&overlays, g, hash, text, len);
     ak_conn_reply_ok_text(c, id, text, len);
 }
 
 /* At akd's stop: the cached overlays go (no leak reported). */
 void ak_play_stop(void)
 {
-    for (int i = 0; i < OVERLAY_CACHE; i++) {
-        free(overlays[i].text);
-        overlays[i].text = NULL;
-    }
+    ak_kept_free(&overlays);
 }
 
 void ak_cmd_why(struct ak_conn *c, const json_t *id, const json_t *msg)

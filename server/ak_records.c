@@ -37,14 +37,8 @@
 #define RECORD_CACHE 8
 #define RECORD_BYTES_PER_ACTION 110     /* what a record's action takes, about (measured: 106) */
 
-static struct {
-    int64_t game;
-    uint32_t seq;
-    uint64_t hash;
-    char *text;
-    size_t len;
-} records[RECORD_CACHE];
-static int record_next;
+static struct ak_kept record_slots[RECORD_CACHE];
+static struct ak_keep records = {record_slots, RECORD_CACHE, 0};
 
 /* The record's actions, each with the outcomes of its rolls: the game is
  * replayed from its start as the actions are read. */
@@ -151,12 +145,11 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
     if (!g)
         return;
     uint64_t hash = ak_state_hash(g->state);
-    for (int i = 0; i < RECORD_CACHE; i++)
-        if (records[i].text && records[i].game == g->id && records[i].seq == g->state->actions &&
-            records[i].hash == hash) {
-            ak_conn_reply_ok_text(c, id, records[i].text, records[i].len);
-            return;
-        }
+    const struct ak_kept *kept = ak_kept_find(&records, g, hash);
+    if (kept) {
+        ak_conn_reply_ok_text(c, id, kept->text, kept->len);
+        return;
+    }
     size_t about = (size_t)g->state->actions * RECORD_BYTES_PER_ACTION;
     if (!c->user && about > c->srv->cfg.max_output_anonymous / 2) {
         ak_conn_reply_error(c, id, "too_large", "game %lld's record is about %zu KiB, more than a connection "
@@ -173,13 +166,7 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "internal", "could not read the game's actions");
         return;
     }
-    int i = record_next++ % RECORD_CACHE;
-    free(records[i].text);
-    records[i].game = g->id;
-    records[i].seq = g->state->actions;
-    records[i].hash = hash;
-    records[i].text = text;
-    records[i].len = len;
+    ak_kept_put(&records, g, hash, text, len);
     ak_conn_reply_ok_text(c, id, text, len);
 }
 
@@ -213,8 +200,5 @@ void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
 /* At akd's stop: the records kept go. */
 void ak_records_stop(void)
 {
-    for (int i = 0; i < RECORD_CACHE; i++) {
-        free(records[i].text);
-        records[i].text = NULL;
-    }
+    ak_kept_free(&records);
 }

@@ -29,7 +29,8 @@
  *                        deadline, the listed games), ak_seats.c (each
  *                        account's games), ak_game_new.c (making a game),
  *                        ak_lobby.c (new, join, listing),
- *                        ak_records.c (a game's record and replay),
+ *                        ak_records.c (a game's record and replay), ak_kept.c
+ *                        (answers kept by position),
  *                        ak_play.c (refereed actions, move queries, odds),
  *                        ak_undo.c and ak_undo_steps.c (what it keeps),
  *                        ak_watch.c (who gets the pushes), ak_clock.c
@@ -669,6 +670,22 @@ void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch);
  * done (or, waiting, none was in flight). */
 struct ak_commit *ak_writer_take(struct ak_server *srv, bool wait, int *rc, uint64_t *ns);
 void ak_writer_stop(struct ak_server *srv);
+
+/* ak_kept.c: answers kept by game and position (a ring of n slots). */
+struct ak_kept {
+    int64_t game;
+    uint32_t seq;
+    uint64_t hash;
+    char *text;
+    size_t len;
+};
+struct ak_keep {
+    struct ak_kept *slot;
+    int n, next;
+};
+const struct ak_kept *ak_kept_find(const struct ak_keep *k, const struct ak_game *g, uint64_t hash);
+void ak_kept_put(struct ak_keep *k, const struct ak_game *g, uint64_t hash, char *text, size_t len);
+void ak_kept_free(struct ak_keep *k);
 
 /* ak_records.c: record and replay, for spectators too (charged to
  * replays_per_second); ak_records_stop frees the records kept. */

@@ -8,24 +8,7 @@
 // comes from akd's `map` answer and the game: nothing is written here.
 
 import { resultName, sideName } from "./describe.js";
-import { $ } from "./dom.js";
-
-function table(caption, heads, rows) {
-  const t = document.createElement("table");
-  t.createCaption().textContent = caption;
-  const hr = t.createTHead().insertRow();
-  for (const h of heads) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    hr.appendChild(th);
-  }
-  const body = t.createTBody();
-  for (const r of rows) {
-    const tr = body.insertRow();
-    for (const v of r) tr.insertCell().textContent = v;
-  }
-  return t;
-}
+import { $, table } from "./dom.js";
 
 export class Charts {
   // map: akd's `map` answer; game(): {state, crt_table, rules} of the game shown
@@ -63,7 +46,7 @@ export class Charts {
     }
     const crt = this.map.crt_1964;
     const rows = crt.rolls.map((r, i) => [String(i + 1), ...r]);
-    const t = table("Combat results table (1964): the die down, the odds across", ["Die", ...crt.columns], rows);
+    const t = table("Combat results table (1964): the die down, the odds across", ["Die", ...crt.columns], { rows });
     const div = document.createElement("div");
     const key = document.createElement("p");
     key.textContent = ["AE", "AB2", "EX", "DB2", "DE"].map((c) => `${c}: ${resultName(c)}`).join("; ") +
@@ -82,7 +65,7 @@ export class Charts {
       `The Allies get ${s.per_turn.allied} a turn; the Axis rolls a die each turn, and on these rolls the supply unit is SUNK. ` +
       `Replacements from turn ${s.replacements_from}: Axis ${s.replacements.axis[0]} at the home base and ${s.replacements.axis[1]} at Tobruch, ` +
       `Allied ${s.replacements.allied[0]} and ${s.replacements.allied[1]}.`;
-    div.append(p, table("The Axis supply roll: SUNK on", ["Turn", "Date", "Rolls that sink it"], rows));
+    div.append(p, table("The Axis supply roll: SUNK on", ["Turn", "Date", "Rolls that sink it"], { rows }));
     return div;
   }
 
@@ -91,7 +74,7 @@ export class Charts {
     const arriving = (t) => this.map.counters.filter((c) => c.arrives === t).length;
     const rows = this.map.calendar.map((c) => [`${c.turn}${c.turn === turn ? " ◀ now" : ""}`, c.date,
       arriving(c.turn) ? `${arriving(c.turn)} units arrive` : ""]);
-    const t = table("Turn track", ["Turn", "Date", ""], rows);
+    const t = table("Turn track", ["Turn", "Date", ""], { rows });
     const now = t.tBodies[0].rows[turn - 1];
     if (now) now.className = "now";
     return t;
@@ -104,7 +87,7 @@ export class Charts {
       .sort((a, b) => a.arrives - b.arrives || a.side.localeCompare(b.side));
     const rows = due.map((c) => [String(c.arrives), this.map.calendar[c.arrives - 1]?.date || "", sideName(c.side), c.counter,
       `${c.attack}-${c.defense}-${c.movement}`]);
-    return table(`Reinforcements due from turn ${turn} on`, ["Turn", "Date", "Side", "Unit", "Factors"], rows);
+    return table(`Reinforcements due from turn ${turn} on`, ["Turn", "Date", "Side", "Unit", "Factors"], { rows });
   }
 
   // The map's key: each kind of square and line as the board draws it.

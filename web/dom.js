@@ -21,3 +21,31 @@ export function button(parent, text, onClick, attrs = {}) {
   parent.appendChild(b);
   return b;
 }
+
+// A table with a caption and headings (and rows of plain text, if given);
+// its body is t.tBodies[0].
+export function table(caption, heads, { id, rows = [] } = {}) {
+  const t = document.createElement("table");
+  if (id) t.id = id;
+  t.createCaption().textContent = caption;
+  const hr = t.createTHead().insertRow();
+  for (const h of heads) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    hr.appendChild(th);
+  }
+  const body = t.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    for (const v of r) tr.insertCell().textContent = v;
+  }
+  return t;
+}
+
+// An element in a box that scrolls sideways on a narrow screen.
+export function wrapped(e) {
+  const div = document.createElement("div");
+  div.className = "table-wrap";
+  div.appendChild(e);
+  return div;
+}

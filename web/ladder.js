@@ -3,7 +3,7 @@
 // games with the rating each moved). Both are public: no login needed.
 
 import { sideName, errorText } from "./describe.js";
-import { $, item } from "./dom.js";
+import { $, item, table, wrapped } from "./dom.js";
 
 function playerLink(name) {
   const a = document.createElement("a");
@@ -90,16 +90,8 @@ export class PlayerView {
     }).join("; ") + " (rated games)";
     body.appendChild(res);
     if (!r.recent.length) return;
-    const table = document.createElement("table");
-    table.id = "player-recent";
-    table.createCaption().textContent = "Recent rated games";
-    const head = table.createTHead().insertRow();
-    for (const h of ["Game", "Rules", "Side", "Opponent", "Result", "Rating"]) {
-      const th = document.createElement("th");
-      th.textContent = h;
-      head.appendChild(th);
-    }
-    const tb = table.createTBody();
+    const recent = table("Recent rated games", ["Game", "Rules", "Side", "Opponent", "Result", "Rating"], { id: "player-recent" });
+    const tb = recent.tBodies[0];
     for (const g of r.recent) {
       const tr = tb.insertRow();
       tr.insertCell().appendChild(gameLink(g.game));
@@ -109,10 +101,7 @@ export class PlayerView {
       tr.insertCell().textContent = g.result;
       tr.insertCell().textContent = `${Math.round(g.before)} → ${Math.round(g.after)}`;
     }
-    const wrap = document.createElement("div");
-    wrap.className = "table-wrap";
-    wrap.appendChild(table);
-    body.appendChild(wrap);
+    body.appendChild(wrapped(recent));
   }
 }
 

@@ -9,7 +9,7 @@
 // rated, and the rating range of an open seek.
 
 import { sideName, errorText, duration, timeControlText, outcomeText } from "./describe.js";
-import { $, button } from "./dom.js";
+import { $, button, table, wrapped } from "./dom.js";
 import { playerLink } from "./ladder.js";
 
 const GROUPS = [
@@ -86,21 +86,9 @@ export class Lobby {
         }
         continue;
       }
-      const wrap = document.createElement("div");
-      wrap.className = "table-wrap";
-      const table = document.createElement("table");
-      table.id = `games-${key}`;
-      table.createCaption().textContent = title;
-      const head = table.createTHead().insertRow();
-      for (const h of ["Game", "Rules", "Axis", "Allied", "Turn", "Clock", "State", ""]) {
-        const th = document.createElement("th");
-        th.textContent = h;
-        head.appendChild(th);
-      }
-      const body = table.createTBody();
-      for (const g of games) this.row(body, g);
-      wrap.appendChild(table);
-      lists.appendChild(wrap);
+      const t = table(title, ["Game", "Rules", "Axis", "Allied", "Turn", "Clock", "State", ""], { id: `games-${key}` });
+      for (const g of games) this.row(t.tBodies[0], g);
+      lists.appendChild(wrapped(t));
     }
     if (!r.games.length) {
       const p = document.createElement("p");

@@ -15,7 +15,7 @@ export class Talk {
   constructor(conn, showError) {
     this.conn = conn;
     this.showError = showError;
-    $("chat-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.send($("chat-text").value); });
+    $("chat-form").addEventListener("submit", (ev) => { ev.preventDefault(); this.send($("chat-text").value, true); });
     $("chat-mute").addEventListener("change", () => this.mute($("chat-mute").checked));
   }
 
@@ -58,12 +58,14 @@ export class Talk {
     if (m.game === this.id && !this.muted) this.line(m);
   }
 
-  async send(text) {
+  // typed: the text is the input's (cleared once sent, if still the same);
+  // else a line the page says for the player (a request for time)
+  async send(text, typed = false) {
     text = text.trim();
     if (!text) return false;
     try {
       await this.conn.request("chat", { game: this.id, text });
-      $("chat-text").value = "";
+      if (typed && $("chat-text").value.trim() === text) $("chat-text").value = "";
       return true;
     } catch (e) {
       this.showError(errorText(e));

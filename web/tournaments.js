@@ -4,31 +4,10 @@
 // (`akc admin tournament-create`); players join and play their games.
 
 import { errorText, timeControlText } from "./describe.js";
-import { $, button, item } from "./dom.js";
+import { $, button, item, table, wrapped } from "./dom.js";
 import { playerLink, gameLink } from "./ladder.js";
 
 const when = (t) => new Date(t * 1000).toLocaleString("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" });
-
-function table(id, caption, heads) {
-  const t = document.createElement("table");
-  t.id = id;
-  t.createCaption().textContent = caption;
-  const head = t.createTHead().insertRow();
-  for (const h of heads) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    head.appendChild(th);
-  }
-  t.createTBody();
-  return t;
-}
-
-function wrapped(t) {
-  const div = document.createElement("div");
-  div.className = "table-wrap";
-  div.appendChild(t);
-  return div;
-}
 
 function terms(t) {
   const kind = t.kind === "swiss" ? `Swiss, ${t.rounds} rounds` : "round robin";
@@ -48,7 +27,7 @@ export class TournamentsView {
     body.textContent = "";
     let r;
     try { r = await this.conn.request("tournament", { op: "list" }); } catch (e) { body.textContent = errorText(e); return; }
-    const t = table("tournament-list", "Newest first", ["Tournament", "Terms", "Starts", "Players", "Status", ""]);
+    const t = table("Newest first", ["Tournament", "Terms", "Starts", "Players", "Status", ""], { id: "tournament-list" });
     for (const x of r.tournaments) {
       const tr = t.tBodies[0].insertRow();
       const a = document.createElement("a");
@@ -93,7 +72,7 @@ export class TournamentsView {
       `Round ${t.round}` : "Finished"}; ${t.players} players; made by ${t.created_by}.`;
     body.appendChild(p);
     if (t.status === "open") button(body, "Join", () => this.join(t.tournament), { "data-join-tournament": t.tournament });
-    const st = table("standings", "Standings", ["Rank", "Player", "Points", "Sonneborn-Berger", "Won", "Drawn", "Lost", "Played"]);
+    const st = table("Standings", ["Rank", "Player", "Points", "Sonneborn-Berger", "Won", "Drawn", "Lost", "Played"], { id: "standings" });
     for (const s of t.standings) {
       const tr = st.tBodies[0].insertRow();
       tr.insertCell().textContent = s.rank;
@@ -103,7 +82,7 @@ export class TournamentsView {
     }
     body.appendChild(wrapped(st));
     if (t.games.length) {
-      const gt = table("pairings", "Pairings", ["Round", "Game", "Axis", "Allied", "Result"]);
+      const gt = table("Pairings", ["Round", "Game", "Axis", "Allied", "Result"], { id: "pairings" });
       for (const g of t.games) {
         const tr = gt.tBodies[0].insertRow();
         tr.insertCell().textContent = g.round;

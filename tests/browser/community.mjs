@@ -25,27 +25,11 @@
 //      vacation started and ended), and a tournament (made by an operator
 //      over TCP) joined from its page and started: its pairing shown
 // usage: node community.mjs HTTP_URL TCP_HOST:PORT ADMIN_USER ADMIN_PASSWORD
-import { chromium } from "playwright-core";
+import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
 import net from "node:net";
 
 const [url, tcp, adminUser, adminPassword] = process.argv.slice(2);
 
-let failed = 0;
-function ok(cond, what) {
-  console.log(`${cond ? "ok" : "FAIL"}: ${what}`);
-  if (!cond) failed++;
-}
-async function expectText(page, selector, pattern, what, timeout = 5000) {
-  try {
-    await page.waitForFunction(([s, p]) => [...document.querySelectorAll(s)].some((e) => new RegExp(p).test(e.textContent)),
-      [selector, pattern], { timeout });
-    ok(true, what);
-    return true;
-  } catch {
-    ok(false, `${what} (no ${selector} matching /${pattern}/)`);
-    return false;
-  }
-}
 async function noText(page, selector, pattern, what, wait = 1000) {
   await page.waitForTimeout(wait);
   const texts = await page.locator(selector).allTextContents();
@@ -74,26 +58,7 @@ function overTcp(lines) {
   });
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
-const errors = [];
-async function newPage(name, viewport = { width: 1280, height: 800 }) {
-  const ctx = await browser.newContext({ viewport });
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
-  // questions answered yes, or no while page.refuse is set
-  page.refuse = false;
-  page.on("dialog", (d) => (page.refuse ? d.dismiss() : d.accept()));
-  return page;
-}
-async function register(page, user) {
-  await page.goto(url);
-  await page.fill("#login-user", user);
-  await page.fill("#login-password", `password-${user}`);
-  await page.fill("#login-password2", `password-${user}`);
-  await page.click("#register");
-  await page.waitForSelector("#lobby-view:not([hidden])");
-}
+const register = (page, user) => registerAt(url, page, user);
 const clockLeft = async (page, side) => {
   const t = await page.textContent(`#clock-${side}`);
   const d = Number((t.match(/(\d+) d/) || [0, 0])[1]), h = Number((t.match(/(\d+) h/) || [0, 0])[1]);
@@ -285,7 +250,4 @@ await emil.reload();
 await expectText(emil, "#pairings tr", "dora|emil", "its page shows the pairing with its game");
 await expectText(emil, "#standings tr", "emil", "... and the standings");
 
-ok(!errors.length, `no errors in the pages' consoles${errors.length ? ": " + errors.join("; ") : ""}`);
-await browser.close();
-console.log(`${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish();

@@ -43,7 +43,7 @@
 //      no keeps it (tests/positions/abandon.scn), yes removes it
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json SPLIT-POSITION.json
 //        ABANDON-POSITION.json
-import { chromium } from "playwright-core";
+import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { checks, runTcp, runWs } from "./protocol-checks.mjs";
 
@@ -54,38 +54,6 @@ const splitPosition = JSON.parse(readFileSync(splitFile, "utf8"));
 const updatedPosition = JSON.parse(readFileSync(updatedFile, "utf8"));
 const here = new URL(".", import.meta.url).pathname;
 mkdirSync(artifacts, { recursive: true });
-
-let failed = 0;
-function ok(cond, what) {
-  console.log(`${cond ? "ok" : "FAIL"}: ${what}`);
-  if (!cond) failed++;
-}
-async function expectText(page, selector, pattern, what, timeout = 5000) {
-  try {
-    await page.waitForFunction(([s, p]) => [...document.querySelectorAll(s)].some((e) => new RegExp(p).test(e.textContent)),
-      [selector, pattern], { timeout });
-    ok(true, what);
-    return true;
-  } catch {
-    ok(false, `${what} (no ${selector} matching /${pattern}/)`);
-    return false;
-  }
-}
-
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
-const errors = [];
-async function newPage(name, viewport = { width: 1280, height: 800 }) {
-  const ctx = await browser.newContext({ viewport });
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
-  // the questions before an action that would throw something away:
-  // answered yes (no while page.refuse is set), and kept to be checked
-  page.asked = [];
-  page.refuse = false;
-  page.on("dialog", (d) => { page.asked.push(d.message()); page.refuse ? d.dismiss() : d.accept(); });
-  return page;
-}
 
 // --- 1. the same protocol checks over both transports ---
 const carol = await newPage("carol");
@@ -102,14 +70,7 @@ const alice = await newPage("alice"), bob = await newPage("bob", { width: 390, h
 const bobFrames = [];
 bob.on("websocket", (ws) => { ws.on("framesent", (f) => bobFrames.push("> " + String(f.payload).slice(0, 160)));
                                ws.on("framereceived", (f) => bobFrames.push("< " + String(f.payload).slice(0, 100))); });
-async function register(page, user) {
-  await page.goto(url);
-  await page.fill("#login-user", user);
-  await page.fill("#login-password", `password-${user}`);
-  await page.fill("#login-password2", `password-${user}`);
-  await page.click("#register");
-  await page.waitForSelector("#lobby-view:not([hidden])");
-}
+const register = (page, user) => registerAt(url, page, user);
 // a new password is typed twice: two that differ send nothing
 await alice.goto(url);
 await alice.fill("#login-user", "alice");
@@ -504,7 +465,4 @@ await compare("phone-opening", phoneOpening);
 if (afterBattle) await compare("after-battle", afterBattle);
 if (phoneAfterBattle) await compare("phone-after-battle", phoneAfterBattle);
 
-ok(errors.length === 0, `no script errors in the pages${errors.length ? ": " + errors.join("; ") : ""}`);
-await browser.close();
-console.log(failed ? `${failed} FAILED` : "all passed");
-process.exit(failed ? 1 : 0);
+await finish();
