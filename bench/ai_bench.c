@@ -96,9 +96,10 @@ static double play(int ruleset, int level_a, int level_b, int a_side, int stop_t
         t->decisions++;
         struct ak_reject rej;
         char why[200];
-        if (!chose || !ak_apply(&s, &a, NULL, &rej) || !ak_state_check(&s, why, sizeof why)) {
+        bool applied = chose && ak_apply(&s, &a, NULL, &rej);
+        if (!applied || !ak_state_check(&s, why, sizeof why)) {
             fprintf(stderr, "seed %llu: the AI's action %ld (%s) failed: %s\n", (unsigned long long)seed, n,
-                    ak_action_kind_name(a.kind), chose ? rej.text : "no action");
+                    chose ? ak_action_kind_name(a.kind) : "none", !chose ? "no action" : !applied ? rej.text : why);
             t->failures++;
             return -1;
         }

@@ -691,13 +691,15 @@ int ak_store_actions_range(struct ak_store *st, int64_t game, uint32_t first, ui
     sqlite3_bind_int64(q, 1, game);
     sqlite3_bind_int64(q, 2, first);
     sqlite3_bind_int64(q, 3, last);
-    int rc = AK_STORE_OK;
-    while (rc == AK_STORE_OK && sqlite3_step(q) == SQLITE_ROW) {
+    int rc = AK_STORE_OK, step;
+    while (rc == AK_STORE_OK && (step = sqlite3_step(q)) == SQLITE_ROW) {
         const char *side = (const char *)sqlite3_column_text(q, 1);
         if (cb(ud, (uint32_t)sqlite3_column_int64(q, 0), strcmp(side, "axis") == 0 ? 0 : 1,
                (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3)) != 0)
             rc = AK_STORE_ERROR;
     }
+    if (rc == AK_STORE_OK && step != SQLITE_DONE)
+        rc = AK_STORE_ERROR;    /* a read that stopped short is no log */
     ak_store_done(st, q);
     return rc;
 }

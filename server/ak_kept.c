@@ -20,7 +20,8 @@ const struct ak_kept *ak_kept_find(const struct ak_keep *k, const struct ak_game
 
 void ak_kept_put(struct ak_keep *k, const struct ak_game *g, uint64_t hash, char *text, size_t len)
 {
-    struct ak_kept *s = &k->slot[k->next++ % k->n];
+    struct ak_kept *s = &k->slot[k->next];
+    k->next = (k->next + 1) % k->n;
     free(s->text);
     *s = (struct ak_kept){g->id, g->state->actions, hash, text, len};
 }

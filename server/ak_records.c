@@ -9,9 +9,11 @@
  *
  * Both run the rules engine over the game's log on akd's loop, so both
  * are charged first for the actions they replay, in whole (what the
- * bucket lacks becomes debt: a long game costs what it takes), to
- * replays_per_second: one bucket for everyone without an account, one per
- * account (ak_budget.c), so strangers cannot use up the players' own. A
+ * bucket lacks becomes debt, up to another bucket's worth: a long game
+ * costs up to two seconds of the budget), to replays_per_second: one bucket for everyone
+ * without an account, one per account and one all accounts share
+ * (ak_budget.c), so strangers cannot use up the players' own, nor many
+ * accounts take more than one bucket in all. A
  * replay reads the log only up to `at` (an index range), and nothing for
  * `at` 0. The log is flushed first only when it lacks an action asked
  * for (g->stored_seq), so strangers cannot force group commits. A record
@@ -73,7 +75,20 @@ static int record_one(void *ud, uint32_t seq, int side, const char *json, const 
     return 0;
 }
 
-/* upto actions replayed, charged before: false (answered) when refused. */
+/* cost from key's replay bucket: what it lacks beyond one bucket's worth
+ * becomes debt (up to another bucket's: ak_budget.c). */
+static bool charge_whole(const struct ak_config *cfg, uint64_t key, double whole, double first, uint64_t now)
+{
+    if (!ak_budget_charge(cfg, AK_BUDGET_REPLAY, key, first, now))
+        return false;
+    if (whole > first)
+        ak_budget_spend(cfg, AK_BUDGET_REPLAY, key, whole - first, now);
+    return true;
+}
+
+/* upto actions replayed, charged before: false (answered) when refused.
+ * An account pays its own bucket and the one all accounts share, so
+ * neither strangers nor many accounts take more than their part. */
 static bool replay_charged(struct ak_conn *c, const json_t *id, uint32_t upto)
 {
     const struct ak_config *cfg = &c->srv->cfg;
@@ -81,23 +96,25 @@ static bool replay_charged(struct ak_conn *c, const json_t *id, uint32_t upto)
     double whole = upto, first = whole < cfg->replays_per_second ? whole : cfg->replays_per_second;
     if (upto == 0)
         return true;
-    if (ak_budget_charge(cfg, AK_BUDGET_REPLAY, key, first, now)) {
-        if (whole > first)
-            ak_budget_spend(cfg, AK_BUDGET_REPLAY, key, whole - first, now);
+    if (c->user && ak_budget_wait(cfg, AK_BUDGET_REPLAY, AK_BUDGET_ACCOUNTS_KEY, first, now) > 0)
+        key = AK_BUDGET_ACCOUNTS_KEY;   /* refused below, saying so */
+    else if (charge_whole(cfg, key, whole, first, now) &&
+             (!c->user || charge_whole(cfg, AK_BUDGET_ACCOUNTS_KEY, whole, first, now)))
         return true;
-    }
     ak_conn_throttle(c);
-    ak_conn_reply_error(c, id, "rate_limited", "%s (%d actions a second); try again in %.0f s",
-                        c->user ? "your records and replays have used the actions akd replays for you"
-                                : "akd is replaying games for spectators without an account right now",
+    const char *who = key == AK_BUDGET_ACCOUNTS_KEY ? "akd is replaying games for players right now"
+                      : c->user ? "your records and replays have used the actions akd replays for you"
+                                : "akd is replaying games for spectators without an account right now";
+    ak_conn_reply_error(c, id, "rate_limited", "%s (%d actions a second); try again in %.0f s", who,
                         cfg->replays_per_second, ak_budget_wait(cfg, AK_BUDGET_REPLAY, key, first, now) + 0.5);
     return false;
 }
 
-/* The log holds the actions up to upto (the batch is waited for if not). */
+/* The log holds the actions up to upto, and nothing an undo took back
+ * (the batch is waited for if not). */
 static void stored_up_to(struct ak_server *srv, const struct ak_game *g, uint32_t upto)
 {
-    if (upto > g->stored_seq)
+    if (upto > g->stored_seq || g->undos_unstored)
         ak_batch_flush(srv);
 }
 
@@ -144,30 +161,35 @@ void ak_cmd_record(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct ak_game *g = ak_game_arg(c, id, msg);
     if (!g)
         return;
-    uint64_t hash = ak_state_hash(g->state);
-    const struct ak_kept *kept = ak_kept_find(&records, g, hash);
-    if (kept) {
-        ak_conn_reply_ok_text(c, id, kept->text, kept->len);
-        return;
-    }
-    size_t about = (size_t)g->state->actions * RECORD_BYTES_PER_ACTION;
+    const struct ak_kept *kept = ak_kept_find(&records, g, ak_state_hash(g->state));
+    size_t about = kept ? kept->len : (size_t)g->state->actions * RECORD_BYTES_PER_ACTION;
     if (!c->user && about > c->srv->cfg.max_output_anonymous / 2) {
         ak_conn_reply_error(c, id, "too_large", "game %lld's record is about %zu KiB, more than a connection "
                             "without an account may be sent at once: log in to read it", (long long)g->id,
                             about / 1024);
         return;
     }
+    if (kept) {
+        ak_conn_reply_ok_text(c, id, kept->text, kept->len);
+        return;
+    }
     if (!replay_charged(c, id, g->state->actions))
         return;
     stored_up_to(c->srv, g, g->state->actions);
+    uint64_t hash = ak_state_hash(g->state);    /* after the flush: a failed commit rolls the state back */
     size_t len;
     char *text = record_text(c->srv, g, &len);
     if (!text) {
         ak_conn_reply_error(c, id, "internal", "could not read the game's actions");
         return;
     }
-    ak_kept_put(&records, g, hash, text, len);
+    /* kept once both seats are taken: a join changes the record's
+     * players, not the position */
     ak_conn_reply_ok_text(c, id, text, len);
+    if (g->player[AK_AXIS] && g->player[AK_ALLIED])
+        ak_kept_put(&records, g, hash, text, len);
+    else
+        free(text);
 }
 
 /* The position after the game's first `at` actions (0: its start), for
@@ -189,7 +211,7 @@ void ak_cmd_replay(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     stored_up_to(c->srv, g, upto);
     static struct ak_state past;
-    if (ak_game_replay(c->srv, g, g->state->ruleset, upto, &past, NULL) != 0) {
+    if (ak_game_replay(c->srv, g, g->state->ruleset, upto, &past, NULL) != 0 || past.actions != upto) {
         ak_conn_reply_error(c, id, "internal", "game %lld's actions could not be replayed", (long long)g->id);
         return;
     }

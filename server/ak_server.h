@@ -220,6 +220,7 @@ struct ak_game {
     struct ak_dice dice;    /* where its dice come from (secret until the end: never sent) */
     uint32_t snapshot_seq;  /* the action after which the stored snapshot was taken */
     uint32_t stored_seq;    /* the log holds actions 1 to this (the rest wait in the batch) */
+    int undos_unstored;     /* undos taken in memory whose cut of the log is not stored yet */
     struct ak_undo_step *undo;  /* the states before its last undoable actions (ak_undo.c) */
     struct ak_game *listed_prev, *listed_next;  /* srv->listed, while ak_game_listed (ak_games.c) */
     bool in_listed;
@@ -802,7 +803,8 @@ bool ak_budget_spend(const struct ak_config *cfg, enum ak_budget_kind kind, uint
 bool ak_budget_in_debt(const struct ak_config *cfg, enum ak_budget_kind kind, uint64_t key, uint64_t now_ms);
 uint64_t ak_budget_address_key(const char *peer);
 uint64_t ak_budget_user_key(int64_t user);
-#define AK_BUDGET_REPLAY_KEY 1    /* the one key of AK_BUDGET_REPLAY: everyone's */
+#define AK_BUDGET_REPLAY_KEY 1    /* AK_BUDGET_REPLAY: everyone without an account */
+#define AK_BUDGET_ACCOUNTS_KEY 2  /* ... all accounts together (each has its own too) */
 uint64_t ak_budget_unbudgeted(void);
 void ak_budget_reset(void);
 /* ak_settings.c: an e-mail address that is a plain address and nothing

@@ -73,6 +73,8 @@ static void undo_answer(struct ak_server *srv, struct ak_commit *k)
     (void)srv;
     if (g->stored_seq > u->upto)
         g->stored_seq = u->upto;    /* the log was cut */
+    if (g->undos_unstored > 0)
+        g->undos_unstored--;
     json_t *patch = ak_state_patch(&u->after, &u->before);
     json_t *taken = ak_action_to_json_in(&u->action, &u->before);
     ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, u->by, u->upto + 1);
@@ -91,6 +93,8 @@ static void undo_undo(struct ak_server *srv, struct ak_commit *k)
     (void)srv;
     *k->g->state = u->after;
     k->g->snapshot_seq = u->snapshot_seq;
+    if (k->g->undos_unstored > 0)
+        k->g->undos_unstored--;
     ak_undo_forget(k->g);
 }
 
@@ -157,5 +161,6 @@ void ak_cmd_undo(struct ak_conn *c, const json_t *id, const json_t *msg)
     g->snapshot_seq = u->upto;      /* the write stores the snapshot there */
     if (g->nundo > 0 && --g->nundo == 0)
         ak_undo_forget(g);      /* nothing left to keep: the memory goes back */
-    ak_batch_job(c->srv, c, id, &undo_job, g, u);
+    if (ak_batch_job(c->srv, c, id, &undo_job, g, u))
+        g->undos_unstored++;    /* till then the log still holds what was taken back */
 }

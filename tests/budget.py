@@ -562,6 +562,24 @@ r = alice.call("undo", game=g)
 check(served <= 45 and over >= 15 and served + over == 60 and r.get("ok") and time.monotonic() - t0 < 2,
       "60 records at once from one address at rate_per_address 200 (cost 10 each): %d served, %d refused as over "
       "the address's rate; a player of another address is answered meanwhile (his undo)" % (served, over))
+# an undo and another action at once: the record and the replay hold the
+# position as it is (the review's race, a record made while an undo's cut
+# of the log is not stored yet, is guarded by undos_unstored in
+# ak_records.c; the writer is too quick here to force it)
+units = alice.ok("show", game=g)["state"]["units"]
+other = sorted(x for x, v in units.items() if v.get("hex") == "W6" and x != u)[0]
+there = alice.ok("dests", game=g, units=[other])["dests"][0]["hex"]
+got = [r for _, r in sorted(alice.pipeline([
+    {"cmd": "act", "game": g, "action": {"action": "move", "units": [other], "to": there}},
+    {"cmd": "undo", "game": g},
+    {"cmd": "act", "game": g, "action": {"action": "move", "units": [other], "to": there}},
+    {"cmd": "record", "game": g}, {"cmd": "replay", "game": g, "at": 1}]), key=lambda x: x[0])]
+rec_actions = got[3].get("result", {}).get("actions", [])
+check(all(x.get("ok") for x in got) and len(rec_actions) == 1 and rec_actions[-1]["action"]["units"] == [other] and
+      got[4]["result"]["state"]["units"][other]["hex"] == there,
+      "a move, its undo and the move again at once: the record holds the one action, the move again, and the "
+      "replay to it has %s on %s" % (other, there))
+alice.ok("undo", game=g)     # the game back at its start for what follows
 stop_akd(p)
 p, port = start_akd("records", "--rate", "0", "--max-per-address", "0", "--rate-per-address", "0",
                     "--rate-per-user", "0", "--writes-per-minute", "0", "--replays-per-second", "2")
@@ -578,6 +596,7 @@ refilled = 2 * (time.monotonic() - t0)
 r = alice.call("show", game=g)
 mine = alice.call("record", game=g)
 start = strangers[0].call("replay", game=g, at=0)
+
 check(mine.get("ok") and start.get("ok"),
       "meanwhile a player's own record is served (an account has its own bucket), and the start (at 0: nothing "
       "replayed) is served to a stranger")

@@ -145,7 +145,7 @@ enum ak_forward ak_way_forward(const struct ak_state *s, int budget)
 enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struct ak_action *first)
 {
     if (s->phase == AK_PHASE_OVER)
-        return AK_FORWARD_FOUND;
+        return first ? AK_FORWARD_DEAD_END : AK_FORWARD_FOUND;     /* no action to give */
     if (!work_area())
         return AK_FORWARD_UNKNOWN;
     fw.budget = budget;
