@@ -68,14 +68,18 @@ export class GameView {
     for (const id of ["show-zones", "show-supply"]) $(id).addEventListener("change", () => this.loadOverlay());
   }
 
-  async open(id) {
-    this.id = id;
-    // nothing chosen in another game (or before a reload) carries over
+  // Nothing chosen in another game (or before a reload) carries over.
+  forgetChoices() {
     this.selected = null;
     this.dests.clear();
     this.attackers.clear();
     this.defenders.clear();
     this.left.clear();
+  }
+
+  async open(id) {
+    this.id = id;
+    this.forgetChoices();
     await this.loadRulesets();
     const g = await this.conn.request("watch", { game: id });
     this.load(g);
@@ -89,11 +93,7 @@ export class GameView {
   close() {
     this.id = null;
     this.game = null;
-    this.selected = null;
-    this.dests.clear();
-    this.attackers.clear();
-    this.defenders.clear();
-    this.left.clear();
+    this.forgetChoices();
     this.moves.close();
     for (const id of ["controls", "selection", "battle-box", "losses-box", "hazards-title", "clock-box", "chat-box"]) $(id).hidden = true;
     for (const id of ["decisions", "battles", "hazards", "game-status"]) $(id).textContent = "";
