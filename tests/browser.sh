@@ -5,9 +5,11 @@
 # the test's npm package (tests/browser/package-lock.json); without them
 # this test is skipped (exit 77) and says why. Screenshots land in
 # $AK_ARTIFACTS (default build-test/browser-artifacts).
-# usage: browser.sh AKD AK-SCENARIO POSITION.scn UPDATED-POSITION.scn TABLE SPLIT-POSITION.scn ABANDON-POSITION.scn
+# Every position of tests/positions/*.scn is made into a JSON position
+# (ak-scenario --dump) that play.mjs reads by name.
+# usage: browser.sh AKD AK-SCENARIO TABLE POSITIONS-DIR
 set -u
-AKD=$1 SCENARIO=$2 POSITION=$3 UPDATED=$4 TABLE=$5 SPLIT=$6 ABANDON=$7
+AKD=$1 SCENARIO=$2 TABLE=$3 POSITIONS=$4
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
@@ -27,13 +29,14 @@ PYTHONPATH="$here" python3 -c 'import sys; from akd_conn import Conn; r = Conn(i
 kill $pid; wait $pid 2>/dev/null
 "$AKD" --db "$dir/akd.sqlite3" --admin-add tdir >/dev/null || { echo "cannot make tdir an admin"; exit 1; }
 start_akd akd --db "$dir/akd.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$here/../web" --allow-positions 1 --updated-crt "$TABLE"
-"$SCENARIO" --dump "$POSITION" >"$dir/position.json" 2>/dev/null || { echo "cannot make the position"; exit 1; }
-"$SCENARIO" --dump "$UPDATED" >"$dir/updated.json" 2>/dev/null || { echo "cannot make the Updated position"; exit 1; }
-"$SCENARIO" --dump "$SPLIT" >"$dir/split.json" 2>/dev/null || { echo "cannot make the split-stack position"; exit 1; }
-"$SCENARIO" --dump "$ABANDON" >"$dir/abandon.json" 2>/dev/null || { echo "cannot make the abandon position"; exit 1; }
+mkdir -p "$dir/positions"
+for scn in "$POSITIONS"/*.scn; do
+    name=$(basename "$scn" .scn)
+    "$SCENARIO" --dump "$scn" >"$dir/positions/$name.json" 2>/dev/null || { echo "cannot make the position $name"; exit 1; }
+done
 artifacts=${AK_ARTIFACTS:-$PWD/browser-artifacts}
 CHROMIUM=$chromium timeout 300 node "$here/browser/play.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" \
-    "$dir/position.json" "$artifacts" "$dir/updated.json" "$dir/split.json" "$dir/abandon.json"
+    "$dir/positions" "$artifacts"
 rc=$?
 CHROMIUM=$chromium timeout 300 node "$here/browser/community.mjs" "http://127.0.0.1:$hport" "127.0.0.1:$port" tdir password-tdir
 [ $? = 0 ] || rc=1

@@ -41,17 +41,23 @@
 //
 //   5c. abandoning a unit that cannot attack at 1 to 6 is asked first:
 //      no keeps it (tests/positions/abandon.scn), yes removes it
-// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITION.json ARTIFACTS UPDATED-POSITION.json SPLIT-POSITION.json
-//        ABANDON-POSITION.json
+//   5d. an exchange chosen on the map (tests/positions/exchange.scn): the
+//      squares of the units that may be lost are outlined, a click keeps
+//      the exchanges that lose its units, a second click takes it out
+//      (new games until the dice give an EX)
+//   6b. the Updated supply phase (tests/positions/supply-phase.scn):
+//      burning a supply unit and breaking out are asked first, both ways
+// usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITIONS-DIR ARTIFACTS
+//        (POSITIONS-DIR: tests/positions/*.scn as NAME.json, made by browser.sh)
 import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { checks, runTcp, runWs } from "./protocol-checks.mjs";
 
-const [url, tcp, positionFile, artifacts, updatedFile, splitFile, abandonFile] = process.argv.slice(2);
-const abandonPosition = JSON.parse(readFileSync(abandonFile, "utf8"));
-const position = JSON.parse(readFileSync(positionFile, "utf8"));
-const splitPosition = JSON.parse(readFileSync(splitFile, "utf8"));
-const updatedPosition = JSON.parse(readFileSync(updatedFile, "utf8"));
+const [url, tcp, positions, artifacts] = process.argv.slice(2);
+// the positions of tests/positions/*.scn, made JSON by browser.sh
+const load = (name) => JSON.parse(readFileSync(`${positions}/${name}.json`, "utf8"));
+const position = load("soak-off"), splitPosition = load("rommel-split"), abandonPosition = load("abandon");
+const updatedPosition = load("updated-front"), supplyPosition = load("supply-phase"), exchangePosition = load("exchange");
 const here = new URL(".", import.meta.url).pathname;
 mkdirSync(artifacts, { recursive: true });
 
@@ -361,6 +367,50 @@ if (retreated) {
   ok(await alice.locator('g.counter[data-hex="P31"]').count() === 0, "... and P31 is empty");
 }
 
+// --- 5d. an exchange chosen on the map (tests/positions/exchange.scn) ---
+// 21pz104 (P35) and 21pz3 (Q36) attack 1arm at 2 to 1: an exchange (a 2
+// or a 5) leaves Alice to choose her loss. New games until the dice give
+// one (one chance in three each; 14 games miss it once in 300 runs).
+let exchanged = false;
+for (let attempt = 1; attempt <= 14 && !exchanged; attempt++) {
+  const g = await positionGame(exchangePosition);
+  await bob.goto(url);
+  await bob.click(`button[data-join="${g}"]`);
+  await bob.waitForURL(new RegExp(`/game/${g}$`));
+  await alice.goto(`${url}/game/${g}`);
+  await expectText(alice, "#game-status", "Axis combat.*Your move", `game ${g}: Alice's combat portion`);
+  await alice.click('g.counter[data-hex="P35"]', { force: true });
+  await alice.click('g.counter[data-hex="Q36"]', { force: true });
+  await alice.click('g.counter[data-hex="P36"]', { force: true });
+  await expectText(alice, "#battle-odds", "5 to 2: odds 2-1", "two attackers against 1arm at 2 to 1");
+  await alice.click("#battle-declare");
+  await alice.click("text=Resolve battle 1");
+  await expectText(bob, "#log li", "Battle 1 at P36", "the battle is resolved");
+  if (!/exchange/.test(await bob.locator("#log").textContent())) {
+    console.log(`     (attempt ${attempt}: no exchange this time; a new game)`);
+    continue;
+  }
+  exchanged = true;
+  await expectText(alice, "#game-status", "Your decision: exchange", "an exchange: Alice chooses what she loses");
+  await alice.waitForSelector('[data-hl="choice:P35"]', { state: "attached" });
+  await alice.waitForSelector('[data-hl="choice:Q36"]', { state: "attached" });
+  ok(true, "the squares of the units she may lose (P35, Q36) are outlined");
+  const shown = async () => (await alice.locator('#decisions button[data-action="exchange"]:visible').allTextContents());
+  const all = await shown();
+  await alice.click('polygon.hex[data-hex="Q36"]', { force: true });
+  const withPz3 = await shown();
+  ok(all.length === 3 && withPz3.length === 2 && withPz3.every((t) => /21pz3/.test(t)),
+    `a click on Q36 keeps the exchanges that lose 21pz3 (${withPz3.join("; ")}) of ${all.length}`);
+  await alice.click('polygon.hex[data-hex="Q36"]', { force: true });
+  ok((await shown()).length === 3, "a second click on Q36 takes it out: every exchange is offered again");
+  await alice.click('polygon.hex[data-hex="Q36"]', { force: true });
+  await alice.locator('#decisions button[data-action="exchange"]:visible', { hasNotText: "21pz104" }).click();
+  await expectText(bob, "#log li", "21pz3 at Q36 eliminated in the exchange", "21pz3 alone is lost in the exchange: Bob sees it");
+  await alice.waitForTimeout(300);
+  ok(await alice.locator('g.counter[data-hex="P35"]').count() === 1, "... and 21pz104 stays on P35");
+}
+ok(exchanged, "an exchange came up and was chosen on the map in the browser");
+
 // --- 6. the Updated ruleset ---
 await alice.goto(url);
 await alice.waitForSelector('#new-ruleset option[value="updated"]:not([disabled])', { state: "attached" });
@@ -434,6 +484,36 @@ for (let attempt = 1; attempt <= 8 && !lossesTaken; attempt++) {
   }
 }
 ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the browser");
+
+// --- 6b. the Updated supply phase: burning supply and breaking out are asked first, both ways ---
+{
+  const g = await positionGame(supplyPosition, "updated");
+  await bob.goto(url);
+  await bob.click(`button[data-join="${g}"]`);
+  await bob.waitForURL(new RegExp(`/game/${g}$`));
+  await alice.goto(`${url}/game/${g}`);
+  await expectText(alice, "#game-status", "Axis mechanized movement.*Your move", `Updated game ${g}: Alice's mechanized movement`);
+  await alice.click("#end-phase");
+  await expectText(alice, "#game-status", "Axis supply", "the supply phase: brescia and pavia out of supply, 21pz5 isolated");
+  const burn = '#decisions button[data-action="burn_supply"]', breakOut = '#decisions button[data-action="break_out"]';
+  await alice.waitForSelector(burn);
+  alice.asked = [];
+  alice.refuse = true;
+  await alice.click(burn);
+  await alice.click(breakOut);
+  alice.refuse = false;
+  await alice.waitForTimeout(400);
+  const asked = alice.asked.join(" / ");
+  ok(/Burn gsup1 for emergency supply\?/.test(asked) && /Break out of R44\?/.test(asked) &&
+     await alice.locator('g.counter[data-hex="T31"]').count() === 1 && await alice.locator(breakOut).count() === 1,
+    `burning and breaking out are asked first (${alice.asked.map((q) => q.split("?")[0]).join("?; ")}?); answered no, gsup1 stays on T31 and R44 may still break out`);
+  await alice.click(burn);
+  await expectText(bob, "#log li", "gsup1 is burned at T31 for emergency supply", "answered yes, gsup1 is burned: Bob sees it");
+  await alice.click(breakOut);
+  await expectText(bob, "#log li", "Axis units at R44 will break out", "answered yes, R44 breaks out: Bob sees it");
+  await alice.waitForTimeout(300);
+  ok(await alice.locator(breakOut).count() === 0, "... and R44 is no longer offered a break-out");
+}
 
 // --- 7. the screenshots against the references ---
 async function compare(name, png) {
