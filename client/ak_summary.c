@@ -41,15 +41,30 @@ void ak_summary_clock(const json_t *g, char *buf, size_t cap)
         snprintf(buf, cap, "%s/%s", per, unit ? unit : "?");
 }
 
+/* The seat's player, "(computer)" after a computer's name. */
+static const char *seat_name(const json_t *g, const char *side, const char *name, char *buf, size_t cap)
+{
+    if (name && json_is_true(json_object_get(json_object_get(g, "computer"), side))) {
+        snprintf(buf, cap, "%s (computer)", name);
+        return buf;
+    }
+    return name;
+}
+
 const char *ak_summary_opponent(const json_t *g, const char *me)
 {
-    static char both[140];
+    static char both[200], axb[90], alb[90], chb[90];
     const json_t *p = json_object_get(g, "players");
     const char *you = json_string_value(json_object_get(g, "you"));
-    const char *ax = json_string_value(json_object_get(p, "axis"));
-    const char *al = json_string_value(json_object_get(p, "allied"));
+    const char *ax = seat_name(g, "axis", json_string_value(json_object_get(p, "axis")), axb, sizeof axb);
+    const char *al = seat_name(g, "allied", json_string_value(json_object_get(p, "allied")), alb, sizeof alb);
     const char *challenge = json_string_value(json_object_get(g, "challenge"));
-    if (!you && challenge && me && strcasecmp(challenge, me) == 0)
+    if (challenge && json_is_true(json_object_get(g, "challenge_computer"))) {
+        snprintf(chb, sizeof chb, "%s (computer)", challenge);
+        challenge = chb;
+    }
+    if (!you && challenge && me && strncasecmp(challenge, me, strlen(me)) == 0 &&
+        (!challenge[strlen(me)] || challenge[strlen(me)] == ' '))
         return ax ? ax : al ? al : "?";         /* a challenge to me: from its sender */
     if (!you) {                                 /* a game to watch: who plays it */
         snprintf(both, sizeof both, "%s v %s", ax ? ax : "(open)", al ? al : challenge ? challenge : "(open)");

@@ -47,6 +47,7 @@ static struct {
     int page;                   /* ladder: from 1 */
     bool per_given;             /* --per or --on-expiry on the command line */
     int min_rating, max_rating; /* new: who may take the open seat */
+    int computer;               /* new --vs computer[:LEVEL]: the level, 0 none */
 } opt;
 
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
@@ -155,6 +156,8 @@ static int cmd_new(struct ak_net *n, const char *side)
         json_object_set_new(req, "ruleset", json_string(opt.ruleset));
     if (opt.opponent)
         json_object_set_new(req, "opponent", json_string(opt.opponent));
+    if (opt.computer)
+        json_object_set_new(req, "computer", json_integer(opt.computer));
     if (opt.min_rating)
         json_object_set_new(req, "min_rating", json_integer(opt.min_rating));
     if (opt.max_rating)
@@ -178,7 +181,10 @@ static int cmd_new(struct ak_net *n, const char *side)
     if (r && !opt.json) {
         long long g = (long long)json_integer_value(json_object_get(r, "game"));
         printf("created game %lld; you play %s. ", g, json_string_value(json_object_get(r, "you")));
-        if (opt.opponent)
+        if (opt.computer)
+            printf("the computer (%s, level %d) is challenged and answers in a moment: akc show %lld\n",
+                   json_string_value(json_object_get(r, "challenge")), opt.computer, g);
+        else if (opt.opponent)
             printf("%s is challenged: akc join %lld (or akc decline %lld)\n", opt.opponent, g, g);
         else
             printf("Another player joins with: akc join %lld\n", g);
@@ -884,6 +890,10 @@ static int check_new(int argc, char **argv)
         fprintf(stderr, "akc new: --per and --on-expiry go with --time DURATION\n");
         return EXIT_USAGE;
     }
+    if (opt.computer < 0) {
+        fprintf(stderr, "akc new: --vs computer:LEVEL takes a level from 1 (beginner) to 3 (strong)\n");
+        return EXIT_USAGE;
+    }
     (void)argc;
     return 0;
 }
@@ -1124,6 +1134,8 @@ static const struct akc_command {
     {NULL, "Games:\n", 0, 0, false, false, NULL, NULL, NULL},
     {"new", "  new axis|allied|random   create a game, playing that side; options:\n"
          "      --opponent USER  challenge one player (else anyone may join)\n"
+         "      --vs computer[:LEVEL]   play the server's computer player: 1 beginner,\n"
+         "                       2 standard (the default), 3 strong; --vs USER as --opponent\n"
          "      --min-rating N --max-rating N   an open seek only players so rated may take\n"
          "      --time DURATION  time per action (90s, 30m, 12h, 3d); --per turn for per turn\n"
          "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
@@ -1272,6 +1284,19 @@ static const char usage_foot[] =
     "match the fingerprint pinned the first time (asked on a terminal, or\n"
     "--accept-new-cert), kept in $XDG_STATE_HOME/akc/known_servers.\n";
 
+/* --vs computer, --vs computer:LEVEL (a bad level: -1, said by check_new),
+ * or --vs USER (a challenge to a player, as --opponent). */
+static void vs_arg(const char *v)
+{
+    if (strcmp(v, "computer") == 0) {
+        opt.computer = 2;
+    } else if (strncmp(v, "computer:", 9) == 0) {
+        opt.computer = v[9] >= '1' && v[9] <= '3' && !v[10] ? v[9] - '0' : -1;
+    } else {
+        opt.opponent = v;
+    }
+}
+
 static void usage(FILE *f)
 {
     fputs(usage_head, f);
@@ -1375,6 +1400,7 @@ int main(int argc, char **argv)
         {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
+        {"vs", required_argument, NULL, 'v'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1434,6 +1460,7 @@ int main(int argc, char **argv)
             break;
         }
         case 'o': opt.opponent = optarg; break;
+        case 'v': vs_arg(optarg); break;
         case 'r': opt.rated = true; break;
         case 'm':
         case 'x': {

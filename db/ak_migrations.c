@@ -176,5 +176,11 @@ const char *const ak_migrations[] = {
     "  name TEXT PRIMARY KEY COLLATE NOCASE,"
     "  first_seen INTEGER NOT NULL,"
     "  last_user INTEGER NOT NULL);",     /* the newest account then: later ones are not it */
+    /* 16: computer players (issue 31): accounts the operator marks as
+     * played by a program (akd --computer-add, admin op computer), shown
+     * as computers and rated as such; a game made against the computer
+     * keeps the level the player asked for (0: none asked) */
+    "ALTER TABLE users ADD COLUMN computer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN computer_level INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

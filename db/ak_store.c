@@ -384,10 +384,11 @@ static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *
     sqlite3_bind_int(q, at + 10, m->min_rating);
     sqlite3_bind_int(q, at + 11, m->max_rating);
     sqlite3_bind_text(q, at + 12, m->crt_digest, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, at + 13, m->computer_level);
 }
 
 #define META_COLUMNS "dice_commit, dice_secret, challenge_user, rated, tc_seconds, tc_per, " \
-                     "tc_expiry, deadline, status, dice_scheme, min_rating, max_rating, crt_digest"
+                     "tc_expiry, deadline, status, dice_scheme, min_rating, max_rating, crt_digest, computer_level"
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
@@ -395,9 +396,9 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
 {
     sqlite3_stmt *q = ak_store_prep(st, side == 0
         ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
@@ -410,7 +411,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 4, user);
     sqlite3_bind_int64(q, 5, now);
     bind_meta(q, 6, meta ? meta : &none);
-    sqlite3_bind_text(q, 19, position ? position : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 20, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
@@ -422,11 +423,11 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
                                "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
                                "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ?, min_rating = ?, "
-                               "max_rating = ?, crt_digest = ? WHERE id = ?");
+                               "max_rating = ?, crt_digest = ?, computer_level = ? WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
-    sqlite3_bind_int64(q, 14, game);
+    sqlite3_bind_int64(q, 15, game);
     return ak_store_run(st, q);
 }
 
@@ -664,7 +665,8 @@ int ak_store_games_each(struct ak_store *st,
         m->min_rating = sqlite3_column_int(q, 19);
         m->max_rating = sqlite3_column_int(q, 20);
         snprintf(m->crt_digest, sizeof m->crt_digest, "%s", (const char *)sqlite3_column_text(q, 21));
-        g.position = (const char *)sqlite3_column_text(q, 22);
+        m->computer_level = sqlite3_column_int(q, 22);
+        g.position = (const char *)sqlite3_column_text(q, 23);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

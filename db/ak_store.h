@@ -34,6 +34,7 @@ struct ak_store_game_meta {
     char status[12];            /* "active", "aborted", "declined" */
     int min_rating, max_rating; /* an open seek: who may take the seat (0: no bound) */
     char crt_digest[65];        /* the Updated ruleset's table it is fought on (crt_tables), "" none */
+    int computer_level;         /* a game against the computer: the level asked for (1-3), 0 none */
 };
 
 struct ak_store_game {
@@ -98,6 +99,12 @@ int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned);
 int ak_store_user_set_banned_rows(struct ak_store *st, int64_t user, bool banned);
 /* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
+/* Computer players (ak_store_computer.c): an account marked or unmarked
+ * (inside the caller's transaction), whether one is, and the ones not
+ * banned, oldest first, at most cap. */
+int ak_store_user_set_computer_rows(struct ak_store *st, int64_t user, bool computer);
+int ak_store_user_computer(struct ak_store *st, int64_t user, bool *computer);
+int ak_store_computers(struct ak_store *st, int64_t *users, int cap, int *n);
 /* The admin role, held by accounts (migration 15): granted or taken back
  * (source "operator" or "config"); whether an account holds it (and
  * from where, when source is not NULL); a name of the config key admins,
@@ -207,6 +214,7 @@ struct ak_store_ladder_row {
     char name[64];
     double rating, rd;
     int games;
+    bool computer;              /* a computer player (migration 16): rated, flagged */
 };
 /* A page of the ladder of a ruleset, best first; *total the players on it. */
 int ak_store_ladder_page(struct ak_store *st, const char *ruleset, int offset, int limit,

@@ -92,7 +92,7 @@ int ak_store_ladder_page(struct ak_store *st, const char *ruleset, int offset, i
     sqlite3_bind_text(q, 1, ruleset, -1, SQLITE_STATIC);
     *total = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
     ak_store_done(st, q);
-    q = ak_store_prep(st, "SELECT u.name, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id = r.user_id "
+    q = ak_store_prep(st, "SELECT u.name, r.rating, r.rd, r.games, u.computer FROM ratings r JOIN users u ON u.id = r.user_id "
                           "WHERE r.ruleset = ? AND r.games > 0 ORDER BY r.rating DESC, u.name LIMIT ? OFFSET ?");
     if (!q)
         return AK_STORE_ERROR;
@@ -105,6 +105,7 @@ int ak_store_ladder_page(struct ak_store *st, const char *ruleset, int offset, i
         out[n].rating = sqlite3_column_double(q, 1);
         out[n].rd = sqlite3_column_double(q, 2);
         out[n].games = sqlite3_column_int(q, 3);
+        out[n].computer = sqlite3_column_int(q, 4) != 0;
         n++;
     }
     ak_store_done(st, q);

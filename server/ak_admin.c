@@ -30,6 +30,10 @@
  *                              uses with akc reset-password
  *   tournament_create ...      a round robin or a Swiss (ak_tournament.c)
  *   tournament_start tournament  start it now (else at its start date)
+ *   computer user, computer    mark the account as played by a program
+ *                              (true) or by a person (false): shown as
+ *                              a computer, challenged by `new` with
+ *                              "computer" (ak_computer.c)
  *   stats                      connections, players, games by state,
  *                              actions per second, commit latency,
  *                              errors by code (ak_stats.c)
@@ -379,6 +383,50 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
         audit(c, ban ? "ban" : "unban", canonical, detail);
 }
 
+struct computer_change {
+    int64_t user;
+    bool computer;
+    char name[64];
+};
+
+static int computer_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct computer_change *m = k->data;
+    return ak_store_user_set_computer_rows(st, m->user, m->computer);
+}
+
+static void computer_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct computer_change *m = k->data;
+    ak_computer_refresh(srv, m->user);
+    if (k->conn)
+        ak_conn_reply_ok(k->conn, k->id, json_pack("{s:s,s:b}", "user", m->name, "computer", m->computer));
+}
+
+static const struct ak_job computer_job = {computer_write, computer_answer, NULL, NULL, NULL};
+
+static void op_computer(struct ak_conn *c, const json_t *id, const json_t *msg)
+{
+    const json_t *on = json_object_get(msg, "computer");
+    if (!json_is_boolean(on)) {
+        ak_conn_reply_error(c, id, "bad_request", "computer is true (played by a program) or false");
+        return;
+    }
+    char canonical[64];
+    int64_t user = user_arg(c, id, msg, canonical);
+    if (!user)
+        return;
+    struct computer_change *m = calloc(1, sizeof *m);
+    if (!m) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing changed");
+        return;
+    }
+    *m = (struct computer_change){.user = user, .computer = json_is_true(on)};
+    snprintf(m->name, sizeof m->name, "%s", canonical);
+    if (ak_batch_job(c->srv, c, id, &computer_job, NULL, m))
+        audit(c, m->computer ? "computer_add" : "computer_remove", canonical, "");
+}
+
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     const char *op = json_string_value(json_object_get(msg, "op"));
@@ -405,13 +453,15 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_reset_password(c, id, msg);
     else if (op && strcmp(op, "stats") == 0)
         op_stats(c, id);
+    else if (op && strcmp(op, "computer") == 0)
+        op_computer(c, id, msg);
     else if (op && strcmp(op, "tournament_create") == 0)
         ak_tournament_create(c, id, msg);       /* audited in the commit that stores it (ak_tournament.c) */
     else if (op && strcmp(op, "tournament_start") == 0)
         ak_tournament_start_now(c, id, msg);    /* the same */
     else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
-                            "reset_password, stats, tournament_create or tournament_start");
+                            "reset_password, stats, computer, tournament_create or tournament_start");
 }
 
 /* The configured names, each resolved to the account it named when akd

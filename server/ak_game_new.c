@@ -100,6 +100,7 @@ static void name_players(struct ak_server *srv, struct ak_game *g, const char *c
     int challenged = g->meta.challenge == g->player[AK_AXIS] ? AK_AXIS : AK_ALLIED;
     snprintf(g->challenge_name, sizeof g->challenge_name, "%s",
              g->meta.challenge && g->meta.challenge == g->player[challenged] ? names[challenged] : "");
+    ak_game_mark_computers(srv, g);
 }
 
 struct ak_game *ak_game_create(struct ak_server *srv, const struct ak_game_setup *s, struct ak_conn *c,

@@ -182,6 +182,17 @@ void ak_game_remove(struct ak_server *srv, struct ak_game *g)
     free(g);
 }
 
+/* Whether the seated and invited accounts are computers (a key lookup
+ * each; a store error reads as a person). */
+void ak_game_mark_computers(struct ak_server *srv, struct ak_game *g)
+{
+    for (int side = 0; side < AK_SIDES; side++)
+        if (!g->player[side] || ak_store_user_computer(srv->store, g->player[side], &g->computer[side]) != AK_STORE_OK)
+            g->computer[side] = false;
+    if (!g->meta.challenge || ak_store_user_computer(srv->store, g->meta.challenge, &g->challenge_computer) != AK_STORE_OK)
+        g->challenge_computer = false;
+}
+
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g)
 {
     for (int side = 0; side < AK_SIDES; side++)
@@ -192,6 +203,7 @@ void ak_game_name_players(struct ak_server *srv, struct ak_game *g)
     if (!g->meta.challenge ||
         ak_store_user_name(srv->store, g->meta.challenge, g->challenge_name, sizeof g->challenge_name) != AK_STORE_OK)
         g->challenge_name[0] = '\0';
+    ak_game_mark_computers(srv, g);
 }
 
 bool ak_game_open(const struct ak_game *g)
@@ -513,6 +525,14 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
     json_object_set_new(j, "you", mine < 0 ? json_null()
                                            : json_string(mine == AK_AXIS ? "axis" : "allied"));
     json_object_set_new(j, "rated", json_boolean(g->meta.rated));
+    /* Which seats a program plays (the invited one's too, while open), and
+     * the level a player asked the computer for. */
+    json_object_set_new(j, "computer", json_pack("{s:b,s:b}", "axis", g->computer[AK_AXIS],
+                                                 "allied", g->computer[AK_ALLIED]));
+    if (open && g->challenge_name[0])
+        json_object_set_new(j, "challenge_computer", json_boolean(g->challenge_computer));
+    json_object_set_new(j, "computer_level", g->meta.computer_level ? json_integer(g->meta.computer_level)
+                                                                     : json_null());
     json_object_set_new(j, "rating_range", g->meta.min_rating || g->meta.max_rating
                         ? json_pack("[i,i]", g->meta.min_rating, g->meta.max_rating ? g->meta.max_rating : 4000)
                         : json_null());

@@ -147,6 +147,7 @@ void ak_cmd_ladder(struct ak_conn *c, const json_t *id, const json_t *msg)
         json_t *p = rating_json(c->srv, rows[i].rating, rows[i].rd, rows[i].games);
         json_object_set_new(p, "rank", json_integer(offset + i + 1));
         json_object_set_new(p, "user", json_string(rows[i].name));
+        json_object_set_new(p, "computer", json_boolean(rows[i].computer));     /* rated, flagged */
         json_array_append_new(players, p);
     }
     ak_conn_reply_ok(c, id, json_pack("{s:o,s:s,s:i,s:i,s:b}", "ladder", players, "ruleset", ruleset, "total",
@@ -169,6 +170,9 @@ void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "no_such_user", "no player is called %s", name);
         return;
     }
+    bool computer = false;
+    if (rc == AK_STORE_OK)
+        rc = ak_store_user_computer(c->srv->store, user, &computer);
     int nr = rc == AK_STORE_OK ? ak_store_player_ratings(c->srv->store, user, ratings, 8) : -1;
     int nc = nr >= 0 ? ak_store_rating_changes(c->srv->store, user, changes, PLAYER_CHANGES) : -1;
     if (nr < 0 || nc < 0) {
@@ -198,7 +202,8 @@ void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg)
                                                 (int)(changes[i].before + 0.5), "after",
                                                 (int)(changes[i].after + 0.5), "at", (json_int_t)changes[i].at));
     }
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:o,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}},s:o}", "user", name, "ratings",
+    ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:o,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}},s:o}", "user", name,
+                                      "computer", computer, "ratings",
                                       rl, "results", "axis", "won", won[0], "lost", lost[0], "drawn", drawn[0],
                                       "allied", "won", won[1], "lost", lost[1], "drawn", drawn[1], "recent", recent));
 }

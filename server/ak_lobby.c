@@ -81,7 +81,7 @@ static bool rating_range_arg(struct ak_conn *c, const json_t *id, const json_t *
                             "not above the second");
         return false;
     }
-    if ((lo || hi) && json_object_get(msg, "opponent")) {
+    if ((lo || hi) && m->challenge) {
         ak_conn_reply_error(c, id, "bad_request", "a rating range is for an open seek, not a challenge");
         return false;
     }
@@ -172,6 +172,8 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
             return;
         }
     }
+    if (!ak_computer_arg(c, id, msg, &m))
+        return;
     m.rated = json_is_true(json_object_get(msg, "rated"));
     if (!rating_range_arg(c, id, msg, &m))
         return;

@@ -228,6 +228,8 @@ struct ak_game {
     int64_t player[AK_SIDES];
     char player_name[AK_SIDES][64];
     char challenge_name[64];            /* the invited player of a challenge, or "" */
+    bool computer[AK_SIDES];            /* the seat's account is played by a program (issue 31) */
+    bool challenge_computer;            /* ... and the invited player's */
     int64_t tournament;                 /* the tournament it pairs for, 0: none */
     int round;                          /* ... and its round */
     struct ak_conn **watchers;  /* connections that get its pushes */
@@ -507,6 +509,9 @@ int ak_game_replay_from(struct ak_server *srv, const struct ak_game *g, uint32_t
 /* Like ak_game_arg, for a player of the game: *side is his. */
 struct ak_game *ak_game_player_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int *side);
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g);
+/* Whether its seated and invited accounts are computers (also done by
+ * ak_game_name_players). */
+void ak_game_mark_computers(struct ak_server *srv, struct ak_game *g);
 bool ak_game_open(const struct ak_game *g);     /* a seat is free */
 bool ak_game_listed(const struct ak_game *g);   /* stored, not aborted or declined */
 /* After g's status or creating changed: in srv->listed or out of it, as
@@ -815,6 +820,16 @@ bool ak_email_plain(const char *e);
  * USER on the database (exit status). */
 int ak_admin_load(struct ak_server *srv);
 int ak_admin_cli(struct ak_store *st, const char *user_name, bool grant);
+
+/* Computer players (ak_computer.c): `new`'s "computer" (the level, and the
+ * computer account challenged, into m; false after an error reply); the
+ * marks of a user's games in memory after his account changed; akd
+ * --computer-add / --computer-remove. */
+#define AK_COMPUTER_LEVELS 3
+#define AK_COMPUTER_DEFAULT_LEVEL 2
+bool ak_computer_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_store_game_meta *m);
+void ak_computer_refresh(struct ak_server *srv, int64_t user);
+int ak_computer_cli(struct ak_store *st, const char *user_name, bool computer);
 /* Close a game that will not be played on (declined, aborted): closed in
  * memory at once, stored in the next group commit, then pushed to its
  * watchers as {"push":status,"game","by"} and logged, and c (or NULL)

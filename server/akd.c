@@ -84,6 +84,8 @@ static void usage(FILE *f)
             "  --admins LIST            existing accounts with the admin role, \"alice, bob\"\n"
             "  --admin-add USER         give an existing account the admin role (with --db), then exit\n"
             "  --admin-remove USER      take it back, then exit\n"
+            "  --computer-add USER      mark an existing account as a computer player (akbot's),\n"
+            "                           then exit; --computer-remove USER takes it back\n"
             "  --rating-tau X, --rating-volatility X, --rating-max-rd N, --rating-period-days N,\n"
             "  --rating-provisional-rd N   Glicko-2 settings (man akd)\n"
             "  --vacation-days N        days a year a player may pause his clocks (default 30)\n"
@@ -280,18 +282,22 @@ static int default_config(struct ak_config *cfg)
     return 0;
 }
 
-/* akd --admin-add USER / --admin-remove USER: the operation asked for. */
+/* akd --admin-add USER / --admin-remove USER, --computer-add USER /
+ * --computer-remove USER: the operation asked for. */
 static int admin_op;
 static char admin_user[64];
 
-/* The admin role granted to, or taken from, an existing account, on the
- * database of the settings (akd may be running: it asks the database at
- * every admin command). */
+/* The admin role or the computer mark granted to, or taken from, an
+ * existing account, on the database of the settings (akd may be running:
+ * it asks the database at every admin command, and reads the mark for
+ * each game made or joined after; the admin op computer changes the games
+ * it holds at once). */
 static int admin_command(const struct ak_config *cfg)
 {
     char err[600];
     if (!cfg->db[0]) {
-        fprintf(stderr, "akd: --admin-add and --admin-remove need the database (--db or db in --config)\n");
+        fprintf(stderr, "akd: --admin-add, --admin-remove, --computer-add and --computer-remove need the database "
+                "(--db or db in --config)\n");
         return 2;
     }
     struct ak_store *st = ak_store_open(cfg->db, err, sizeof err);
@@ -300,7 +306,8 @@ static int admin_command(const struct ak_config *cfg)
         ak_store_close(st);
         return 1;
     }
-    int rc = ak_admin_cli(st, admin_user, admin_op == 'a');
+    int rc = admin_op == 'a' || admin_op == 'r' ? ak_admin_cli(st, admin_user, admin_op == 'a')
+                                                : ak_computer_cli(st, admin_user, admin_op == 'C');
     ak_store_close(st);
     return rc;
 }
@@ -349,6 +356,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"web-dir", required_argument, NULL, 's'}, {"updated-crt", required_argument, NULL, 's'},
         {"check", required_argument, NULL, 'k'},
         {"admin-add", required_argument, NULL, 'a'}, {"admin-remove", required_argument, NULL, 'r'},
+        {"computer-add", required_argument, NULL, 'C'}, {"computer-remove", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
@@ -371,7 +379,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
             }
             if (c == 'k')       /* akd --check DB: check it and say what was found */
                 return pass == 0 ? ak_check_database(optarg) : 0;
-            if (c == 'a' || c == 'r') {     /* done once the settings (the db) are read */
+            if (c == 'a' || c == 'r' || c == 'C' || c == 'R') {     /* done once the settings (the db) are read */
                 admin_op = c;
                 snprintf(admin_user, sizeof admin_user, "%s", optarg);
                 continue;

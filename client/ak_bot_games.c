@@ -1,0 +1,274 @@
+/* ak_bot_games: what akbot does with each game (ak_bot.h).
+ *
+ * The lobby (`games`, the bot's own first) says which challenges wait for
+ * it and which of its games wait for it; pushes of the games it watches
+ * say when to look again. A challenge is accepted within max_games and
+ * games_per_player, declined otherwise (a player is never left waiting on
+ * a computer that will not come). A game waiting for the bot is read
+ * (`show`), the AI chooses one action on it (ai/ak_ai.h, at the game's
+ * level: every action it returns passed the rules engine), and the action
+ * is sent (`act`), again and again while the game waits for it. The state
+ * is read again before each action: the server is the referee, the bot
+ * never plays on a state it only assumed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ak_bot.h"
+#include "ak_dice.h"
+#include "ak_notation.h"
+
+#define ACTIONS_PER_LOOK 3000   /* more than any player turn: a bound if the server and the AI disagree */
+
+void ak_bot_log(const struct ak_bot *b, const char *fmt, ...)
+{
+    char when[32];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(stderr, "%s akbot %s: ", when, b->cfg.user);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static struct ak_bot *push_target;      /* ak_net_call's push callback has no context */
+
+static void on_push(json_t *push)
+{
+    if (push_target)
+        ak_bot_push(push_target, push);
+}
+
+json_t *ak_bot_call(struct ak_bot *b, json_t *req, char code[32])
+{
+    char cmd[24];
+    snprintf(cmd, sizeof cmd, "%s", json_string_value(json_object_get(req, "cmd")));
+    code[0] = '\0';
+    push_target = b;
+    json_t *reply = ak_net_call(&b->net, req, on_push);
+    if (!reply) {
+        b->broken = true;
+        snprintf(code, 32, "connection");
+        return NULL;
+    }
+    if (!json_is_true(json_object_get(reply, "ok"))) {
+        const json_t *e = json_object_get(reply, "error");
+        snprintf(code, 32, "%s", json_string_value(json_object_get(e, "code")));
+        ak_bot_log(b, "%s refused: %s: %s", cmd, code, json_string_value(json_object_get(e, "message")));
+        json_decref(reply);
+        return NULL;
+    }
+    json_t *result = json_incref(json_object_get(reply, "result"));
+    json_decref(reply);
+    return result;
+}
+
+static struct ak_bot_game *find(struct ak_bot *b, long long id)
+{
+    for (int i = 0; i < b->ngames; i++)
+        if (b->games[i].id == id)
+            return &b->games[i];
+    return NULL;
+}
+
+/* The game tracked from now on; NULL when the table is full of unfinished
+ * games (finished ones make room). */
+static struct ak_bot_game *track(struct ak_bot *b, long long id, int level, const char *opponent)
+{
+    struct ak_bot_game *g = find(b, id);
+    if (g)
+        return g;
+    for (int i = 0; i < b->ngames && !g; i++)
+        if (b->games[i].over)
+            g = &b->games[i];
+    if (!g && b->ngames < AK_BOT_GAMES_MAX)
+        g = &b->games[b->ngames++];
+    if (!g)
+        return NULL;
+    *g = (struct ak_bot_game){.id = id, .level = level >= 1 && level < AK_AI_LEVELS ? level : b->cfg.level};
+    snprintf(g->opponent, sizeof g->opponent, "%s", opponent ? opponent : "");
+    ak_ai_init(&g->ai, g->level, (uint64_t)id * 0x9e3779b97f4a7c15ull ^ (uint64_t)time(NULL));
+    return g;
+}
+
+static int running(const struct ak_bot *b, const char *opponent)
+{
+    int n = 0;
+    for (int i = 0; i < b->ngames; i++)
+        n += !b->games[i].over && (!opponent || strcasecmp(b->games[i].opponent, opponent) == 0);
+    return n;
+}
+
+/* The other player of a summary, seated or the seek's creator. */
+static const char *opponent_of(const json_t *g, const char *me)
+{
+    const json_t *p = json_object_get(g, "players");
+    const char *ax = json_string_value(json_object_get(p, "axis"));
+    const char *al = json_string_value(json_object_get(p, "allied"));
+    return ax && strcasecmp(ax, me) != 0 ? ax : al && strcasecmp(al, me) != 0 ? al : "";
+}
+
+static void answer_challenge(struct ak_bot *b, const json_t *g, long long id)
+{
+    char code[32];
+    const char *from = opponent_of(g, b->cfg.user);
+    bool room = running(b, NULL) < b->cfg.max_games && running(b, from) < b->cfg.games_per_player;
+    json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", room ? "join" : "decline", "game", (json_int_t)id), code);
+    if (!r)
+        return;
+    json_decref(r);
+    if (!room) {
+        ak_bot_log(b, "game %lld: declined %s's challenge (%d games running, at most %d, %d with one player)", id,
+                   from, running(b, NULL), b->cfg.max_games, b->cfg.games_per_player);
+        return;
+    }
+    struct ak_bot_game *t = track(b, id, (int)json_integer_value(json_object_get(g, "computer_level")), from);
+    if (t) {
+        t->watched = t->dirty = true;       /* join watches it */
+        ak_bot_log(b, "game %lld: accepted %s's challenge, level %d", id, from, t->level);
+    }
+}
+
+/* One summary of the lobby. */
+static void look_at(struct ak_bot *b, const json_t *g, int *my_seeks)
+{
+    long long id = json_integer_value(json_object_get(g, "game"));
+    bool open = json_is_true(json_object_get(g, "open"));
+    const char *challenge = json_string_value(json_object_get(g, "challenge"));
+    bool mine = json_is_string(json_object_get(g, "you"));
+    bool over = strcmp(json_string_value(json_object_get(g, "phase")) ? json_string_value(json_object_get(g, "phase")) : "", "over") == 0;
+    if (open && challenge && strcasecmp(challenge, b->cfg.user) == 0) {
+        answer_challenge(b, g, id);
+        return;
+    }
+    if (!mine)
+        return;
+    if (open) {         /* its own seek, nobody in it yet */
+        *my_seeks += !challenge;
+        return;
+    }
+    struct ak_bot_game *t = find(b, id);
+    if (over) {
+        if (t)
+            t->over = true;
+        return;
+    }
+    if (!t)
+        t = track(b, id, (int)json_integer_value(json_object_get(g, "computer_level")), opponent_of(g, b->cfg.user));
+    if (t && (json_is_true(json_object_get(g, "your_turn")) || !t->watched))
+        t->dirty = true;
+}
+
+static void keep_seeks(struct ak_bot *b, int open)
+{
+    for (int i = open; i < b->cfg.seeks && running(b, NULL) + i < b->cfg.max_games; i++) {
+        char code[32];
+        json_t *r = ak_bot_call(b, json_pack("{s:s,s:s,s:s,s:i}", "cmd", "new", "side", "random", "ruleset",
+                                             b->cfg.seek_ruleset, "computer", b->cfg.level), code);
+        if (!r)
+            return;
+        ak_bot_log(b, "game %lld: an open seek of its own (%s)", (long long)json_integer_value(json_object_get(r, "game")),
+                   b->cfg.seek_ruleset);
+        json_decref(r);
+    }
+}
+
+void ak_bot_scan(struct ak_bot *b)
+{
+    char code[32];
+    json_t *r = ak_bot_call(b, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), code);
+    if (!r)
+        return;
+    int my_seeks = 0;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(r, "games"), i, g)
+        look_at(b, g, &my_seeks);
+    json_decref(r);
+    if (!b->broken)
+        keep_seeks(b, my_seeks);
+}
+
+void ak_bot_push(struct ak_bot *b, const json_t *push)
+{
+    struct ak_bot_game *g = find(b, json_integer_value(json_object_get(push, "game")));
+    if (g)
+        g->dirty = true;
+}
+
+void ak_bot_reconnected(struct ak_bot *b)
+{
+    for (int i = 0; i < b->ngames; i++) {
+        b->games[i].watched = false;
+        b->games[i].dirty = !b->games[i].over;
+    }
+}
+
+/* The AI's next action for a game read with `show`: false when the game
+ * does not wait for the bot (or is over). */
+static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, json_t **action)
+{
+    struct ak_state s;
+    char err[200];
+    if (!ak_state_from_json(json_object_get(r, "state"), &s, err, sizeof err)) {
+        ak_bot_log(b, "game %lld: the server sent a state this program cannot read: %s", g->id, err);
+        return false;
+    }
+    ak_summary_attach_crt(r, &s);
+    if (s.phase == AK_PHASE_OVER) {
+        g->over = true;
+        ak_bot_log(b, "game %lld is over", g->id);
+        return false;
+    }
+    if (!json_is_true(json_object_get(r, "your_turn")))
+        return false;
+    struct ak_action a;
+    if (!ak_ai_choose(&g->ai, &s, &a))
+        return false;
+    *action = ak_action_to_json(&a);
+    return true;
+}
+
+/* Play one game as long as it waits for the bot. */
+static void play(struct ak_bot *b, struct ak_bot_game *g)
+{
+    char code[32];
+    for (int n = 0; n < ACTIONS_PER_LOOK && !b->broken; n++) {
+        json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", g->watched ? "show" : "watch", "game",
+                                             (json_int_t)g->id), code);
+        if (!r) {
+            g->over = strcmp(code, "no_such_game") == 0;
+            return;
+        }
+        g->watched = true;
+        json_t *action = NULL;
+        bool mine = choose(b, g, r, &action);
+        json_decref(r);
+        if (!mine)
+            return;
+        char nonce[AK_NONCE_MAX + 1];
+        ak_nonce_new(nonce);
+        r = ak_bot_call(b, ak_act_request(g->id, action, nonce), code);
+        if (!r) {       /* refused: looked at again at the next scan, after a pause if it was the budget */
+            if (strcmp(code, "rate_limited") == 0)
+                sleep(1);
+            return;
+        }
+        json_decref(r);
+    }
+}
+
+void ak_bot_play_dirty(struct ak_bot *b)
+{
+    for (int i = 0; i < b->ngames && !b->broken; i++)
+        if (b->games[i].dirty && !b->games[i].over) {
+            b->games[i].dirty = false;
+            play(b, &b->games[i]);
+        }
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# akbot, the computer player, on a test akd (issue 31): an account marked
+# with akd --computer-add; `akc new --vs computer[:LEVEL]` refused while
+# the server has none, then answered by the bot; the bot plays its player
+# turn, survives a restart of akd (reconnects and plays the next turn),
+# meets a time control, declines a challenge over games_per_player, sees
+# its game end; the lobby and the ladder show it as a computer.
+# usage: bot.sh AKD AKC AKBOT
+set -u
+AKD=$1 AKC=$2 AKBOT=$3
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+start_akd akd --db "$dir/akd.sqlite3"
+for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"; done
+echo "password-computer" >"$dir/bot-password"
+cat >"$dir/akbot.conf" <<CONF
+# the bot of this test
+server = 127.0.0.1:$port
+user = computer
+password_file = $dir/bot-password
+games_per_player = 2
+poll_seconds = 1
+CONF
+"$AKBOT" --config "$dir/akbot.conf" --register >"$dir/register.out" 2>&1
+check "akbot --register makes its account and says how to mark it" "grep -q 'akd --computer-add computer' '$dir/register.out'"
+
+# no computer player yet: refused, with what the operator must do
+as alice new allied --vs computer >"$dir/none.out" 2>&1; rc=$?
+check "no computer account: new --vs computer is refused (exit $rc) saying why" \
+    "[ $rc != 0 ] && grep -q 'no computer player' '$dir/none.out'"
+as alice new allied --vs computer:7 >"$dir/level.out" 2>&1; rc=$?
+check "--vs computer:7 is a usage error (exit $rc)" "[ $rc = 2 ] && grep -q 'level from 1' '$dir/level.out'"
+
+"$AKD" --db "$dir/akd.sqlite3" --computer-add computer >"$dir/mark.out" 2>&1
+check "akd --computer-add marks the account (akd running)" "grep -q 'is now a computer player' '$dir/mark.out'"
+
+"$AKBOT" --config "$dir/akbot.conf" >"$dir/bot.out" 2>&1 &
+bot=$!; pids="$pids $bot"
+
+# wait_status GAME PATTERN SECONDS: akc show GAME (alice's) matches PATTERN
+wait_status() {
+    for _ in $(seq $(($3 * 5))); do
+        as alice show "$1" >"$dir/show.out" 2>&1
+        grep -qi -- "$2" "$dir/show.out" && return 0
+        sleep 0.2
+    done
+    cat "$dir/show.out" | head -5; return 1
+}
+
+as alice new allied --vs computer:1 >"$dir/new.out" 2>&1
+game=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/new.out")
+check "alice asks for a game with the computer at level 1: game $game" "[ -n '$game' ] && grep -q 'computer (computer, level 1) is challenged' '$dir/new.out'"
+check "the bot accepts it and plays the Axis player turn: the game waits for alice" \
+    "wait_status $game 'your move' 60"
+as alice --json show $game >"$dir/show.json" 2>&1
+check "the game says the Axis seat is a computer, at level 1" \
+    "python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); sys.exit(0 if g[\"computer\"][\"axis\"] and not g[\"computer\"][\"allied\"] and g[\"computer_level\"]==1 and g[\"seq\"]>3 else 1)' '$dir/show.json'"
+as alice games >"$dir/games.out" 2>&1
+check "alice's games list the computer as such" "grep -q 'computer (computer)' '$dir/games.out'"
+
+# akd restarts: the bot connects again and plays its next turn
+kill $pid; wait $pid 2>/dev/null
+"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" >"$dir/akd2.out" 2>>"$dir/akd.log" &
+pid=$!; pids="$pids $pid"
+for _ in $(seq 50); do grep -q listening "$dir/akd2.out" && break; sleep 0.1; done
+# four units on L59 (STACK-1): one moves off first, to the nearest square it can reach
+to=$(as alice dests $game 4iinf11 2>/dev/null | awk '$2 == 1 {print $1; exit}')
+as alice move $game 4iinf11 "$to" >"$dir/endturn.out" 2>&1 && as alice end-movement $game >>"$dir/endturn.out" 2>&1 &&
+    as alice end-turn $game >>"$dir/endturn.out" 2>&1
+check "alice ends her turn 1 after akd restarted" "[ $? = 0 ]"
+check "the bot came back and played its turn 2: the game waits for alice in turn 2" \
+    "wait_status $game 'Turn 2.*Allied movement' 60 && grep -q 'YOUR MOVE' '$dir/show.out'"
+check "the bot said it lost the connection and logged in again" \
+    "grep -q 'connecting again' '$dir/bot.out' && [ \$(grep -c 'logged in' '$dir/bot.out') -ge 2 ]"
+
+# a time control: the bot answers within it
+as alice new allied --vs computer --time 30s >"$dir/tc.out" 2>&1
+tc=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/tc.out")
+check "a game with 30 seconds an action: the bot plays its turn in time, the clock now alice's (game $tc)" \
+    "wait_status $tc 'your move' 30 && ! grep -qi 'won by time' '$dir/show.out'"
+
+# games_per_player = 2: a third challenge from alice is declined
+as alice new axis --vs computer >"$dir/third.out" 2>&1
+third=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/third.out")
+for _ in $(seq 50); do grep -q "declined alice's challenge" "$dir/bot.out" && break; sleep 0.2; done
+check "a third game with alice (games_per_player 2) is declined, not left waiting" \
+    "grep -q \"game $third: declined alice's challenge\" '$dir/bot.out'"
+
+# the end: alice resigns, the bot sees it over
+as alice resign $game >/dev/null 2>&1
+for _ in $(seq 50); do grep -q "game $game is over" "$dir/bot.out" && break; sleep 0.2; done
+check "alice resigns game $game: the bot sees it over" "grep -q 'game $game is over' '$dir/bot.out'"
+
+# a wrong password stops it at once (trying again cannot help)
+echo "wrong-password" >"$dir/wrong"
+timeout 20 "$AKBOT" --config "$dir/akbot.conf" --password-file "$dir/wrong" >"$dir/wrong.out" 2>&1; rc=$?
+check "a wrong password ends akbot with an error (exit $rc), not a retry loop" "[ $rc = 1 ]"
+
+kill -TERM $bot; wait $bot 2>/dev/null; rc=$?
+check "SIGTERM stops the bot cleanly (exit $rc)" "[ $rc = 0 ] && grep -q stopped '$dir/bot.out'"
+if grep -q 'ERROR: \|runtime error' "$dir/akd.log" "$dir/bot.out"; then
+    bad "a sanitizer report"; grep -A20 'ERROR: \|runtime error' "$dir/akd.log" "$dir/bot.out" | head -40
+fi
+[ $fails = 0 ] || { echo "--- akbot's log"; tail -30 "$dir/bot.out"; echo "--- alice ending her turn"; cat "$dir/endturn.out"; }
+finish
