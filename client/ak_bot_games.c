@@ -13,6 +13,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -229,9 +230,21 @@ static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, jso
     if (!json_is_true(json_object_get(r, "your_turn")))
         return false;
     struct ak_action a;
-    if (!ak_ai_choose(&g->ai, &s, &a))
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool chosen = ak_ai_choose(&g->ai, &s, &a);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!chosen) {
+        ak_bot_log(b, "game %lld: the AI found nothing to do", g->id);
         return false;
+    }
     *action = ak_action_to_json(&a);
+    if (b->cfg.verbose) {
+        char *text = json_dumps(*action, JSON_COMPACT);
+        ak_bot_log(b, "game %lld: %s (%.0f ms)", g->id, text,
+                   (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+        free(text);
+    }
     return true;
 }
 

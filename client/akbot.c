@@ -10,7 +10,8 @@
  * end it between two requests.
  *
  * Settings come from the file given with --config (default
- * /etc/akbot/akbot.conf when it exists), then the command line:
+ * /etc/akbot/akbot.conf when it exists, or $AKBOT_CONFIG), then the
+ * command line:
  *
  *     server = 127.0.0.1:7140     # HOST:PORT of akd's game port
  *     user = computer             # the account (marked with akd --computer-add)
@@ -179,7 +180,10 @@ static int read_settings(int argc, char **argv, struct ak_bot_config *c, bool *r
         {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0},
     };
     char err[600];
-    const char *config = access(DEFAULT_CONFIG, R_OK) == 0 ? DEFAULT_CONFIG : NULL;
+    /* AKBOT_CONFIG names the default file instead ("": none; the tests) */
+    const char *config = getenv("AKBOT_CONFIG") ? getenv("AKBOT_CONFIG") : DEFAULT_CONFIG;
+    if (!config[0] || access(config, R_OK) != 0)
+        config = NULL;
     int o;
     for (optind = 1; (o = getopt_long(argc, argv, "", opts, NULL)) != -1;)
         if (o == 'c')

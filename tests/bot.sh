@@ -9,7 +9,7 @@
 set -u
 AKD=$1 AKC=$2 AKBOT=$3
 dir=$(mktemp -d)
-trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${AK_KEEP:-}" ] || rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 start_akd akd --db "$dir/akd.sqlite3"
@@ -36,7 +36,7 @@ check "--vs computer:7 is a usage error (exit $rc)" "[ $rc = 2 ] && grep -q 'lev
 "$AKD" --db "$dir/akd.sqlite3" --computer-add computer >"$dir/mark.out" 2>&1
 check "akd --computer-add marks the account (akd running)" "grep -q 'is now a computer player' '$dir/mark.out'"
 
-"$AKBOT" --config "$dir/akbot.conf" >"$dir/bot.out" 2>&1 &
+"$AKBOT" --config "$dir/akbot.conf" --verbose >"$dir/bot.out" 2>&1 &
 bot=$!; pids="$pids $bot"
 
 # wait_status GAME PATTERN SECONDS: akc show GAME (alice's) matches PATTERN

@@ -3,7 +3,7 @@
 fails=0; passes=0; pids=""
 # akd reads no installed default configuration (akd.conf) in the tests:
 # each test says every setting it wants.
-export AKD_CONFIG=
+export AKD_CONFIG= AKBOT_CONFIG=
 ok() { passes=$((passes + 1)); echo "ok   $*"; }
 bad() { fails=$((fails + 1)); echo "FAIL $*"; }
 check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }

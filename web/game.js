@@ -245,7 +245,8 @@ export class GameView {
   render() {
     const g = this.game, s = this.state;
     if (!this.moves.reviewing) this.board.setUnits(s);    // an earlier position stays until "Back to the game"
-    const seat = (side) => g.players[side] || (g.challenge ? `${g.challenge} (invited)` : "(open)");
+    const seat = (side) => g.players[side] ? g.players[side] + (g.computer?.[side] ? ` (computer${g.computer_level ? `, level ${g.computer_level}` : ""})` : "")
+      : g.challenge ? `${g.challenge} (${g.challenge_computer ? "the computer, " : ""}invited)` : "(open)";
     $("game-title").textContent = `Game ${g.game}: ${seat("axis")} (Axis) against ${seat("allied")} (Allied)`;
     let status;
     if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
@@ -754,6 +755,7 @@ export class GameView {
     const g = this.game, other = this.me === "axis" ? "allied" : "axis";
     const fields = { ruleset: this.state.ruleset, side: other, opponent: g.players[other], rated: !!g.rated };
     if (g.time_control) fields.time_control = g.time_control;
+    if (g.computer?.[other]) fields.computer = g.computer_level || true;     // the computer again, at its level
     try {
       const r = await this.conn.request("new", fields);
       // said where the opponent is looking (the players' chat is open to all once the game is over)

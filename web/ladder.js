@@ -47,7 +47,9 @@ export class LadderView {
     for (const p of r.ladder) {
       const tr = body.insertRow();
       tr.insertCell().textContent = p.rank;
-      tr.insertCell().appendChild(playerLink(p.user));
+      const who = tr.insertCell();
+      who.appendChild(playerLink(p.user));
+      if (p.computer) who.append(" (computer)");      // rated like anyone, flagged
       tr.insertCell().textContent = Math.round(p.rating) + (p.provisional ? " (provisional)" : "");
       tr.insertCell().textContent = Math.round(p.rd);
       tr.insertCell().textContent = p.games;
@@ -75,7 +77,7 @@ export class PlayerView {
       body.textContent = e.code === "no_such_user" ? `There is no player ${name}.` : errorText(e);
       return;
     }
-    $("player-name").textContent = r.user;
+    $("player-name").textContent = r.user + (r.computer ? " (a computer player)" : "");
     const ratings = document.createElement("ul");
     ratings.id = "player-ratings";
     for (const x of r.ratings)

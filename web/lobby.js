@@ -34,8 +34,17 @@ export class Lobby {
       for (const e of $(id).querySelectorAll("input, select")) e.disabled = !on;
     };
     $("new-clock").addEventListener("change", () => showFields("new-clock-fields", !!$("new-clock").value));
-    $("new-opponent").addEventListener("input", () => showFields("new-range-fields", !$("new-opponent").value.trim()));
+    // Against the computer: a level instead of a name; no rating range.
+    const against = () => {
+      const computer = $("new-against").value === "computer";
+      showFields("new-player-fields", !computer);
+      showFields("new-computer-fields", computer);
+      showFields("new-range-fields", !computer && !$("new-opponent").value.trim());
+    };
+    $("new-against").addEventListener("change", against);
+    $("new-opponent").addEventListener("input", against);
     showFields("new-clock-fields", false);
+    against();
     conn.onPush((m) => { if (!$("lobby-view").hidden && m.push !== "chat") this.load(); });
     // A challenge to this player pushes nothing to him: the list is asked
     // again now and then while it is shown.
@@ -109,8 +118,10 @@ export class Lobby {
       (g.rating_range ? ` (ratings ${g.rating_range[0]} to ${g.rating_range[1]})` : "");
     for (const side of ["axis", "allied"]) {
       const cell = tr.insertCell();
-      if (g.players[side]) cell.appendChild(playerLink(g.players[side]));
-      else cell.textContent = "—";
+      if (g.players[side]) {
+        cell.appendChild(playerLink(g.players[side]));
+        if (g.computer?.[side]) cell.append(" (computer)");
+      } else cell.textContent = "—";
     }
     tr.insertCell().textContent = `${g.turn} (${g.date})`;
     let clock = timeControlText(g.time_control);
@@ -119,7 +130,7 @@ export class Lobby {
     tr.insertCell().textContent = clock;
     let state;
     if (g.result !== "none") state = `Over: ${outcomeText(g)}`;
-    else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}` : "Open seek";
+    else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}${g.challenge_computer ? " (computer)" : ""}` : "Open seek";
     else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
     tr.insertCell().textContent = state + (g.you ? ` · you ${g.result !== "none" ? "played" : "play"} ${sideName(g.you)}` : "");
     const act = tr.insertCell();
@@ -151,8 +162,10 @@ export class Lobby {
   // field is out of range.
   fields() {
     const f = { ruleset: $("new-ruleset").value || "classic", side: $("new-side").value, rated: $("new-rated").checked };
-    const opponent = $("new-opponent").value.trim();
+    const computer = $("new-against").value === "computer";
+    const opponent = computer ? "" : $("new-opponent").value.trim();
     if (opponent) f.opponent = opponent;
+    if (computer) f.computer = Number($("new-level").value);
     if ($("new-clock").value) {
       const seconds = Number($("new-clock-amount").value) * Number($("new-clock-unit").value);
       if (!(seconds >= 60 && seconds <= 90 * 86400)) {
@@ -161,7 +174,7 @@ export class Lobby {
       }
       f.time_control = { seconds, per: $("new-clock").value, on_expiry: $("new-clock-expiry").value };
     }
-    if (!opponent) {
+    if (!opponent && !computer) {
       const lo = $("new-min-rating").value, hi = $("new-max-rating").value;
       if (lo !== "") f.min_rating = Number(lo);
       if (hi !== "") f.max_rating = Number(hi);

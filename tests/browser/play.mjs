@@ -47,6 +47,8 @@
 //      (new games until the dice give an EX)
 //   6b. the Updated supply phase (tests/positions/supply-phase.scn):
 //      burning a supply unit and breaking out are asked first, both ways
+//   6c. "the computer" chosen in the New game form at level 1: the bot
+//      beside akd (browser.sh starts it) accepts and plays its turn
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITIONS-DIR ARTIFACTS
 //        (POSITIONS-DIR: tests/positions/*.scn as NAME.json, made by browser.sh)
 import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
@@ -513,6 +515,23 @@ ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the bro
   await expectText(bob, "#log li", "Axis units at R44 will break out", "answered yes, R44 breaks out: Bob sees it");
   await alice.waitForTimeout(300);
   ok(await alice.locator(breakOut).count() === 0, "... and R44 is no longer offered a break-out");
+}
+
+// --- 6c. playing the computer from the New game form (akbot beside akd) ---
+{
+  await alice.goto(url);
+  await alice.selectOption("#new-against", "computer");
+  ok(await alice.isHidden("#new-opponent") && await alice.isVisible("#new-level") && await alice.isHidden("#new-min-rating"),
+    "Against: the computer asks for a level instead of a name or a rating range");
+  await alice.selectOption("#new-level", "1");
+  await alice.selectOption("#new-side", "allied");
+  await alice.selectOption("#new-ruleset", "classic");
+  await alice.click("#new-game");
+  await alice.waitForURL(/\/game\/\d+$/);
+  await expectText(alice, "#game-title", "computer \\(computer, level 1\\) \\(Axis\\) against alice", "the game names the computer and its level", 20000);
+  await expectText(alice, "#game-status", "Allied movement.*Your move",
+    "the computer accepted and played its Axis player turn: Alice's move", 60000);
+  ok(await alice.locator("#log li").count() > 3, `the computer's moves are in the log (${await alice.locator("#log li").count()} lines)`);
 }
 
 // --- 7. the screenshots against the references ---
