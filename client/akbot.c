@@ -279,6 +279,23 @@ static void session(struct ak_bot *b)
     ak_net_close(&b->net);
 }
 
+/* akbot --register: the account made, or already there with this
+ * password: 0; a wrong password or a bad name: 1; akd not reached: 3
+ * (scripts/run tries again while akd starts). */
+static int register_account(struct ak_bot *b)
+{
+    bool fatal = false;
+    bool done = start(b, true, &fatal);
+    if (!done && fatal)        /* taken: ours, when the password logs in */
+        done = start(b, false, &fatal);
+    if (!done)
+        return fatal ? 1 : 3;
+    ak_net_close(&b->net);
+    printf("akbot: %s is registered; the operator marks it a computer player with akd --computer-add %s\n",
+           b->cfg.user, b->cfg.user);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static struct ak_bot bot;
@@ -290,14 +307,8 @@ int main(int argc, char **argv)
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
-    if (reg) {
-        if (!start(&bot, true, &fatal))
-            return 1;
-        ak_net_close(&bot.net);
-        printf("akbot: %s registered; the operator marks it a computer player with akd --computer-add %s\n",
-               bot.cfg.user, bot.cfg.user);
-        return 0;
-    }
+    if (reg)
+        return register_account(&bot);
     for (int backoff = 1; !stopping;) {
         if (start(&bot, false, &fatal)) {
             backoff = 1;
