@@ -1171,6 +1171,7 @@ static const struct akc_command {
          "  admin ban USER [wait|adjudicate] | admin unban USER | admin reset-password USER\n"
          "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
          "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
+         "  admin computer USER on|off   mark an account as a computer player (akbot's) or not\n"
          "  admin stats          the admin role (accounts named in akd's admins setting)\n",
      0, 0, false, false, akc_admin_check, run_admin, NULL},
     {"chat", "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"

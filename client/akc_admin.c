@@ -11,6 +11,7 @@
  *   admin unban USER
  *   admin reset-password USER             a one-time token for the player
  *   admin stats                           how the server is doing
+ *   admin computer USER on|off            mark the account as a computer player (akbot's) or not
  *   admin tournament-create NAME KIND [rounds=N starts=now|+DURATION time=D per=turn expiry=wait
  *                                      ruleset=R both_sides rated vacation]
  *   admin tournament-start ID             start it now
@@ -30,6 +31,7 @@ static const struct {
     {"ban", "ban", 3, 4, false},                {"unban", "unban", 3, 3, false},
     {"reset-password", "reset_password", 3, 3, false}, {"stats", "stats", 2, 2, false},
     {"tournament-create", "tournament_create", 4, 16, false}, {"tournament-start", "tournament_start", 3, 3, true},
+    {"computer", "computer", 4, 4, false},
 };
 
 static int find_op(const char *op)
@@ -71,6 +73,10 @@ int akc_admin_check(int argc, char **argv)
         if (!req)
             return EXIT_USAGE;
     }
+    if (strcmp(argv[1], "computer") == 0 && strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0) {
+        fprintf(stderr, "akc admin computer: on (played by a program) or off, not '%s'\n", argv[3]);
+        return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "ban") == 0 && argc == 4 && strcmp(argv[3], "wait") != 0 &&
         strcmp(argv[3], "adjudicate") != 0) {
         fprintf(stderr, "akc admin ban: its games wait (the default) or adjudicate, not '%s'\n", argv[3]);
@@ -108,6 +114,8 @@ static json_t *request(char **argv, int k)
         json_object_set_new(req, "seconds", json_integer(akc_duration(argv[3])));
     if (strcmp(argv[1], "ban") == 0 && argv[3])
         json_object_set_new(req, "games", json_string(argv[3]));
+    if (strcmp(argv[1], "computer") == 0)
+        json_object_set_new(req, "computer", json_boolean(strcmp(argv[3], "on") == 0));
     if (strcmp(argv[1], "adjudicate") == 0) {
         char reason[1024];
         join_words(argv, 4, reason, sizeof reason);
@@ -187,6 +195,9 @@ int akc_admin(struct ak_net *n, char **argv)
         printf("\n");
     } else if (strcmp(op, "unban") == 0) {
         printf("%s is no longer banned\n", argv[2]);
+    } else if (strcmp(op, "computer") == 0) {
+        printf("%s %s a computer player\n", json_string_value(json_object_get(r, "user")),
+               json_is_true(json_object_get(r, "computer")) ? "is now" : "is no longer");
     } else if (strcmp(op, "reset-password") == 0) {
         printf("reset token for %s (valid 48 hours, once): %s\n", json_string_value(json_object_get(r, "user")),
                json_string_value(json_object_get(r, "token")));
