@@ -130,6 +130,9 @@ static const struct flood_kind {
     {"register", {"{\"id\":0,\"cmd\":\"register\",\"user\":\"new%ld_%u\",\"password\":\"password-%u\"}\n",
                   NULL}, false, true, false},
     {"new", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"g\":%ld}\n", NULL}, true, true, false},
+    /* a game against the computer: the computer accounts looked up first */
+    {"computer", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"computer\":1,\"g\":%ld}\n", NULL}, true, true,
+     false},
 };
 static const struct flood_kind *flood;
 
