@@ -54,6 +54,10 @@
      replays_per_second (a record replays its game): strangers share one
      bucket, each account has its own;
      the map overlay (zones, supply) likewise within the address's rate
+ 15. games against the computer: one account asking for them at once gets
+     games_per_user of them (challenges to the computer account at the
+     level asked), the rest refused; a bad level, or a person named as
+     the computer, makes no game
 
 usage: budget.py AKD
 Prints one line per check; exits 1 if any failed.
@@ -61,6 +65,7 @@ Prints one line per check; exits 1 if any failed.
 import os
 import random
 import socket
+import subprocess
 import sqlite3
 import sys
 import tempfile
@@ -605,6 +610,30 @@ check(records_served and replays[0].get("ok") and refused >= 3 - refilled and
       "replays_per_second 2: a record and a replay of a game of one action use it up; the next strangers' records "
       "come from the record kept (nothing replayed), and of their 3 replays over %.1f s %d are refused (strangers "
       "share one bucket); a player is served" % (refilled / 2, refused))
+stop_akd(p)
+
+# --- 15. games against the computer ---
+# One account asking for games with the computer: each is a challenge to a
+# computer account, bounded by games_per_user like any game; a bad level
+# or a person named as the computer changes nothing.
+p, port = start_akd("computer", "--rate", "0", "--max-per-address", "0", "--games-per-user", "3")
+mallory, comp, bob = account(port, "mallory"), account(port, "comp"), account(port, "bob")
+marked = subprocess.run([AKD, "--db", os.path.join(work, "computer.sqlite3"), "--computer-add", "comp"],
+                        capture_output=True, text=True)
+check(marked.returncode == 0, "akd --computer-add comp, akd running: " + marked.stdout.strip())
+replies = [mallory.call("new", side="axis", computer=1) for _ in range(8)]
+made = [r["result"]["game"] for r in replies if r.get("ok")]
+refused = [r["error"]["code"] for r in replies if not r.get("ok")]
+challenges = [g for g in comp.ok("games")["games"] if g.get("challenge") == "comp" and g["open"]]
+check(len(made) == 3 and set(refused) == {"too_many_games"} and len(challenges) == 3 and
+      all(g["computer_level"] == 1 and g["challenge_computer"] for g in challenges),
+      "games_per_user 3: of 8 games asked of the computer at once, 3 made (challenges to comp at level 1), "
+      "5 refused (%s)" % sorted(set(refused)))
+bad = [bob.call("new", side="axis", computer=c) for c in (0, 4, -1, "2", 2.5)]
+check(all(not r.get("ok") and r["error"]["code"] == "bad_request" for r in bad) and
+      bob.call("new", side="axis", computer=2, opponent="mallory")["error"]["code"] == "bad_request" and
+      len(bob.ok("games")["games"]) == 3,
+      "a level out of 1-3, not a number, or a person named as the computer: bad_request, no game made")
 stop_akd(p)
 
 print("%d failed" % failed)
