@@ -98,6 +98,14 @@ static struct ak_bot_game *track(struct ak_bot *b, long long id, int level, cons
     return g;
 }
 
+/* A game seen over (by the lobby or by its state): said once, forgotten. */
+static void finished(struct ak_bot *b, struct ak_bot_game *g)
+{
+    if (!g->over)
+        ak_bot_log(b, "game %lld is over", g->id);
+    g->over = true;
+}
+
 static int running(const struct ak_bot *b, const char *opponent)
 {
     int n = 0;
@@ -157,7 +165,7 @@ static void look_at(struct ak_bot *b, const json_t *g, int *my_seeks)
     struct ak_bot_game *t = find(b, id);
     if (over) {
         if (t)
-            t->over = true;
+            finished(b, t);
         return;
     }
     if (!t)
@@ -223,8 +231,7 @@ static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, jso
     }
     ak_summary_attach_crt(r, &s);
     if (s.phase == AK_PHASE_OVER) {
-        g->over = true;
-        ak_bot_log(b, "game %lld is over", g->id);
+        finished(b, g);
         return false;
     }
     if (!json_is_true(json_object_get(r, "your_turn")))

@@ -48,6 +48,7 @@ static struct {
     bool per_given;             /* --per or --on-expiry on the command line */
     int min_rating, max_rating; /* new: who may take the open seat */
     int computer;               /* new --vs computer[:LEVEL]: the level, 0 none */
+    int level;                  /* hint --level N (default 2) */
 } opt;
 
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
@@ -1019,6 +1020,22 @@ static int run_undo(struct akc_ctx *x, int argc, char **argv)
     return status;
 }
 
+static int check_hint(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    if (opt.level < 0 || opt.level > 3) {
+        fprintf(stderr, "akc hint: --level is 1 (beginner), 2 (standard) or 3 (strong)\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int run_hint(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return akc_hint(x->n, x->game, opt.level ? opt.level : 2);
+}
+
 static int run_options(struct akc_ctx *x, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -1250,6 +1267,9 @@ static const struct akc_command {
      2, 255, true, false, check_action, run_action, NULL},
     {"options", "  options GAME         every legal action now, as akc commands\n",
      2, 2, true, false, NULL, run_options, NULL},
+    {"hint", "  hint GAME            the computer's suggestion for the player to move, worked out here:\n"
+             "                       the akc commands, each battle's odds and chances, why (--level 1-3)\n",
+     2, 2, true, false, check_hint, run_hint, NULL},
     {"dests", "  dests GAME UNITS     list the squares the stack can reach\n",
      3, 3, true, false, NULL, run_query, NULL},
     {"why", "  why GAME UNITS HEX   explain why a square is out of reach\n",
@@ -1401,7 +1421,7 @@ int main(int argc, char **argv)
         {"mine", no_argument, NULL, 'M'}, {"waiting", no_argument, NULL, 'W'},
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
-        {"vs", required_argument, NULL, 'v'},
+        {"vs", required_argument, NULL, 'v'}, {"level", required_argument, NULL, 'l'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1462,6 +1482,7 @@ int main(int argc, char **argv)
         }
         case 'o': opt.opponent = optarg; break;
         case 'v': vs_arg(optarg); break;
+        case 'l': opt.level = optarg[0] >= '1' && optarg[0] <= '3' && !optarg[1] ? optarg[0] - '0' : -1; break;
         case 'r': opt.rated = true; break;
         case 'm':
         case 'x': {

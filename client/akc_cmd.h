@@ -48,6 +48,9 @@ int akc_reset_password(struct ak_net *n, const char *user, const char *token);
 int akc_comforts_check(int argc, char **argv);
 int akc_comforts(struct ak_net *n, int argc, char **argv);
 
+/* akc_hint.c: the computer's suggestion for the player awaited */
+int akc_hint(struct ak_net *n, long game, int level);
+
 /* akc_tournament.c */
 int akc_tournament_check(int argc, char **argv);
 int akc_tournament(struct ak_net *n, char **argv);

@@ -5,14 +5,16 @@
 # turn, survives a restart of akd (reconnects and plays the next turn),
 # meets a time control, declines a challenge over games_per_player, sees
 # its game end; the lobby and the ladder show it as a computer.
-# usage: bot.sh AKD AKC AKBOT
+# Also akc hint, the computer's suggestion worked out in akc, against
+# golden outputs (tests/golden/hint-*.txt) on fixed positions.
+# usage: bot.sh AKD AKC AKBOT AK-SCENARIO GOLDEN-DIR POSITIONS-DIR
 set -u
-AKD=$1 AKC=$2 AKBOT=$3
+AKD=$1 AKC=$2 AKBOT=$3 SCENARIO=$4 GOLDEN=$5 POSITIONS=$6
 dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${AK_KEEP:-}" ] || rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-start_akd akd --db "$dir/akd.sqlite3"
+start_akd akd --db "$dir/akd.sqlite3" --allow-positions 1
 for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"; done
 echo "password-computer" >"$dir/bot-password"
 cat >"$dir/akbot.conf" <<CONF
@@ -62,7 +64,7 @@ check "alice's games list the computer as such" "grep -q 'computer (computer)' '
 
 # akd restarts: the bot connects again and plays its next turn
 kill $pid; wait $pid 2>/dev/null
-"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" >"$dir/akd2.out" 2>>"$dir/akd.log" &
+"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 >"$dir/akd2.out" 2>>"$dir/akd.log" &
 pid=$!; pids="$pids $pid"
 for _ in $(seq 50); do grep -q listening "$dir/akd2.out" && break; sleep 0.1; done
 # four units on L59 (STACK-1): one moves off first, to the nearest square it can reach
@@ -110,6 +112,22 @@ check "--vs computer naming a person is refused (exit $rc)" "[ $rc != 0 ] && gre
 as alice resign $game >"$dir/resign.out" 2>&1
 for _ in $(seq 50); do grep -q "game $game is over" "$dir/bot.out" && break; sleep 0.2; done
 check "alice resigns game $game: the bot sees it over" "grep -q 'game $game is over' '$dir/bot.out'"
+
+# akc hint: the same suggestion for the same state, as the golden files say
+# (the game's number written N); --level 1 and 2 both ways
+for scn in exchange soak-off; do
+    "$SCENARIO" --dump "$POSITIONS/$scn.scn" >"$dir/$scn.json" 2>/dev/null
+    h=$(as bob new axis --position "$dir/$scn.json" 2>/dev/null | sed -n 's/^created game \([0-9]*\).*/\1/p')
+    for level in 1 2; do
+        as bob hint "$h" --level $level 2>&1 | sed "s/game $h\b/game N/; s/\(akc [a-z-]*\) $h\b/\1 N/" >"$dir/hint.out"
+        if [ -n "${AK_UPDATE_GOLDEN:-}" ]; then cp "$dir/hint.out" "$GOLDEN/hint-$scn-$level.txt"; fi
+        check "akc hint on $scn.scn at level $level is the golden one" "diff -u '$GOLDEN/hint-$scn-$level.txt' '$dir/hint.out'"
+    done
+done
+as bob hint $game --level 5 >"$dir/hintbad.out" 2>&1; rc=$?
+check "akc hint --level 5 is a usage error (exit $rc)" "[ $rc = 2 ]"
+as bob hint $game >"$dir/hintover.out" 2>&1
+check "akc hint on a finished game says there is nothing to suggest" "grep -q 'is over: nothing to suggest' '$dir/hintover.out'"
 
 # a wrong password stops it at once (trying again cannot help)
 echo "wrong-password" >"$dir/wrong"
