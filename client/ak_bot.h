@@ -13,6 +13,7 @@
 #define AK_BOT_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "ak_ai.h"
@@ -20,6 +21,7 @@
 
 struct ak_bot_config {
     char server[256], user[64], password[256], ca[256];
+    char password_file[256];    /* read once the settings are all known */
     int tls;                    /* AK_TLS_* */
     bool accept_new;            /* pin the server's certificate when first seen */
     int max_games;              /* unfinished games at once; more challenges are declined */
@@ -36,6 +38,10 @@ struct ak_bot_config {
 int ak_bot_config_load(const char *path, struct ak_bot_config *c, char *err, size_t cap);
 
 #define AK_BOT_GAMES_MAX 512
+/* akd keeps at most 64 games watched per connection and forgets none: a
+ * connection that has watched this many is made anew (ak_bot_scan). */
+#define AK_BOT_WATCHES_MAX 56
+#define AK_BOT_MAX_GAMES_LIMIT 50  /* max_games at most: below the watches, and akd's games_per_user */
 
 /* One game akbot plays: its AI (what it did this portion) and level. */
 struct ak_bot_game {
@@ -44,6 +50,8 @@ struct ak_bot_game {
     bool watched;               /* on this connection */
     bool dirty;                 /* something happened: look at it again */
     bool over;
+    int failures;               /* refused or unplayable in a row: looked at again after a growing pause */
+    long long retry_at;         /* time() before which it is left alone */
     char opponent[64];
     struct ak_ai ai;
 };
@@ -53,7 +61,10 @@ struct ak_bot {
     struct ak_net net;
     struct ak_bot_game games[AK_BOT_GAMES_MAX];
     int ngames;
-    bool broken;                /* the connection failed: reconnect */
+    int watches;                /* games watched on this connection */
+    long long seek_retry_at;    /* a seek refused (the server's limits): not asked again before */
+    bool broken;                /* the connection failed, or is to be made anew: reconnect */
+    volatile sig_atomic_t *stopping;    /* a signal asked it to stop: between two requests */
 };
 
 /* Look at the lobby: accept or decline challenges, keep the seeks, find

@@ -123,47 +123,62 @@ static const char *opponent_of(const json_t *g, const char *me)
     return ax && strcasecmp(ax, me) != 0 ? ax : al && strcasecmp(al, me) != 0 ? al : "";
 }
 
-static void answer_challenge(struct ak_bot *b, const json_t *g, long long id)
+static bool answer(struct ak_bot *b, long long id, const char *cmd)
 {
     char code[32];
-    const char *from = opponent_of(g, b->cfg.user);
-    bool room = running(b, NULL) < b->cfg.max_games && running(b, from) < b->cfg.games_per_player;
-    json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", room ? "join" : "decline", "game", (json_int_t)id), code);
-    if (!r)
-        return;
+    json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", cmd, "game", (json_int_t)id), code);
     json_decref(r);
-    if (!room) {
-        ak_bot_log(b, "game %lld: declined %s's challenge (%d games running, at most %d, %d with one player)", id,
-                   from, running(b, NULL), b->cfg.max_games, b->cfg.games_per_player);
-        return;
-    }
-    struct ak_bot_game *t = track(b, id, (int)json_integer_value(json_object_get(g, "computer_level")), from);
-    if (t) {
-        t->watched = t->dirty = true;       /* join watches it */
-        ak_bot_log(b, "game %lld: accepted %s's challenge, level %d", id, from, t->level);
-    }
+    return r != NULL;
 }
 
-/* One summary of the lobby. */
+/* Accepted within max_games and games_per_player; declined otherwise, and
+ * declined too when akd refuses the seat (its games_per_user): a player
+ * is never left waiting on a computer that will not come. */
+static void answer_challenge(struct ak_bot *b, const json_t *g, long long id)
+{
+    const char *from = opponent_of(g, b->cfg.user);
+    bool room = running(b, NULL) < b->cfg.max_games && running(b, from) < b->cfg.games_per_player;
+    if (room && answer(b, id, "join")) {
+        struct ak_bot_game *t = track(b, id, (int)json_integer_value(json_object_get(g, "computer_level")), from);
+        b->watches++;       /* join watches it */
+        if (t) {
+            t->watched = t->dirty = true;
+            ak_bot_log(b, "game %lld: accepted %s's challenge, level %d", id, from, t->level);
+        }
+        return;
+    }
+    if (b->broken || !answer(b, id, "decline"))
+        return;
+    ak_bot_log(b, "game %lld: declined %s's challenge (%d games running, at most %d, %d with one player%s)", id,
+               from, running(b, NULL), b->cfg.max_games, b->cfg.games_per_player,
+               room ? "; the server refused the seat" : "");
+}
+
+static bool is_over(const json_t *g)
+{
+    const char *phase = json_string_value(json_object_get(g, "phase"));
+    return phase && strcmp(phase, "over") == 0;
+}
+
+static bool challenges_me(const struct ak_bot *b, const json_t *g)
+{
+    const char *challenge = json_string_value(json_object_get(g, "challenge"));
+    return json_is_true(json_object_get(g, "open")) && challenge && strcasecmp(challenge, b->cfg.user) == 0 &&
+           !json_is_string(json_object_get(g, "you"));
+}
+
+/* One of the bot's own games in the lobby (not a challenge to it). */
 static void look_at(struct ak_bot *b, const json_t *g, int *my_seeks)
 {
     long long id = json_integer_value(json_object_get(g, "game"));
-    bool open = json_is_true(json_object_get(g, "open"));
-    const char *challenge = json_string_value(json_object_get(g, "challenge"));
-    bool mine = json_is_string(json_object_get(g, "you"));
-    bool over = strcmp(json_string_value(json_object_get(g, "phase")) ? json_string_value(json_object_get(g, "phase")) : "", "over") == 0;
-    if (open && challenge && strcasecmp(challenge, b->cfg.user) == 0) {
-        answer_challenge(b, g, id);
+    if (!json_is_string(json_object_get(g, "you")))
         return;
-    }
-    if (!mine)
-        return;
-    if (open) {         /* its own seek, nobody in it yet */
-        *my_seeks += !challenge;
+    if (json_is_true(json_object_get(g, "open"))) {     /* its own seek, nobody in it yet */
+        *my_seeks += !json_is_string(json_object_get(g, "challenge"));
         return;
     }
     struct ak_bot_game *t = find(b, id);
-    if (over) {
+    if (is_over(g)) {
         if (t)
             finished(b, t);
         return;
@@ -174,14 +189,21 @@ static void look_at(struct ak_bot *b, const json_t *g, int *my_seeks)
         t->dirty = true;
 }
 
+/* Its own open seeks, up to cfg.seeks; refused (akd's games_per_user),
+ * not asked again for a minute. */
 static void keep_seeks(struct ak_bot *b, int open)
 {
+    if ((long long)time(NULL) < b->seek_retry_at)
+        return;
     for (int i = open; i < b->cfg.seeks && running(b, NULL) + i < b->cfg.max_games; i++) {
         char code[32];
-        json_t *r = ak_bot_call(b, json_pack("{s:s,s:s,s:s,s:i}", "cmd", "new", "side", "random", "ruleset",
-                                             b->cfg.seek_ruleset, "computer", b->cfg.level), code);
-        if (!r)
+        /* an open seek: "computer" would make it a challenge to a computer */
+        json_t *r = ak_bot_call(b, json_pack("{s:s,s:s,s:s}", "cmd", "new", "side", "random", "ruleset",
+                                             b->cfg.seek_ruleset), code);
+        if (!r) {
+            b->seek_retry_at = (long long)time(NULL) + 60;
             return;
+        }
         ak_bot_log(b, "game %lld: an open seek of its own (%s)", (long long)json_integer_value(json_object_get(r, "game")),
                    b->cfg.seek_ruleset);
         json_decref(r);
@@ -191,17 +213,27 @@ static void keep_seeks(struct ak_bot *b, int open)
 void ak_bot_scan(struct ak_bot *b)
 {
     char code[32];
-    json_t *r = ak_bot_call(b, json_pack("{s:s,s:i}", "cmd", "games", "limit", 500), code);
+    /* a page of the bot's own games first, then the rest: enough for its
+     * unfinished games and the challenges waiting */
+    json_t *r = ak_bot_call(b, json_pack("{s:s,s:i}", "cmd", "games", "limit", 2 * b->cfg.max_games + 20), code);
     if (!r)
         return;
     int my_seeks = 0;
     size_t i;
     json_t *g;
+    /* its games first, so that the limits count them all, then the challenges */
     json_array_foreach(json_object_get(r, "games"), i, g)
         look_at(b, g, &my_seeks);
+    json_array_foreach(json_object_get(r, "games"), i, g)
+        if (!b->broken && !*b->stopping && challenges_me(b, g))
+            answer_challenge(b, g, json_integer_value(json_object_get(g, "game")));
     json_decref(r);
-    if (!b->broken)
+    if (!b->broken && !*b->stopping)
         keep_seeks(b, my_seeks);
+    if (b->watches >= AK_BOT_WATCHES_MAX && !b->broken) {
+        ak_bot_log(b, "%d games watched on this connection: connecting again to start afresh", b->watches);
+        b->broken = true;
+    }
 }
 
 void ak_bot_push(struct ak_bot *b, const json_t *push)
@@ -213,29 +245,31 @@ void ak_bot_push(struct ak_bot *b, const json_t *push)
 
 void ak_bot_reconnected(struct ak_bot *b)
 {
+    b->watches = 0;
     for (int i = 0; i < b->ngames; i++) {
         b->games[i].watched = false;
         b->games[i].dirty = !b->games[i].over;
     }
 }
 
-/* The AI's next action for a game read with `show`: false when the game
- * does not wait for the bot (or is over). */
-static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, json_t **action)
+/* The AI's next action for a game read with `show`: 1 with *action; 0
+ * when the game does not wait for the bot (or is over); -1 when it waits
+ * and the bot cannot play it (a state it cannot read, no action). */
+static int choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, json_t **action)
 {
     struct ak_state s;
     char err[200];
     if (!ak_state_from_json(json_object_get(r, "state"), &s, err, sizeof err)) {
         ak_bot_log(b, "game %lld: the server sent a state this program cannot read: %s", g->id, err);
-        return false;
+        return -1;
     }
     ak_summary_attach_crt(r, &s);
     if (s.phase == AK_PHASE_OVER) {
         finished(b, g);
-        return false;
+        return 0;
     }
     if (!json_is_true(json_object_get(r, "your_turn")))
-        return false;
+        return 0;
     struct ak_action a;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -243,7 +277,7 @@ static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, jso
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!chosen) {
         ak_bot_log(b, "game %lld: the AI found nothing to do", g->id);
-        return false;
+        return -1;
     }
     *action = ak_action_to_json(&a);
     if (b->cfg.verbose) {
@@ -252,42 +286,61 @@ static bool choose(struct ak_bot *b, struct ak_bot_game *g, const json_t *r, jso
                    (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
         free(text);
     }
-    return true;
+    return 1;
+}
+
+/* Something went wrong with a game (refused, unreadable, nothing to do
+ * while it waits for the bot): left alone for 2, 4 ... up to 600 s, so
+ * that a game the bot cannot play costs the server a request now and
+ * then, not one every scan. */
+static void setback(struct ak_bot_game *g)
+{
+    int pause = g->failures < 9 ? 2 << g->failures : 600;
+    g->failures++;
+    g->retry_at = (long long)time(NULL) + (pause > 600 ? 600 : pause);
 }
 
 /* Play one game as long as it waits for the bot. */
 static void play(struct ak_bot *b, struct ak_bot_game *g)
 {
     char code[32];
-    for (int n = 0; n < ACTIONS_PER_LOOK && !b->broken; n++) {
+    for (int n = 0; n < ACTIONS_PER_LOOK && !b->broken && !*b->stopping; n++) {
         json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", g->watched ? "show" : "watch", "game",
                                              (json_int_t)g->id), code);
         if (!r) {
             g->over = strcmp(code, "no_such_game") == 0;
+            if (!b->broken)
+                setback(g);
             return;
         }
+        b->watches += !g->watched;
         g->watched = true;
         json_t *action = NULL;
-        bool mine = choose(b, g, r, &action);
+        int mine = choose(b, g, r, &action);
         json_decref(r);
-        if (!mine)
+        if (mine <= 0) {
+            if (mine < 0)
+                setback(g);
             return;
+        }
         char nonce[AK_NONCE_MAX + 1];
         ak_nonce_new(nonce);
         r = ak_bot_call(b, ak_act_request(g->id, action, nonce), code);
-        if (!r) {       /* refused: looked at again at the next scan, after a pause if it was the budget */
-            if (strcmp(code, "rate_limited") == 0)
-                sleep(1);
+        if (!r) {       /* refused: looked at again after a pause */
+            if (!b->broken)
+                setback(g);
             return;
         }
+        g->failures = 0;
         json_decref(r);
     }
 }
 
 void ak_bot_play_dirty(struct ak_bot *b)
 {
-    for (int i = 0; i < b->ngames && !b->broken; i++)
-        if (b->games[i].dirty && !b->games[i].over) {
+    long long now = (long long)time(NULL);
+    for (int i = 0; i < b->ngames && !b->broken && !*b->stopping; i++)
+        if (b->games[i].dirty && !b->games[i].over && b->games[i].retry_at <= now) {
             b->games[i].dirty = false;
             play(b, &b->games[i]);
         }

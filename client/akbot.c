@@ -1,4 +1,4 @@
-/* akbot: a computer player on akd (issue 31; man akbot(6)).
+/* akbot: a computer player on akd (issue 31; man akbot(1)).
  *
  * It logs in as an account the operator marked as a computer (akd
  * --computer-add NAME), then for ever: looks at the lobby every
@@ -19,7 +19,7 @@
  *     tls = auto                  # on, off, auto (TLS unless loopback)
  *     ca = /etc/ssl/club.pem      # trust this CA file for the server's certificate
  *     accept_new = no             # pin a certificate no CA vouches for when first seen
- *     max_games = 20              # unfinished games at once; more challenges are declined
+ *     max_games = 20              # unfinished games at once (at most 50); more challenges are declined
  *     games_per_player = 3        # unfinished games with one player
  *     level = 2                   # 1 beginner, 2 standard, 3 strong, when a game names none
  *     seeks = 0                   # open seeks of its own kept in the lobby
@@ -32,12 +32,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,8 +103,8 @@ static bool setting(struct ak_bot_config *c, const char *k, const char *v, char 
         snprintf(c->server, sizeof c->server, "%s", v);
     else if (strcmp(k, "user") == 0 && strlen(v) < sizeof c->user && *v)
         snprintf(c->user, sizeof c->user, "%s", v);
-    else if (strcmp(k, "password_file") == 0)
-        return read_password(v, c, err, cap) == 0;
+    else if (strcmp(k, "password_file") == 0 && strlen(v) < sizeof c->password_file && *v)
+        snprintf(c->password_file, sizeof c->password_file, "%s", v);   /* read at the end: the last one given */
     else if (strcmp(k, "tls") == 0 && (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "auto")))
         c->tls = !strcmp(v, "on") ? AK_TLS_ON : !strcmp(v, "off") ? AK_TLS_OFF : AK_TLS_AUTO;
     else if (strcmp(k, "ca") == 0 && strlen(v) < sizeof c->ca)
@@ -110,7 +113,7 @@ static bool setting(struct ak_bot_config *c, const char *k, const char *v, char 
         c->accept_new = yes;
     else if (strcmp(k, "seek_ruleset") == 0 && strlen(v) < sizeof c->seek_ruleset && *v)
         snprintf(c->seek_ruleset, sizeof c->seek_ruleset, "%s", v);
-    else if (!(strcmp(k, "max_games") == 0 && number(v, 1, AK_BOT_GAMES_MAX - 12, &c->max_games)) &&
+    else if (!(strcmp(k, "max_games") == 0 && number(v, 1, AK_BOT_MAX_GAMES_LIMIT, &c->max_games)) &&
              !(strcmp(k, "games_per_player") == 0 && number(v, 1, AK_BOT_GAMES_MAX, &c->games_per_player)) &&
              !(strcmp(k, "level") == 0 && number(v, 1, AK_AI_LEVELS - 1, &c->level)) &&
              !(strcmp(k, "seeks") == 0 && number(v, 0, 10, &c->seeks)) &&
@@ -206,11 +209,27 @@ static int read_settings(int argc, char **argv, struct ak_bot_config *c, bool *r
         *reg |= o == 'r';
         c->verbose += o == 'v';
     }
-    if (!c->password[0]) {
+    if (!c->password_file[0]) {
         fprintf(stderr, "akbot: no password: give password_file in the settings or --password-file\n");
         return 2;
     }
+    if (read_password(c->password_file, c, err, sizeof err) != 0) {
+        fprintf(stderr, "akbot: %s\n", err);
+        return 2;
+    }
     return 0;
+}
+
+/* A server whose machine died answers nothing, and a request would wait
+ * for ever: TCP keepalive ends such a connection within about two
+ * minutes, and the bot connects again. */
+static void keepalive(int fd)
+{
+    int on = 1, idle = 60, interval = 10, count = 6;
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
 }
 
 /* Connect and log in (or register); false with the reason logged. *fatal
@@ -224,6 +243,7 @@ static bool start(struct ak_bot *b, bool reg, bool *fatal)
         ak_bot_log(b, "cannot connect to %s: %s", b->cfg.server, err);
         return false;
     }
+    keepalive(b->net.fd);
     b->broken = false;
     json_t *r = ak_bot_call(b, json_pack("{s:s,s:s,s:s}", "cmd", reg ? "register" : "login", "user", b->cfg.user,
                                          "password", b->cfg.password), code);
@@ -300,6 +320,7 @@ int main(int argc, char **argv)
 {
     static struct ak_bot bot;
     bool reg = false, fatal = false;
+    bot.stopping = &stopping;
     int rc = read_settings(argc, argv, &bot.cfg, &reg);
     if (rc)
         return rc == 1 ? 0 : rc;

@@ -9,44 +9,67 @@
  * (akbot) reads it. akd spends nothing more on such a game than on any
  * challenge: the program plays it like any client, under the same
  * budgets, and the creator's games_per_user bounds how many he can ask.
+ * Its cost to akd: the computer accounts read by an index (at most
+ * AK_COMPUTERS_MAX), one pass over the connections, and the unfinished
+ * games of the connected computers; a small write's budget, charged
+ * first, bounds how often one account makes akd do it. The list of
+ * computers is kept in memory so that marking a game's seats (every game
+ * loaded, every tournament pairing) looks nothing up.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ak_server.h"
 
-#define COMPUTERS_LOOKED_AT 16      /* the accounts a `new` weighs: a bound on its work */
-
-static bool connected(const struct ak_server *srv, int64_t user)
+bool ak_computers_load(struct ak_server *srv)
 {
-    for (const struct ak_conn *k = srv->conns; k; k = k->next)
-        if (k->user == user)
+    int n = 0;
+    if (ak_store_computers(srv->store, srv->computers, AK_COMPUTERS_MAX, &n) != AK_STORE_OK)
+        return false;
+    srv->ncomputers = n;
+    return true;
+}
+
+bool ak_is_computer(const struct ak_server *srv, int64_t user)
+{
+    for (int i = 0; i < srv->ncomputers; i++)
+        if (srv->computers[i] == user)
             return true;
     return false;
 }
 
+/* A computer account's unfinished games. Its seat index holds every game
+ * it ever had, so this grows with its history: it runs only for the
+ * connected computers (one or two), once per game asked of them. */
 static int unfinished(int64_t user)
 {
     struct ak_game *const *games;
     int n = 0, of = ak_seats_of(user, &games);
     for (int i = 0; i < of; i++)
-        n += games[i]->brief.phase != AK_PHASE_OVER && strcmp(games[i]->meta.status, "active") == 0;
+        n += ak_game_brief_of(games[i]).phase != AK_PHASE_OVER && strcmp(games[i]->meta.status, "active") == 0;
     return n;
 }
 
-/* The computer account to challenge: connected first, then the fewest
- * unfinished games; 0 when the server has none. */
-static int64_t pick(struct ak_server *srv)
+/* The computer account to challenge (never the caller): a connected one
+ * with the fewest unfinished games, else the oldest; 0 when there is none.
+ * One pass over the connections marks which are connected. */
+static int64_t pick(struct ak_server *srv, int64_t caller)
 {
-    int64_t users[COMPUTERS_LOOKED_AT], best = 0;
-    int n = 0, best_score = 0;
-    if (ak_store_computers(srv->store, users, COMPUTERS_LOOKED_AT, &n) != AK_STORE_OK)
+    if (!ak_computers_load(srv))
         return 0;
-    for (int i = 0; i < n; i++) {
-        int score = (connected(srv, users[i]) ? 0 : 1 << 20) + unfinished(users[i]);
-        if (!best || score < best_score) {
-            best = users[i];
-            best_score = score;
+    bool on[AK_COMPUTERS_MAX] = {false};
+    for (const struct ak_conn *k = srv->conns; k; k = k->next)
+        for (int i = 0; k->user && i < srv->ncomputers; i++)
+            on[i] |= srv->computers[i] == k->user;
+    int64_t best = 0;
+    int best_load = 0;
+    for (int i = 0; i < srv->ncomputers; i++) {
+        if (srv->computers[i] == caller || (best && !on[i]))
+            continue;
+        int load = on[i] ? unfinished(srv->computers[i]) : 0;
+        if (!best || (on[i] && load < best_load)) {
+            best = srv->computers[i];
+            best_load = on[i] ? load : 1 << 30;
         }
     }
     return best;
@@ -71,9 +94,11 @@ bool ak_computer_arg(struct ak_conn *c, const json_t *id, const json_t *msg, str
                                 json_string_value(json_object_get(msg, "opponent")));
             return false;
         }
+        if (!ak_is_computer(c->srv, m->challenge) && !ak_computers_load(c->srv))
+            ak_log(AK_LOG_ERROR, "the computer accounts could not be read again");   /* marked since: shown */
         return true;
     }
-    m->challenge = pick(c->srv);
+    m->challenge = pick(c->srv, c->user);
     if (!m->challenge) {
         ak_conn_reply_error(c, id, "no_computer", "this server has no computer player (its operator runs akbot "
                             "with an account marked by akd --computer-add: docs/ai.md)");
@@ -84,6 +109,8 @@ bool ak_computer_arg(struct ak_conn *c, const json_t *id, const json_t *msg, str
 
 void ak_computer_refresh(struct ak_server *srv, int64_t user)
 {
+    if (!ak_computers_load(srv))
+        ak_log(AK_LOG_ERROR, "the computer accounts could not be read again");
     struct ak_game *const *games;
     int of = ak_seats_of(user, &games);
     for (int i = 0; i < of; i++)

@@ -182,15 +182,13 @@ void ak_game_remove(struct ak_server *srv, struct ak_game *g)
     free(g);
 }
 
-/* Whether the seated and invited accounts are computers (a key lookup
- * each; a store error reads as a person). */
+/* Whether the seated and invited accounts are computers (from akd's list
+ * of them, ak_computer.c: no lookup). */
 void ak_game_mark_computers(struct ak_server *srv, struct ak_game *g)
 {
     for (int side = 0; side < AK_SIDES; side++)
-        if (!g->player[side] || ak_store_user_computer(srv->store, g->player[side], &g->computer[side]) != AK_STORE_OK)
-            g->computer[side] = false;
-    if (!g->meta.challenge || ak_store_user_computer(srv->store, g->meta.challenge, &g->challenge_computer) != AK_STORE_OK)
-        g->challenge_computer = false;
+        g->computer[side] = g->player[side] && ak_is_computer(srv, g->player[side]);
+    g->challenge_computer = g->meta.challenge && ak_is_computer(srv, g->meta.challenge);
 }
 
 void ak_game_name_players(struct ak_server *srv, struct ak_game *g)
@@ -454,7 +452,7 @@ static void tournament_of(void *ud, int64_t game, int64_t tournament, int round)
 
 int ak_games_load(struct ak_server *srv)
 {
-    if (ak_store_games_each(srv->store, load_one, srv) != AK_STORE_OK ||
+    if (!ak_computers_load(srv) || ak_store_games_each(srv->store, load_one, srv) != AK_STORE_OK ||
         ak_store_tournament_games_each(srv->store, tournament_of, srv) != AK_STORE_OK)
         return -1;
     int n = 0;

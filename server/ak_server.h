@@ -191,6 +191,8 @@ struct ak_conn {
 };
 
 /* What a game list says of a game whose state is not in memory. */
+#define AK_COMPUTERS_MAX 64         /* computer accounts akd knows of; more are not challenged */
+
 struct ak_game_brief {
     uint8_t ruleset, turn, side, phase, result, reason;
     uint32_t actions;
@@ -284,6 +286,11 @@ void ak_server_hook(struct ak_server *srv);
 
 struct ak_server {
     uv_loop_t *loop;
+    /* The computer accounts (ak_computer.c): read at start, again at each
+     * game asked of the computer and after the admin op, so that marking
+     * a game's seats costs no lookup (a tournament round marks thousands). */
+    int64_t computers[AK_COMPUTERS_MAX];
+    int ncomputers;
     /* The operator's table (cfg.updated_crt), new games' table; NULL none.
      * crts holds it and the tables earlier games were started on. */
     const struct ak_crt_held *updated_crt;
@@ -827,6 +834,9 @@ int ak_admin_cli(struct ak_store *st, const char *user_name, bool grant);
  * --computer-add / --computer-remove. */
 #define AK_COMPUTER_LEVELS 3
 #define AK_COMPUTER_DEFAULT_LEVEL 2
+/* Read the computer accounts into srv->computers; false on a store error. */
+bool ak_computers_load(struct ak_server *srv);
+bool ak_is_computer(const struct ak_server *srv, int64_t user);
 bool ak_computer_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_store_game_meta *m);
 void ak_computer_refresh(struct ak_server *srv, int64_t user);
 int ak_computer_cli(struct ak_store *st, const char *user_name, bool computer);

@@ -14,8 +14,8 @@ dir=$(mktemp -d)
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; [ -n "${AK_KEEP:-}" ] || rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-start_akd akd --db "$dir/akd.sqlite3" --allow-positions 1
-for u in alice bob; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"; done
+start_akd akd --db "$dir/akd.sqlite3" --allow-positions 1 --games-per-user 3
+for u in alice bob carol; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1 || bad "register $u"; done
 echo "password-computer" >"$dir/bot-password"
 cat >"$dir/akbot.conf" <<CONF
 # the bot of this test
@@ -24,6 +24,7 @@ user = computer
 password_file = $dir/bot-password
 games_per_player = 2
 poll_seconds = 1
+seeks = 1
 CONF
 "$AKBOT" --config "$dir/akbot.conf" --register >"$dir/register.out" 2>&1
 check "akbot --register makes its account and says how to mark it" "grep -q 'akd --computer-add computer' '$dir/register.out'"
@@ -64,7 +65,7 @@ check "alice's games list the computer as such" "grep -q 'computer (computer)' '
 
 # akd restarts: the bot connects again and plays its next turn
 kill $pid; wait $pid 2>/dev/null
-"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 >"$dir/akd2.out" 2>>"$dir/akd.log" &
+"$AKD" --listen 127.0.0.1:$port --db "$dir/akd.sqlite3" --allow-positions 1 --games-per-user 3 >"$dir/akd2.out" 2>>"$dir/akd.log" &
 pid=$!; pids="$pids $pid"
 for _ in $(seq 50); do grep -q listening "$dir/akd2.out" && break; sleep 0.1; done
 # four units on L59 (STACK-1): one moves off first, to the nearest square it can reach
@@ -91,6 +92,18 @@ third=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/third.out")
 for _ in $(seq 50); do grep -q "declined alice's challenge" "$dir/bot.out" && break; sleep 0.2; done
 check "a third game with alice (games_per_player 2) is declined, not left waiting" \
     "grep -q \"game $third: declined alice's challenge\" '$dir/bot.out'"
+
+# the bot's own open seek: one, an open game (not a challenge), kept one
+as carol --json games >"$dir/seeks.json" 2>&1
+check "seeks = 1: the bot keeps one open seek, a game anyone may join, not a challenge" \
+    "python3 -c 'import json,sys; g=[x for x in json.load(open(sys.argv[1]))[\"games\"] if x[\"open\"] and \"computer\" in x[\"players\"].values()]; sys.exit(0 if len(g)==1 and g[0][\"challenge\"] is None else 1)' '$dir/seeks.json'"
+# akd's games_per_user 3 (the bot's two games with alice and its seek):
+# carol's challenge cannot be seated, and the bot declines it at once
+as carol new axis --vs computer >"$dir/carol.out" 2>&1
+cg=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/carol.out")
+for _ in $(seq 50); do grep -q "game $cg: declined" "$dir/bot.out" && break; sleep 0.2; done
+check "a challenge akd cannot seat the bot in (games_per_user) is declined at once, not retried" \
+    "grep -q \"game $cg: declined carol's challenge.*server refused the seat\" '$dir/bot.out' && [ \$(grep -c \"join refused\" '$dir/bot.out') = 1 ]"
 
 # the admin op: an admin marks and unmarks an account; the games akd holds
 # change at once; a player who is not an admin cannot

@@ -50,7 +50,7 @@ CHROMIUM=$chromium timeout 300 node "$here/browser/community.mjs" "http://127.0.
 kill $pid; wait $pid 2>/dev/null
 [ $rc = 0 ] || { echo "--- akd's log (last 40 lines)"; tail -40 "$dir/akd.log"; echo "--- akbot's"; tail -20 "$dir/akbot.log"; }
 if grep -q 'ERROR: \|runtime error' "$dir/akd.log" "$dir/akbot.log"; then
-    echo "FAIL: a sanitizer report in akd's log:"; grep -A20 'ERROR: \|runtime error' "$dir/akd.log" | head -40
+    echo "FAIL: a sanitizer report in akd's or akbot's log:"; grep -A20 'ERROR: \|runtime error' "$dir/akd.log" "$dir/akbot.log" | head -40
     rc=1
 fi
 exit $rc
