@@ -21,23 +21,6 @@
 
 #include "ak_server.h"
 
-bool ak_computers_load(struct ak_server *srv)
-{
-    int n = 0;
-    if (ak_store_computers(srv->store, srv->computers, AK_COMPUTERS_MAX, &n) != AK_STORE_OK)
-        return false;
-    srv->ncomputers = n;
-    return true;
-}
-
-bool ak_is_computer(const struct ak_server *srv, int64_t user)
-{
-    for (int i = 0; i < srv->ncomputers; i++)
-        if (srv->computers[i] == user)
-            return true;
-    return false;
-}
-
 /* A computer account's unfinished games. Its seat index holds every game
  * it ever had, so this grows with its history: it runs only for the
  * connected computers (one or two), once per game asked of them. */
