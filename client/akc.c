@@ -48,7 +48,8 @@ static struct {
     bool per_given;             /* --per or --on-expiry on the command line */
     int min_rating, max_rating; /* new: who may take the open seat */
     int computer;               /* new --vs computer[:LEVEL]: the level, 0 none */
-    int level;                  /* hint --level N (default 2) */
+    int level;                  /* hint, analyse --level N */
+    int playouts, horizon;      /* analyse --playouts N --horizon N */
 } opt;
 
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
@@ -1036,6 +1037,24 @@ static int run_hint(struct akc_ctx *x, int argc, char **argv)
     return akc_hint(x->n, x->game, opt.level ? opt.level : 2);
 }
 
+static int check_analyse(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    if (opt.level < 0 || opt.level > 3 || opt.playouts < 0 || opt.playouts > 10000 || opt.horizon < 0 ||
+        opt.horizon > 76) {
+        fprintf(stderr, "akc analyse: --level 1 to 3, --playouts 1 to 10000, --horizon 1 to 76\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int run_analyse(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return akc_analyse(x->n, x->game, opt.playouts ? opt.playouts : 8, opt.level ? opt.level : 1,
+                       opt.horizon ? opt.horizon : 2);
+}
+
 static int run_options(struct akc_ctx *x, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -1270,6 +1289,10 @@ static const struct akc_command {
     {"hint", "  hint GAME            the computer's suggestion for the player to move, worked out here:\n"
              "                       the akc commands, each battle's odds and chances, why (--level 1-3)\n",
      2, 2, true, false, check_hint, run_hint, NULL},
+    {"analyse", "  analyse GAME         each side's chance after each player turn (playouts by the computer,\n"
+                "                       95% intervals), the largest swings, an adjudication now; worked out\n"
+                "                       here: --playouts N (8) --level N (1) --horizon TURNS (2 player turns)\n",
+     2, 2, true, false, check_analyse, run_analyse, NULL},
     {"dests", "  dests GAME UNITS     list the squares the stack can reach\n",
      3, 3, true, false, NULL, run_query, NULL},
     {"why", "  why GAME UNITS HEX   explain why a square is out of reach\n",
@@ -1422,6 +1445,7 @@ int main(int argc, char **argv)
         {"open", no_argument, NULL, 'O'}, {"finished", no_argument, NULL, 'F'},
         {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
         {"vs", required_argument, NULL, 'v'}, {"level", required_argument, NULL, 'l'},
+        {"playouts", required_argument, NULL, 'y'}, {"horizon", required_argument, NULL, 'z'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1482,6 +1506,8 @@ int main(int argc, char **argv)
         }
         case 'o': opt.opponent = optarg; break;
         case 'v': vs_arg(optarg); break;
+        case 'y': opt.playouts = atoi(optarg) > 0 ? atoi(optarg) : -1; break;
+        case 'z': opt.horizon = atoi(optarg) > 0 ? atoi(optarg) : -1; break;
         case 'l': opt.level = optarg[0] >= '1' && optarg[0] <= '3' && !optarg[1] ? optarg[0] - '0' : -1; break;
         case 'r': opt.rated = true; break;
         case 'm':

@@ -137,6 +137,18 @@ for scn in exchange soak-off; do
         check "akc hint on $scn.scn at level $level is the golden one" "diff -u '$GOLDEN/hint-$scn-$level.txt' '$dir/hint.out'"
     done
 done
+# akc analyse: one player turn of the skirmish with no die rolled (the
+# record's two player-turn starts), playouts from fixed seeds: golden
+a=$(as carol new axis --position "$dir/soak-off.json" --opponent bob 2>/dev/null | sed -n 's/^created game \([0-9]*\).*/\1/p')
+as bob join "$a" >"$dir/ajoin.out" 2>&1
+as carol move "$a" folgere P32 >"$dir/amove.out" 2>&1 && as carol end-movement "$a" >>"$dir/amove.out" 2>&1 &&
+    as carol end-turn "$a" >>"$dir/amove.out" 2>&1
+as carol analyse "$a" --playouts 4 2>&1 | sed "s/Game $a:/Game N:/" >"$dir/analyse.out"
+if [ -n "${AK_UPDATE_GOLDEN:-}" ]; then cp "$dir/analyse.out" "$GOLDEN/analyse-soak-off.txt"; fi
+check "akc analyse of the skirmish after one player turn is the golden one" \
+    "diff -u '$GOLDEN/analyse-soak-off.txt' '$dir/analyse.out'"
+as carol analyse "$a" --playouts 0 >/dev/null 2>&1; rc=$?
+check "akc analyse --playouts 0 is a usage error (exit $rc)" "[ $rc = 2 ]"
 as bob hint $game --level 5 >"$dir/hintbad.out" 2>&1; rc=$?
 check "akc hint --level 5 is a usage error (exit $rc)" "[ $rc = 2 ]"
 as bob hint $game >"$dir/hintover.out" 2>&1
