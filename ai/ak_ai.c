@@ -18,6 +18,7 @@
  * Work areas are static: one thread runs it, like the engine.
  */
 #include "ak_ai.h"
+#include "ak_ai_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #define STEP_LIMIT 300          /* choices in one part of a turn before following the way forward */
 #define FORWARD_BUDGET 20000
 #define GAIN_MIN 0.05           /* a move must raise the value at least this much */
+#define PLAN_EVALUATIONS 240    /* the strong level's budget for a movement part's plan (ak_ai_plan.c) */
 
 static struct ak_action list[LIST_MAX], moves[AK_HEX_COUNT];
 static struct ak_state work;
@@ -87,32 +89,6 @@ static int best_after(const struct ak_ai *ai, const struct ak_state *s, const st
     return best;
 }
 
-/* The battle the strong level expects a unit on h to open: its side's
- * combat units next to the best enemy square next to h, against it. */
-static double opened_battle(const struct ak_state *s, ak_hex h, int side)
-{
-    double best = 0;
-    for (int d = 0; d < AK_DIRS; d++) {
-        ak_hex e = ak_hex_neighbor(h, d);
-        if (e == AK_HEX_NONE || !ak_adjacent(h, e))
-            continue;
-        struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
-        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
-            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side != side && s->unit[u].hex == e)
-                b.units[b.nunits++] = (uint8_t)u;
-        if (!b.nunits)
-            continue;
-        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
-            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
-                ak_adjacent(s->unit[u].hex, e))
-                b.units[b.nunits++] = (uint8_t)u;
-        double v = ak_ai_battle_value(s, &b);
-        if (v > best)
-            best = v;
-    }
-    return best;
-}
-
 /* The best move of the units looked at, by the value after it: true with
  * *out when it raises the value above base. */
 static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, double base, struct ak_action *out)
@@ -129,7 +105,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
         for (int i = 0; i < n; i++) {
             double v = after(ai, s, &moves[i], side);
             if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
-                v += 0.5 * ai->w.battle * opened_battle(&work, moves[i].hex, side);
+                v += 0.5 * ai->w.battle * ak_ai_opened_battle(&work, moves[i].hex, side);
             if (v > top) {
                 top = v;
                 *out = moves[i];
@@ -262,6 +238,27 @@ static void new_part(struct ak_ai *ai, const struct ak_state *s)
     ai->phase = s->phase;
     ai->moves = 0;
     ai->steps = 0;
+    ai->planned = false;
+    ai->nplan = ai->plan_at = 0;
+}
+
+/* The strong level: the next move of its plan for this movement part,
+ * made the first time it is asked; false once the plan is done (or a
+ * planned move is no longer legal: the rest is left to the greedy search). */
+static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)
+{
+    if (!ai->planned) {
+        ai->planned = true;
+        ai->nplan = ak_ai_plan(ai, s, PLAN_EVALUATIONS, ai->plan, AK_AI_PLAN_MAX);
+        ai->plan_at = 0;
+    }
+    struct ak_reject rej;
+    while (ai->plan_at < ai->nplan) {
+        *out = ai->plan[ai->plan_at++];
+        if (ak_try(s, out, &rej))
+            return true;
+    }
+    return false;
 }
 
 /* The searching levels' choice among n listed actions (moves apart). */
@@ -292,7 +289,12 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
         *out = other[i];
         return true;
     }
-    if ((ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap && best_move(ai, s, side, base, out)) {
+    bool can_move = (ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap;
+    if (can_move && ai->level >= AK_AI_STRONG && planned_move(ai, s, out)) {
+        ai->moves++;
+        return true;
+    }
+    if (can_move && best_move(ai, s, side, base, out)) {
         ai->moves++;
         return true;
     }

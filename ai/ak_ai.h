@@ -26,7 +26,7 @@ enum ak_ai_level {
     AK_AI_RANDOM = 0,       /* any legal action: the yardstick */
     AK_AI_BEGINNER = 1,     /* greedy over a few units, battles at good odds */
     AK_AI_STANDARD = 2,     /* greedy over every unit and every battle */
-    AK_AI_STRONG = 3,       /* the standard search, each move also valued by the battles it opens */
+    AK_AI_STRONG = 3,       /* a plan of the whole movement part by evolution, then the standard search */
     AK_AI_LEVELS
 };
 
@@ -46,6 +46,8 @@ struct ak_ai_weights {
     double no_supply;       /* per turn without a supply unit on board (two: every unit lost, ISOLATION 1) */
 };
 
+#define AK_AI_PLAN_MAX 40
+
 struct ak_ai {
     int level;
     struct ak_rng rng;
@@ -53,6 +55,10 @@ struct ak_ai {
     int move_cap;           /* moves at most in one movement portion or phase */
     /* the part of the turn the last choice was made in, and what was done in it */
     int turn, side, phase, moves, steps;
+    /* the strong level's plan of this movement part (ak_ai_plan.c), and how far it went */
+    bool planned;
+    int nplan, plan_at;
+    struct ak_action plan[AK_AI_PLAN_MAX];
 };
 
 /* The default weights (docs/ai.md: how they were chosen). */

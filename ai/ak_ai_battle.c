@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ak_ai.h"
+#include "ak_ai_internal.h"
+#include "ak_zoc.h"
 
 #define RETREAT_SHARE (1.0 / 3.0)
 #define EXCHANGE_SHARE 0.2      /* EX: both lose about as much; the defender's square opens */
@@ -70,4 +71,30 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
     for (int i = 0; i < p.nresults; i++)
         v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d);
     return v;
+}
+
+/* The battle the strong level expects a unit on h to open: its side's
+ * combat units next to the best enemy square next to h, against it. */
+double ak_ai_opened_battle(const struct ak_state *s, ak_hex h, int side)
+{
+    double best = 0;
+    for (int d = 0; d < AK_DIRS; d++) {
+        ak_hex e = ak_hex_neighbor(h, d);
+        if (e == AK_HEX_NONE || !ak_adjacent(h, e))
+            continue;
+        struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
+        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side != side && s->unit[u].hex == e)
+                b.units[b.nunits++] = (uint8_t)u;
+        if (!b.nunits)
+            continue;
+        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
+                ak_adjacent(s->unit[u].hex, e))
+                b.units[b.nunits++] = (uint8_t)u;
+        double v = ak_ai_battle_value(s, &b);
+        if (v > best)
+            best = v;
+    }
+    return best;
 }

@@ -1,0 +1,181 @@
+/* ak_ai_plan: the strong level's plan of a whole movement portion or
+ * phase, by online evolutionary planning (Justesen, Mahlmann, Risi and
+ * Togelius, "Playing multi-action adversarial games: online evolutionary
+ * planning versus tree search", 2017): the greedy levels choose one move
+ * at a time, each the best on its own; a plan is a move (or none) for
+ * every unit at once, valued by the evaluation of the position after all
+ * of them, so moves that are worth something only together (a stack
+ * built up, a square left for another unit, an attack prepared from two
+ * sides) are found.
+ *
+ * A genome picks, for each of the side's units that can move, one of its
+ * CHOICES_MAX - 1 best destinations alone (by the value after that move
+ * and the battle it opens), or none. Its fitness: the moves applied in
+ * unit order on a copy of the state (a move the rules refuse there is
+ * skipped), then the evaluation, plus half the battle weight times the
+ * best battle each moved unit opens. The first population holds the
+ * greedy picks (each unit's best destination when it raises the value),
+ * standing still, and random genomes; each generation keeps the better
+ * half and fills the rest with children of two of them (uniform
+ * crossover, one or more genes mutated). The budget is a number of
+ * evaluations, so the plan is the same for the same state and seed. The
+ * best genome's moves, in order, are the plan ak_ai.c follows (each
+ * tried again by the engine before it is sent).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ak_ai_internal.h"
+#include "ak_query.h"
+
+#define UNITS_MAX 40
+#define CHOICES_MAX 10          /* per unit: standing still and its 9 best destinations */
+#define POP 12
+#define DESTS_MAX 400
+
+struct pool {
+    int side, n;
+    uint8_t unit[UNITS_MAX];
+    int nchoice[UNITS_MAX];
+    ak_hex choice[UNITS_MAX][CHOICES_MAX];  /* [0]: stands still */
+};
+
+struct genome {
+    uint8_t pick[UNITS_MAX];
+    double fitness;
+};
+
+static struct ak_state work;
+static struct ak_action dests[DESTS_MAX];
+
+static struct ak_action move_of(int side, int unit, ak_hex to)
+{
+    struct ak_action a = {.kind = AK_ACT_MOVE, .side = (uint8_t)side, .nunits = 1, .supply = AK_UNIT_NONE, .hex = to};
+    a.units[0] = (uint8_t)unit;
+    return a;
+}
+
+/* The value of a position for the plan: the evaluation and the battles
+ * the moved units open (the combat that follows). */
+static double value(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, const uint8_t *pick)
+{
+    double v = ak_ai_evaluate(&ai->w, s, p->side);
+    for (int i = 0; i < p->n; i++)
+        if (pick[i])
+            v += 0.5 * ai->w.battle * ak_ai_opened_battle(s, p->choice[i][pick[i]], p->side);
+    return v;
+}
+
+static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
+{
+    work = *s;
+    for (int i = 0; i < p->n; i++) {
+        if (!pick[i])
+            continue;
+        struct ak_action a = move_of(p->side, p->unit[i], p->choice[i][pick[i]]);
+        if (!ak_apply(&work, &a, NULL, NULL))
+            pick[i] = 0;        /* refused after the moves before it: repaired to standing still */
+    }
+    return value(ai, &work, p, pick);
+}
+
+/* Keep the k best of n destinations by value (a partial selection sort). */
+static void keep_best(struct ak_action *d, double *v, int n, int k)
+{
+    for (int i = 0; i < k && i < n; i++) {
+        int best = i;
+        for (int j = i + 1; j < n; j++)
+            if (v[j] > v[best])
+                best = j;
+        struct ak_action t = d[i];
+        double tv = v[i];
+        d[i] = d[best], v[i] = v[best];
+        d[best] = t, v[best] = tv;
+    }
+}
+
+/* Each unit's best destinations alone; *greedy gets the best one where it
+ * raises the value. */
+static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side, struct pool *p, uint8_t *greedy)
+{
+    static double v[DESTS_MAX];
+    uint8_t none[UNITS_MAX] = {0};
+    p->side = side;
+    p->n = 0;
+    double base = value(ai, s, p, none);
+    for (int u = 0; u < s->units && p->n < UNITS_MAX; u++) {
+        if (ak_def(u)->side != side || !ak_on_board(s, u))
+            continue;
+        int n = ak_legal_moves(s, u, dests, DESTS_MAX);
+        if (n <= 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            work = *s;
+            v[i] = ak_apply(&work, &dests[i], NULL, NULL)
+                       ? ak_ai_evaluate(&ai->w, &work, side) +
+                             0.5 * ai->w.battle * ak_ai_opened_battle(&work, dests[i].hex, side)
+                       : -HUGE_VAL;
+        }
+        int k = n < CHOICES_MAX - 1 ? n : CHOICES_MAX - 1;
+        keep_best(dests, v, n, k);
+        int i = p->n++;
+        p->unit[i] = (uint8_t)u;
+        p->choice[i][0] = AK_HEX_NONE;
+        for (int j = 0; j < k; j++)
+            p->choice[i][j + 1] = dests[j].hex;
+        p->nchoice[i] = k + 1;
+        greedy[i] = v[0] > base ? 1 : 0;
+    }
+}
+
+static int pick_index(struct ak_ai *ai, int n)
+{
+    return n <= 1 ? 0 : (int)(ak_rng_next(&ai->rng) % (uint64_t)n);
+}
+
+static void child(struct ak_ai *ai, const struct pool *p, const struct genome *a, const struct genome *b,
+                  struct genome *c)
+{
+    for (int i = 0; i < p->n; i++)
+        c->pick[i] = ak_rng_next(&ai->rng) & 1 ? a->pick[i] : b->pick[i];
+    do {
+        int i = pick_index(ai, p->n);
+        c->pick[i] = (uint8_t)pick_index(ai, p->nchoice[i]);
+    } while (pick_index(ai, 3) == 0);
+}
+
+static int by_fitness(const void *x, const void *y)
+{
+    double a = ((const struct genome *)x)->fitness, b = ((const struct genome *)y)->fitness;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, struct ak_action *plan, int cap)
+{
+    static struct pool p;
+    static struct genome pop[POP];
+    int side = ak_waiting_for(s);
+    memset(pop, 0, sizeof pop);
+    make_pool(ai, s, side, &p, pop[0].pick);
+    if (p.n == 0)
+        return 0;
+    for (int g = 2; g < POP; g++)           /* [1] stands still */
+        for (int i = 0; i < p.n; i++)
+            pop[g].pick[i] = (uint8_t)(pick_index(ai, 2) ? pick_index(ai, p.nchoice[i]) : 0);
+    for (int g = 0; g < POP; g++)
+        pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
+    for (int used = POP; used + POP / 2 <= evaluations;) {
+        qsort(pop, POP, sizeof pop[0], by_fitness);
+        for (int g = POP / 2; g < POP; g++, used++) {
+            child(ai, &p, &pop[pick_index(ai, POP / 2)], &pop[pick_index(ai, POP / 2)], &pop[g]);
+            pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
+        }
+    }
+    qsort(pop, POP, sizeof pop[0], by_fitness);
+    int n = 0;
+    for (int i = 0; i < p.n && n < cap; i++)
+        if (pop[0].pick[i])
+            plan[n++] = move_of(side, p.unit[i], p.choice[i][pop[0].pick[i]]);
+    return n;
+}
