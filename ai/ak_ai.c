@@ -39,7 +39,7 @@ static struct ak_state work;
 static const double battle_min[AK_AI_LEVELS] = {0, 1.5, 0.25, 0.0};
 /* units looked at for a move: 0 every one */
 static const int units_looked_at[AK_AI_LEVELS] = {0, 4, 0, 0};
-static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30};
+static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30 + AK_AI_PLAN_MAX};   /* strong: the plan, then the greedy moves */
 
 void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
 {

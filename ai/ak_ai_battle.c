@@ -73,8 +73,25 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
     return v;
 }
 
-/* The battle the strong level expects a unit on h to open: its side's
- * combat units next to the best enemy square next to h, against it. */
+/* The battle side's combat units next to enemy square e would fight
+ * against it, valued (0 when e holds no enemy combat unit). */
+double ak_ai_battle_against(const struct ak_state *s, ak_hex e, int side)
+{
+    struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
+    for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+        if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side != side && s->unit[u].hex == e)
+            b.units[b.nunits++] = (uint8_t)u;
+    if (!b.nunits)
+        return 0;
+    for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
+        if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
+            ak_adjacent(s->unit[u].hex, e))
+            b.units[b.nunits++] = (uint8_t)u;
+    return ak_ai_battle_value(s, &b);
+}
+
+/* The battle the strong level expects a unit on h to open: the best of
+ * those against the enemy squares next to h. */
 double ak_ai_opened_battle(const struct ak_state *s, ak_hex h, int side)
 {
     double best = 0;
@@ -82,17 +99,7 @@ double ak_ai_opened_battle(const struct ak_state *s, ak_hex h, int side)
         ak_hex e = ak_hex_neighbor(h, d);
         if (e == AK_HEX_NONE || !ak_adjacent(h, e))
             continue;
-        struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
-        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
-            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side != side && s->unit[u].hex == e)
-                b.units[b.nunits++] = (uint8_t)u;
-        if (!b.nunits)
-            continue;
-        for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
-            if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
-                ak_adjacent(s->unit[u].hex, e))
-                b.units[b.nunits++] = (uint8_t)u;
-        double v = ak_ai_battle_value(s, &b);
+        double v = ak_ai_battle_against(s, e, side);
         if (v > best)
             best = v;
     }

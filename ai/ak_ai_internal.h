@@ -9,6 +9,8 @@
  * combat units next to the best enemy square next to h, against it, by
  * ak_ai_battle_value (ak_ai_battle.c). */
 double ak_ai_opened_battle(const struct ak_state *s, ak_hex h, int side);
+/* The battle side's combat units next to enemy square e would fight. */
+double ak_ai_battle_against(const struct ak_state *s, ak_hex e, int side);
 
 /* The strong level's plan of the movement part of the turn s is in, by
  * online evolutionary planning within `evaluations` positions valued

@@ -13,7 +13,8 @@
  * and the battle it opens), or none. Its fitness: the moves applied in
  * unit order on a copy of the state (a move the rules refuse there is
  * skipped), then the evaluation, plus half the battle weight times the
- * best battle each moved unit opens. The first population holds the
+ * battles against the enemy squares next to the moved units (each square
+ * once, with every unit of the side next to it). The first population holds the
  * greedy picks (each unit's best destination when it raises the value),
  * standing still, and random genomes; each generation keeps the better
  * half and fills the rest with children of two of them (uniform
@@ -29,10 +30,9 @@
 #include "ak_ai_internal.h"
 #include "ak_query.h"
 
-#define UNITS_MAX 40
+#define UNITS_MAX 72            /* every unit of a side (the Allies have 68 counters) */
 #define CHOICES_MAX 10          /* per unit: standing still and its 9 best destinations */
 #define POP 12
-#define DESTS_MAX 400
 
 struct pool {
     int side, n;
@@ -44,10 +44,12 @@ struct pool {
 struct genome {
     uint8_t pick[UNITS_MAX];
     double fitness;
+    int born;               /* the order it was made in: ties go to the elder (a stable order, whatever qsort does) */
 };
 
 static struct ak_state work;
-static struct ak_action dests[DESTS_MAX];
+static struct ak_action dests[AK_HEX_COUNT];
+static uint8_t counted[AK_HEX_COUNT];   /* the enemy squares a plan's battles were counted against */
 
 static struct ak_action move_of(int side, int unit, ak_hex to)
 {
@@ -57,25 +59,39 @@ static struct ak_action move_of(int side, int unit, ak_hex to)
 }
 
 /* The value of a position for the plan: the evaluation and the battles
- * the moved units open (the combat that follows). */
+ * the moved units open (the combat that follows), each enemy square
+ * counted once with all of side's units next to it. */
 static double value(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, const uint8_t *pick)
 {
     double v = ak_ai_evaluate(&ai->w, s, p->side);
-    for (int i = 0; i < p->n; i++)
-        if (pick[i])
-            v += 0.5 * ai->w.battle * ak_ai_opened_battle(s, p->choice[i][pick[i]], p->side);
-    return v;
-}
-
-static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
-{
-    work = *s;
+    memset(counted, 0, sizeof counted);
     for (int i = 0; i < p->n; i++) {
         if (!pick[i])
             continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex e = ak_hex_neighbor(p->choice[i][pick[i]], d);
+            if (e == AK_HEX_NONE || counted[e])
+                continue;
+            counted[e] = 1;
+            v += 0.5 * ai->w.battle * ak_ai_battle_against(s, e, p->side);
+        }
+    }
+    return v;
+}
+
+/* The moves applied in unit order (at most the plan's length: the rest
+ * stand still), the value after them. */
+static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
+{
+    work = *s;
+    for (int i = 0, moved = 0; i < p->n; i++) {
+        if (!pick[i])
+            continue;
         struct ak_action a = move_of(p->side, p->unit[i], p->choice[i][pick[i]]);
-        if (!ak_apply(&work, &a, NULL, NULL))
+        if (moved >= AK_AI_PLAN_MAX || !ak_apply(&work, &a, NULL, NULL))
             pick[i] = 0;        /* refused after the moves before it: repaired to standing still */
+        else
+            moved++;
     }
     return value(ai, &work, p, pick);
 }
@@ -99,7 +115,7 @@ static void keep_best(struct ak_action *d, double *v, int n, int k)
  * raises the value. */
 static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side, struct pool *p, uint8_t *greedy)
 {
-    static double v[DESTS_MAX];
+    static double v[AK_HEX_COUNT];
     uint8_t none[UNITS_MAX] = {0};
     p->side = side;
     p->n = 0;
@@ -107,7 +123,7 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
     for (int u = 0; u < s->units && p->n < UNITS_MAX; u++) {
         if (ak_def(u)->side != side || !ak_on_board(s, u))
             continue;
-        int n = ak_legal_moves(s, u, dests, DESTS_MAX);
+        int n = ak_legal_moves(s, u, dests, AK_HEX_COUNT);
         if (n <= 0)
             continue;
         for (int i = 0; i < n; i++) {
@@ -147,8 +163,8 @@ static void child(struct ak_ai *ai, const struct pool *p, const struct genome *a
 
 static int by_fitness(const void *x, const void *y)
 {
-    double a = ((const struct genome *)x)->fitness, b = ((const struct genome *)y)->fitness;
-    return a < b ? 1 : a > b ? -1 : 0;
+    const struct genome *a = x, *b = y;
+    return a->fitness < b->fitness ? 1 : a->fitness > b->fitness ? -1 : (a->born > b->born) - (a->born < b->born);
 }
 
 int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, struct ak_action *plan, int cap)
@@ -163,13 +179,17 @@ int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, stru
     for (int g = 2; g < POP; g++)           /* [1] stands still */
         for (int i = 0; i < p.n; i++)
             pop[g].pick[i] = (uint8_t)(pick_index(ai, 2) ? pick_index(ai, p.nchoice[i]) : 0);
-    for (int g = 0; g < POP; g++)
+    int born = 0;
+    for (int g = 0; g < POP; g++) {
         pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
+        pop[g].born = born++;
+    }
     for (int used = POP; used + POP / 2 <= evaluations;) {
         qsort(pop, POP, sizeof pop[0], by_fitness);
         for (int g = POP / 2; g < POP; g++, used++) {
             child(ai, &p, &pop[pick_index(ai, POP / 2)], &pop[pick_index(ai, POP / 2)], &pop[g]);
             pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
+            pop[g].born = born++;
         }
     }
     qsort(pop, POP, sizeof pop[0], by_fitness);

@@ -123,22 +123,26 @@ static const char *opponent_of(const json_t *g, const char *me)
     return ax && strcasecmp(ax, me) != 0 ? ax : al && strcasecmp(al, me) != 0 ? al : "";
 }
 
-static bool answer(struct ak_bot *b, long long id, const char *cmd)
+/* join or decline; true when done, else the refusal's code in code */
+static bool answer(struct ak_bot *b, long long id, const char *cmd, char code[32])
 {
-    char code[32];
     json_t *r = ak_bot_call(b, json_pack("{s:s,s:I}", "cmd", cmd, "game", (json_int_t)id), code);
+    bool done = r != NULL;
     json_decref(r);
-    return r != NULL;
+    return done;
 }
 
 /* Accepted within max_games and games_per_player; declined otherwise, and
- * declined too when akd refuses the seat (its games_per_user): a player
- * is never left waiting on a computer that will not come. */
+ * declined too when akd will not seat the bot (its games_per_user): a
+ * player is never left waiting on a computer that will not come. Any
+ * other refusal (a budget, the server's trouble) is tried again at a
+ * later scan. */
 static void answer_challenge(struct ak_bot *b, const json_t *g, long long id)
 {
+    char code[32];
     const char *from = opponent_of(g, b->cfg.user);
     bool room = running(b, NULL) < b->cfg.max_games && running(b, from) < b->cfg.games_per_player;
-    if (room && answer(b, id, "join")) {
+    if (room && answer(b, id, "join", code)) {
         struct ak_bot_game *t = track(b, id, (int)json_integer_value(json_object_get(g, "computer_level")), from);
         b->watches++;       /* join watches it */
         if (t) {
@@ -147,11 +151,12 @@ static void answer_challenge(struct ak_bot *b, const json_t *g, long long id)
         }
         return;
     }
-    if (b->broken || !answer(b, id, "decline"))
+    bool seat_refused = room && strcmp(code, "too_many_games") == 0;
+    if (b->broken || (room && !seat_refused) || !answer(b, id, "decline", code))
         return;
     ak_bot_log(b, "game %lld: declined %s's challenge (%d games running, at most %d, %d with one player%s)", id,
                from, running(b, NULL), b->cfg.max_games, b->cfg.games_per_player,
-               room ? "; the server refused the seat" : "");
+               seat_refused ? "; the server refused the seat" : "");
 }
 
 static bool is_over(const json_t *g)
@@ -206,6 +211,7 @@ static void keep_seeks(struct ak_bot *b, int open)
         }
         ak_bot_log(b, "game %lld: an open seek of its own (%s)", (long long)json_integer_value(json_object_get(r, "game")),
                    b->cfg.seek_ruleset);
+        b->watches++;       /* akd watches a new game for its creator */
         json_decref(r);
     }
 }
@@ -230,7 +236,9 @@ void ak_bot_scan(struct ak_bot *b)
     json_decref(r);
     if (!b->broken && !*b->stopping)
         keep_seeks(b, my_seeks);
-    if (b->watches >= AK_BOT_WATCHES_MAX && !b->broken) {
+    /* (only when a fresh connection would watch fewer: its unfinished
+     * games and seeks are watched again) */
+    if (b->watches >= AK_BOT_WATCHES_MAX && running(b, NULL) + b->cfg.seeks < AK_BOT_WATCHES_MAX / 2 && !b->broken) {
         ak_bot_log(b, "%d games watched on this connection: connecting again to start afresh", b->watches);
         b->broken = true;
     }

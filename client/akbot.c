@@ -221,11 +221,14 @@ static int read_settings(int argc, char **argv, struct ak_bot_config *c, bool *r
 }
 
 /* A server whose machine died answers nothing, and a request would wait
- * for ever: TCP keepalive ends such a connection within about two
- * minutes, and the bot connects again. */
+ * for ever: data unacknowledged for two minutes (TCP_USER_TIMEOUT), or
+ * an idle connection whose probes go unanswered (keepalive), ends the
+ * connection, and the bot connects again. */
 static void keepalive(int fd)
 {
     int on = 1, idle = 60, interval = 10, count = 6;
+    unsigned int unacknowledged_ms = 120000;
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &unacknowledged_ms, sizeof unacknowledged_ms);
     setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);

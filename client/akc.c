@@ -1328,6 +1328,14 @@ static const char usage_foot[] =
     "match the fingerprint pinned the first time (asked on a terminal, or\n"
     "--accept-new-cert), kept in $XDG_STATE_HOME/akc/known_servers.\n";
 
+/* A count from 1 to 100000 written in full, else -1 (a usage error). */
+static int small_number(const char *v)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *v && !*end && x >= 1 && x <= 100000 ? (int)x : -1;
+}
+
 /* --vs computer, --vs computer:LEVEL (a bad level: -1, said by check_new),
  * or --vs USER (a challenge to a player, as --opponent). */
 static void vs_arg(const char *v)
@@ -1506,8 +1514,8 @@ int main(int argc, char **argv)
         }
         case 'o': opt.opponent = optarg; break;
         case 'v': vs_arg(optarg); break;
-        case 'y': opt.playouts = atoi(optarg) > 0 ? atoi(optarg) : -1; break;
-        case 'z': opt.horizon = atoi(optarg) > 0 ? atoi(optarg) : -1; break;
+        case 'y': opt.playouts = small_number(optarg); break;
+        case 'z': opt.horizon = small_number(optarg); break;
         case 'l': opt.level = optarg[0] >= '1' && optarg[0] <= '3' && !optarg[1] ? optarg[0] - '0' : -1; break;
         case 'r': opt.rated = true; break;
         case 'm':

@@ -191,9 +191,11 @@ int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizo
     json_decref(g);
     if (!g || !starts)
         return status ? status : EXIT_REFUSED;
-    if (done < starts)
+    if (done == 0)
         return EXIT_NET;
+    if (done < starts)      /* what was worked out is shown all the same */
+        printf("(only the first %d of %d player turns: the rest could not be replayed)\n", done, starts);
     print_table(pt, done, &now);
     print_swings(pt, done);
-    return 0;
+    return done < starts ? EXIT_NET : 0;
 }

@@ -181,7 +181,8 @@ const char *const ak_migrations[] = {
      * as computers and rated as such; a game made against the computer
      * keeps the level the player asked for (0: none asked) */
     "ALTER TABLE users ADD COLUMN computer INTEGER NOT NULL DEFAULT 0;"
-    "CREATE INDEX users_computer ON users(id) WHERE computer = 1;"   /* found without a scan */
     "ALTER TABLE games ADD COLUMN computer_level INTEGER NOT NULL DEFAULT 0;",
+    /* 17: the computer accounts found without a scan of every account */
+    "CREATE INDEX users_computer ON users(id) WHERE computer = 1;",
     NULL,
 };

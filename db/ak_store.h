@@ -100,11 +100,11 @@ int ak_store_user_set_banned_rows(struct ak_store *st, int64_t user, bool banned
 /* AK_STORE_OK with *banned, or AK_STORE_NOT_FOUND. */
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned);
 /* Computer players (ak_store_computer.c): an account marked or unmarked
- * (inside the caller's transaction), whether one is, and the ones not
- * banned, oldest first, at most cap. */
+ * (inside the caller's transaction), whether one is, and all of them
+ * with whether each is banned, oldest first, at most cap. */
 int ak_store_user_set_computer_rows(struct ak_store *st, int64_t user, bool computer);
 int ak_store_user_computer(struct ak_store *st, int64_t user, bool *computer);
-int ak_store_computers(struct ak_store *st, int64_t *users, int cap, int *n);
+int ak_store_computers(struct ak_store *st, int64_t *users, bool *banned, int cap, int *n);
 /* The admin role, held by accounts (migration 15): granted or taken back
  * (source "operator" or "config"); whether an account holds it (and
  * from where, when source is not NULL); a name of the config key admins,

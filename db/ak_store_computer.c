@@ -35,16 +35,18 @@ int ak_store_user_computer(struct ak_store *st, int64_t user, bool *computer)
     return out;
 }
 
-int ak_store_computers(struct ak_store *st, int64_t *users, int cap, int *n)
+int ak_store_computers(struct ak_store *st, int64_t *users, bool *banned, int cap, int *n)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT id FROM users WHERE computer = 1 AND banned = 0 ORDER BY id LIMIT ?");
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id, banned FROM users WHERE computer = 1 ORDER BY id LIMIT ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int(q, 1, cap);
     int rc;
     *n = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < cap)
-        users[(*n)++] = sqlite3_column_int64(q, 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < cap) {
+        users[*n] = sqlite3_column_int64(q, 0);
+        banned[(*n)++] = sqlite3_column_int(q, 1) != 0;
+    }
     ak_store_done(st, q);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
 }

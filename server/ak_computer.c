@@ -47,7 +47,7 @@ static int64_t pick(struct ak_server *srv, int64_t caller)
     int64_t best = 0;
     int best_load = 0;
     for (int i = 0; i < srv->ncomputers; i++) {
-        if (srv->computers[i] == caller || (best && !on[i]))
+        if (srv->computers[i] == caller || srv->computer_banned[i] || (best && !on[i]))
             continue;
         int load = on[i] ? unfinished(srv->computers[i]) : 0;
         if (!best || (on[i] && load < best_load)) {

@@ -9,7 +9,7 @@
 bool ak_computers_load(struct ak_server *srv)
 {
     int n = 0;
-    if (ak_store_computers(srv->store, srv->computers, AK_COMPUTERS_MAX, &n) != AK_STORE_OK)
+    if (ak_store_computers(srv->store, srv->computers, srv->computer_banned, AK_COMPUTERS_MAX, &n) != AK_STORE_OK)
         return false;
     srv->ncomputers = n;
     return true;

@@ -190,6 +190,7 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
                             ak_ruleset_get(start.ruleset)->name, ak_ruleset_get(r)->name);
         return;
     }
+    ak_computers_load(srv);         /* an account marked by akd --computer-add meanwhile is shown so */
     struct ak_game_setup setup = {.ruleset = r, .side = side, .creator = c->user, .meta = &m, .dice = &dice,
                                   .position = position, .start = position ? &start : NULL};
     if (!ak_game_create(srv, &setup, c, id))
@@ -242,6 +243,7 @@ void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg)
     /* Seated now (no one else can take the seat meanwhile), stored with
      * the next batch (seat_job), answered once committed. */
     ak_game_seat(g, side, c->user);
+    ak_computers_load(c->srv);      /* an account marked by akd --computer-add meanwhile is shown so */
     ak_game_name_players(c->srv, g);
     ak_game_watch(c, g);
     k->job = &seat_job;

@@ -290,6 +290,7 @@ struct ak_server {
      * game asked of the computer and after the admin op, so that marking
      * a game's seats costs no lookup (a tournament round marks thousands). */
     int64_t computers[AK_COMPUTERS_MAX];
+    bool computer_banned[AK_COMPUTERS_MAX];     /* shown as computers, never challenged */
     int ncomputers;
     /* The operator's table (cfg.updated_crt), new games' table; NULL none.
      * crts holds it and the tables earlier games were started on. */
