@@ -240,6 +240,23 @@ void ak_store_done(struct ak_store *st, sqlite3_stmt *q)
 }
 
 /* Run a statement that returns no rows; maps constraint failures. */
+int ak_store_flag_of(struct ak_store *st, const char *sql, int64_t id, bool *flag)
+{
+    sqlite3_stmt *q = ak_store_prep(st, sql);
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q), out = AK_STORE_NOT_FOUND;
+    if (rc == SQLITE_ROW) {
+        *flag = sqlite3_column_int(q, 0) != 0;
+        out = AK_STORE_OK;
+    } else if (rc != SQLITE_DONE) {
+        out = AK_STORE_ERROR;
+    }
+    ak_store_done(st, q);
+    return out;
+}
+
 int ak_store_run(struct ak_store *st, sqlite3_stmt *q)
 {
     if (!q)

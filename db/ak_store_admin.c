@@ -39,19 +39,7 @@ int ak_store_user_set_banned(struct ak_store *st, int64_t user, bool banned)
 
 int ak_store_user_banned(struct ak_store *st, int64_t user, bool *banned)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT banned FROM users WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = sqlite3_step(q), out = AK_STORE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
-        *banned = sqlite3_column_int(q, 0) != 0;
-        out = AK_STORE_OK;
-    } else if (rc != SQLITE_DONE) {
-        out = AK_STORE_ERROR;
-    }
-    ak_store_done(st, q);
-    return out;
+    return ak_store_flag_of(st, "SELECT banned FROM users WHERE id = ?", user, banned);
 }
 
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,

@@ -20,19 +20,7 @@ int ak_store_user_set_computer_rows(struct ak_store *st, int64_t user, bool comp
 
 int ak_store_user_computer(struct ak_store *st, int64_t user, bool *computer)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT computer FROM users WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = sqlite3_step(q), out = AK_STORE_NOT_FOUND;
-    if (rc == SQLITE_ROW) {
-        *computer = sqlite3_column_int(q, 0) != 0;
-        out = AK_STORE_OK;
-    } else if (rc != SQLITE_DONE) {
-        out = AK_STORE_ERROR;
-    }
-    ak_store_done(st, q);
-    return out;
+    return ak_store_flag_of(st, "SELECT computer FROM users WHERE id = ?", user, computer);
 }
 
 int ak_store_computers(struct ak_store *st, int64_t *users, bool *banned, int cap, int *n)

@@ -26,5 +26,8 @@ void ak_store_done(struct ak_store *st, sqlite3_stmt *q);
 /* Run a statement that returns no rows: AK_STORE_OK, _EXISTS (a
  * constraint) or _ERROR. */
 int ak_store_run(struct ak_store *st, sqlite3_stmt *q);
+/* A flag of a row by its id ("SELECT banned FROM users WHERE id = ?"):
+ * AK_STORE_OK with *flag, AK_STORE_NOT_FOUND, or AK_STORE_ERROR. */
+int ak_store_flag_of(struct ak_store *st, const char *sql, int64_t id, bool *flag);
 
 #endif
