@@ -31,6 +31,7 @@
 #define FORWARD_BUDGET 20000
 #define GAIN_MIN 0.05           /* a move must raise the value at least this much */
 #define PLAN_EVALUATIONS 240    /* the strong level's budget for a movement part's plan (ak_ai_plan.c) */
+#define PLAN_EXTRA 4            /* greedy moves after the plan, at most (each values every move of every unit) */
 
 static struct ak_action list[LIST_MAX], moves[AK_HEX_COUNT];
 static struct ak_state work;
@@ -39,7 +40,7 @@ static struct ak_state work;
 static const double battle_min[AK_AI_LEVELS] = {0, 1.5, 0.25, 0.0};
 /* units looked at for a move: 0 every one */
 static const int units_looked_at[AK_AI_LEVELS] = {0, 4, 0, 0};
-static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30 + AK_AI_PLAN_MAX};   /* strong: the plan, then the greedy moves */
+static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30};
 
 void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
 {
@@ -240,6 +241,7 @@ static void new_part(struct ak_ai *ai, const struct ak_state *s)
     ai->steps = 0;
     ai->planned = false;
     ai->nplan = ai->plan_at = 0;
+    ai->move_cap = move_caps[ai->level];
 }
 
 /* The strong level: the next move of its plan for this movement part,
@@ -251,6 +253,7 @@ static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_a
         ai->planned = true;
         ai->nplan = ak_ai_plan(ai, s, PLAN_EVALUATIONS, ai->plan, AK_AI_PLAN_MAX);
         ai->plan_at = 0;
+        ai->move_cap = ai->moves + ai->nplan + PLAN_EXTRA;    /* the plan, then a few greedy moves */
     }
     struct ak_reject rej;
     while (ai->plan_at < ai->nplan) {
