@@ -49,6 +49,7 @@ void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
     ak_rng_seed(&ai->rng, seed);
     ai->w = ak_ai_default_weights;
     ai->move_cap = move_caps[ai->level];
+    ai->plan_evaluations = ai->level >= AK_AI_STRONG ? PLAN_EVALUATIONS : 0;
     ai->turn = -1;
 }
 
@@ -251,9 +252,10 @@ static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_a
 {
     if (!ai->planned) {
         ai->planned = true;
-        ai->nplan = ak_ai_plan(ai, s, PLAN_EVALUATIONS, ai->plan, AK_AI_PLAN_MAX);
+        ai->nplan = ai->plan_evaluations ? ak_ai_plan(ai, s, ai->plan_evaluations, ai->plan, AK_AI_PLAN_MAX) : 0;
         ai->plan_at = 0;
-        ai->move_cap = ai->moves + ai->nplan + PLAN_EXTRA;    /* the plan, then a few greedy moves */
+        if (ai->nplan)
+            ai->move_cap = ai->moves + ai->nplan + PLAN_EXTRA;    /* the plan, then a few greedy moves */
     }
     struct ak_reject rej;
     while (ai->plan_at < ai->nplan) {

@@ -53,6 +53,7 @@ struct ak_ai {
     struct ak_rng rng;
     struct ak_ai_weights w;
     int move_cap;           /* moves at most in one movement portion or phase */
+    int plan_evaluations;   /* the strong level's plan budget (ak_ai_plan.c); 0: no plan, the greedy search alone */
     /* the part of the turn the last choice was made in, and what was done in it */
     int turn, side, phase, moves, steps;
     /* the strong level's plan of this movement part (ak_ai_plan.c), and how far it went */

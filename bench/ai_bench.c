@@ -17,6 +17,8 @@
  * figures docs/ai.md keeps; CI runs a tiny one.
  *
  * usage: ai-bench GAMES LEVEL-A LEVEL-B [RULESET [STOP-TURN [FIRST-SEED]]]
+ *   AK_AI_PLAN=N sets the first level's plan budget (the strong level's
+ *   whole-movement plan; 0: none)
  *   RULESET classic (default) or updated (needs AK_AI_CRT=FILE, a table
  *   in docs/crt-format.md's format)
  */
@@ -86,6 +88,10 @@ static double play(int ruleset, int level_a, int level_b, int a_side, int stop_t
     struct ak_ai ai[AK_SIDES];
     ak_ai_init(&ai[a_side], level_a, seed * 2 + 1);
     ak_ai_init(&ai[!a_side], level_b, seed * 2 + 2);
+    /* AK_AI_PLAN=N: the first level's plan budget (0: the greedy search
+     * alone), to measure what the plan adds */
+    if (getenv("AK_AI_PLAN"))
+        ai[a_side].plan_evaluations = atoi(getenv("AK_AI_PLAN"));
     int last_side = -1;
     for (long n = 0; s.phase != AK_PHASE_OVER && s.turn <= stop_turn && n < ACTIONS_MAX; n++) {
         int side = ak_waiting_for(&s);
