@@ -72,6 +72,25 @@ static bool is_ending(const struct ak_state *s, const struct ak_action *a)
     return a->kind == ak_ending_action(s);
 }
 
+static bool can_end(const struct ak_state *s)
+{
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)ak_waiting_for(s),
+                            .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    return ak_try(s, &end, NULL);
+}
+
+/* a does not take away the part's ending where it was possible (a supply
+ * unit embarked that units in an enemy zone needed, SUSTAIN ATTACKS 2; a
+ * square overstacked): a choice of the AI never leaves it where only the
+ * engine's search could finish the part, or nothing could. */
+static bool keeps_ending(const struct ak_state *s, const struct ak_action *a)
+{
+    if (!can_end(s))
+        return true;
+    work = *s;
+    return ak_apply(&work, a, NULL, NULL) && can_end(&work);
+}
+
 /* The best action of the list for side by the value after it, leaving out
  * resignations (and endings, unless with_ending). */
 static int best_after(const struct ak_ai *ai, const struct ak_state *s, const struct ak_action *l, int n, int side,
@@ -108,7 +127,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
             double v = after(ai, s, &moves[i], side);
             if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
                 v += 0.5 * ai->w.battle * ak_ai_opened_battle(&work, moves[i].hex, side);
-            if (v > top) {
+            if (v > top && keeps_ending(s, &moves[i])) {
                 top = v;
                 *out = moves[i];
                 found = true;
@@ -136,7 +155,9 @@ static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n
 {
     int best = -1;
     double top = battle_min[ai->level];
-    for (int i = 0; i < n; i++)
+    /* once the way forward called a battle off, declaring it again by
+     * choice would call for the way forward again, for ever */
+    for (int i = 0; i < n && !ai->cancelled; i++)
         if (list[i].kind == AK_ACT_BATTLE) {
             /* a supply unit that sustains the battle is spent (SUSTAIN ATTACKS) */
             double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
@@ -155,6 +176,28 @@ static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n
             declared(s, list[i].battle, side, &b);
             double v = ak_ai_battle_value(s, &b);
             if (v > top) {
+                top = v;
+                best = i;
+            }
+        }
+    return best;
+}
+
+/* The part cannot end yet (battles the rules oblige, ATTACKING 6): the
+ * best battle offered after which it can end, so that the obligations are
+ * met without the engine's search of every combination (seconds in a
+ * crowded front); -1 when no single battle does (the way forward then). */
+static int obliged_battle(const struct ak_ai *ai, const struct ak_state *s, int n, int side)
+{
+    static struct ak_state declared_one;
+    int best = -1;
+    double top = -HUGE_VAL;
+    for (int i = 0; i < n && !ai->cancelled; i++)
+        if (list[i].kind == AK_ACT_BATTLE) {
+            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
+                       (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
+            declared_one = *s;
+            if (v > top && ak_apply(&declared_one, &list[i], NULL, NULL) && can_end(&declared_one)) {
                 top = v;
                 best = i;
             }
@@ -184,7 +227,9 @@ static int supply_for_attacks(const struct ak_ai *ai, const struct ak_state *s, 
 
 /* Past STEP_LIMIT choices in one part of the turn: the battles declared
  * fought, then the part ended, or what the engine's search finds. */
-static bool wind_up(const struct ak_state *s, int n, struct ak_action *out)
+static bool way_forward(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out);
+
+static bool wind_up(struct ak_ai *ai, const struct ak_state *s, int n, struct ak_action *out)
 {
     for (int kind = AK_ACT_RESOLVE, pass = 0; pass < 2; pass++, kind = ak_ending_action(s))
         for (int i = 0; i < n; i++)
@@ -192,15 +237,28 @@ static bool wind_up(const struct ak_state *s, int n, struct ak_action *out)
                 *out = list[i];
                 return true;
             }
-    struct ak_reject rej;
-    return ak_way_forward_first(s, FORWARD_BUDGET, out) == AK_FORWARD_FOUND && ak_try(s, out, &rej);
+    return way_forward(ai, s, out);
 }
 
-/* What the engine's own search finds to finish the part of the turn. */
-static bool way_forward(const struct ak_state *s, struct ak_action *out)
+/* What the engine's own search finds to finish the part of the turn: its
+ * whole way, kept and followed step by step (asking again for the first
+ * step each time can go round in circles: a battle declared, then called
+ * off, for ever); asked again when the next step is no longer legal. */
+static bool way_forward(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)
 {
     struct ak_reject rej;
-    return ak_way_forward_first(s, FORWARD_BUDGET, out) == AK_FORWARD_FOUND && ak_try(s, out, &rej);
+    if (ai->forward_at < ai->nforward && ak_try(s, &ai->forward[ai->forward_at], &rej)) {
+        *out = ai->forward[ai->forward_at++];
+        return true;
+    }
+    ai->nforward = ak_way_forward_path(s, FORWARD_BUDGET, ai->forward, AK_AI_PLAN_MAX);
+    ai->forward_at = 0;
+    if (ai->nforward <= 0 || !ak_try(s, &ai->forward[0], &rej)) {
+        ai->nforward = 0;
+        return false;
+    }
+    *out = ai->forward[ai->forward_at++];
+    return true;
 }
 
 /* The yardstick: a legal action at random, moves now and then. */
@@ -228,7 +286,7 @@ static bool random_choice(struct ak_ai *ai, const struct ak_state *s, int n, str
         *out = list[pick(ai, k)];
         return true;
     }
-    return way_forward(s, out);
+    return way_forward(ai, s, out);
 }
 
 static void new_part(struct ak_ai *ai, const struct ak_state *s)
@@ -240,6 +298,8 @@ static void new_part(struct ak_ai *ai, const struct ak_state *s)
     ai->phase = s->phase;
     ai->moves = 0;
     ai->steps = 0;
+    ai->cancelled = false;
+    ai->nforward = ai->forward_at = 0;
     ai->planned = false;
     ai->nplan = ai->plan_at = 0;
     ai->move_cap = move_caps[ai->level];
@@ -260,7 +320,7 @@ static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_a
     struct ak_reject rej;
     while (ai->plan_at < ai->nplan) {
         *out = ai->plan[ai->plan_at++];
-        if (ak_try(s, out, &rej))
+        if (ak_try(s, out, &rej) && keeps_ending(s, out))
             return true;
     }
     return false;
@@ -270,9 +330,14 @@ static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_a
 static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, struct ak_action *out)
 {
     int side = ak_waiting_for(s), i;
+    struct ak_reject rej;
+    if (ai->forward_at < ai->nforward && ak_try(s, &ai->forward[ai->forward_at], &rej)) {
+        *out = ai->forward[ai->forward_at++];      /* the engine's way forward, once taken, is followed */
+        return true;
+    }
     double v, base = ak_ai_evaluate(&ai->w, s, side);
     if (s->pending.kind)
-        return (i = best_after(ai, s, list, n, side, false, &v)) >= 0 ? (*out = list[i], true) : way_forward(s, out);
+        return (i = best_after(ai, s, list, n, side, false, &v)) >= 0 ? (*out = list[i], true) : way_forward(ai, s, out);
     if ((i = combat_choice(ai, s, n, side)) >= 0 || (i = supply_for_attacks(ai, s, n)) >= 0) {
         *out = list[i];
         return true;
@@ -289,7 +354,7 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
         if (!(not_other & (1u << list[j].kind)))
             other[k++] = list[j];
     if (ai->moves < ai->move_cap && (i = best_after(ai, s, other, k, side, false, &v)) >= 0 &&
-        v > base + GAIN_MIN) {
+        v > base + GAIN_MIN && keeps_ending(s, &other[i])) {
         ai->moves++;    /* counted with the moves: an embarkation and a landing cannot go round for ever */
         *out = other[i];
         return true;
@@ -308,7 +373,11 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
             *out = list[j];
             return true;
         }
-    return way_forward(s, out);
+    if ((i = obliged_battle(ai, s, n, side)) >= 0) {
+        *out = list[i];
+        return true;
+    }
+    return way_forward(ai, s, out);
 }
 
 bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)
@@ -319,16 +388,18 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
     ai->steps++;
     int n = ak_legal_actions(s, 0, list, LIST_MAX);
     bool ok = ai->level == AK_AI_RANDOM ? random_choice(ai, s, n, out)
-              : ai->steps > STEP_LIMIT  ? wind_up(s, n, out)
+              : ai->steps > STEP_LIMIT  ? wind_up(ai, s, n, out)
                                         : searched_choice(ai, s, n, out);
     struct ak_reject rej;
-    if (ok && ak_try(s, out, &rej))
+    if (ok && ak_try(s, out, &rej)) {
+        ai->cancelled |= out->kind == AK_ACT_CANCEL;
         return true;
+    }
     /* never an illegal action: the first legal one listed that is not a resignation */
     for (int i = 0; i < n; i++)
         if (list[i].kind != AK_ACT_RESIGN && ak_try(s, &list[i], &rej)) {
             *out = list[i];
             return true;
         }
-    return way_forward(s, out);
+    return way_forward(ai, s, out);
 }

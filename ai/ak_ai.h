@@ -56,10 +56,14 @@ struct ak_ai {
     int plan_evaluations;   /* the strong level's plan budget (ak_ai_plan.c); 0: no plan, the greedy search alone */
     /* the part of the turn the last choice was made in, and what was done in it */
     int turn, side, phase, moves, steps;
+    bool cancelled;         /* a battle was called off this part (the engine's way forward): no more declared by choice */
     /* the strong level's plan of this movement part (ak_ai_plan.c), and how far it went */
     bool planned;
     int nplan, plan_at;
     struct ak_action plan[AK_AI_PLAN_MAX];
+    /* the engine's way forward (ak_way_forward_path), followed to its end */
+    int nforward, forward_at;
+    struct ak_action forward[AK_AI_PLAN_MAX];
 };
 
 /* The default weights (docs/ai.md: how they were chosen). */

@@ -79,6 +79,8 @@ static double value(const struct ak_ai *ai, const struct ak_state *s, const stru
     return v;
 }
 
+#define UNFINISHED 1000.0      /* a plan after which the part cannot end (a square overstacked): never chosen */
+
 /* The moves applied in unit order (at most the plan's length: the rest
  * stand still), the value after them. */
 static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
@@ -93,7 +95,9 @@ static double fitness(const struct ak_ai *ai, const struct ak_state *s, const st
         else
             moved++;
     }
-    return value(ai, &work, p, pick);
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(&work), .side = (uint8_t)p->side,
+                            .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    return value(ai, &work, p, pick) - (ak_try(&work, &end, NULL) ? 0 : UNFINISHED);
 }
 
 /* Keep the k best of n destinations by value (a partial selection sort). */

@@ -106,6 +106,10 @@ static double play(int ruleset, int level_a, int level_b, int a_side, int stop_t
         if (!applied || !ak_state_check(&s, why, sizeof why)) {
             fprintf(stderr, "seed %llu: the AI's action %ld (%s) failed: %s\n", (unsigned long long)seed, n,
                     chose ? ak_action_kind_name(a.kind) : "none", !chose ? "no action" : !applied ? rej.text : why);
+            struct ak_action end = {.kind = (uint8_t)ak_ending_action(&s), .side = (uint8_t)side,
+                                    .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+            if (!chose && !ak_try(&s, &end, &rej))      /* why the part could not end */
+                fprintf(stderr, "  (ending refused: %s [%s])\n", rej.text, rej.code);
             t->failures++;
             return -1;
         }

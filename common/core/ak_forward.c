@@ -24,7 +24,9 @@
  * such a miss as a dead end, to be looked at (docs/rules-notes.md, "No
  * dead ends"). When its budget of
  * applied actions runs out it answers AK_FORWARD_UNKNOWN, reported apart.
- * Resignation is no way forward and is never tried. The state is never
+ * Resignation is no way forward and is never tried. The way found is
+ * kept whole (ak_way_forward_path), for a computer player to follow step
+ * by step. The state is never
  * touched; the copies live in a work area allocated once (not reentrant,
  * like the engine's other work areas).
  */
@@ -45,6 +47,8 @@ static struct {
     struct ak_reject why[FORWARD_DEPTH + 1];
     int budget;
     struct ak_action first;     /* the first action of the way found */
+    struct ak_action path[FORWARD_DEPTH];   /* the whole way found (its ending action apart) */
+    int path_len;
 } fw;
 
 static bool work_area(void)
@@ -109,7 +113,11 @@ static int follow(const struct ak_state *from, const struct ak_state *s, int dep
             return 0;
         ++*followed;
         r = search(from, next, depth + 1);
+    } else {
+        fw.path_len = depth + 1;        /* the deepest level of the way: it ends here */
     }
+    if (r > 0)
+        fw.path[depth] = *a;
     if (r > 0 && depth == 0)
         fw.first = *a;
     return r;
@@ -142,6 +150,19 @@ enum ak_forward ak_way_forward(const struct ak_state *s, int budget)
     return ak_way_forward_first(s, budget, NULL);
 }
 
+int ak_way_forward_path(const struct ak_state *s, int budget, struct ak_action *path, int max)
+{
+    struct ak_action first;
+    if (ak_way_forward_first(s, budget, &first) != AK_FORWARD_FOUND)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < fw.path_len && n < max; i++)
+        path[n++] = fw.path[i];
+    if (n == 0 && max > 0)      /* it ends now: the ending action */
+        path[n++] = first;
+    return n;
+}
+
 enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struct ak_action *first)
 {
     if (s->phase == AK_PHASE_OVER)
@@ -149,6 +170,7 @@ enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struc
     if (!work_area())
         return AK_FORWARD_UNKNOWN;
     fw.budget = budget;
+    fw.path_len = 0;
     struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)ak_waiting_for(s),
                             .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
     fw.first = end;

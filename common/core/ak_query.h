@@ -37,5 +37,11 @@ enum ak_forward ak_way_forward(const struct ak_state *s, int budget);
  * action itself when it is legal now): what a computer player falls back
  * on when its own choices cannot finish the part of the turn. */
 enum ak_forward ak_way_forward_first(const struct ak_state *s, int budget, struct ak_action *first);
+/* The whole way found, up to max actions in order (the part's ending
+ * action last when it ends now, else left to follow): its length, or -1
+ * when none was found. A player that follows it step by step never goes
+ * round in circles, as one asking for the first action each time can
+ * (a battle declared, then called off, again and again). */
+int ak_way_forward_path(const struct ak_state *s, int budget, struct ak_action *path, int max);
 
 #endif
