@@ -47,6 +47,23 @@ START_TEST(neighbour_chains)
 }
 END_TEST
 
+/* ak_hex_step, the searches' neighbour without a bounds check, is
+ * ak_hex_neighbor wherever the map says a step is open. */
+START_TEST(step_is_neighbour_where_open)
+{
+    const struct ak_map *m = &ak_data()->map;
+    int open = 0;
+    for (int h = 0; h < AK_HEX_COUNT; h++)
+        for (int d = 0; d < AK_DIRS; d++)
+            if (m->open[h] & (1u << d)) {
+                open++;
+                ck_assert_int_eq(ak_hex_step((ak_hex)h, d), ak_hex_neighbor((ak_hex)h, d));
+                ck_assert_int_ne(ak_hex_step((ak_hex)h, d), AK_HEX_NONE);
+            }
+    ck_assert_int_gt(open, 1000);
+}
+END_TEST
+
 START_TEST(distance)
 {
     ck_assert_int_eq(ak_hex_distance(H("W6"), H("W6")), 0);
@@ -192,5 +209,5 @@ START_TEST(updated_calendar_errors)
 }
 END_TEST
 
-AK_CHECK_MAIN("data", parse_and_format, neighbour_chains, distance, counts, named_squares, blocked_hexsides, counters,
+AK_CHECK_MAIN("data", parse_and_format, neighbour_chains, step_is_neighbour_where_open, distance, counts, named_squares, blocked_hexsides, counters,
               updated_replacement_rates, updated_calendar_errors)

@@ -92,25 +92,19 @@ static bool affordable(const struct group *g, int road, int clear)
     return true;
 }
 
-/* The step rule. prev is the square before `from` if the step into `from`
- * was a road step (else AK_HEX_NONE); index is the step's number in this
- * move. Returns STEP_* flags, or -1 with *rej. */
-/* Reject a step with a message, formatted only when someone will read
- * it: the search tries many steps that fail and wants only the verdict. */
-#define STEP_REJECT(rej, ...) ((rej) ? (ak_reject((rej), __VA_ARGS__), -1) : -1)
-
-static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to, int index,
-                      struct ak_reject *rej)
+/* The step rule's verdict for a step to `to`, the neighbour of `from` in
+ * direction dir that the map leaves open (ak_map.open). prev is the square
+ * before `from` if the step into `from` was a road step (else
+ * AK_HEX_NONE); index is the step's number in this move. Returns STEP_*
+ * flags, or -1. No words: the search tries many steps that fail and wants
+ * only this (step_check gives the words). */
+static inline int step_flags(const struct group *g, ak_hex prev, ak_hex from, int dir, ak_hex to, int index)
 {
-    char a[8], b[8];
-    if (!ak_move_step_basic(&g->b, g->combat, from, to, rej))
+    if (!ak_move_step_allowed(&g->b, g->combat, to))
         return -1;
-    int dir = ak_hex_dir(from, to);
-    const struct ak_map *m = g->m;
-    uint8_t e = g->b.enemy[to];
     if (index == 0 && g->b.zoc[from] && g->b.zoc[to] && ak_same_enemy_zoc(g->s, from, to, g->side))
-        return STEP_REJECT(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
-                         ak_hex_format(from, a), ak_hex_format(to, b));
+        return -1;
+    const struct ak_map *m = g->m;
     int flags = 0;
     if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && ak_move_junction_breaks(prev, from, to)))
         flags |= STEP_ROAD;
@@ -119,9 +113,27 @@ static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to
     bool escarpment_exit = index == 0 && g->escarpment_start && m->road[to];
     if (m->terrain[to] == AK_TERRAIN_ESCARPMENT && !(flags & STEP_ROAD) && !escarpment_exit)
         flags |= STEP_HALT;
-    if (e & ENEMY_PASSABLE)
+    if (g->b.enemy[to] & ENEMY_PASSABLE)
         flags |= STEP_NO_STOP;
     return flags;
+}
+
+/* The step rule for any two squares, with the reason when it fails (into
+ * *rej unless NULL): the map and the enemy units first, then what
+ * step_flags adds to them, the zone rule of a stack's first step. */
+#define STEP_REJECT(rej, ...) ((rej) ? (ak_reject((rej), __VA_ARGS__), -1) : -1)
+
+static int step_check(const struct group *g, ak_hex prev, ak_hex from, ak_hex to, int index,
+                      struct ak_reject *rej)
+{
+    char a[8], b[8];
+    if (!ak_move_step_basic(&g->b, g->combat, from, to, rej))
+        return -1;
+    int f = step_flags(g, prev, from, ak_hex_dir(from, to), to, index);
+    if (f < 0)
+        return STEP_REJECT(rej, "ATTACKING-2", "from %s the stack may leave the enemy zone but not step into %s, which the same enemy unit controls",
+                         ak_hex_format(from, a), ak_hex_format(to, b));
+    return f;
 }
 
 static const char *halt_code(const struct group *g, ak_hex h)
@@ -209,14 +221,14 @@ static void lower_from(uint8_t *prefix, int road, int clear)
         prefix[r] = (uint8_t)clear;
 }
 
-static bool pareto_admit(ak_hex h, int road, int clear, bool halted)
+static bool pareto_admit(const struct ak_map *m, ak_hex h, int road, int clear, bool halted)
 {
     if (P.generation[h] != S.generation) {
         P.generation[h] = S.generation;
         memset(P.go_on[h], 0xff, ROAD_MAX);
         memset(P.any[h], 0xff, ROAD_MAX);
     }
-    if (!ak_map()->is_junction[h] && (halted ? P.any[h][road] : P.go_on[h][road]) <= clear)
+    if (!m->is_junction[h] && (halted ? P.any[h][road] : P.go_on[h][road]) <= clear)
         return false;
     lower_from(P.any[h], road, clear);
     if (!halted)
@@ -231,17 +243,21 @@ static int state_key(ak_hex h, int road, int via, int parent)
     return (h * ROAD_MAX + road) * VIAS + via;
 }
 
-static int visit(ak_hex h, int road, int clear, int via, int depth, int parent)
+static int visit(const struct ak_map *m, ak_hex h, int road, int clear, int via, int depth, int parent)
 {
-    int key = state_key(h, road, via, parent);
-    /* One node per (square, road steps, way in), the one with the fewest
-     * clear steps: the breadth-first search meets that one first, the
-     * route search (A* order) may meet a costlier one first. */
-    if ((S.stamp[key] == S.generation && S.node[S.slot[key]].clear <= clear) ||
-        S.count >= (int)(sizeof S.node / sizeof S.node[0]))
+    if (S.count >= (int)(sizeof S.node / sizeof S.node[0]))
         return -1;
-    S.stamp[key] = S.generation;
-    S.slot[key] = S.count;
+    /* At a road junction, one node per (road steps, way in), the one with
+     * the fewest clear steps: the breadth-first search meets that one
+     * first, the route search (A* order) may meet a costlier one first.
+     * Elsewhere pareto_admit has already refused every state this would. */
+    if (m->is_junction[h]) {
+        int key = state_key(h, road, via, parent);
+        if (S.stamp[key] == S.generation && S.node[S.slot[key]].clear <= clear)
+            return -1;
+        S.stamp[key] = S.generation;
+        S.slot[key] = S.count;
+    }
     struct node *nd = &S.node[S.count];
     nd->hex = h;
     nd->road = (uint8_t)road;
@@ -282,10 +298,10 @@ static void expand(const struct group *g, int i, int road_cap)
     for (int dir = 0; dir < AK_DIRS; dir++) {
         if (!(open & (1u << dir)))
             continue;
-        ak_hex to = ak_hex_neighbor(cur.hex, dir);
-        if (to == AK_HEX_NONE || (near_limit && ak_hex_distance(to, g->target) > left))
+        ak_hex to = ak_hex_step(cur.hex, dir);
+        if (near_limit && ak_hex_distance(to, g->target) > left)
             continue;
-        int f = step_check(g, prev, cur.hex, to, cur.depth, NULL);
+        int f = step_flags(g, prev, cur.hex, dir, to, cur.depth);
         if (f < 0)
             continue;
         int road = cur.road, clear = cur.clear;
@@ -298,8 +314,8 @@ static void expand(const struct group *g, int i, int road_cap)
         if (g->relax_halts)
             f &= ~STEP_HALT;
         int via = (f & STEP_HALT) ? VIA_HALT : (f & STEP_ROAD) ? VIA_ROAD : VIA_NONE;
-        if (pareto_admit(to, road, clear, via == VIA_HALT))
-            visit(to, road, clear, via, cur.depth + 1, i);
+        if (pareto_admit(g->m, to, road, clear, via == VIA_HALT))
+            visit(g->m, to, road, clear, via, cur.depth + 1, i);
     }
 }
 
@@ -307,8 +323,8 @@ static void expand(const struct group *g, int i, int road_cap)
 static void search(const struct group *g)
 {
     search_begin();
-    pareto_admit(g->start, 0, 0, false);
-    visit(g->start, 0, 0, VIA_NONE, 0, -1);
+    pareto_admit(g->m, g->start, 0, 0, false);
+    visit(g->m, g->start, 0, 0, VIA_NONE, 0, -1);
     int road_cap = road_cap_of(g);
     for (int i = 0; i < S.count; i++)
         expand(g, i, road_cap);
@@ -360,8 +376,8 @@ static void search_to(const struct group *g)
     for (int k = 0; k < KEYS; k++)
         head[k] = tail[k] = -1;
     search_begin();
-    pareto_admit(g->start, 0, 0, false);
-    visit(g->start, 0, 0, VIA_NONE, 0, -1);
+    pareto_admit(g->m, g->start, 0, 0, false);
+    visit(g->m, g->start, 0, 0, VIA_NONE, 0, -1);
     int road_cap = road_cap_of(g), target_key = KEYS;
     int pushed = file_new(g, road_cap, 0, &target_key);
     for (int k = 0; k < KEYS && k <= target_key; k++)

@@ -93,6 +93,8 @@ bool ak_move_dest_basic(const struct ak_move_board *b, bool combat, ak_hex dest,
 bool ak_move_junction_breaks(ak_hex a, ak_hex b, ak_hex c)
 {
     const struct ak_map *m = ak_map();
+    if (!m->is_junction[b])     /* most road squares: no list to scan */
+        return false;
     for (int j = 0; j < m->junctions; j++)
         if (m->junction[j].b == b &&
             ((m->junction[j].a == a && m->junction[j].c == c) || (m->junction[j].c == a && m->junction[j].a == c)))

@@ -23,6 +23,14 @@ void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board
  * holds a combat unit. With rej NULL only the verdict (no formatting). */
 bool ak_move_step_basic(const struct ak_move_board *b, bool combat, ak_hex from, ak_hex to,
                         struct ak_reject *rej);
+/* The verdict of ak_move_step_basic for a step to a neighbour the map
+ * leaves open (ak_map.open): what the searches ask of every step, inline
+ * and without words. ak_move_step_basic says why when it is false. */
+static inline bool ak_move_step_allowed(const struct ak_move_board *b, bool combat, ak_hex to)
+{
+    uint8_t e = b->enemy[to];
+    return !(e & ENEMY_COMBAT) && (combat || !(e & (ENEMY_OTHER | ENEMY_PASSABLE | ENEMY_SUPPLY_NEAR)));
+}
 /* The same for a destination asked for directly (before any search). */
 bool ak_move_dest_basic(const struct ak_move_board *b, bool combat, ak_hex dest, struct ak_reject *rej);
 /* Does the junction rule make b->c an ordinary step after a road step a->b? */

@@ -47,6 +47,14 @@ static inline ak_hex ak_hex_neighbor(ak_hex h, int dir)
     return ak_hex_make(ak_hex_row(h) + ak_hex_drow[dir], ak_hex_num(h) + ak_hex_dnum[dir]);
 }
 
+/* The neighbour of h in direction dir when it is known to be on the grid
+ * (the map's open[h] has bit dir): one addition, for the searches. */
+static inline ak_hex ak_hex_step(ak_hex h, int dir)
+{
+    static const int16_t delta[AK_DIRS] = {-1, 1, -AK_NUMS - 1, -AK_NUMS, AK_NUMS, AK_NUMS + 1};
+    return (ak_hex)(h + delta[dir]);
+}
+
 /* The direction from a to its neighbour b, or -1 if they do not touch. */
 static inline int ak_hex_dir(ak_hex a, ak_hex b)
 {

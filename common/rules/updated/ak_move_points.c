@@ -75,6 +75,7 @@ struct stack {
     const struct ak_state *s;
     const struct ak_ruleset *r;
     const struct ak_mp_costs *c;
+    const struct ak_map *m;
     int side, n;
     const uint8_t *units;
     ak_hex start;
@@ -139,6 +140,7 @@ static void stack_init(struct stack *k, const struct ak_state *s, int side, cons
     k->s = s;
     k->r = ak_ruleset_get(s->ruleset);
     k->c = k->r->mp_costs;
+    k->m = ak_map();
     k->side = side;
     k->units = units;
     k->n = n;
@@ -171,22 +173,21 @@ static void stack_init(struct stack *k, const struct ak_state *s, int side, cons
 
 enum { STEP_ROAD = 1, STEP_HALT = 2, STEP_NO_STOP = 4 };
 
-/* The step rule: flags, and the cost of the step for each kind of unit in
- * the stack, or -1 with *rej. prev is the square before `from` when the
- * step into `from` was along the road (the junction rule), else none. */
-static int step_cost(const struct stack *k, ak_hex prev, ak_hex from, ak_hex to, int *cost,
-                     struct ak_reject *rej)
+/* The step rule for a step to `to`, the neighbour of `from` in direction
+ * dir that the map leaves open (ak_map.open): flags, and the cost of the
+ * step for each kind of unit in the stack, or -1. prev is the square
+ * before `from` when the step into `from` was along the road (the
+ * junction rule), else none. No words: the search tries many steps that
+ * fail and wants only this (step_cost gives the words). */
+static inline int step_flags(const struct stack *k, ak_hex prev, ak_hex from, int dir, ak_hex to, int *cost)
 {
-    char a[8], b[8];
-    if (!ak_move_step_basic(&k->b, k->combat, from, to, rej))
+    if (!ak_move_step_allowed(&k->b, k->combat, to))
         return -1;
-    const struct ak_map *m = ak_map();
+    const struct ak_map *m = k->m;
     bool zoc_from = k->b.zoc[from] && !k->relax_zoc, zoc_to = k->b.zoc[to] && !k->relax_zoc;
     if (k->infantry && zoc_from && zoc_to)
-        return rej ? (ak_reject(rej, "UPD-ZOC-1", "infantry may not move directly from one enemy zone of control (%s) to another (%s)",
-                                ak_hex_format(from, a), ak_hex_format(to, b)), -1)
-                   : -1;
-    int dir = ak_hex_dir(from, to), flags = 0;
+        return -1;
+    int flags = 0;
     if ((m->road[from] & (1u << dir)) && !(prev != AK_HEX_NONE && ak_move_junction_breaks(prev, from, to)))
         flags |= STEP_ROAD;
     if (k->infantry && zoc_to)
@@ -203,6 +204,22 @@ static int step_cost(const struct stack *k, ak_hex prev, ak_hex from, ak_hex to,
         cost[j] = c;
     }
     return flags;
+}
+
+/* The step rule for any two squares, with the reason when it fails (into
+ * *rej unless NULL): the map and the enemy units first, then what
+ * step_flags adds to them, the infantry's zone rule. */
+static int step_cost(const struct stack *k, ak_hex prev, ak_hex from, ak_hex to, int *cost,
+                     struct ak_reject *rej)
+{
+    char a[8], b[8];
+    if (!ak_move_step_basic(&k->b, k->combat, from, to, rej))
+        return -1;
+    int f = step_flags(k, prev, from, ak_hex_dir(from, to), to, cost);
+    if (f < 0 && rej)
+        ak_reject(rej, "UPD-ZOC-1", "infantry may not move directly from one enemy zone of control (%s) to another (%s)",
+                  ak_hex_format(from, a), ak_hex_format(to, b));
+    return f;
 }
 
 /* ---- the search ------------------------------------------------------ */
@@ -239,7 +256,7 @@ static int32_t *at_hex(ak_hex h)
  * next step's road depends on it. */
 static bool beats(const struct stack *k, const struct label *a, const struct label *b)
 {
-    if (ak_map()->is_junction[a->hex] && a->prev_road != b->prev_road)
+    if (k->m->is_junction[a->hex] && a->prev_road != b->prev_road)
         return false;
     if (a->halted && !b->halted)
         return false;
@@ -285,13 +302,13 @@ static void expand(const struct stack *k, int id)
     struct label cur = L.l[id];
     if (cur.halted || cur.depth + 1 > AK_PATH_MAX)
         return;
-    unsigned open = ak_map()->open[cur.hex];
+    unsigned open = k->m->open[cur.hex];
     for (int dir = 0; dir < AK_DIRS; dir++) {
         if (!(open & (1u << dir)))
             continue;
-        ak_hex to = ak_hex_neighbor(cur.hex, dir);
+        ak_hex to = ak_hex_step(cur.hex, dir);
         int cost[AK_MOVE_CLASSES];
-        int f = to == AK_HEX_NONE ? -1 : step_cost(k, cur.prev_road, cur.hex, to, cost, NULL);
+        int f = step_flags(k, cur.prev_road, cur.hex, dir, to, cost);
         if (f < 0)
             continue;
         struct label nl = {.hex = to, .prev_road = (f & STEP_ROAD) ? cur.hex : AK_HEX_NONE,
