@@ -186,22 +186,33 @@ static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n
 /* The part cannot end yet (battles the rules oblige, ATTACKING 6): the
  * best battle offered after which it can end, so that the obligations are
  * met without the engine's search of every combination (seconds in a
- * crowded front); -1 when no single battle does (the way forward then). */
+ * crowded front); else the battle that leaves the fewest units still
+ * owing one (strictly fewer than now, so that these declarations end:
+ * a crowded front is met one battle at a time); -1 when none does (the
+ * way forward then). */
 static int obliged_battle(const struct ak_ai *ai, const struct ak_state *s, int n, int side)
 {
     static struct ak_state declared_one;
-    int best = -1;
+    int best = -1, owed_now = ak_query_owed(s, NULL, 0), fewest = owed_now;
+    bool ends = false;
     double top = -HUGE_VAL;
-    for (int i = 0; i < n && !ai->cancelled; i++)
-        if (list[i].kind == AK_ACT_BATTLE) {
-            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
-                       (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
-            declared_one = *s;
-            if (v > top && ak_apply(&declared_one, &list[i], NULL, NULL) && can_end(&declared_one)) {
-                top = v;
-                best = i;
-            }
+    for (int i = 0; i < n; i++) {
+        if (list[i].kind != AK_ACT_BATTLE || (ai->cancelled && !owed_now))
+            continue;
+        double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
+                   (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
+        declared_one = *s;
+        if (!ak_apply(&declared_one, &list[i], NULL, NULL))
+            continue;
+        bool end = can_end(&declared_one);
+        int owed = end ? 0 : ak_query_owed(&declared_one, NULL, 0);
+        if (end ? (!ends || v > top) : (!ends && (owed < fewest || (owed == fewest && owed < owed_now && v > top)))) {
+            ends = end;
+            fewest = owed;
+            top = v;
+            best = i;
         }
+    }
     return best;
 }
 
@@ -395,11 +406,17 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
         ai->cancelled |= out->kind == AK_ACT_CANCEL;
         return true;
     }
-    /* never an illegal action: the first legal one listed that is not a resignation */
-    for (int i = 0; i < n; i++)
-        if (list[i].kind != AK_ACT_RESIGN && ak_try(s, &list[i], &rej)) {
-            *out = list[i];
-            return true;
-        }
+    /* never an illegal action: the first legal one listed that is neither
+     * a resignation nor, while anything else is left, a battle called off
+     * (calling off what was just declared, then declaring it again, would
+     * go round for ever) */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++)
+            if (list[i].kind != AK_ACT_RESIGN && (pass || list[i].kind != AK_ACT_CANCEL) &&
+                ak_try(s, &list[i], &rej)) {
+                *out = list[i];
+                ai->cancelled |= out->kind == AK_ACT_CANCEL;
+                return true;
+            }
     return way_forward(ai, s, out);
 }

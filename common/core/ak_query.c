@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "ak_combat.h"
 #include "ak_engine.h"
 #include "ak_lister.h"
 #include "ak_zoc.h"
@@ -75,6 +76,11 @@ int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max)
     struct ak_lister l = {s, out, 0, max};
     ak_list_battles(&l);
     return l.n;
+}
+
+int ak_query_owed(const struct ak_state *s, uint8_t *out, int max)
+{
+    return ak_combat_owed(s, out, max);
 }
 
 /* The order the kinds are listed in (moves first, the ends of the part of

@@ -25,6 +25,10 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
  * to his units, by all his free units next to it and by each alone, with
  * the first supply unit that makes the battle legal. */
 int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max);
+/* The waiting player's combat units that the rules oblige to attack and
+ * that are in no declared battle yet (ATTACKING 6: a unit that ended its
+ * move in an enemy zone): how many, up to max of them in out. */
+int ak_query_owed(const struct ak_state *s, uint8_t *out, int max);
 
 /* Whether the waiting player can still finish the part of the turn he is
  * in (the turn, side or phase changes, or the game ends) by legal actions

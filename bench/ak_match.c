@@ -1,0 +1,131 @@
+/* ak_match: one refereed game between two computer players, and the
+ * interval of a match's score (ak_match.h). */
+#include "ak_match.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "ak_crt_table.h"
+#include "ak_notation.h"
+#include "ak_victory.h"
+
+#define ACTIONS_MAX 200000
+
+double ak_match_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void ak_match_wilson(double p, int n, double *lo, double *hi)
+{
+    double z = 1.96, d = 1 + z * z / n, c = p + z * z / (2.0 * n);
+    double r = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n));
+    *lo = (c - r) / d;
+    *hi = (c + r) / d;
+}
+
+/* The combat results table AK_AI_CRT names (the Updated ruleset needs
+ * one), read once. */
+static const struct ak_crt_table *table(void)
+{
+    static struct ak_crt_table t;
+    static char text[1 << 16];
+    static int loaded;          /* 0 not yet, 1 loaded, -1 none */
+    if (loaded)
+        return loaded > 0 ? &t : NULL;
+    loaded = -1;
+    const char *path = getenv("AK_AI_CRT");
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f)
+        return NULL;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char err[200];
+    if (!ak_crt_table_parse(&t, text, err, sizeof err))
+        loaded = 1;
+    return loaded > 0 ? &t : NULL;
+}
+
+struct ak_match_player ak_match_player(int level)
+{
+    struct ak_match_player p = {.level = level, .w = ak_ai_default_weights, .plan = -1};
+    return p;
+}
+
+static void seat(struct ak_ai *ai, const struct ak_match_player *p, uint64_t seed)
+{
+    ak_ai_init(ai, p->level, seed);
+    ai->w = p->w;
+    if (p->plan >= 0)
+        ai->plan_evaluations = p->plan;
+}
+
+/* Why the game stopped, on stderr, when the AI failed. */
+static void report_failure(const struct ak_state *s, uint64_t seed, long n, int side, bool chose,
+                           const struct ak_action *a, bool applied, const char *refused, const char *broken)
+{
+    fprintf(stderr, "seed %llu: the AI's action %ld (%s) failed: %s\n", (unsigned long long)seed, n,
+            chose ? ak_action_kind_name(a->kind) : "none", !chose ? "no action" : !applied ? refused : broken);
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)side,
+                            .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    struct ak_reject rej;
+    if (!chose && !ak_try(s, &end, &rej))      /* why the part could not end */
+        fprintf(stderr, "  (ending refused: %s [%s])\n", rej.text, rej.code);
+}
+
+double ak_match_game(int ruleset, const struct ak_match_player *a, const struct ak_match_player *b, int a_side,
+                     int stop_turn, uint64_t seed, const struct ak_match_judge *judge, struct ak_match_tally *t)
+{
+    static struct ak_state s;
+    ak_state_init(&s, ruleset, seed);
+    if (ak_ruleset_get(ruleset)->needs_crt_table && (!table() || ak_crt_attach(&s, table()) < 0)) {
+        fprintf(stderr, "the %s ruleset needs AK_AI_CRT=FILE, a combat results table\n",
+                ak_ruleset_get(ruleset)->name);
+        exit(2);
+    }
+    struct ak_ai ai[AK_SIDES];
+    seat(&ai[a_side], a, seed * 2 + 1);
+    seat(&ai[!a_side], b, seed * 2 + 2);
+    int last_side = -1;
+    const char *trace = getenv("AK_AI_TRACE");
+    for (long n = 0; s.phase != AK_PHASE_OVER && s.turn <= stop_turn && n < ACTIONS_MAX; n++) {
+        int side = ak_waiting_for(&s);
+        struct ak_action act;
+        double t0 = ak_match_now();
+        bool chose = ak_ai_choose(&ai[side], &s, &act);
+        t->seconds += ak_match_now() - t0;
+        t->decisions++;
+        struct ak_reject rej;
+        char why[200];
+        bool applied = chose && ak_apply(&s, &act, NULL, &rej);
+        if (!applied || !ak_state_check(&s, why, sizeof why)) {
+            report_failure(&s, seed, n, side, chose, &act, applied, rej.text, why);
+            t->failures++;
+            return -1;
+        }
+        if (s.side != last_side) {
+            last_side = s.side;
+            t->player_turns++;
+        }
+        if (trace && (n > ACTIONS_MAX - 40 || atoi(trace) > 1))
+            fprintf(stderr, "  turn %d %s %s: %s\n", s.turn, ak_side_name(side), ak_phase_name(s.phase),
+                    ak_action_kind_name(act.kind));
+    }
+    if (s.phase == AK_PHASE_OVER) {
+        t->played_out++;
+        if (trace)
+            fprintf(stderr, "  seed %llu: %s by %s, turn %d\n", (unsigned long long)seed, ak_result_name(s.result),
+                    ak_win_reason_name(s.result_reason), s.turn);
+        return s.result == AK_RESULT_DRAW ? 0.5 : (s.result == AK_RESULT_AXIS_WINS) == (a_side == AK_AXIS);
+    }
+    t->adjudicated++;
+    double v = ak_ai_evaluate(judge->w, &s, a_side);
+    if (judge->scale > 0)
+        return 1 / (1 + exp(-v / judge->scale));
+    return v > AK_MATCH_ADJUDICATE ? 1 : v < -AK_MATCH_ADJUDICATE ? 0 : 0.5;
+}
