@@ -148,29 +148,21 @@ int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *
     return AK_UNIT_NONE;
 }
 
-void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
+/* Breadth-first from the seeds already marked in line (and queued) over
+ * squares free of enemy zones; a square in a zone is reached (a line may
+ * end there: the supply unit's square, or the unit's own) but not passed
+ * through, and one held by enemy combat units is never reached. */
+static void spread_lines(const uint8_t *zoc, uint8_t *line, ak_hex *queue, int tail)
 {
-    static uint8_t zoc[AK_HEX_COUNT];
-    ak_hex queue[AK_HEX_COUNT];
-    int head = 0, tail = 0;
-    enemy_zones(s, side, NULL, 0, zoc);
-    memset(line, 0, AK_HEX_COUNT);
-    for (int u = 0; u < s->units; u++)
-        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u) &&
-            !line[s->unit[u].hex]) {
-            line[s->unit[u].hex] = 1;
-            queue[tail++] = s->unit[u].hex;
-        }
-    /* A line may end in a zone (the supply unit's square, or the unit's
-     * own): such squares are reached but not passed through. */
+    int head = 0;
     while (head < tail) {
         ak_hex c = queue[head++];
         unsigned open = ak_map()->open[c];
         for (int d = 0; d < AK_DIRS; d++) {
             if (!(open & (1u << d)))
                 continue;
-            ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || line[n] || (zoc[n] & HELD))
+            ak_hex n = ak_hex_step(c, d);
+            if (line[n] || (zoc[n] & HELD))
                 continue;
             line[n] = 1;
             if (!(zoc[n] & ZONE))
@@ -179,13 +171,48 @@ void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
     }
 }
 
+/* The lines of side from its supply units and, with home, from its home
+ * base (not when enemy combat units hold it). */
+static void lines_from(const struct ak_state *s, int side, bool home, uint8_t *line)
+{
+    static uint8_t zoc[AK_HEX_COUNT];
+    ak_hex queue[AK_HEX_COUNT];
+    int tail = 0;
+    enemy_zones(s, side, NULL, 0, zoc);
+    memset(line, 0, AK_HEX_COUNT);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u) &&
+            !line[s->unit[u].hex]) {
+            line[s->unit[u].hex] = 1;
+            queue[tail++] = s->unit[u].hex;
+        }
+    ak_hex base = ak_map()->homebase[side];
+    if (home && base != AK_HEX_NONE && !line[base] && !(zoc[base] & HELD)) {
+        line[base] = 1;
+        queue[tail++] = base;
+    }
+    spread_lines(zoc, line, queue, tail);
+}
+
+void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
+{
+    lines_from(s, side, false, line);
+}
+
 /* ISOLATION: "without a Supply Unit and surrounded by enemy zones of
  * control, or a combination of enemy zones, the Sea, the Qattara
- * Depression and board edge". Both conditions: a unit in open desert with
- * no supply line is out of supply, not isolated (docs/rules-notes.md).
- * The line is looked up first; the ring only when there is none. */
-bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line)
+ * Depression and board edge". Read as encircled (issue 32,
+ * docs/rules-notes.md): the squares a unit reaches through squares free
+ * of enemy zones form a pocket that holds no supply unit of its side and
+ * does not reach its home base. The one search that finds supply lines,
+ * seeded from the home base too, marks every square whose unit is in no
+ * such pocket. */
+void ak_isolation_map(const struct ak_state *s, int side, uint8_t *open)
 {
-    return ak_on_board(s, u) && !line[s->unit[u].hex] &&
-           ak_surrounded(s, s->unit[u].hex, ak_def(u)->side);
+    lines_from(s, side, true, open);
+}
+
+bool ak_isolated(const struct ak_state *s, int u, const uint8_t *open)
+{
+    return ak_on_board(s, u) && !open[s->unit[u].hex];
 }

@@ -46,10 +46,13 @@ int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *
 /* ISOLATION: fill line[hex] with 1 where a unit of side has a supply line,
  * a chain of squares free of enemy zones to one of its supply units. */
 void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line);
-/* Unit u is isolated: no supply line to its square (line from
- * ak_supply_lines for its side) and every square around it closed by
- * enemy zones, enemy units, the sea, the Qattara Depression or the board
- * edge (ak_surrounded). */
-bool ak_isolated(const struct ak_state *s, int u, const uint8_t *line);
+/* ISOLATION, read as encircled (docs/rules-notes.md): fill open[hex] with
+ * 1 where a unit of side is not isolated, a chain of squares free of enemy
+ * zones leading to one of its supply units or to its home base. */
+void ak_isolation_map(const struct ak_state *s, int side, uint8_t *open);
+/* Unit u is isolated: on the board and not marked in open (from
+ * ak_isolation_map for its side): its pocket holds no supply unit of its
+ * side and does not reach its home base. */
+bool ak_isolated(const struct ak_state *s, int u, const uint8_t *open);
 
 #endif

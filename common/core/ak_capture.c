@@ -95,7 +95,7 @@ void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev)
             !ak_on_board(s, r) || ak_combat_units_at(s, s->unit[r].hex, ak_def(r)->side) > 0)
             continue;
         if (!lines) {
-            ak_supply_lines(s, ak_def(r)->side, line);
+            ak_isolation_map(s, ak_def(r)->side, line);
             lines = true;
         }
         if (ak_isolated(s, r, line))

@@ -38,14 +38,15 @@ static int obliging_enemy(const struct ak_state *s, int side, ak_hex h, bool unf
     return -1;
 }
 
-/* Supply lines of the mover, computed only when some unit of his began the
- * turn isolated (the only case where they change anything in combat). */
+/* The mover's isolation map (ak_isolation_map), computed only when some
+ * unit of his began the turn isolated (the only case where it changes
+ * anything in combat). */
 static const uint8_t *lines_if_needed(const struct ak_state *s)
 {
     static uint8_t line[AK_HEX_COUNT];
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == s->side && s->unit[u].isolated && ak_on_board(s, u)) {
-            ak_supply_lines(s, s->side, line);
+            ak_isolation_map(s, s->side, line);
             return line;
         }
     return NULL;
@@ -137,7 +138,7 @@ static bool units_can_fight(const struct ak_state *s, const uint8_t *units, int 
                              "%s is already in battle %d; no unit %s more than one battle per turn",
                              ak_def(u)->shortname, x->battle, attacking ? "fights" : "is fought in");
         if (attacking && x->isolated && line && ak_isolated(s, u, line))
-            return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (surrounded, with no supply line) and cannot attack",
+            return ak_reject(rej, "ISOLATION-2", "%s has been isolated since the start of the turn (encircled: no supply line, no way to the home base) and cannot attack",
                              ak_def(u)->shortname);
     }
     return true;

@@ -106,14 +106,15 @@ static void earn_replacements(struct ak_state *s, struct ak_events *ev)
                  AK_HEX_NONE, earned, s->replacement[s->side], 0);
 }
 
-/* ISOLATION: a unit without a supply line at the start of its player turn
- * is isolated for that turn (and cannot attack: ISOLATION 2); isolated at
- * the start of two consecutive own turns and still at the end of the
- * second, it is eliminated. Creating a supply line resets the count. */
+/* ISOLATION: a unit encircled at the start of its player turn (no supply
+ * line, no way to its home base: ak_isolation_map) is isolated for that
+ * turn (and cannot attack: ISOLATION 2); isolated at the start of two
+ * consecutive own turns and still at the end of the second, it is
+ * eliminated. A supply line or a way out resets the count. */
 static void isolation_start(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t line[AK_HEX_COUNT];
-    ak_supply_lines(s, s->side, line);
+    ak_isolation_map(s, s->side, line);
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
         if (ak_def(u)->side != s->side || !ak_unit_is_combat(ak_def(u)))
@@ -176,7 +177,7 @@ static void isolation_end(struct ak_state *s, struct ak_events *ev)
         any = ak_def(u)->side == s->side && s->unit[u].isolated;
     if (!any)
         return;
-    ak_supply_lines(s, s->side, line);
+    ak_isolation_map(s, s->side, line);
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
         if (ak_def(u)->side != s->side || !x->isolated)

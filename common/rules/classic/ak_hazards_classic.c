@@ -181,7 +181,7 @@ static void isolated(struct ak_hz_list *l)
         if (ak_def(u)->side != s->side || !x->isolated || !ak_on_board(s, u))
             continue;
         if (!lines) {
-            ak_supply_lines(s, s->side, line);
+            ak_isolation_map(s, s->side, line);
             lines = true;
         }
         int k = x->isolated >= 2;
@@ -190,13 +190,13 @@ static void isolated(struct ak_hz_list *l)
     }
     if (n[1] > 0) {
         struct ak_hazard *h = ak_hz_units(l, AK_HZ_ISOLATED, "ISOLATION", AK_ACT_END_TURN, turn[1], n[1],
-                        "%s %s isolated for the second turn (no supply line, surrounded): unless a supply line reaches them or the ring is broken by the end of this turn, they are eliminated");
+                        "%s %s isolated for the second turn (encircled: no supply line, no way to the home base): unless a supply line reaches them or their pocket is opened by the end of this turn, they are eliminated");
         h->count = 2;
         h->of = 2;
     }
     if (n[0] > 0) {
         struct ak_hazard *h = ak_hz_units(l, AK_HZ_ISOLATED, "ISOLATION", 0, turn[0], n[0],
-                        "%s %s isolated (turn 1 of 2: no supply line, surrounded) and cannot attack; isolated again at the start of your next turn and still at its end, they are eliminated");
+                        "%s %s isolated (turn 1 of 2, encircled: no supply line, no way to the home base) and cannot attack; isolated again at the start of your next turn and still at its end, they are eliminated");
         h->count = 1;
         h->of = 2;
     }
