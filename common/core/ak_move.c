@@ -171,8 +171,8 @@ bool ak_move_group_ok(const struct ak_state *s, int side, const uint8_t *units, 
         if (x->flags & AK_U_NO_MOVE)
             return ak_reject(rej, "MOVE-7", "%s may not move this turn", name);
         if (x->marks & AK_MARK_FORTIFIED)   /* the Updated ruleset's boxes */
-            return ak_reject(rej, "UPD-BOX", "%s built a box this movement phase: it stays where it is until the "
-                             "phase ends", name);
+            return ak_reject(rej, "UPD-BOX", "%s built a box this turn: box builders remain stationary for "
+                             "their whole player turn", name);
     }
     return true;
 }

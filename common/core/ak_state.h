@@ -52,7 +52,7 @@ enum {
     AK_MARK_MECH_MOVED = 1 << 2,  /* moved in this turn's mechanized movement phase */
     AK_MARK_BREAK_OUT = 1 << 3,   /* its isolated square declared a break-out (ISOLATION ATTRITION 1) */
     AK_MARK_IN_BOX = 1 << 4,      /* off the board in its side's off-board box, shipped there (PORTS 1) */
-    AK_MARK_FORTIFIED = 1 << 5,   /* built a box this movement phase: stays put until it ends (BOXES 1) */
+    AK_MARK_FORTIFIED = 1 << 5,   /* built a box this player turn: stays put until it ends (BOXES 1) */
 };
 #define AK_MARK_ALL (AK_MARK_OOS | AK_MARK_ISOLATED | AK_MARK_MECH_MOVED | AK_MARK_BREAK_OUT | AK_MARK_IN_BOX | \
                      AK_MARK_FORTIFIED)

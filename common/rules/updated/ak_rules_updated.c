@@ -61,10 +61,16 @@ static bool updated_substitute(const struct ak_ruleset *r, struct ak_state *s, c
     return ak_substitute(r, s, a, ev, rej);
 }
 
-/* Advances and retreats can garrison Tobruch too. */
+/* Advances and retreats can garrison Tobruch too. Box builders remain
+ * stationary for their player turn (BOXES 1): they fight but do not
+ * advance (a retreat the table orders is not theirs to refuse). */
 static bool updated_advance(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej)
 {
+    for (int i = 0; i < a->nunits; i++)
+        if (a->units[i] < s->units && (s->unit[a->units[i]].marks & AK_MARK_FORTIFIED))
+            return ak_reject(rej, "UPD-BOX", "%s built a box this turn: box builders remain stationary for their "
+                             "whole player turn and do not advance", ak_def(a->units[i])->shortname);
     if (!ak_updated_advance(r, s, a, ev, rej))
         return false;
     if (a->nunits > 0)

@@ -149,7 +149,8 @@ static void begin_mech_phase(struct ak_state *s, struct ak_events *ev)
             continue;
         x->mp_spent = x->rommel_spent = 0;
         x->flags &= (uint8_t)~AK_U_HALTED;
-        x->marks &= (uint8_t)~AK_MARK_FORTIFIED;
+        /* box builders stay marked: stationary for the whole player turn
+         * (BOXES 1, issue 32), so the mechanized phase does not move them */
     }
     ak_updated_begin_phase(s, AK_PHASE_MECH, ev);
 }
