@@ -143,8 +143,10 @@ enum {
     AK_SF_TOBRUCH_TAKEN = 1 << 2,       /* the Axis has held Tobruch once (TOBRUK CAPTURE) */
     AK_SF_FORTIFIED = 1 << 3,           /* this player turn's supply unit for boxes is spent */
     AK_SF_PORT_MOVED = 1 << 4,          /* this player turn's unit moved between ports (MOVEMENT PHASE) */
+    AK_SF_TOBRUCH_FIRST = 1 << 5,       /* the Axis first took Tobruch this player turn: a port from its next */
 };
-#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED | AK_SF_PORT_MOVED)
+#define AK_SF_ALL (AK_SF_AXIS_SUPPLY_MISSED | AK_SF_BOMBARDED | AK_SF_TOBRUCH_TAKEN | AK_SF_FORTIFIED | AK_SF_PORT_MOVED | \
+                   AK_SF_TOBRUCH_FIRST)
 #define AK_BOX_MAX 24       /* hedgehog markers on the map at once (BOXES) */
 #define AK_CRT_SLOTS 32     /* combat results tables attached at once, less one (ak_crt_attach) */
 #define AK_ATTACK_SUPPLY_MAX 4

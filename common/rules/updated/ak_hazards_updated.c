@@ -149,8 +149,8 @@ static void tobruch(struct ak_hz_list *l)
         if (ak_on_board(s, u) && ak_def(u)->side == s->side && s->unit[u].hex == t)
             return;
     struct ak_hazard *z = ak_hz_add(l, AK_HZ_PORT, "UPD-PORT", AK_ACT_END_TURN,
-        "Tobruch %s has no unit of yours in it: at the start of your next turn you will not hold it, and it is "
-        "then neither your port nor your supply source by sea", ak_hex_format(t, h));
+        "Tobruch %s has no unit of yours in it: while it stays empty you do not control it, and it is neither "
+        "your port nor your supply source by sea", ak_hex_format(t, h));
     z->hex = t;
 }
 

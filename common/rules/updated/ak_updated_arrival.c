@@ -30,7 +30,7 @@ void ak_updated_tobruch_taken(struct ak_state *s, struct ak_events *ev)
         garrison = ak_def(u)->side == AK_AXIS && ak_on_board(s, u) && s->unit[u].hex == t;
     if ((s->flags & AK_SF_TOBRUCH_TAKEN) || !garrison)
         return;
-    s->flags |= AK_SF_TOBRUCH_TAKEN;
+    s->flags |= AK_SF_TOBRUCH_TAKEN | AK_SF_TOBRUCH_FIRST;
     int counter = -1;
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit_def *d = ak_def(u);
@@ -97,9 +97,11 @@ static bool may_enter(const struct ak_state *s, int u, struct ak_reject *rej)
 
 /* MOVEMENT PHASE: "One unit per turn may be moved between any two
  * friendly controlled ports as its full movement for the turn"; PORTS 1:
- * the off-board box and Tobruch for its controller, Bengasi never; the
- * Axis from the turn after it takes Tobruch (TOBRUK CAPTURE), which
- * control judged at the start of the turn gives. Combat units only. */
+ * "when a player controls Tobruk" the off-board box and Tobruch, control
+ * judged when the unit sails (issue 32: a side that retakes Tobruch ships
+ * into it that turn); Bengasi never; the Axis only from the turn after it
+ * first takes Tobruch, the one delay the text gives (TOBRUK CAPTURE).
+ * Combat units only. */
 bool ak_updated_port_move(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                           struct ak_events *ev, struct ak_reject *rej)
 {
@@ -114,8 +116,10 @@ bool ak_updated_port_move(const struct ak_ruleset *r, struct ak_state *s, const 
         return ak_reject(rej, "UPD-PORT", "one unit a player turn moves between ports; it has moved this turn");
     if (!ak_unit_is_combat(d))
         return ak_reject(rej, "UPD-PORT", "%s is not a combat unit", d->shortname);
-    if (s->control[AK_KEY_TOBRUCH] != s->side)
-        return ak_reject(rej, "UPD-PORT", "you did not hold Tobruch at the start of this turn: it is no port of yours");
+    if (ak_control_now(s, AK_KEY_TOBRUCH) != s->side)
+        return ak_reject(rej, "UPD-PORT", "no unit of yours is in Tobruch: you do not control it, so it is no port of yours");
+    if (s->flags & AK_SF_TOBRUCH_FIRST)
+        return ak_reject(rej, "UPD-PORT", "Tobruch was taken this turn, the first time: it is your port from your next turn (TOBRUK CAPTURE)");
     if (a->hex == AK_HEX_NONE) {        /* Tobruch to the box */
         if (!ak_on_board(s, u) || x->hex != t)
             return ak_reject(rej, "UPD-PORT", "%s is not in Tobruch", d->shortname);

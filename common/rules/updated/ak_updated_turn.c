@@ -64,7 +64,7 @@ void ak_updated_turn_start(struct ak_state *s, struct ak_events *ev)
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == s->side)
             s->unit[u].marks &= (uint8_t)~(AK_MARK_MECH_MOVED | AK_MARK_FORTIFIED);
-    s->flags &= (uint8_t)~(AK_SF_FORTIFIED | AK_SF_PORT_MOVED);   /* once a player turn each */
+    s->flags &= (uint8_t)~(AK_SF_FORTIFIED | AK_SF_PORT_MOVED | AK_SF_TOBRUCH_FIRST);   /* once a player turn each */
     if (ak_victory_by_key_squares(s, ev))
         return;
     if (ak_data()->updated.month_start[s->turn])
