@@ -450,6 +450,30 @@ static void expect_hazard(struct run *r, char **w, int n, bool present)
     result(!present, "no hazard %s%s", w[1], present ? " naming all given" : "");
 }
 
+/* expect hazard-says KIND WORDS...: a hazard of KIND whose text holds the
+ * words, as written (the odds the warnings give, say). */
+static void expect_hazard_says(struct run *r, char **w, int n)
+{
+    static struct ak_hazard hz[AK_HAZARDS_MAX];
+    char words[300] = "";
+    for (int k = 2; k < n; k++) {
+        size_t len = strlen(words);
+        snprintf(words + len, sizeof words - len, "%s%s", k > 2 ? " " : "", w[k]);
+    }
+    int nh = ak_hazards(&r->s, hz, AK_HAZARDS_MAX);
+    for (int i = 0; i < nh; i++)
+        if (strcmp(ak_hazard_kind_name(hz[i].kind), w[1]) == 0 && strstr(hz[i].text, words)) {
+            result(true, "hazard %s says \"%s\"", w[1], words);
+            return;
+        }
+    for (int i = 0; i < nh; i++)
+        if (strcmp(ak_hazard_kind_name(hz[i].kind), w[1]) == 0) {
+            result(false, "hazard %s says \"%s\" (it says: %s)", w[1], words, hz[i].text);
+            return;
+        }
+    result(false, "hazard %s says \"%s\" (no such hazard)", w[1], words);
+}
+
 static bool expect_combat(struct run *r, char **w, int n)
 {
     if (n == 3 && (strcmp(w[0], "odds") == 0 || strcmp(w[0], "result") == 0 ||
@@ -496,6 +520,8 @@ static bool expect_combat(struct run *r, char **w, int n)
         result(strcmp(got, w[2]) == 0, "battle %s is fought in the %s column (is %s)", w[1], w[2], got);
     } else if (n == 2 && strcmp(w[0], "need") == 0) {
         result(r->s.pending.need == atoi(w[1]), "the loss requirement is %s half points (is %d)", w[1], r->s.pending.need);
+    } else if (n >= 3 && strcmp(w[0], "hazard-says") == 0) {
+        expect_hazard_says(r, w, n);
     } else if (n >= 2 && (strcmp(w[0], "hazard") == 0 || strcmp(w[0], "no-hazard") == 0)) {
         expect_hazard(r, w, n, w[0][0] == 'h');
     } else if (n == 2 && strcmp(w[0], "zoc-off") == 0) {

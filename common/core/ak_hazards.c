@@ -17,7 +17,7 @@
 static const char *const kind_names[AK_HZ_KINDS] = {
     "supply_unplaced", "reinforcements_lost", "at_sea", "port", "no_supply",
     "isolated", "out_of_reach", "battles_owed", "cannot_end",
-    "key_squares", "out_of_supply", "attrition", "box_lost", "attack_supply_unused",
+    "key_squares", "out_of_supply", "attrition", "box_lost", "attack_supply_unused", "battle_odds",
 };
 
 const char *ak_hazard_kind_name(int kind)
@@ -113,6 +113,52 @@ static void cannot_end(struct ak_hz_list *l)
     ak_hz_add(l, AK_HZ_CANNOT_END, rej.code, 0, "The %s cannot end yet: %s", ak_phase_words(s), rej.text);
 }
 
+/* The units of declared battle b (from 0), attackers (the mover's) and
+ * defenders apart. */
+static void battle_sides(const struct ak_state *s, int b, uint8_t *att, int *na, uint8_t *def, int *nd)
+{
+    *na = *nd = 0;
+    for (int u = 0; u < s->units; u++) {
+        if (!ak_on_board(s, u) || s->unit[u].battle != b + 1 || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        if (ak_def(u)->side == s->side && *na < AK_GROUP_MAX)
+            att[(*na)++] = (uint8_t)u;
+        else if (ak_def(u)->side != s->side && *nd < AK_GROUP_MAX)
+            def[(*nd)++] = (uint8_t)u;
+    }
+}
+
+/* Each battle the mover declared and has not fought: what the die can do,
+ * result by result, in chances out of the die's faces, read from the
+ * game's own table (ak_battle_preview), so the player sees the risk to
+ * his attackers before he rolls. Listed last: the cap on hazards drops
+ * these before any other. */
+static void battle_odds(struct ak_hz_list *l)
+{
+    const struct ak_state *s = l->s;
+    for (int b = 0; b < s->nbattles; b++) {
+        uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+        int na, nd;
+        if (s->battle[b].resolved)
+            continue;
+        battle_sides(s, b, att, &na, def, &nd);
+        struct ak_battle_preview p;
+        ak_battle_preview(s, att, na, def, nd, s->battle[b].supply, &p);
+        if (!p.known || !p.allowed || p.nresults == 0)
+            continue;
+        struct ak_hazard *h = ak_hz_add(l, AK_HZ_BATTLE_ODDS, "COMBAT", 0, "Battle %d at %s, the die decides:",
+                                        b + 1, p.odds);
+        for (int i = 0; i < p.nresults; i++) {
+            size_t len = strlen(h->text);
+            snprintf(h->text + len, sizeof h->text - len, "%s %s %d in %d", i ? "," : "", p.result[i].name,
+                     p.result[i].chances, p.faces);
+        }
+        for (int i = 0; i < na + nd && h->nunits < AK_HAZARD_UNITS; i++)
+            h->units[h->nunits++] = i < na ? att[i] : def[i - na];
+        h->hex = s->battle[b].ndef_hex > 0 ? s->battle[b].def_hex[0] : AK_HEX_NONE;
+    }
+}
+
 int ak_hazards(const struct ak_state *s, struct ak_hazard *out, int max)
 {
     struct ak_hz_list l = {.s = s, .out = out, .n = 0, .max = max};
@@ -121,5 +167,6 @@ int ak_hazards(const struct ak_state *s, struct ak_hazard *out, int max)
     ak_ruleset_get(s->ruleset)->hazards(&l);
     key_squares(&l);
     cannot_end(&l);
+    battle_odds(&l);
     return l.n;
 }

@@ -39,6 +39,7 @@ enum ak_hazard_kind {
     AK_HZ_ATTRITION,            /* Updated: isolated squares roll when the supply phase ends */
     AK_HZ_BOX_LOST,             /* Updated: an empty box, removed as the supply phase begins */
     AK_HZ_ATTACK_SUPPLY_UNUSED, /* Updated: supply spent on attacks, no battle declared */
+    AK_HZ_BATTLE_ODDS,          /* a declared battle not fought yet: what the die can do, exactly */
     AK_HZ_KINDS
 };
 

@@ -142,12 +142,47 @@ static int supply_on_board(const struct ak_state *s, int side, int *used)
     return n;
 }
 
+/* The chance the next turn brings side no new supply unit, in words
+ * (SUPPLY TABLE: the Axis rolls one die at the start of each German turn;
+ * LOGISTICS: the Allies receive theirs every turn), appended to the
+ * warnings of ISOLATION 1: "; the supply unit due ... (1 chance in 3)". */
+static void next_supply_odds(const struct ak_state *s, char *out, size_t size)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    int next = s->turn + 1, k = 0;
+    char faces[32] = "";
+    out[0] = 0;
+    if (next > sc->turns)
+        return;
+    if (s->side == AK_ALLIED) {
+        if (sc->supply_per_turn[AK_ALLIED] > 0)
+            snprintf(out, size, "; a supply unit is due at the start of your next turn (LOGISTICS)");
+        return;
+    }
+    for (int r = 1; r <= 6; r++)
+        k += (sc->sunk[next] >> r) & 1;
+    for (int r = 1, listed = 0; r <= 6; r++)
+        if ((sc->sunk[next] >> r) & 1) {
+            size_t len = strlen(faces);
+            snprintf(faces + len, sizeof faces - len, "%s%d", listed == 0 ? "" : listed == k - 1 ? " or " : ", ", r);
+            listed++;
+        }
+    int g = k == 0 ? 6 : k % 3 == 0 ? 3 : k % 2 == 0 ? 2 : 1;   /* gcd(k, 6) */
+    if (k == 0)
+        snprintf(out, size, "; the supply roll at the start of your next turn cannot sink the supply unit due");
+    else
+        snprintf(out, size, "; the supply unit due at the start of your next turn is SUNK on a roll of %s "
+                 "(%d chance%s in %d: SUPPLY TABLE, %s)", faces, k / g, k / g > 1 ? "s" : "", 6 / g, sc->date[next]);
+}
+
 /* ISOLATION 1: two consecutive turns without a supply unit on board. */
 static void no_supply(struct ak_hz_list *l)
 {
     const struct ak_state *s = l->s;
     int used, have = supply_on_board(s, s->side, &used);
     int before = s->no_supply_turns[s->side];
+    char odds[200];
+    next_supply_odds(s, odds, sizeof odds);
     if (s->phase == AK_PHASE_MOVEMENT && have == 0) {
         struct ak_hazard *h;
         if (before >= 1)
@@ -158,6 +193,15 @@ static void no_supply(struct ak_hz_list *l)
                        "You have no supply unit on board: if the movement portion ends so, that is turn 1 of 2; a second such turn in a row loses every unit of yours on the board");
         h->count = (uint8_t)(before + 1);
         h->of = 2;
+        /* the second turn: what next turn brings is too late; this
+         * turn's roll is what matters */
+        if (before >= 1)
+            odds[0] = 0;
+        if (before >= 1 && s->side == AK_AXIS && s->supply_roll && !s->supply_due)
+            snprintf(odds, sizeof odds, "; this turn's supply roll (%d) was SUNK: only a supply unit captured in "
+                     "this portion can save them", s->supply_roll);
+        size_t len = strlen(h->text);
+        snprintf(h->text + len, sizeof h->text - len, "%s", odds);
     } else if (s->phase == AK_PHASE_COMBAT && have - used == 0) {
         struct ak_hazard *h = ak_hz_add(l, AK_HZ_NO_SUPPLY, "ISOLATION-1", 0, "%s",
                have > 0 ? "The supply used by your battles leaves the board at the end of this turn and no other supply unit of yours is on board: unless one is placed or captured in your next movement portion, that is turn 1 of 2 without supply; a second such turn in a row loses every unit of yours on the board"
@@ -165,6 +209,8 @@ static void no_supply(struct ak_hz_list *l)
                              : "You have no supply unit on board: unless one is placed or captured in your next movement portion, that is turn 1 of 2 without supply; a second such turn in a row loses every unit of yours on the board");
         h->count = (uint8_t)(have > 0 || before == 0 ? 1 : 2);
         h->of = 2;
+        size_t len = strlen(h->text);
+        snprintf(h->text + len, sizeof h->text - len, "%s", odds);
     }
 }
 

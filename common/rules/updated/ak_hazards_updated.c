@@ -103,6 +103,24 @@ static void out_of_supply(struct ak_hz_list *l)
     }
 }
 
+/* ISOLATION ATTRITION 2: the chance each isolated square (marked in seen)
+ * loses half its strength, exactly: two dice, 7 or less, a -1 with enemy
+ * combat units next to it: 21 chances in 36, or 26 in 36. */
+static void attrition_odds(const struct ak_state *s, const uint8_t *seen, struct ak_hazard *h)
+{
+    static const int at_most[13] = {0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36};  /* two dice <= n, of 36 */
+    for (int hx = 0; hx < AK_HEX_COUNT; hx++) {
+        if (!seen[hx])
+            continue;
+        bool enemy = ak_updated_enemy_adjacent(s, (ak_hex)hx);
+        int loss = at_most[enemy ? 8 : 7];
+        char a[8];
+        size_t len = strlen(h->text);
+        snprintf(h->text + len, sizeof h->text - len, "; at %s the chance is %d in 36%s", ak_hex_format((ak_hex)hx, a),
+                 loss, enemy ? " (enemy next to it)" : "");
+    }
+}
+
 /* ISOLATION ATTRITION 1-2: each square of isolated units rolls two dice
  * when the supply phase ends; a break-out is declared before. */
 static void attrition(struct ak_hz_list *l)
@@ -130,6 +148,7 @@ static void attrition(struct ak_hz_list *l)
     struct ak_hazard *h = ak_hz_units(l, AK_HZ_ATTRITION, "UPD-ATTRITION", AK_ACT_END_PHASE, units, n,
         "%s %s isolated: when the supply phase ends each isolated square rolls two dice, and on 7 or less (1 less "
         "with enemy combat units next to it) loses half its strength");
+    attrition_odds(s, seen, h);
     size_t len = strlen(h->text);
     if (breaking < squares)
         snprintf(h->text + len, sizeof h->text - len, ". A square may break out first (all its units go; half "

@@ -28,6 +28,9 @@ int ak_updated_isolated_stack(const struct ak_state *s, ak_hex h, uint8_t *out);
  * rolls, break-outs and losses; a loss owed stops it (pending), and when
  * every square is done the replacement phase begins. */
 void ak_updated_attrition(struct ak_state *s, ak_hex after, struct ak_events *ev);
+/* An enemy combat unit of the mover stands next to h: the attrition
+ * roll's -1 (ISOLATION ATTRITION 2), for the roll and its warning alike. */
+bool ak_updated_enemy_adjacent(const struct ak_state *s, ak_hex h);
 bool ak_updated_break_out(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                           struct ak_events *ev, struct ak_reject *rej);
 void ak_updated_begin_phase(struct ak_state *s, int phase, struct ak_events *ev);

@@ -286,7 +286,7 @@ static bool isolated_square(const struct ak_state *s, ak_hex h, bool *break_out)
     return any;
 }
 
-static bool enemy_combat_adjacent(const struct ak_state *s, ak_hex h)
+bool ak_updated_enemy_adjacent(const struct ak_state *s, ak_hex h)
 {
     for (int u = 0; u < s->units; u++)
         if (ak_on_board(s, u) && ak_def(u)->side != s->side && ak_unit_is_combat(ak_def(u)) &&
@@ -338,7 +338,7 @@ void ak_updated_attrition(struct ak_state *s, ak_hex after, struct ak_events *ev
         if (!isolated_square(s, h, &declared))
             continue;
         int roll = ak_rng_die(&s->rng) + ak_rng_die(&s->rng);
-        int modified = roll - (enemy_combat_adjacent(s, h) ? 1 : 0);
+        int modified = roll - (ak_updated_enemy_adjacent(s, h) ? 1 : 0);
         bool loss = modified <= 7;
         ak_event_add(ev, AK_EV_ATTRITION, s->side, AK_UNIT_NONE, AK_UNIT_NONE, h, AK_HEX_NONE, roll, modified,
                      declared ? 2 : loss);
