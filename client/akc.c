@@ -50,6 +50,7 @@ static struct {
     int computer;               /* new --vs computer[:LEVEL]: the level, 0 none */
     int level;                  /* hint, analyse --level N */
     int playouts, horizon;      /* analyse --playouts N --horizon N */
+    const char *adjudicate;     /* analyse --adjudicate axis|allied|draw|analysed */
 } opt;
 
 static int cmd_account(struct ak_net *n, const char *verb, const char *user)
@@ -1045,6 +1046,11 @@ static int check_analyse(int argc, char **argv)
         fprintf(stderr, "akc analyse: --level 1 to 3, --playouts 1 to 10000, --horizon 1 to 76\n");
         return EXIT_USAGE;
     }
+    const char *a = opt.adjudicate;
+    if (a && strcmp(a, "axis") != 0 && strcmp(a, "allied") != 0 && strcmp(a, "draw") != 0 && strcmp(a, "analysed") != 0) {
+        fprintf(stderr, "akc analyse: --adjudicate axis, allied, draw or analysed (the result the analysis gives), not '%s'\n", a);
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -1052,7 +1058,7 @@ static int run_analyse(struct akc_ctx *x, int argc, char **argv)
 {
     (void)argc, (void)argv;
     return akc_analyse(x->n, x->game, opt.playouts ? opt.playouts : 8, opt.level ? opt.level : 1,
-                       opt.horizon ? opt.horizon : 2);
+                       opt.horizon ? opt.horizon : 2, opt.adjudicate);
 }
 
 static int run_options(struct akc_ctx *x, int argc, char **argv)
@@ -1291,7 +1297,9 @@ static const struct akc_command {
      2, 2, true, false, check_hint, run_hint, NULL},
     {"analyse", "  analyse GAME         each side's chance after each player turn (playouts by the computer,\n"
                 "                       95% intervals), the largest swings, an adjudication now; worked out\n"
-                "                       here: --playouts N (8) --level N (1) --horizon TURNS (2 player turns)\n",
+                "                       here: --playouts N (8) --level N (1) --horizon TURNS (2 player turns);\n"
+                "                       an admin's --adjudicate axis|allied|draw|analysed ends the game so,\n"
+                "                       the analysis attached as the reason\n",
      2, 2, true, false, check_analyse, run_analyse, NULL},
     {"dests", "  dests GAME UNITS     list the squares the stack can reach\n",
      3, 3, true, false, NULL, run_query, NULL},
@@ -1454,6 +1462,7 @@ int main(int argc, char **argv)
         {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
         {"vs", required_argument, NULL, 'v'}, {"level", required_argument, NULL, 'l'},
         {"playouts", required_argument, NULL, 'y'}, {"horizon", required_argument, NULL, 'z'},
+        {"adjudicate", required_argument, NULL, 'J'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1516,6 +1525,7 @@ int main(int argc, char **argv)
         case 'v': vs_arg(optarg); break;
         case 'y': opt.playouts = small_number(optarg); break;
         case 'z': opt.horizon = small_number(optarg); break;
+        case 'J': opt.adjudicate = optarg; break;
         case 'l': opt.level = optarg[0] >= '1' && optarg[0] <= '3' && !optarg[1] ? optarg[0] - '0' : -1; break;
         case 'r': opt.rated = true; break;
         case 'm':

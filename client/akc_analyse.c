@@ -14,6 +14,11 @@
  * would give now (a side more than 20 factors ahead wins, as ai-bench
  * adjudicates; docs/ai.md). The playouts' dice come from fixed seeds:
  * the same game gives the same analysis.
+ *
+ * `--adjudicate axis|allied|draw|analysed` (an admin): then ends a running
+ * game by the `admin` command's adjudicate, the analysis attached as its
+ * reason (recorded in the audit table and the log), with the result given
+ * or, for `analysed`, the one the analysis says an adjudication gives.
  */
 #include <math.h>
 #include <stdio.h>
@@ -144,6 +149,37 @@ static void print_swings(const struct point *pt, int n)
     printf("%s\n", best[0] > 0 ? "" : " none (one player turn only)");
 }
 
+/* The result an adjudication by the evaluation gives now: "axis",
+ * "allied" or "draw". */
+static const char *verdict(double v)
+{
+    return v > ADJUDICATE ? "axis" : v < -ADJUDICATE ? "allied" : "draw";
+}
+
+/* --adjudicate: the analysis as the reason (at most 200 characters, as
+ * akd takes), the result given or the analysis's own. */
+static int adjudicate(struct ak_net *n, long game, const char *result, const struct point *last, int playouts,
+                      int level, int horizon, const struct ak_state *now)
+{
+    double v = ak_ai_evaluate(&ak_ai_default_weights, now, AK_AXIS);
+    char reason[201];
+    int status;
+    if (strcmp(result, "analysed") == 0)
+        result = verdict(v);
+    snprintf(reason, sizeof reason, "akc analyse: Axis wins %.2f (95%% %.2f-%.2f) at turn %d, %d playouts, level %d, "
+             "%d player turns; evaluation %+.1f for the Axis", last->p, last->lo, last->hi, last->turn, playouts, level,
+             horizon, v);
+    json_t *r = akc_call(n, json_pack("{s:s,s:s,s:I,s:s,s:s}", "cmd", "admin", "op", "adjudicate", "game",
+                                      (json_int_t)game, "result", result, "reason", reason), &status);
+    if (!r)
+        return status;
+    json_decref(r);
+    printf("Game %ld adjudicated: %s (reason: %s)\n", game,
+           strcmp(result, "draw") == 0 ? "a draw" : strcmp(result, "axis") == 0 ? "the Axis player wins"
+                                                                                : "the Allied player wins", reason);
+    return 0;
+}
+
 static void print_table(const struct point *pt, int n, const struct ak_state *now)
 {
     printf("%-6s %-6s %-8s %-10s %-17s %s\n", "turn", "to", "action", "Axis wins", "95% interval", "evaluation (Axis)");
@@ -156,12 +192,13 @@ static void print_table(const struct point *pt, int n, const struct ak_state *no
                                          : now->result == AK_RESULT_ALLIED_WINS ? "the Allied player won" : "a draw");
         return;
     }
+    const char *r = verdict(v);
     printf("An adjudication now (evaluation %+.1f for the Axis): %s\n", v,
-           v > ADJUDICATE ? "the Axis player wins" : v < -ADJUDICATE ? "the Allied player wins"
-                                                    : "a draw (neither side 20 factors ahead)");
+           strcmp(r, "axis") == 0 ? "the Axis player wins" : strcmp(r, "allied") == 0 ? "the Allied player wins"
+                                                                             : "a draw (neither side 20 factors ahead)");
 }
 
-int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizon)
+int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizon, const char *adjudicate_as)
 {
     int status;
     json_t *g = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
@@ -197,5 +234,11 @@ int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizo
         printf("(only the first %d of %d player turns: the rest could not be replayed)\n", done, starts);
     print_table(pt, done, &now);
     print_swings(pt, done);
-    return done < starts ? EXIT_NET : 0;
+    if (done < starts)
+        return EXIT_NET;
+    if (adjudicate_as && now.phase == AK_PHASE_OVER) {
+        fprintf(stderr, "akc analyse: game %ld is over: there is nothing to adjudicate\n", game);
+        return EXIT_REFUSED;
+    }
+    return adjudicate_as ? adjudicate(n, game, adjudicate_as, &pt[done - 1], playouts, level, horizon, &now) : 0;
 }

@@ -149,6 +149,21 @@ check "akc analyse of the skirmish after one player turn is the golden one" \
     "diff -u '$GOLDEN/analyse-soak-off.txt' '$dir/analyse.out'"
 as carol analyse "$a" --playouts 0 >/dev/null 2>&1; rc=$?
 check "akc analyse --playouts 0 is a usage error (exit $rc)" "[ $rc = 2 ]"
+# an admin attaches the analysis to an adjudication (issue 31): a player
+# cannot; a result that is no result is a usage error; the admin's
+# --adjudicate analysed ends the game with the analysis's own result
+as carol analyse "$a" --playouts 4 --adjudicate maybe >/dev/null 2>&1; rc=$?
+check "akc analyse --adjudicate maybe is a usage error (exit $rc)" "[ $rc = 2 ]"
+as carol analyse "$a" --playouts 4 --adjudicate analysed >"$dir/adjnot.out" 2>&1; rc=$?
+check "a player without the admin role cannot adjudicate from akc analyse (exit $rc)" \
+    "[ $rc != 0 ] && grep -q 'admin role' '$dir/adjnot.out'"
+as alice analyse "$a" --playouts 4 --adjudicate analysed >"$dir/adj.out" 2>&1; rc=$?
+check "an admin's akc analyse --adjudicate analysed ends the game as the analysis says, the analysis as the reason (exit $rc)" \
+    "[ $rc = 0 ] && grep -q \"Game $a adjudicated: a draw (reason: akc analyse: Axis wins 0.01\" '$dir/adj.out'"
+as alice show "$a" >"$dir/adjshow.out" 2>&1
+check "the adjudicated game is over" "grep -qi 'draw' '$dir/adjshow.out' && grep -qi 'adjudicat' '$dir/adjshow.out'"
+as alice analyse "$a" --playouts 2 --adjudicate axis >"$dir/adjover.out" 2>&1; rc=$?
+check "a finished game is not adjudicated again (exit $rc)" "[ $rc != 0 ] && grep -q 'nothing to adjudicate' '$dir/adjover.out'"
 as bob hint $game --level 5 >"$dir/hintbad.out" 2>&1; rc=$?
 check "akc hint --level 5 is a usage error (exit $rc)" "[ $rc = 2 ]"
 as bob hint $game >"$dir/hintover.out" 2>&1
