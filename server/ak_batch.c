@@ -231,6 +231,7 @@ static void answer_some(struct ak_server *srv, bool all)
 static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint64_t ns)
 {
     log_slow_commit(batch, ns);
+    srv->commit_failing = rc != AK_STORE_OK;
     if (rc == AK_STORE_OK) {
         answer_later(srv, batch, true);
         answer_some(srv, false);

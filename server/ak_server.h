@@ -309,6 +309,7 @@ struct ak_server {
     struct ak_game *listed;     /* the games `games` lists, newest first (ak_game_relist) */
     int nlisted;
     struct ak_writer *writer;   /* the thread committing the batch before */
+    bool commit_failing;        /* the last group commit failed (/healthz: ak_health.c) */
     struct ak_commit *spare_commits;
     int nspare_commits;
     struct ak_config cfg;
@@ -352,6 +353,9 @@ void ak_stats_error(const char *code);
 void ak_stats_commit(uint64_t ns, int actions);
 void ak_stats_push(int watchers);
 void ak_stats_refused(void);
+/* ak_health.c: what /healthz answers: 200 when the loop turns (it is
+ * answering) and the store accepts writes, else 503 with why in *why. */
+int ak_health(const struct ak_server *srv, char *why, size_t len);
 /* ak_metrics.c: the Prometheus text exposition of the counters and of the
  * server's connections and games; malloc'd, its length in *len. */
 char *ak_metrics_text(struct ak_server *srv, size_t *len);
@@ -674,6 +678,8 @@ void ak_batch_stop(struct ak_server *srv);
 int ak_writer_start(struct ak_server *srv, void (*on_done)(struct ak_server *srv), char *err,
                     size_t errlen);
 bool ak_writer_busy(const struct ak_server *srv);
+/* How long the batch in flight has been with the writer (ns), 0 if none. */
+uint64_t ak_writer_in_flight_ns(const struct ak_server *srv);
 /* The writer's database file was deleted or replaced (every commit since
  * failed), and the writer's last error in words. */
 bool ak_writer_store_lost(const struct ak_server *srv);

@@ -3,6 +3,8 @@
  *
  *   /metrics       the Prometheus text of ak_metrics.c, for the addresses
  *                  in metrics_allow only (default loopback); 403 for others
+ *   /healthz       200 "ok" or 503 and why (ak_health.c), for the same
+ *                  addresses
  *   / and /game/N  the browser client's page (web_dir/index.html), also at
  *                  /ladder, /player/NAME, /tournaments, /tournament/N and
  *                  /settings; its modules and style sheet are the other
@@ -126,30 +128,56 @@ static int answer_status(struct lws *wsi, unsigned int code)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-static int start_metrics(struct lws *wsi, struct session *hs)
+/* The monitoring paths (/metrics, /healthz) answer only the addresses in
+ * metrics_allow; a refusal is logged. */
+static bool monitor_allowed(struct lws *wsi, const char *path)
 {
     char peer[128] = "";
     client_address(wsi, peer, sizeof peer);
-    if (!ak_list_has(server->cfg.metrics_allow, peer)) {
-        ak_log(AK_LOG_INFO, "/metrics refused to %s (not in metrics_allow)", peer);
-        return answer_status(wsi, HTTP_STATUS_FORBIDDEN);
-    }
-    size_t len;
-    char *text = ak_metrics_text(server, &len);
+    if (ak_list_has(server->cfg.metrics_allow, peer))
+        return true;
+    ak_log(AK_LOG_INFO, "%s refused to %s (not in metrics_allow)", path, peer);
+    return false;
+}
+
+/* Answer code with text (len bytes, copied), written when writable. */
+static int answer_text(struct lws *wsi, struct session *hs, unsigned int code, const char *type, const char *text,
+                       size_t len)
+{
     unsigned char head[LWS_PRE + 1024], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
     hs->body = text ? malloc(LWS_PRE + len) : NULL;
-    if (!hs->body) {
-        free(text);
+    if (!hs->body)
         return answer_status(wsi, HTTP_STATUS_INTERNAL_SERVER_ERROR);
-    }
     memcpy(hs->body + LWS_PRE, text, len);
-    free(text);
     hs->len = len;
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8", len, &p, end) ||
-        add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
+    if (lws_add_http_common_headers(wsi, code, type, len, &p, end) || add_security_headers(wsi, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(wsi);
     return 0;
+}
+
+static int start_metrics(struct lws *wsi, struct session *hs)
+{
+    if (!monitor_allowed(wsi, "/metrics"))
+        return answer_status(wsi, HTTP_STATUS_FORBIDDEN);
+    size_t len;
+    char *text = ak_metrics_text(server, &len);
+    int rc = answer_text(wsi, hs, HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8", text, len);
+    free(text);
+    return rc;
+}
+
+/* /healthz: 200 "ok", or 503 and why (ak_health.c). */
+static int start_healthz(struct lws *wsi, struct session *hs)
+{
+    if (!monitor_allowed(wsi, "/healthz"))
+        return answer_status(wsi, HTTP_STATUS_FORBIDDEN);
+    char why[400];
+    int code = ak_health(server, why, sizeof why - 1);
+    size_t len = strlen(why);
+    why[len++] = '\n';
+    return answer_text(wsi, hs, (unsigned int)code, "text/plain; charset=utf-8", why, len);
 }
 
 /* Whether a path is one of the page's own addresses (app.js routes them):
@@ -417,6 +445,8 @@ static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *u
         const char *url = in ? in : "";
         if (strcmp(url, "/metrics") == 0)
             return start_metrics(wsi, ss);
+        if (strcmp(url, "/healthz") == 0)
+            return start_healthz(wsi, ss);
         return serve_file(wsi, url);
     }
     case LWS_CALLBACK_HTTP_WRITEABLE:

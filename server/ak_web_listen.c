@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -93,6 +94,11 @@ static void on_readable(uv_poll_t *p, int status, int events)
                 accept_failed(errno);
             return;
         }
+        /* An answer goes out as its headers, then its body: with Nagle's
+         * algorithm the body waited for the client's delayed ACK of the
+         * headers, 40 ms an answer on a kept-alive connection. */
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         lst.adopt(fd, &peer);
     }
 }

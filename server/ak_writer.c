@@ -229,6 +229,12 @@ bool ak_writer_busy(const struct ak_server *srv)
     return srv->writer && srv->writer->job;     /* only the loop sets and clears it */
 }
 
+uint64_t ak_writer_in_flight_ns(const struct ak_server *srv)
+{
+    /* job and submitted are set by the loop only (ak_writer_submit) */
+    return ak_writer_busy(srv) ? uv_hrtime() - srv->writer->submitted : 0;
+}
+
 void ak_writer_submit(struct ak_server *srv, struct ak_commit *batch)
 {
     struct ak_writer *w = srv->writer;

@@ -317,7 +317,10 @@ check "... and akd runs" "kill -0 $pid"
 kill $pid; wait $pid 2>/dev/null
 
 # The database deleted under a running akd: no more acknowledgements.
-start_akd deleted --db "$dir/deleted.sqlite3"
+hport=$(free_port)
+start_akd deleted --db "$dir/deleted.sqlite3" --http-listen 127.0.0.1:$hport
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/healthz")
+check "/healthz is 200 while the store takes writes ($code)" "[ '$code' = 200 ]"
 AKC_PASSWORD=password-dora as dora register dora >/dev/null 2>&1
 game=$(as dora new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
 AKC_PASSWORD=password-ed as ed register ed >/dev/null 2>&1
@@ -328,5 +331,8 @@ check "after the file is deleted an action is answered internal, with the reason
 check "... and akd logs an error" "grep -q 'error.*deleted or replaced' '$dir/deleted.log'"
 as dora move "$game" 21pz5 W14 >"$dir/after-rm2.out" 2>&1
 check "... and keeps refusing" "grep -q 'deleted or replaced' '$dir/after-rm2.out'"
+curl -s -D "$dir/hz.head" "http://127.0.0.1:$hport/healthz" >"$dir/hz.txt"
+check "... and /healthz answers 503 with the reason (issue 33)" \
+    "grep -q '^HTTP/1.1 503' '$dir/hz.head' && grep -q 'deleted or replaced' '$dir/hz.txt'"
 
 finish

@@ -46,6 +46,26 @@ check "... 1,385 squares, 99 road hexsides, 26 blocked (25 Qattara, 1 water), 10
     "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; assert (len(m[\"squares\"]), len(m[\"road\"]), len(m[\"blocked\"]), len(m[\"counters\"])) == (1385, 99, 26, 102)'"
 check "... E18-F19 is blocked, G25 is a fortress, W6 clear, the home bases W3 and J62" \
     "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; sq={s[\"hex\"]: s[\"terrain\"] for s in m[\"squares\"]}; assert [\"E18\",\"F19\"] in m[\"blocked\"] and sq[\"G25\"] == \"fortress\" and sq[\"W6\"] == \"clear\" and m[\"home_bases\"] == {\"axis\": \"W3\", \"allied\": \"J62\"}'"
+# /healthz (issue 33): 200 "ok" while the store takes writes; cheap: a
+# flood of 500 on one keep-alive connection is all answered, and a player's
+# action right after it too
+curl -s -D "$dir/h.head" "http://127.0.0.1:$hport/healthz" >"$dir/h.txt"
+check "/healthz answers 200 ok, with the security headers" \
+    "grep -q '^HTTP/1.1 200' '$dir/h.head' && [ \"\$(cat '$dir/h.txt')\" = ok ] && grep -qi '^x-content-type-options: nosniff' '$dir/h.head'"
+python3 - "$hport" >"$dir/hflood.out" 2>&1 <<'PY'
+import http.client, sys, time
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+t0, codes = time.time(), {}
+for _ in range(500):
+    c.request("GET", "/healthz")
+    r = c.getresponse(); r.read()
+    codes[r.status] = codes.get(r.status, 0) + 1
+print("codes", codes, "seconds %.2f" % (time.time() - t0))
+PY
+check "a flood of 500 /healthz on one connection is all answered 200 ($(cat "$dir/hflood.out"))" \
+    "grep -q \"codes {200: 500}\" '$dir/hflood.out'"
+as alice show "$g" >"$dir/after-hflood.out" 2>&1; rc=$?
+check "... and a player's request right after it is answered (exit $rc)" "[ $rc = 0 ] && grep -q 'Axis' '$dir/after-hflood.out'"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/nothing-here")
 check "another path is 404 ($code)" "[ '$code' = 404 ]"
 # the browser client's files (the browser test, browser.sh, plays through them)
@@ -132,6 +152,8 @@ start_akd closed --db "$dir/akd2.sqlite3" --http-listen 127.0.0.1:$hport --metri
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/metrics")
 check "/metrics from an address not in metrics_allow is 403 ($code)" "[ '$code' = 403 ]"
 check "... and logged" "grep -q '/metrics refused to' '$dir/closed.log'"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/healthz")
+check "/healthz from an address not in metrics_allow is 403 too ($code)" "[ '$code' = 403 ]"
 kill $pid; wait $pid 2>/dev/null
 
 # HTTPS with the certificate of the game port

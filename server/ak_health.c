@@ -1,0 +1,35 @@
+/* ak_health: what /healthz answers (ak_web.c), for a load balancer or a
+ * monitor that restarts or pages: cheap (no query, no allocation, a few
+ * fields read on the loop), no login, for the addresses in metrics_allow.
+ *
+ * 200 "ok" when the loop turns (it is answering this) and the store
+ * accepts writes; 503 with the reason otherwise:
+ *   - the database file was deleted or replaced under akd (every commit
+ *     since fails: ak_writer_store_lost);
+ *   - the last group commit failed (a full disk, an I/O error; the next
+ *     that succeeds makes akd healthy again);
+ *   - a commit has been with the writer for more than STUCK_SECONDS (a
+ *     disk that hangs: actions are accepted but nothing is acknowledged).
+ * A loop that does not turn cannot answer at all: the monitor's timeout
+ * says that one. */
+#include <stdio.h>
+
+#include "ak_server.h"
+
+#define STUCK_SECONDS 10
+
+int ak_health(const struct ak_server *srv, char *why, size_t len)
+{
+    uint64_t in_flight = ak_writer_in_flight_ns(srv);
+    if (ak_writer_store_lost(srv))
+        snprintf(why, len, "the database file was deleted or replaced: %s", ak_writer_error(srv));
+    else if (srv->commit_failing)
+        snprintf(why, len, "the last group commit failed: %s", ak_writer_error(srv));
+    else if (in_flight > (uint64_t)STUCK_SECONDS * 1000000000u)
+        snprintf(why, len, "a group commit has been writing for %llu s", (unsigned long long)(in_flight / 1000000000u));
+    else {
+        snprintf(why, len, "ok");
+        return 200;
+    }
+    return 503;
+}
