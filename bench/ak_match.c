@@ -93,7 +93,8 @@ double ak_match_game(int ruleset, const struct ak_match_player *a, const struct 
     seat(&ai[!a_side], b, seed * 2 + 2);
     int last_side = -1;
     const char *trace = getenv("AK_AI_TRACE");
-    for (long n = 0; s.phase != AK_PHASE_OVER && s.turn <= stop_turn && n < ACTIONS_MAX; n++) {
+    long n = 0;
+    for (; s.phase != AK_PHASE_OVER && s.turn <= stop_turn && n < ACTIONS_MAX; n++) {
         int side = ak_waiting_for(&s);
         struct ak_action act;
         double t0 = ak_match_now();
@@ -115,6 +116,12 @@ double ak_match_game(int ruleset, const struct ak_match_player *a, const struct 
         if (trace && (n > ACTIONS_MAX - 40 || atoi(trace) > 1))
             fprintf(stderr, "  turn %d %s %s: %s\n", s.turn, ak_side_name(side), ak_phase_name(s.phase),
                     ak_action_kind_name(act.kind));
+    }
+    if (n >= ACTIONS_MAX) {     /* the AI went round in circles: a defect, never a score */
+        fprintf(stderr, "seed %llu: %d actions without reaching turn %d: the AI loops\n", (unsigned long long)seed,
+                ACTIONS_MAX, stop_turn + 1);
+        t->failures++;
+        return -1;
     }
     if (s.phase == AK_PHASE_OVER) {
         t->played_out++;

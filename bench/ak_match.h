@@ -9,8 +9,10 @@
  * judge's weights: a side ahead by more than AK_MATCH_ADJUDICATE factors
  * wins, else a draw; or, for a judge with a scale, a score between 0 and
  * 1 that grows with the lead (1 / (1 + e^(-lead/scale))), which tells
- * the tuner more than a draw does of two close positions. An action the AI proposes that the engine refuses,
- * or a state that breaks the engine's own checks, is a failure. */
+ * the tuner more than a draw does of two close positions. An action the
+ * AI proposes that the engine refuses, a state that breaks the engine's
+ * own checks, or a game that runs 200,000 actions (the AI going round in
+ * circles) is a failure, never a score. */
 #ifndef AK_MATCH_H
 #define AK_MATCH_H
 

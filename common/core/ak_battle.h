@@ -43,8 +43,10 @@ void ak_supply_catchment(const struct ak_state *s, int side, ak_hex h, const uin
 /* Some supply unit of side reaches h (see ak_supply_reaches). */
 int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *ignore,
                    int nignore);
-/* ISOLATION: fill line[hex] with 1 where a unit of side has a supply line,
- * a chain of squares free of enemy zones to one of its supply units. */
+/* fill line[hex] with 1 where a unit of side has a supply line, a chain
+ * of squares free of enemy zones to one of its supply units (the 1964
+ * sense of being in supply: the overlay, SUSTAIN ATTACKS; isolation asks
+ * ak_isolation_map). */
 void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line);
 /* ISOLATION, read as encircled (docs/rules-notes.md): fill open[hex] with
  * 1 where a unit of side is not isolated, a chain of squares free of enemy

@@ -19,7 +19,8 @@ void ak_capture_around(struct ak_state *s, int side, ak_hex h, struct ak_events 
 void ak_capture_sweep(struct ak_state *s, struct ak_events *ev);
 /* ROMMEL 2, isolation: when mover's movement portion ends, an enemy
  * Rommel without combat units beside him who is isolated as a unit would
- * be (no supply line and surrounded: ak_isolated) is placed with the
+ * be (encircled with no supply unit and no way to his home base:
+ * ak_isolation_map, ak_isolated) is placed with the
  * nearest unit of his side. */
 void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev);
 /* Take supply unit u from its owner for side `captor`, at its square. */

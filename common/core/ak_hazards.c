@@ -143,7 +143,7 @@ static void battle_odds(struct ak_hz_list *l)
             continue;
         battle_sides(s, b, att, &na, def, &nd);
         struct ak_battle_preview p;
-        ak_battle_preview(s, att, na, def, nd, s->battle[b].supply, &p);
+        ak_ruleset_get(s->ruleset)->declared_preview(s, b, &p);
         if (!p.known || !p.allowed || p.nresults == 0)
             continue;
         struct ak_hazard *h = ak_hz_add(l, AK_HZ_BATTLE_ODDS, "COMBAT", 0, "Battle %d at %s, the die decides:",

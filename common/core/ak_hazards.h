@@ -54,7 +54,7 @@ struct ak_hazard {
     uint8_t nunits;
     uint8_t units[AK_HAZARD_UNITS];
     const char *code, *section; /* the rule, as in rejections */
-    char text[400];             /* for the player */
+    char text[640];             /* for the player */
 };
 
 /* The hazards for the side the game waits for (none when it is over or

@@ -199,6 +199,10 @@ struct ak_ruleset {
      * now: a player plans before his combat phase. */
     void (*battle_preview)(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                            int supply, struct ak_battle_preview *p);
+    /* Declared battle b (from 0) as it will be fought when resolved now:
+     * the column fixed when it was declared (1964), or the figures as they
+     * stand (Updated, where losses in between count). */
+    void (*declared_preview)(const struct ak_state *s, int b, struct ak_battle_preview *p);
     /* in[hex] = 1 where a unit of side would be in supply now, in the
      * edition's sense (a supply line to a supply unit free of enemy zones,
      * ISOLATION 1964; traced to a source or extender, SUPPLY PHASE

@@ -51,6 +51,7 @@ void ak_classic_list_retreats(struct ak_lister *l);
 void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev);
 
 /* The ruleset's battle_preview (ak_classic_preview.c). */
+void ak_classic_declared_preview(const struct ak_state *s, int b, struct ak_battle_preview *p);
 void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                                int supply, struct ak_battle_preview *p);
 

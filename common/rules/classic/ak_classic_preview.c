@@ -10,6 +10,7 @@
 #include "ak_classic.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Could supply unit sup of the attackers' side sustain the battle: within
  * reach of every attacker? */
@@ -33,6 +34,15 @@ static void sustaining(const struct ak_state *s, const uint8_t *att, int na, con
               : p->nsustain ? p->sustain[0] : AK_UNIT_NONE;
 }
 
+/* The six faces of the die on column's results. */
+static void faces(int column, struct ak_battle_preview *p)
+{
+    p->faces = 6;
+    for (int roll = 1; roll <= 6; roll++)
+        ak_preview_add(p, ak_crt_result_name(column == AK_ODDS_AUTO ? AK_CRT_DE : ak_data()->crt.result[roll - 1][column]),
+                       1);
+}
+
 void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                                int supply, struct ak_battle_preview *p)
 {
@@ -53,8 +63,20 @@ void ak_classic_battle_preview(const struct ak_state *s, const uint8_t *att, int
     p->needs_supply = column > AK_ODDS_FREE_MAX;
     if (p->needs_supply)
         sustaining(s, att, na, def, nd, supply, p);
-    p->faces = 6;
-    for (int roll = 1; roll <= 6; roll++)
-        ak_preview_add(p, ak_crt_result_name(column == AK_ODDS_AUTO ? AK_CRT_DE : ak_data()->crt.result[roll - 1][column]),
-                       1);
+    faces(column, p);
+}
+
+/* A declared battle is fought on the column fixed at its declaration
+ * (ak_combat.c), whatever happened around it since. */
+void ak_classic_declared_preview(const struct ak_state *s, int b, struct ak_battle_preview *p)
+{
+    const struct ak_battle *t = &s->battle[b];
+    memset(p, 0, sizeof *p);
+    p->supply = t->supply;
+    p->attack = t->attack;
+    p->defense = t->defense;
+    p->column = t->column;
+    p->known = p->allowed = true;
+    snprintf(p->odds, sizeof p->odds, "%s", ak_odds_name(t->column));
+    faces(t->column, p);
 }

@@ -167,9 +167,14 @@ static void next_supply_odds(const struct ak_state *s, char *out, size_t size)
             snprintf(faces + len, sizeof faces - len, "%s%d", listed == 0 ? "" : listed == k - 1 ? " or " : ", ", r);
             listed++;
         }
-    int g = k == 0 ? 6 : k % 3 == 0 ? 3 : k % 2 == 0 ? 2 : 1;   /* gcd(k, 6) */
+    int g = 6;                  /* gcd(k, 6), for "1 chance in 3" */
+    while (k % g || 6 % g)
+        g--;
     if (k == 0)
         snprintf(out, size, "; the supply roll at the start of your next turn cannot sink the supply unit due");
+    else if (k == 6)
+        snprintf(out, size, "; the supply unit due at the start of your next turn is SUNK whatever the roll "
+                 "(SUPPLY TABLE, %s)", sc->date[next]);
     else
         snprintf(out, size, "; the supply unit due at the start of your next turn is SUNK on a roll of %s "
                  "(%d chance%s in %d: SUPPLY TABLE, %s)", faces, k / g, k / g > 1 ? "s" : "", 6 / g, sc->date[next]);
@@ -197,7 +202,8 @@ static void no_supply(struct ak_hz_list *l)
          * turn's roll is what matters */
         if (before >= 1)
             odds[0] = 0;
-        if (before >= 1 && s->side == AK_AXIS && s->supply_roll && !s->supply_due)
+        if (before >= 1 && s->side == AK_AXIS && s->supply_roll && !s->supply_due &&
+            (ak_data()->scenario.sunk[s->turn] & (1u << s->supply_roll)))
             snprintf(odds, sizeof odds, "; this turn's supply roll (%d) was SUNK: only a supply unit captured in "
                      "this portion can save them", s->supply_roll);
         size_t len = strlen(h->text);

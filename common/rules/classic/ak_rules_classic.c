@@ -94,6 +94,7 @@ const struct ak_ruleset ak_rules_classic = {
     .arrival_squares = ak_arrival_ports,
     .start_player_turn = ak_turn_start,
     .battle_preview = ak_classic_battle_preview,
+    .declared_preview = ak_classic_declared_preview,
     .supply_map = ak_supply_lines,
     .apply = {
         [AK_ACT_MOVE] = classic_move,

@@ -109,15 +109,17 @@ static void out_of_supply(struct ak_hz_list *l)
 static void attrition_odds(const struct ak_state *s, const uint8_t *seen, struct ak_hazard *h)
 {
     static const int at_most[13] = {0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36};  /* two dice <= n, of 36 */
-    for (int hx = 0; hx < AK_HEX_COUNT; hx++) {
+    size_t len = strlen(h->text);
+    snprintf(h->text + len, sizeof h->text - len, "; the chance of the loss, in 36:");
+    for (int hx = 0, listed = 0; hx < AK_HEX_COUNT; hx++) {
         if (!seen[hx])
             continue;
         bool enemy = ak_updated_enemy_adjacent(s, (ak_hex)hx);
         int loss = at_most[enemy ? 8 : 7];
         char a[8];
-        size_t len = strlen(h->text);
-        snprintf(h->text + len, sizeof h->text - len, "; at %s the chance is %d in 36%s", ak_hex_format((ak_hex)hx, a),
-                 loss, enemy ? " (enemy next to it)" : "");
+        len = strlen(h->text);
+        snprintf(h->text + len, sizeof h->text - len, "%s %s %d%s", listed++ ? "," : "", ak_hex_format((ak_hex)hx, a),
+                 loss, enemy ? " (an enemy next to it)" : "");
     }
 }
 

@@ -132,6 +132,7 @@ const struct ak_ruleset ak_rules_updated = {
     .arrival_squares = ak_updated_entries,
     .start_player_turn = ak_updated_turn_start,
     .battle_preview = ak_updated_battle_preview,
+    .declared_preview = ak_updated_declared_preview,
     .supply_map = ak_updated_supply_map,
     .apply = {
         [AK_ACT_MOVE] = updated_move,

@@ -42,6 +42,7 @@ const struct ak_crt_effect *ak_updated_effect(const struct ak_state *s, int b);
 /* "3-2" for a column of the loaded table. */
 const char *ak_updated_odds_name(const struct ak_state *s, int column);
 /* The ruleset's battle_preview (struct ak_battle_preview). */
+void ak_updated_declared_preview(const struct ak_state *s, int b, struct ak_battle_preview *p);
 void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                                int supply, struct ak_battle_preview *p);
 /* "DL50%/DR2": the cell battle b was fought on, "" before. */

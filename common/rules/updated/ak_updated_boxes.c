@@ -112,9 +112,10 @@ bool ak_updated_fortify(const struct ak_ruleset *r, struct ak_state *s, const st
         s->box[s->nboxes++].side = s->side;
         ak_event_add(ev, AK_EV_BOX, s->side, AK_UNIT_NONE, AK_UNIT_NONE, squares[k], AK_HEX_NONE, 1, 0, 0);
     }
-    /* BOXES 1: built "by remaining stationary for their turn"; the
-     * builders stay put for the rest of the movement phase (reading A-19
-     * (a) lets mechanized infantry move in the mechanized phase). */
+    /* BOXES 1: built "by remaining stationary for their turn": the
+     * builders stay put for the rest of their player turn, the mechanized
+     * phase and advances after combat too (issue 32; the mark is cleared
+     * when their side's next turn starts). */
     for (int i = 0; i < a->nunits; i++)
         s->unit[a->units[i]].marks |= AK_MARK_FORTIFIED;
     ak_event_add(ev, AK_EV_SUPPLY_USED, s->side, su, AK_UNIT_NONE, s->unit[su].hex, AK_HEX_NONE, 0, 0, 2);

@@ -266,16 +266,15 @@ bool ak_updated_battle(const struct ak_ruleset *r, struct ak_state *s, const str
     return true;
 }
 
-/* The ruleset's battle_preview: the figures in half points as the
+/* The preview of figures f (battle_preview, declared_preview): in half points as the
  * declaration counts them (a supply unit named bombards: +1), the column
  * and die modifier, and every roll of the table's die read on the column,
  * modified and clamped as a resolution reads it (NEW COMBAT SYSTEM). */
-void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
-                               int supply, struct ak_battle_preview *p)
+static void preview_of(const struct ak_state *s, const struct ak_updated_figures *figures, int supply,
+                       struct ak_battle_preview *p)
 {
-    struct ak_updated_figures f;
+    const struct ak_updated_figures f = *figures;
     const struct ak_crt_table *table = ak_crt_of(s);
-    ak_updated_figures(s, att, na, def, nd, supply != AK_UNIT_NONE, &f);
     p->attack = f.attack2;
     p->defense = f.defense2;
     p->column = f.column;
@@ -295,6 +294,33 @@ void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int
                                  sizeof name);
             ak_preview_add(p, name, 1);
         }
+}
+
+void ak_updated_battle_preview(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
+                               int supply, struct ak_battle_preview *p)
+{
+    struct ak_updated_figures f;
+    ak_updated_figures(s, att, na, def, nd, supply != AK_UNIT_NONE, &f);
+    preview_of(s, &f, supply, p);
+}
+
+/* A declared battle is fought on the figures as they stand when it is
+ * resolved, and one that losses since pushed below the table on its
+ * first column (resolve, below). */
+void ak_updated_declared_preview(const struct ak_state *s, int b, struct ak_battle_preview *p)
+{
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na, nd;
+    memset(p, 0, sizeof *p);
+    p->column = -1;
+    split(s, b, att, &na, def, &nd);
+    if (na == 0 || nd == 0)
+        return;
+    struct ak_updated_figures f;
+    ak_updated_figures(s, att, na, def, nd, s->battle[b].supply != AK_UNIT_NONE, &f);
+    if (f.column < 0)
+        f.column = 0;
+    preview_of(s, &f, s->battle[b].supply, p);
 }
 
 /* ---- fighting it ------------------------------------------------------- */
