@@ -216,9 +216,10 @@ bool ak_updated_advance_step(struct ak_state *s, int b, struct ak_events *ev)
 {
     (void)ev;
     ak_hex squares[AK_BATTLE_HEXES];
-    bool attackers = false;
+    bool attackers = false;     /* that may advance: box builders stay where they are (BOXES 1) */
     for (int u = 0; u < s->units; u++)
-        attackers |= ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == s->side;
+        attackers |= ak_on_board(s, u) && s->unit[u].battle == b + 1 && ak_def(u)->side == s->side &&
+                     !(s->unit[u].marks & AK_MARK_FORTIFIED);
     if (!attackers || vacated(s, b, squares) == 0)
         return false;
     s->pending.kind = AK_PEND_ADVANCE;
