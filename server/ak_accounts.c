@@ -595,6 +595,7 @@ static int64_t login_allowed(struct ak_conn *c, const json_t *id, const char *na
     guess_keys(c, name, &k);
     int pair = ak_throttle_count(k.pair, now), addr = ak_throttle_count(k.addr, now);
     if (pair >= limit || addr >= limit * 10) {
+        ak_stats_login_throttled();
         ak_conn_reply_error(c, id, "rate_limited", "too many failed logins from your address; wait %lld seconds and try again",
                             (long long)(ak_throttle_ends(pair >= limit ? k.pair : k.addr, now) - now));
         return -1;
@@ -605,6 +606,7 @@ static int64_t login_allowed(struct ak_conn *c, const json_t *id, const char *na
         wait = ak_throttle_slot(k.slot, window, now, (int64_t)uv_now(c->srv->loop), NAME_TURN_MS,
                                 (int64_t)NAME_TURN_MS * NAME_TURNS_MAX);
         if (wait < 0) {
+            ak_stats_login_throttled();
             ak_conn_reply_error(c, id, "rate_limited", "%s is being guessed at from many addresses; try again in a minute", name);
             return -1;
         }
@@ -612,6 +614,7 @@ static int64_t login_allowed(struct ak_conn *c, const json_t *id, const char *na
     if (!ak_throttle_charge(k.pair, window, now) || !ak_throttle_charge(k.addr, window, now) ||
         !ak_throttle_charge(k.name, window, now)) {
         ak_log(AK_LOG_WARN, "throttle: the table of login counts is full; refusing new guessers");
+        ak_stats_login_throttled();
         ak_conn_reply_error(c, id, "rate_limited", "the server is refusing new login attempts for a while; try again later");
         return -1;
     }
@@ -635,11 +638,13 @@ static bool register_allowed(struct ak_conn *c, const json_t *id)
     ak_throttle_address(c->peer, addr, sizeof addr);
     snprintf(key, sizeof key, "r:%s", addr);
     if (cfg->registrations_per_address && ak_throttle_count(key, now) >= cfg->registrations_per_address) {
+        ak_stats_login_throttled();
         ak_conn_reply_error(c, id, "rate_limited", "%d accounts were made from your address within the hour "
                             "(the limit); try again later", cfg->registrations_per_address);
         return false;
     }
     if (!ak_throttle_charge(key, 3600, now)) {
+        ak_stats_login_throttled();
         ak_conn_reply_error(c, id, "rate_limited", "the server is refusing new accounts for a while; try again later");
         return false;
     }

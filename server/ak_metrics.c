@@ -2,15 +2,24 @@
  * 0.0.4), for /metrics on the HTTP listener (ak_web.c): connections by
  * kind, players logged in, games by state, actions, pushes, the group
  * commit latency as a histogram, errors answered by code, requests refused
- * for their rate and connections refused. Counters are totals since akd
- * started (Prometheus derives the rates); actions_per_second is there too,
- * for a glance without a Prometheus. */
+ * for their rate apart from logins and registrations refused by their
+ * throttle, connections refused, notifications dropped; akd_build_info;
+ * and the process series every Prometheus client exports (start time, CPU,
+ * memory, descriptors). Prometheus' conventions (issue 33): counters are
+ * totals since akd started and end in _total, rates are left to PromQL
+ * (`akc admin stats` keeps its actions per second for a glance), and the
+ * states of one metric never overlap (an overdue game is not also
+ * counted running). */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "ak_server.h"
+#include "ak_version.h"
 
 struct text {
     char *buf;
@@ -88,10 +97,54 @@ static void census(struct text *t, const struct ak_server *srv)
         n.tcp, n.tls, n.ws);
     head(t, "players_logged_in", "gauge", "Accounts with at least one logged-in connection.");
     put(t, "akd_players_logged_in %d\n", n.players);
-    head(t, "games", "gauge", "Games by state (overdue ones are also running).");
+    head(t, "games", "gauge", "Games by state, each game in one (overdue: waiting for an operator, not running).");
     put(t, "akd_games{state=\"open\"} %d\nakd_games{state=\"running\"} %d\nakd_games{state=\"overdue\"} %d\n"
            "akd_games{state=\"finished\"} %d\nakd_games{state=\"called_off\"} %d\n",
-        n.open, n.running, n.overdue, n.finished, n.called_off);
+        n.open, n.running - n.overdue, n.overdue, n.finished, n.called_off);
+}
+
+/* The descriptors open now: the entries of /proc/self/fd (less the one
+ * reading it). -1 where there is no /proc. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1;
+}
+
+/* The process_* series of Prometheus' client libraries. */
+static void process_series(struct text *t, int64_t started)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                 ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+    put(t, "# HELP process_start_time_seconds Start time of the process since the epoch.\n"
+           "# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %lld\n", (long long)started);
+    put(t, "# HELP process_cpu_seconds_total User and system CPU time spent.\n"
+           "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %.3f\n", cpu);
+    long pages_virtual = 0, pages_resident = 0, page = sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld %ld", &pages_virtual, &pages_resident) == 2)
+        put(t, "# HELP process_resident_memory_bytes Resident memory size.\n# TYPE process_resident_memory_bytes gauge\n"
+               "process_resident_memory_bytes %ld\n# HELP process_virtual_memory_bytes Virtual memory size.\n"
+               "# TYPE process_virtual_memory_bytes gauge\nprocess_virtual_memory_bytes %ld\n",
+            pages_resident * page, pages_virtual * page);
+    if (f)
+        fclose(f);
+    int fds = open_fds();
+    if (fds >= 0)
+        put(t, "# HELP process_open_fds Open file descriptors.\n# TYPE process_open_fds gauge\nprocess_open_fds %d\n",
+            fds);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        put(t, "# HELP process_max_fds Maximum open file descriptors.\n# TYPE process_max_fds gauge\n"
+               "process_max_fds %llu\n", (unsigned long long)rl.rlim_cur);
 }
 
 char *ak_metrics_text(struct ak_server *srv, size_t *len)
@@ -99,11 +152,11 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     struct text t = {0};
     struct ak_stats s;
     ak_stats_read(&s);
+    head(&t, "build_info", "gauge", "The version of akd running (always 1).");
+    put(&t, "akd_build_info{version=\"%s\"} 1\n", AK_VERSION);
     census(&t, srv);
     head(&t, "actions_total", "counter", "Actions committed since akd started.");
     put(&t, "akd_actions_total %llu\n", (unsigned long long)s.actions);
-    head(&t, "actions_per_second", "gauge", "Actions committed per second over the last minute.");
-    put(&t, "akd_actions_per_second %.3f\n", s.actions_per_second);
     head(&t, "pushes_total", "counter", "Pushes sent to watchers (one per watcher) since akd started.");
     put(&t, "akd_pushes_total %llu\n", (unsigned long long)s.pushes);
     head(&t, "commit_latency_seconds", "histogram", "Time each group commit took to reach the disk.");
@@ -120,8 +173,13 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
         if (strcmp(s.error_code[i], "rate_limited") == 0)
             limited = s.error_count[i];
     }
-    head(&t, "rate_limited_total", "counter", "Requests refused for their rate (and logins for failed guesses).");
-    put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)limited);
+    /* rate_limited answers both: the logins' share is counted apart */
+    uint64_t logins = s.logins_throttled < limited ? s.logins_throttled : limited;
+    head(&t, "rate_limited_total", "counter", "Requests refused for their connection's, address's or account's rate.");
+    put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)(limited - logins));
+    head(&t, "logins_throttled_total", "counter",
+         "Logins refused for failed guesses, and registrations over registrations_per_address.");
+    put(&t, "akd_logins_throttled_total %llu\n", (unsigned long long)logins);
     head(&t, "refused_connections_total", "counter", "Connections refused at accept (over a connection limit).");
     put(&t, "akd_refused_connections_total %llu\n", (unsigned long long)s.refused);
     head(&t, "notifications_dropped_total", "counter",
@@ -132,6 +190,7 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     put(&t, "akd_unbudgeted_total %llu\n", (unsigned long long)ak_budget_unbudgeted());
     head(&t, "uptime_seconds", "gauge", "Seconds since akd started.");
     put(&t, "akd_uptime_seconds %lld\n", (long long)s.uptime);
+    process_series(&t, s.started);
     if (t.failed) {
         free(t.buf);
         return NULL;

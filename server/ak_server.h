@@ -339,6 +339,8 @@ struct ak_stats {
     double actions_per_second;          /* over the last minute */
     uint64_t commits, actions;          /* since akd started */
     uint64_t pushes, refused;           /* pushes sent (one per watcher), connections refused */
+    uint64_t logins_throttled;          /* logins and registrations refused by their throttle (rate_limited) */
+    int64_t started;                    /* when akd started, seconds since the epoch */
     double latency_sum_ms;              /* every commit's time, summed */
     int64_t uptime;                     /* seconds */
     double latency_ms[4];               /* p50, p90, p99, max of the recent commits */
@@ -353,6 +355,7 @@ void ak_stats_error(const char *code);
 void ak_stats_commit(uint64_t ns, int actions);
 void ak_stats_push(int watchers);
 void ak_stats_refused(void);
+void ak_stats_login_throttled(void);
 /* ak_health.c: what /healthz answers: 200 when the loop turns (it is
  * answering) and the store accepts writes, else 503 with why in *why. */
 int ak_health(const struct ak_server *srv, char *why, size_t len);

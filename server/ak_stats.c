@@ -21,7 +21,7 @@
 static struct {
     struct { char code[32]; uint64_t n; } errors[ERROR_CODES];
     int nerrors;
-    uint64_t commits, actions, pushes, refused;
+    uint64_t commits, actions, pushes, refused, logins_throttled;
     uint64_t latency_ns[LATENCY_KEEP];
     double latency_sum_ms;
     int nlatency, next_latency;
@@ -57,6 +57,7 @@ void ak_stats_error(const char *code)
 
 void ak_stats_push(int watchers) { st.pushes += (uint64_t)watchers; }
 void ak_stats_refused(void) { st.refused++; }
+void ak_stats_login_throttled(void) { st.logins_throttled++; }
 
 void ak_stats_commit(uint64_t ns, int actions)
 {
@@ -103,6 +104,8 @@ void ak_stats_read(struct ak_stats *out)
     out->pushes = st.pushes;
     out->latency_sum_ms = st.latency_sum_ms;
     out->refused = st.refused;
+    out->logins_throttled = st.logins_throttled;
+    out->started = st.started;
     out->uptime = now - st.started;
     static uint64_t sorted[LATENCY_KEEP];
     memcpy(sorted, st.latency_ns, sizeof sorted[0] * (size_t)st.nlatency);

@@ -34,6 +34,12 @@ check "... the pushes to the watcher count" "grep -q '^akd_pushes_total [1-9]' '
 check "... the commit latency is a histogram ending in +Inf and a count" \
     "grep -q '^akd_commit_latency_seconds_bucket{le=\"+Inf\"} [1-9]' '$dir/m.txt' && grep -q '^akd_commit_latency_seconds_count [1-9]' '$dir/m.txt'"
 check "... errors by code" "grep -q '^akd_errors_total{code=\"unknown_command\"} [1-9]' '$dir/m.txt'"
+check "... akd_build_info names the version, and the process series are there (start time, CPU, memory, descriptors)" \
+    "grep -q '^akd_build_info{version=\"[0-9][^\"]*\"} 1$' '$dir/m.txt' && grep -q '^process_start_time_seconds [1-9]' '$dir/m.txt' && grep -q '^process_cpu_seconds_total ' '$dir/m.txt' && grep -q '^process_resident_memory_bytes [1-9]' '$dir/m.txt' && grep -q '^process_open_fds [1-9]' '$dir/m.txt'"
+check "... no per-second gauge (rates are PromQL's), and every counter ends in _total" \
+    "! grep -q 'per_second' '$dir/m.txt' && ! grep -E '^# TYPE [a-z_]+ counter' '$dir/m.txt' | grep -vq '_total counter$'"
+check "... logins throttled are counted apart from requests over their rate" \
+    "grep -q '^akd_logins_throttled_total 0$' '$dir/m.txt' && grep -q '^akd_rate_limited_total ' '$dir/m.txt'"
 check "... connections by kind" "grep -q '^akd_connections{kind=\"tcp\"} ' '$dir/m.txt' && grep -q '^akd_connections{kind=\"websocket\"} ' '$dir/m.txt'"
 check "answers carry a Content-Security-Policy with no inline script, and nosniff" \
     "grep -qi \"^content-security-policy: default-src 'none'.*script-src 'self'\" '$dir/m.head' && ! grep -qi 'unsafe-inline' '$dir/m.head' && grep -qi '^x-content-type-options: nosniff' '$dir/m.head'"
@@ -46,6 +52,13 @@ check "... 1,385 squares, 99 road hexsides, 26 blocked (25 Qattara, 1 water), 10
     "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; assert (len(m[\"squares\"]), len(m[\"road\"]), len(m[\"blocked\"]), len(m[\"counters\"])) == (1385, 99, 26, 102)'"
 check "... E18-F19 is blocked, G25 is a fortress, W6 clear, the home bases W3 and J62" \
     "python3 -c 'import json; m=json.loads(open(\"$dir/map.out\").readline())[\"result\"]; sq={s[\"hex\"]: s[\"terrain\"] for s in m[\"squares\"]}; assert [\"E18\",\"F19\"] in m[\"blocked\"] and sq[\"G25\"] == \"fortress\" and sq[\"W6\"] == \"clear\" and m[\"home_bases\"] == {\"axis\": \"W3\", \"allied\": \"J62\"}'"
+# failed logins past login_failures (10) are throttled: counted as
+# logins throttled, not as requests over their rate
+for i in $(seq 14); do printf '{"id":%d,"cmd":"login","user":"ghost","password":"wrong-%d"}\n' $i $i; done |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/guess.out" 2>&1
+curl -s "http://127.0.0.1:$hport/metrics" >"$dir/m2.txt"
+check "failed logins past the limit are refused rate_limited, and counted in akd_logins_throttled_total" \
+    "grep -q 'too many failed logins' '$dir/guess.out' && grep -q '^akd_logins_throttled_total [1-9]' '$dir/m2.txt' && grep -q '^akd_rate_limited_total 0$' '$dir/m2.txt'"
 # /healthz (issue 33): 200 "ok" while the store takes writes; cheap: a
 # flood of 500 on one keep-alive connection is all answered, and a player's
 # action right after it too
