@@ -14,7 +14,14 @@
  * written under a temporary name and renamed when complete, so a backup
  * file that has its final name is whole, and the pruning (also off the
  * loop) only ever counts whole ones. Every file is mode 0600: a backup
- * holds password hashes and the dice secrets of running games. */
+ * holds password hashes and the dice secrets of running games.
+ *
+ * The schedule survives restarts (issue 33): a server restarted more often
+ * than backup_hours would otherwise never back up. At start akd reads the
+ * time of the newest backup from its name and takes the next one when it
+ * is due (a second after start if it is overdue, or there is none); a
+ * backup that fails is logged as an error, counted (/metrics), and tried
+ * again after RETRY_SECONDS (or backup_hours, if sooner). */
 #include <dirent.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -24,6 +31,8 @@
 #include <unistd.h>
 
 #include "ak_server.h"
+
+#define RETRY_SECONDS 600
 
 struct backup_work {
     uv_work_t req;
@@ -87,14 +96,35 @@ static void backup_run(uv_work_t *req)
         w->pruned = prune(w->dir, w->keep, w->file);
 }
 
+static void on_backup_timer(uv_timer_t *t);
+
+/* Milliseconds between scheduled backups; 0: none scheduled. */
+static uint64_t every_ms(const struct ak_config *cfg)
+{
+    if (!cfg->backup_dir[0] || cfg->backup_hours <= 0)
+        return 0;
+    uint64_t every = (uint64_t)(cfg->backup_hours * 3600.0 * 1000.0);
+    return every ? every : 1;
+}
+
 static void backup_done(uv_work_t *req, int status)
 {
     struct backup_work *w = req->data;
-    if (status == 0 && w->rc == AK_STORE_OK)
+    struct ak_server *srv = w->srv;
+    uint64_t every = every_ms(&srv->cfg);
+    if (status == 0 && w->rc == AK_STORE_OK) {
         ak_log(AK_LOG_INFO, "database backed up to %s%s", w->file, w->pruned ? " (older backups removed)" : "");
-    else
-        ak_log(AK_LOG_ERROR, "backup to %s failed%s%s", w->file, w->err[0] ? ": " : "", w->err);
-    w->srv->backing_up = false;
+        if (w->dir[0])
+            srv->backup_last = (int64_t)time(NULL);
+    } else {
+        srv->backup_failures++;
+        uint64_t retry = every && every < RETRY_SECONDS * 1000u ? every : RETRY_SECONDS * 1000u;
+        ak_log(AK_LOG_ERROR, "backup to %s failed%s%s%s", w->file, w->err[0] ? ": " : "", w->err,
+               every ? "; tried again in a while" : "");
+        if (every)      /* the schedule starts over from the retry */
+            uv_timer_start(&srv->backup_timer, on_backup_timer, retry, every);
+    }
+    srv->backing_up = false;
     free(w);
 }
 
@@ -147,6 +177,50 @@ static void on_backup_timer(uv_timer_t *t)
     ak_backup_start(t->data, "scheduled backup");
 }
 
+/* When the newest whole backup in dir was made, read from its name (one
+ * named later than now, a clock set back or a copy from elsewhere, is not
+ * taken for a recent one); 0 if none. */
+static int64_t newest_backup(const char *dir)
+{
+    struct dirent **list;
+    int n = scandir(dir, &list, backup_filter, by_name);
+    int64_t newest = 0, now = (int64_t)time(NULL);
+    for (int i = 0; i < n; i++) {
+        struct tm tm = {0};
+        if (sscanf(list[i]->d_name, "akd-%4d%2d%2dT%2d%2d%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                   &tm.tm_min, &tm.tm_sec) == 6) {
+            tm.tm_year -= 1900;
+            tm.tm_mon -= 1;
+            int64_t t = (int64_t)timegm(&tm);
+            if (t <= now && t > newest)
+                newest = t;
+        }
+        free(list[i]);
+    }
+    if (n >= 0)
+        free(list);
+    return newest;
+}
+
+/* The first scheduled backup: when the newest one falls due, at once (a
+ * second after start) when it is overdue or there is none. */
+static void schedule(struct ak_server *srv)
+{
+    uint64_t every = every_ms(&srv->cfg);
+    if (!every)
+        return;
+    int64_t now = (int64_t)time(NULL);
+    srv->backup_last = newest_backup(srv->cfg.backup_dir);
+    uint64_t age_ms = srv->backup_last ? (uint64_t)(now - srv->backup_last) * 1000u : UINT64_MAX;
+    uint64_t first = age_ms >= every ? 1000 : every - age_ms;
+    if (srv->backup_last)
+        ak_log(AK_LOG_INFO, "the newest backup in %s is %lld s old: the next in %llu s", srv->cfg.backup_dir,
+               (long long)(now - srv->backup_last), (unsigned long long)(first / 1000));
+    else
+        ak_log(AK_LOG_INFO, "no backup in %s yet: one in a second", srv->cfg.backup_dir);
+    uv_timer_start(&srv->backup_timer, on_backup_timer, first, every);
+}
+
 static int partial_filter(const struct dirent *e)
 {
     size_t n = strlen(e->d_name);
@@ -193,10 +267,7 @@ int ak_backup_init(struct ak_server *srv, char *err, size_t cap)
     uv_signal_start(&srv->sigusr1, on_usr1, SIGUSR1);
     uv_timer_init(srv->loop, &srv->backup_timer);
     srv->backup_timer.data = srv;
-    if (cfg->backup_dir[0] && cfg->backup_hours > 0) {
-        uint64_t every = (uint64_t)(cfg->backup_hours * 3600.0 * 1000.0);
-        uv_timer_start(&srv->backup_timer, on_backup_timer, every ? every : 1, every ? every : 1);
-    }
+    schedule(srv);
     return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ak_server.h"
@@ -188,6 +189,12 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     head(&t, "unbudgeted_total", "counter", "Requests let through on their connection's rate alone: no room left "
          "in the tables of address and account budgets.");
     put(&t, "akd_unbudgeted_total %llu\n", (unsigned long long)ak_budget_unbudgeted());
+    if (srv->backup_last) {
+        head(&t, "backup_age_seconds", "gauge", "Age of the newest whole backup in backup_dir.");
+        put(&t, "akd_backup_age_seconds %lld\n", (long long)(time(NULL) - srv->backup_last));   /* the names' clock */
+    }
+    head(&t, "backup_failures_total", "counter", "Backups that failed since akd started (each is tried again).");
+    put(&t, "akd_backup_failures_total %llu\n", (unsigned long long)srv->backup_failures);
     head(&t, "uptime_seconds", "gauge", "Seconds since akd started.");
     put(&t, "akd_uptime_seconds %lld\n", (long long)s.uptime);
     process_series(&t, s.started);

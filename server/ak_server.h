@@ -327,6 +327,8 @@ struct ak_server {
     struct slow_query *slow_head, **slow_tail;
     uv_idle_t round_idle;       /* makes tournament rounds' games in slices (ak_tournament.c) */
     bool backing_up;            /* a backup runs on the work queue (ak_backup.c) */
+    int64_t backup_last;        /* when the newest whole backup in backup_dir was made; 0: none */
+    uint64_t backup_failures;   /* backups that failed since akd started (/metrics) */
     size_t out_total;           /* output the transports hold, unread (ak_conn_output_fits) */
     bool stopping;
     struct ak_server_hooks hooks;

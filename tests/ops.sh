@@ -88,6 +88,36 @@ kill -USR1 $pid; sleep 1
 written=$(sed -n 's/.*database backed up to \([^ "]*\).*/\1/p' "$dir/backup2.log" | tail -1)
 check "the backup just written is kept, whatever the names of the others" "[ -n '$written' ] && [ -f '$written' ]"
 kill $pid; wait $pid 2>/dev/null
+# the schedule survives restarts (issue 33): with a backup younger than
+# backup_hours akd waits for it to fall due; with only older ones (or
+# none) it takes one a second after start
+rm -f "$dir/bk"/akd-2999*.sqlite3
+before=$(ls "$dir/bk" | grep -c -E '^akd-[0-9]{8}T[0-9]{6}Z\.sqlite3$')
+start_akd sched --db "$dir/b.sqlite3" --backup-dir bk --backup-hours 1 --backup-keep 5
+sleep 2.5
+after=$(ls "$dir/bk" | grep -c -E '^akd-[0-9]{8}T[0-9]{6}Z\.sqlite3$')
+check "restarted with a backup younger than backup_hours, akd takes none at start ($before then $after)" "[ '$after' = '$before' ]"
+check "... and logs when the next is due" "grep -q 'the newest backup in $dir/bk is [0-9]* s old: the next in 3[0-9][0-9][0-9] s' '$dir/sched.log'"
+kill $pid; wait $pid 2>/dev/null
+mkdir "$dir/bk-old"
+cp "$(ls "$dir/bk"/akd-2*.sqlite3 | tail -1)" "$dir/bk-old/akd-20200101T000000Z.sqlite3"
+hport=$(free_port)
+start_akd sched2 --db "$dir/b.sqlite3" --backup-dir bk-old --backup-hours 1 --backup-keep 5 --http-listen 127.0.0.1:$hport
+sleep 2.5
+check "restarted with only a backup older than backup_hours, akd takes one a second after start" \
+    "[ \$(ls '$dir/bk-old' | grep -c -E '^akd-20[0-9]{6}T[0-9]{6}Z[.]sqlite3$') = 2 ]"
+curl -s "http://127.0.0.1:$hport/metrics" >"$dir/bm.txt"
+check "/metrics gives the newest backup's age and no failure" \
+    "grep -q '^akd_backup_age_seconds [0-9]$' '$dir/bm.txt' && grep -q '^akd_backup_failures_total 0$' '$dir/bm.txt'"
+# a failed backup is an error, counted, and tried again: the directory
+# replaced by a file (root too cannot write into that), then put back
+rm -rf "$dir/bk-old" && touch "$dir/bk-old"
+kill -USR1 $pid; sleep 1
+curl -s "http://127.0.0.1:$hport/metrics" >"$dir/bm2.txt"
+check "a failed backup is logged as an error and counted in /metrics" \
+    "grep -q 'error.*backup to $dir/bk-old/akd-.* failed.*tried again' '$dir/sched2.log' && grep -q '^akd_backup_failures_total 1$' '$dir/bm2.txt'"
+kill $pid; wait $pid 2>/dev/null
+rm -f "$dir/bk-old"
 mkdir -p "$dir/ro"; chmod 500 "$dir/ro"
 if [ "$(id -u)" != 0 ]; then
     "$AKD" --listen 127.0.0.1:1 --db "$dir/r.sqlite3" --backup-dir "$dir/ro" >"$dir/ro.out" 2>&1
