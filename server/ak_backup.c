@@ -118,10 +118,11 @@ static void backup_done(uv_work_t *req, int status)
             srv->backup_last = (int64_t)time(NULL);
     } else {
         srv->backup_failures++;
-        uint64_t retry = every && every < RETRY_SECONDS * 1000u ? every : RETRY_SECONDS * 1000u;
+        bool scheduled = every && w->dir[0];    /* not a SIGUSR1 copy to backup_file */
+        uint64_t retry = every < RETRY_SECONDS * 1000u ? every : RETRY_SECONDS * 1000u;
         ak_log(AK_LOG_ERROR, "backup to %s failed%s%s%s", w->file, w->err[0] ? ": " : "", w->err,
-               every ? "; tried again in a while" : "");
-        if (every)      /* the schedule starts over from the retry */
+               scheduled ? "; tried again in a while" : "");
+        if (scheduled)  /* the schedule starts over from the retry */
             uv_timer_start(&srv->backup_timer, on_backup_timer, retry, every);
     }
     srv->backing_up = false;
@@ -207,10 +208,11 @@ static int64_t newest_backup(const char *dir)
 static void schedule(struct ak_server *srv)
 {
     uint64_t every = every_ms(&srv->cfg);
+    if (srv->cfg.backup_dir[0])
+        srv->backup_last = newest_backup(srv->cfg.backup_dir);     /* /metrics' age, scheduled or not */
     if (!every)
         return;
     int64_t now = (int64_t)time(NULL);
-    srv->backup_last = newest_backup(srv->cfg.backup_dir);
     uint64_t age_ms = srv->backup_last ? (uint64_t)(now - srv->backup_last) * 1000u : UINT64_MAX;
     uint64_t first = age_ms >= every ? 1000 : every - age_ms;
     if (srv->backup_last)

@@ -231,7 +231,11 @@ static void answer_some(struct ak_server *srv, bool all)
 static void finish(struct ak_server *srv, struct ak_commit *batch, int rc, uint64_t ns)
 {
     log_slow_commit(batch, ns);
+    /* for /healthz, copied now, while the writer is idle (between this
+     * batch and the next): the loop never asks its connection later */
     srv->commit_failing = rc != AK_STORE_OK;
+    srv->store_lost = rc != AK_STORE_OK && ak_writer_store_lost(srv);
+    snprintf(srv->commit_error, sizeof srv->commit_error, "%s", rc != AK_STORE_OK ? ak_writer_error(srv) : "");
     if (rc == AK_STORE_OK) {
         answer_later(srv, batch, true);
         answer_some(srv, false);

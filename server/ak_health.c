@@ -20,11 +20,13 @@
 
 int ak_health(const struct ak_server *srv, char *why, size_t len)
 {
+    /* only what the loop copied when the last batch came back (ak_batch.c):
+     * asking the writer's connection now could wait for its commit */
     uint64_t in_flight = ak_writer_in_flight_ns(srv);
-    if (ak_writer_store_lost(srv))
-        snprintf(why, len, "the database file was deleted or replaced: %s", ak_writer_error(srv));
+    if (srv->store_lost)
+        snprintf(why, len, "the database file was deleted or replaced: %s", srv->commit_error);
     else if (srv->commit_failing)
-        snprintf(why, len, "the last group commit failed: %s", ak_writer_error(srv));
+        snprintf(why, len, "the last group commit failed: %s", srv->commit_error);
     else if (in_flight > (uint64_t)STUCK_SECONDS * 1000000000u)
         snprintf(why, len, "a group commit has been writing for %llu s", (unsigned long long)(in_flight / 1000000000u));
     else {

@@ -83,9 +83,10 @@ void ak_census_take(const struct ak_server *srv, struct ak_census *n)
             n->finished++;
         else if (ak_game_open(g))
             n->open++;
-        else
+        else {
             n->running++;
-        n->overdue += g->overdue;
+            n->overdue += g->overdue;   /* only a running game waits for an operator */
+        }
     }
 }
 
@@ -101,7 +102,7 @@ static void census(struct text *t, const struct ak_server *srv)
     head(t, "games", "gauge", "Games by state, each game in one (overdue: waiting for an operator, not running).");
     put(t, "akd_games{state=\"open\"} %d\nakd_games{state=\"running\"} %d\nakd_games{state=\"overdue\"} %d\n"
            "akd_games{state=\"finished\"} %d\nakd_games{state=\"called_off\"} %d\n",
-        n.open, n.running - n.overdue, n.overdue, n.finished, n.called_off);
+        n.open, n.running - n.overdue, n.overdue, n.finished, n.called_off);   /* overdue: of the running */
 }
 
 /* The descriptors open now: the entries of /proc/self/fd (less the one
@@ -175,9 +176,9 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
             limited = s.error_count[i];
     }
     /* rate_limited answers both: the logins' share is counted apart */
-    uint64_t logins = s.logins_throttled < limited ? s.logins_throttled : limited;
+    uint64_t logins = s.logins_throttled;      /* each also answered rate_limited, once */
     head(&t, "rate_limited_total", "counter", "Requests refused for their connection's, address's or account's rate.");
-    put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)(limited - logins));
+    put(&t, "akd_rate_limited_total %llu\n", (unsigned long long)(limited > logins ? limited - logins : 0));
     head(&t, "logins_throttled_total", "counter",
          "Logins refused for failed guesses, and registrations over registrations_per_address.");
     put(&t, "akd_logins_throttled_total %llu\n", (unsigned long long)logins);

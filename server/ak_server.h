@@ -309,7 +309,9 @@ struct ak_server {
     struct ak_game *listed;     /* the games `games` lists, newest first (ak_game_relist) */
     int nlisted;
     struct ak_writer *writer;   /* the thread committing the batch before */
-    bool commit_failing;        /* the last group commit failed (/healthz: ak_health.c) */
+    bool commit_failing;        /* the last group commit failed (/healthz: ak_health.c) ... */
+    bool store_lost;            /* ... the database file deleted or replaced ... */
+    char commit_error[200];     /* ... and the store's words, copied while the writer was idle */
     struct ak_commit *spare_commits;
     int nspare_commits;
     struct ak_config cfg;

@@ -118,6 +118,17 @@ check "a failed backup is logged as an error and counted in /metrics" \
     "grep -q 'error.*backup to $dir/bk-old/akd-.* failed.*tried again' '$dir/sched2.log' && grep -q '^akd_backup_failures_total 1$' '$dir/bm2.txt'"
 kill $pid; wait $pid 2>/dev/null
 rm -f "$dir/bk-old"
+# ... and tried again: with backups every second the retry comes at once;
+# the directory put back, the next try succeeds
+start_akd sched3 --db "$dir/b.sqlite3" --backup-dir bk-retry --backup-hours 0.0003 --backup-keep 2
+rm -rf "$dir/bk-retry" && touch "$dir/bk-retry"
+sleep 2.5
+tries=$(grep -c "backup to .*bk-retry.* failed" "$dir/sched3.log")
+rm -f "$dir/bk-retry" && mkdir "$dir/bk-retry"
+sleep 2.5
+check "a failed scheduled backup is tried again ($tries failures), and succeeds once the directory is back" \
+    "[ '$tries' -ge 1 ] && ls '$dir/bk-retry' | grep -q -E '^akd-[0-9]{8}T[0-9]{6}Z[.]sqlite3$'"
+kill $pid; wait $pid 2>/dev/null
 mkdir -p "$dir/ro"; chmod 500 "$dir/ro"
 if [ "$(id -u)" != 0 ]; then
     "$AKD" --listen 127.0.0.1:1 --db "$dir/r.sqlite3" --backup-dir "$dir/ro" >"$dir/ro.out" 2>&1
