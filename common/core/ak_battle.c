@@ -216,3 +216,16 @@ bool ak_isolated(const struct ak_state *s, int u, const uint8_t *open)
 {
     return ak_on_board(s, u) && !open[s->unit[u].hex];
 }
+
+void ak_battle_sides(const struct ak_state *s, int b, uint8_t *att, int *na, uint8_t *def, int *nd)
+{
+    *na = *nd = 0;
+    for (int u = 0; u < s->units; u++) {
+        if (!ak_on_board(s, u) || s->unit[u].battle != b + 1 || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        if (ak_def(u)->side == s->side && *na < AK_GROUP_MAX)
+            att[(*na)++] = (uint8_t)u;
+        else if (ak_def(u)->side != s->side && *nd < AK_GROUP_MAX)
+            def[(*nd)++] = (uint8_t)u;
+    }
+}

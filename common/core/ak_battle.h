@@ -56,5 +56,8 @@ void ak_isolation_map(const struct ak_state *s, int side, uint8_t *open);
  * ak_isolation_map for its side): its pocket holds no supply unit of its
  * side and does not reach its home base. */
 bool ak_isolated(const struct ak_state *s, int u, const uint8_t *open);
+/* The units of declared battle b (from 0), the mover's (attackers) and the
+ * others (defenders) apart, at most AK_GROUP_MAX of each. */
+void ak_battle_sides(const struct ak_state *s, int b, uint8_t *att, int *na, uint8_t *def, int *nd);
 
 #endif

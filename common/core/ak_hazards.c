@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ak_battle.h"
 #include "ak_engine.h"
 #include "ak_hazards_internal.h"
 
@@ -113,21 +114,6 @@ static void cannot_end(struct ak_hz_list *l)
     ak_hz_add(l, AK_HZ_CANNOT_END, rej.code, 0, "The %s cannot end yet: %s", ak_phase_words(s), rej.text);
 }
 
-/* The units of declared battle b (from 0), attackers (the mover's) and
- * defenders apart. */
-static void battle_sides(const struct ak_state *s, int b, uint8_t *att, int *na, uint8_t *def, int *nd)
-{
-    *na = *nd = 0;
-    for (int u = 0; u < s->units; u++) {
-        if (!ak_on_board(s, u) || s->unit[u].battle != b + 1 || !ak_unit_is_combat(ak_def(u)))
-            continue;
-        if (ak_def(u)->side == s->side && *na < AK_GROUP_MAX)
-            att[(*na)++] = (uint8_t)u;
-        else if (ak_def(u)->side != s->side && *nd < AK_GROUP_MAX)
-            def[(*nd)++] = (uint8_t)u;
-    }
-}
-
 /* Each battle the mover declared and has not fought: what the die can do,
  * result by result, in chances out of the die's faces, read from the
  * game's own table (ak_battle_preview), so the player sees the risk to
@@ -141,7 +127,7 @@ static void battle_odds(struct ak_hz_list *l)
         int na, nd;
         if (s->battle[b].resolved)
             continue;
-        battle_sides(s, b, att, &na, def, &nd);
+        ak_battle_sides(s, b, att, &na, def, &nd);
         struct ak_battle_preview p;
         ak_ruleset_get(s->ruleset)->declared_preview(s, b, &p);
         if (!p.known || !p.allowed || p.nresults == 0)

@@ -82,18 +82,6 @@ static int fighting_halves(const struct ak_state *s, int u, bool attacking)
     return (s->unit[u].marks & AK_MARK_OOS) ? f / 2 : f;
 }
 
-static void split(const struct ak_state *s, int b, uint8_t *att, int *na, uint8_t *def, int *nd)
-{
-    *na = *nd = 0;
-    for (int u = 0; u < s->units; u++)
-        if (ak_on_board(s, u) && s->unit[u].battle == b + 1) {
-            if (ak_def(u)->side == s->side)
-                att[(*na)++] = (uint8_t)u;
-            else
-                def[(*nd)++] = (uint8_t)u;
-        }
-}
-
 void ak_updated_figures(const struct ak_state *s, const uint8_t *att, int na, const uint8_t *def, int nd,
                         bool bombard, struct ak_updated_figures *f)
 {
@@ -313,7 +301,7 @@ void ak_updated_declared_preview(const struct ak_state *s, int b, struct ak_batt
     int na, nd;
     memset(p, 0, sizeof *p);
     p->column = -1;
-    split(s, b, att, &na, def, &nd);
+    ak_battle_sides(s, b, att, &na, def, &nd);
     if (na == 0 || nd == 0)
         return;
     struct ak_updated_figures f;
@@ -359,7 +347,7 @@ bool ak_updated_resolve(const struct ak_ruleset *r, struct ak_state *s, const st
     /* The figures as they stand now: earlier battles may have changed them. */
     uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
     int na, nd;
-    split(s, b, att, &na, def, &nd);
+    ak_battle_sides(s, b, att, &na, def, &nd);
     if (na == 0 || nd == 0) {       /* nothing left to fight (units lost in between) */
         t->resolved = 1;
         return true;
@@ -413,7 +401,7 @@ static int counted_strength(const struct ak_state *s, int b)
 {
     uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
     int na, nd;
-    split(s, b, att, &na, def, &nd);
+    ak_battle_sides(s, b, att, &na, def, &nd);
     struct ak_updated_figures f;
     ak_updated_figures(s, att, na, def, nd, false, &f);
     const struct ak_crt_table *table = ak_crt_of(s);
