@@ -3,15 +3,18 @@
  * legal-destination listing for every unit of the opening position, per
  * battle resolution, the time to list every legal action in a busy
  * mid-game position, and random games played to the end per second on one
- * core; then the same figures for the Updated ruleset as far as it is
+ * core, and the exact chances of the declared battles (ak_battle_odds) in
+ * the positions of those games; then the same figures for the Updated ruleset as far as it is
  * built (movement by points, its phases, battles on the table written for
  * testing), beside the classic ones. Run by scripts/bench. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "ak_engine.h"
 #include "ak_notation.h"
+#include "ak_odds.h"
 #include "ak_player.h"
 #include "ak_query.h"
 
@@ -111,6 +114,107 @@ static void bench_replay(struct ak_player_game *g)
            1e6 * spent / (double)replayed, replayed);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every battle the mover can declare, declared one after another (the
+ * first offer each time), as a busy combat portion would have them. */
+static int declare_all(struct ak_state *s)
+{
+    static struct ak_action offer[256];
+    int declared = 0;
+    for (int tries = 0; tries < AK_BATTLE_MAX; tries++) {
+        int n = ak_query_battles(s, offer, 256), i = 0;
+        while (i < n && !ak_apply(s, &offer[i], NULL, NULL))
+            i++;
+        if (i == n)
+            break;
+        declared++;
+    }
+    return declared;
+}
+
+/* ak_battle_odds (what akc odds and the page show) in ten random games:
+ * at the start of each combat portion, every battle the mover can declare
+ * is declared, and the chances of them all worked out: the median and
+ * the worst time, and the most battles at once. */
+static void bench_odds(struct ak_player_game *g)
+{
+    static double spent[4000];
+    static struct ak_odds o;
+    int n = 0, most = 0, resolutions = 0;
+    for (int i = 0; i < 10 && n < 4000; i++) {
+        ak_player_start(g, 3000 + (uint64_t)i);
+        ak_player_play(g, 1000);
+        struct ak_state r;
+        ak_player_init_state(&r, g->ruleset, 3000 + (uint64_t)i);
+        for (int k = 0; k < g->n && n < 4000; k++) {
+            int phase = r.phase;
+            if (!ak_apply(&r, &g->log[k], NULL, NULL))
+                break;
+            if (r.phase == phase || r.phase != AK_PHASE_COMBAT || r.pending.kind || r.nbattles)
+                continue;
+            struct ak_state busy = r;
+            int declared = declare_all(&busy);
+            if (declared == 0)
+                continue;
+            double t0 = now();
+            ak_battle_odds(&busy, 0, &o);
+            spent[n++] = now() - t0;
+            most = declared > most ? declared : most;
+            resolutions = o.resolutions > resolutions ? o.resolutions : resolutions;
+        }
+    }
+    if (n == 0) {
+        printf("exact battle chances: no battles to declare in the games\n");
+        return;
+    }
+    qsort(spent, (size_t)n, sizeof spent[0], by_value);
+    printf("exact battle chances (ak_battle_odds), every battle declared at each combat portion of 10 random games: "
+           "median %.2f ms, worst %.2f ms (%d positions; up to %d battles, %d faces fought at once)\n",
+           spent[n / 2] * 1e3, spent[n - 1] * 1e3, n, most, resolutions);
+}
+
+/* A front of six battles at once (two attackers each, supply in reach),
+ * every one declared: the chances of them all, the query's busy case. */
+static void bench_odds_front(void)
+{
+    static const char *att[] = {"21pz5", "15pz8", "ariete", "littorio", "trieste", "90inf361",
+                                "21pz104", "15pz115", "51fj", "21pz3", "15pz33", "90inf580"};
+    static const char *def[] = {"22gdsinf", "1arm2", "1arm22", "2arm3", "10arm23", "10arm8"};
+    static const char *sup[] = {"gsup1", "gsup2", "gsup3"};
+    static struct ak_odds o;
+    struct ak_state s;
+    ak_state_init(&s, 0, 1);
+    for (int u = 0; u < s.units; u++)
+        if (s.unit[u].where == AK_AT_BOARD && s.unit[u].hex != ak_hex_parse("W6") &&
+            s.unit[u].hex != ak_hex_parse("L59"))
+            s.unit[u].where = AK_AT_POOL;
+    char h[8];
+    for (int i = 0; i < 6; i++) {
+        snprintf(h, sizeof h, "P%d", 30 + 4 * i);
+        for (int k = 0; k < 2; k++)
+            s.unit[ak_unit_find(ak_data(), att[2 * i + k])] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse(h)};
+        snprintf(h, sizeof h, "P%d", 31 + 4 * i);
+        s.unit[ak_unit_find(ak_data(), def[i])] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse(h)};
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(h, sizeof h, "N%d", 32 + 8 * i);
+        s.unit[ak_unit_find(ak_data(), sup[i])] = (struct ak_unit){.where = AK_AT_BOARD, .hex = ak_hex_parse(h)};
+    }
+    s.phase = AK_PHASE_COMBAT;
+    int declared = declare_all(&s);
+    const int rounds = 20;
+    double t0 = now();
+    for (int r = 0; r < rounds; r++)
+        ak_battle_odds(&s, 0, &o);
+    printf("exact battle chances, a front of %d battles declared at once (%d faces fought): %.2f ms\n", declared,
+           o.resolutions, (now() - t0) * 1e3 / rounds);
+}
+
 /* A busy mid-game position from a random game, then whole random games. */
 static void bench_listing_and_games(void)
 {
@@ -148,6 +252,7 @@ static void bench_listing_and_games(void)
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action)\n",
            best, 1e6 * 10 / best / (double)best_actions);
     bench_replay(&g);
+    bench_odds(&g);
     ak_player_free(&g);
 }
 
@@ -210,6 +315,7 @@ static void bench_updated(void)
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action; %ld battles in the 30)\n",
            best, 1e6 * 10 / best / (double)best_actions, battles);
     bench_replay(&g);
+    bench_odds(&g);
     ak_player_free(&g);
 }
 
@@ -226,6 +332,7 @@ int main(void)
            validate(&s, "21pz3", "W18", rounds, false));
     destinations(&s);
     bench_battle();
+    bench_odds_front();
     bench_listing_and_games();
     bench_updated();
     return 0;

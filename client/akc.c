@@ -1038,6 +1038,13 @@ static int run_hint(struct akc_ctx *x, int argc, char **argv)
     return akc_hint(x->n, x->game, opt.level ? opt.level : 2);
 }
 
+static int run_odds(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return akc_odds(x->n, x->game);
+}
+
 static int check_analyse(int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -1295,6 +1302,9 @@ static const struct akc_command {
     {"hint", "  hint GAME            the computer's suggestion for the player to move, worked out here:\n"
              "                       the akc commands, each battle's odds and chances, why (--level 1-3)\n",
      2, 2, true, false, check_hint, run_hint, NULL},
+    {"odds", "  odds GAME            the exact chances of your declared battles, worked out here: each\n"
+             "                       result's faces, defenders eliminated, squares taken, attackers lost\n",
+     2, 2, true, false, NULL, run_odds, NULL},
     {"analyse", "  analyse GAME         each side's chance after each player turn (playouts by the computer,\n"
                 "                       95% intervals), the largest swings, an adjudication now; worked out\n"
                 "                       here: --playouts N (8) --level N (1) --horizon TURNS (2 player turns);\n"

@@ -50,6 +50,8 @@ int akc_comforts(struct ak_net *n, int argc, char **argv);
 
 /* akc_hint.c: the computer's suggestion for the player awaited */
 int akc_hint(struct ak_net *n, long game, int level);
+/* akc_odds.c: the exact chances of the declared battles, worked out here */
+int akc_odds(struct ak_net *n, long game);
 /* akc_analyse.c: each side's chance after each player turn, by playouts */
 int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizon, const char *adjudicate_as);
 

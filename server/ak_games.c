@@ -558,7 +558,15 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
         json_object_set_new(j, "crt_table", json_string(g->crt->text));
     /* Public: they are read from the public state, for anyone watching. */
     json_object_set_new(j, "hazards", ak_hazards_to_json(g->state));
+    json_t *odds = ak_game_odds(g->state);
+    if (odds)
+        json_object_set_new(j, "odds", odds);
     return j;
+}
+
+json_t *ak_game_odds(const struct ak_state *s)
+{
+    return ak_odds_to_json(s, AK_ODDS_FACES_MAX);
 }
 
 /* printf into a new string; its length in len. */
@@ -590,15 +598,16 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
                            const struct ak_events *ev)
 {
     json_t *events = ak_events_to_json(g->state, ev), *patch = ak_state_patch(&k->prev, g->state);
-    json_t *hazards = ak_hazards_to_json(g->state);
+    json_t *hazards = ak_hazards_to_json(g->state), *odds = ak_game_odds(g->state);
     char *events_text = ak_json_text(events), *patch_text = ak_json_text(patch);
-    char *hazards_text = ak_json_text(hazards);
+    char *hazards_text = ak_json_text(hazards), *odds_text = odds ? ak_json_text(odds) : NULL;
     json_decref(events);
     json_decref(patch);
     json_decref(hazards);
+    json_decref(odds);
     bool over = g->state->phase == AK_PHASE_OVER && g->meta.dice_secret[0];
     k->result_text = k->push_line = NULL;
-    if (events_text && patch_text && hazards_text) {
+    if (events_text && patch_text && hazards_text && (!odds || odds_text)) {
         k->result_text = text_printf(&k->result_len, "{\"seq\":%u,\"events\":%s}", k->seq, events_text);
         char deadline[24] = "null";
         if (g->meta.deadline)
@@ -606,15 +615,17 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
         /* by is "axis", "allied" or "server", the secret hex: no escapes. */
         k->push_line = text_printf(&k->push_len,
                                    "{\"push\":\"game\",\"game\":%lld,\"seq\":%u,\"by\":\"%s\",\"action\":%s,"
-                                   "\"patch\":%s,\"events\":%s,\"deadline\":%s,\"hazards\":%s%s%s%s}\n",
+                                   "\"patch\":%s,\"events\":%s,\"deadline\":%s,\"hazards\":%s%s%s%s%s%s}\n",
                                    (long long)g->id, k->seq, by, k->action_text ? k->action_text : "null",
                                    patch_text, events_text, deadline, hazards_text,
+                                   odds_text ? ",\"odds\":" : "", odds_text ? odds_text : "",
                                    over ? ",\"dice_secret\":\"" : "", over ? g->meta.dice_secret : "",
                                    over ? "\"" : "");
     }
     free(events_text);
     free(patch_text);
     free(hazards_text);
+    free(odds_text);
     if (k->result_text && k->push_line)
         return true;
     free(k->result_text);

@@ -540,6 +540,15 @@ void ak_games_relist_all(struct ak_server *srv);    /* the list made again from 
 int ak_game_side_of(const struct ak_game *g, int64_t user);   /* -1: not a player */
 json_t *ak_game_summary(const struct ak_game *g, int64_t user);
 json_t *ak_game_full(const struct ak_game *g, int64_t user);
+/* The exact chances of the mover's declared battles (ak_odds_to_json), or
+ * NULL: sent with the hazards. The work is bounded: at most
+ * AK_ODDS_FACES_MAX faces fought on copies (about 25 us each, release
+ * build; docs/performance.md), charged to the action or the show that
+ * asked, both already within their budgets. Battles past the bound are
+ * named, not worked out ("too many battles"): akc odds works out all of
+ * them on the player's own machine. */
+#define AK_ODDS_FACES_MAX 120
+json_t *ak_game_odds(const struct ak_state *s);
 
 /* ak_seats.c: each account's games. seat: user (0: none) takes side's
  * seat of g (the one way seats change); leave: g leaves the index (it

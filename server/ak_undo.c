@@ -83,6 +83,9 @@ static void undo_answer(struct ak_server *srv, struct ak_commit *k)
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,
                              "seq", (json_int_t)u->upto, "by", u->side == AK_AXIS ? "axis" : "allied",
                              "action", taken, "patch", patch, "hazards", ak_hazards_to_json(&u->before));
+    json_t *odds = ak_game_odds(&u->before);
+    if (odds)
+        json_object_set_new(push, "odds", odds);
     ak_game_push(g, push);
     json_decref(push);
 }

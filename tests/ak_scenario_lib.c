@@ -17,6 +17,7 @@
 #include "ak_engine.h"
 #include "ak_hazards.h"
 #include "ak_move.h"
+#include "ak_odds.h"
 #include "ak_updated.h"
 
 extern const char ak_test_crt_txt[];
@@ -474,6 +475,56 @@ static void expect_hazard_says(struct run *r, char **w, int n)
     result(false, "hazard %s says \"%s\" (no such hazard)", w[1], words);
 }
 
+/* expect chance WHAT... FRACTION: the exact chances of the declared
+ * battles (ak_battle_odds), as worked by hand from the table: "battle N
+ * eliminated|taken|hit|wiped", "square HEX", "all-eliminated",
+ * "all-taken", "none-lost"; FRACTION is a/b, 0 or 1, compared reduced. */
+static bool same_fraction(uint64_t num, uint64_t den, const char *want)
+{
+    unsigned long long a = 0, b = 1;
+    if (sscanf(want, "%llu/%llu", &a, &b) < 1 || b == 0 || den == 0)
+        return false;
+    return (unsigned long long)num * b == a * (unsigned long long)den;
+}
+
+static void expect_chance(struct run *r, char **w, int n)
+{
+    static struct ak_odds o;
+    ak_battle_odds(&r->s, 0, &o);
+    const char *want = w[n - 1];
+    uint64_t num = 0, den = 0;
+    if (n == 5 && strcmp(w[1], "battle") == 0) {
+        int b = atoi(w[2]) - 1;
+        const struct ak_odds_battle *ob = NULL;
+        for (int i = 0; i < o.nbattles; i++)
+            if (o.battle[i].battle == b)
+                ob = &o.battle[i];
+        if (!ob || !ob->fightable) {
+            result(false, "battle %s has chances (%s)", w[2], ob ? ob->why : "not declared, or fought");
+            return;
+        }
+        den = (uint64_t)ob->faces;
+        num = (uint64_t)(strcmp(w[3], "eliminated") == 0 ? ob->eliminated : strcmp(w[3], "taken") == 0 ? ob->vacated
+                         : strcmp(w[3], "hit") == 0 ? ob->attackers_hit : ob->attackers_eliminated);
+    } else if (n == 4 && strcmp(w[1], "square") == 0) {
+        ak_hex h = ak_hex_parse(w[2]);
+        for (int i = 0; i < o.nsquares; i++)
+            if (o.square[i].hex == h)
+                num = o.square[i].taken.num, den = o.square[i].taken.den;
+    } else if (n == 3) {
+        const struct ak_chance *c = strcmp(w[1], "all-eliminated") == 0 ? &o.all_eliminated
+                                  : strcmp(w[1], "all-taken") == 0 ? &o.all_taken : &o.none_lost;
+        num = c->num, den = c->den;
+    }
+    char what[96] = "";
+    for (int k = 1; k < n - 1; k++) {
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, "%s%s", k > 1 ? " " : "", w[k]);
+    }
+    result(same_fraction(num, den, want), "chance %s is %s (is %llu/%llu)", what, want, (unsigned long long)num,
+           (unsigned long long)den);
+}
+
 static bool expect_combat(struct run *r, char **w, int n)
 {
     if (n == 3 && (strcmp(w[0], "odds") == 0 || strcmp(w[0], "result") == 0 ||
@@ -520,6 +571,8 @@ static bool expect_combat(struct run *r, char **w, int n)
         result(strcmp(got, w[2]) == 0, "battle %s is fought in the %s column (is %s)", w[1], w[2], got);
     } else if (n == 2 && strcmp(w[0], "need") == 0) {
         result(r->s.pending.need == atoi(w[1]), "the loss requirement is %s half points (is %d)", w[1], r->s.pending.need);
+    } else if (n >= 3 && strcmp(w[0], "chance") == 0) {
+        expect_chance(r, w, n);
     } else if (n >= 3 && strcmp(w[0], "hazard-says") == 0) {
         expect_hazard_says(r, w, n);
     } else if (n >= 2 && (strcmp(w[0], "hazard") == 0 || strcmp(w[0], "no-hazard") == 0)) {

@@ -164,6 +164,23 @@ as alice show "$a" >"$dir/adjshow.out" 2>&1
 check "the adjudicated game is over" "grep -qi 'draw' '$dir/adjshow.out' && grep -qi 'adjudicat' '$dir/adjshow.out'"
 as alice analyse "$a" --playouts 2 --adjudicate axis >"$dir/adjover.out" 2>&1; rc=$?
 check "a finished game is not adjudicated again (exit $rc)" "[ $rc != 0 ] && grep -q 'nothing to adjudicate' '$dir/adjover.out'"
+# akc odds (issue 32): the exact chances of the declared battle, worked out
+# in akc, golden (hand-computed in tests/scenarios/chances.scn); akd sends
+# the same figures as "odds" with the game for the page
+o=$(as bob new axis --position "$dir/exchange.json" --opponent carol 2>/dev/null | sed -n 's/^created game \([0-9]*\).*/\1/p')
+as carol join "$o" >/dev/null 2>&1
+as bob odds "$o" >"$dir/odds0.out" 2>&1
+check "akc odds before any battle says there is none" "grep -q 'no battles declared and not yet fought' '$dir/odds0.out'"
+as bob battle "$o" 21pz104,21pz3 1arm gsup1 >/dev/null 2>&1
+as bob odds "$o" 2>&1 | sed "s/Game $o,/Game N,/" >"$dir/odds.out"
+if [ -n "${AK_UPDATE_GOLDEN:-}" ]; then cp "$dir/odds.out" "$GOLDEN/odds-exchange.txt"; fi
+check "akc odds on exchange.scn's battle is the golden one" "diff -u '$GOLDEN/odds-exchange.txt' '$dir/odds.out'"
+as bob --json show "$o" >"$dir/odds.json" 2>/dev/null
+check "akd sends the battle's chances with the game: eliminated 3 faces of 6, P36 taken 2/3" \
+    "python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))[\"odds\"]; b=o[\"battles\"][0]; sys.exit(0 if b[\"eliminated\"]==3 and b[\"faces\"]==6 and o[\"squares\"][0]==dict(square=\"P36\",taken=dict(p=2/3,num=2,den=3)) else 1)' '$dir/odds.json'"
+as bob resolve "$o" 1 >/dev/null 2>&1
+as bob --json show "$o" >"$dir/odds2.json" 2>/dev/null
+check "once fought, no odds are sent" "python3 -c 'import json,sys; sys.exit(1 if \"odds\" in json.load(open(sys.argv[1])) else 0)' '$dir/odds2.json'"
 as bob hint $game --level 5 >"$dir/hintbad.out" 2>&1; rc=$?
 check "akc hint --level 5 is a usage error (exit $rc)" "[ $rc = 2 ]"
 as bob hint $game >"$dir/hintover.out" 2>&1

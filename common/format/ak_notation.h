@@ -68,6 +68,10 @@ const char *ak_result_name(int result);
  * [{"kind","rule","section","text","units":[...],"square","count","of",
  *   "confirm_before"}] (square, count/of and confirm_before when set). */
 json_t *ak_hazards_to_json(const struct ak_state *s);
+/* The exact chances of the mover's declared, unfought battles (ak_odds.h),
+ * at most max_resolutions faces fought (0: all); NULL when there are none
+ * or the game waits for a decision (ak_odds_json.c). */
+json_t *ak_odds_to_json(const struct ak_state *s, int max_resolutions);
 
 /* The board for a client that draws it (ak_board_json.c): {"grid":{"rows",
  * "numbers","neighbour_steps"},"squares":[{"hex","row","number","terrain"}],
