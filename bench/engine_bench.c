@@ -121,11 +121,19 @@ static int by_value(const void *a, const void *b)
 }
 
 /* Every battle the mover can declare, declared one after another (the
- * first offer each time), as a busy combat portion would have them. */
+ * first offer each time), as a busy combat portion would have them; in
+ * the Updated ruleset each supply unit first spent on attacks. */
 static int declare_all(struct ak_state *s)
 {
     static struct ak_action offer[256];
     int declared = 0;
+    for (int tries = 0; tries < 8; tries++) {
+        int n = ak_legal_actions(s, 0, offer, 256), i = 0;
+        while (i < n && (offer[i].kind != AK_ACT_SUPPLY_ATTACKS || !ak_apply(s, &offer[i], NULL, NULL)))
+            i++;
+        if (i == n)
+            break;
+    }
     for (int tries = 0; tries < AK_BATTLE_MAX; tries++) {
         int n = ak_query_battles(s, offer, 256), i = 0;
         while (i < n && !ak_apply(s, &offer[i], NULL, NULL))

@@ -212,7 +212,7 @@ export class GameView {
       // What the state does not say comes with the push (PROTOCOL.md):
       // no whole game is asked for after each action.
       this.game.seq = m.seq;
-      if ("hazards" in m) this.game.hazards = m.hazards;
+      if ("hazards" in m) { this.game.hazards = m.hazards; this.game.odds = m.odds || null; }
       if ("deadline" in m) { this.game.deadline = m.deadline; this.game.overdue = false; }
       this.selected = null;
       this.dests.clear();
@@ -271,6 +271,7 @@ export class GameView {
     $("game-calloff").hidden = !(g.open && this.me);
     $("decisions").textContent = "";    // the options are asked again (load)
     this.renderBattles();
+    this.renderOdds();
     this.renderLosses();
     this.renderControls();
     this.renderSelection();
@@ -302,6 +303,33 @@ export class GameView {
     }
     sup.value = [...sup.options].some((o) => o.value === keep) ? keep : "";
     this.renderBattleBox();
+  }
+
+  // The exact chances of the declared battles, as akd worked them out
+  // (PROTOCOL.md, "odds"): each battle's results by faces, then together.
+  renderOdds() {
+    const o = this.game.open ? null : this.game.odds, ul = $("odds");
+    ul.textContent = "";
+    $("odds-box").hidden = !o;
+    if (!o) return;
+    const frac = (n, d) => {
+      if (n === 0) return "none";
+      if (n === d) return "certain";
+      const gcd = (a, b) => (b ? gcd(b, a % b) : a), g = gcd(n, d);
+      return `${n / g}/${d / g} (${Math.round((100 * n) / d)}%)`;
+    };
+    const chance = (c) => (c.den ? frac(c.num, c.den) : `${(100 * c.p).toFixed(1)}%`);
+    for (const b of o.battles) {
+      if (!b.fightable) { item(ul, `Battle ${b.battle} at ${b.odds}: not worked out: ${b.why}`); continue; }
+      const squares = b.squares.map((q) => `${q.square} taken ${frac(q.taken, b.faces)}`).join(", ");
+      const faces = b.results.map((r) => `${r.result} ${r.faces}`).join(", ");
+      item(ul, `Battle ${b.battle} at ${b.odds} (${b.attackers.join(", ")} against ${b.defenders.join(", ")}): ` +
+        `defenders eliminated ${frac(b.eliminated, b.faces)}; ${squares}; an attacking unit lost ${frac(b.attackers_hit, b.faces)}, ` +
+        `every attacker ${frac(b.attackers_eliminated, b.faces)} (the die's ${b.faces} faces: ${faces})`);
+    }
+    if (o.fightable > 1)
+      item(ul, `All ${o.fightable} together: every defender eliminated ${chance(o.all_eliminated)}; every square taken ` +
+        `${chance(o.all_taken)}; no attacking unit lost ${chance(o.none_lost)}`);
   }
 
   renderBattles() {

@@ -386,6 +386,12 @@ for (let attempt = 1; attempt <= 14 && !exchanged; attempt++) {
   await alice.click('g.counter[data-hex="P36"]', { force: true });
   await expectText(alice, "#battle-odds", "5 to 2: odds 2-1", "two attackers against 1arm at 2 to 1");
   await alice.click("#battle-declare");
+  if (attempt === 1) {
+    // the odds panel (issue 32): the figures of tests/scenarios/chances.scn
+    await expectText(alice, "#odds li", "defenders eliminated 1/2 \\(50%\\); P36 taken 2/3 \\(67%\\); an attacking unit lost 1/2 \\(50%\\), every attacker 1/6",
+      "the odds panel gives the declared battle's exact chances");
+    await expectText(bob, "#odds li", "P36 taken 2/3", "the opponent sees the same chances");
+  }
   await alice.click("text=Resolve battle 1");
   await expectText(bob, "#log li", "Battle 1 at P36", "the battle is resolved");
   if (!/exchange/.test(await bob.locator("#log").textContent())) {
