@@ -13,7 +13,9 @@
  * of control (ZONES OF CONTROL 1: the six squares around a combat unit)
  * and where a unit would be in supply (ISOLATION 1964: a line free of
  * enemy zones to a supply unit; SUPPLY PHASE, Updated: traced to a
- * source). */
+ * source).
+ * And the exact chances of declared battles (ak_battle_odds): the bound on
+ * the work that akd relies on (PROTOCOL.md, "Odds"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,8 @@
 #include "ak_check.h"
 #include "ak_crt_table.h"
 #include "ak_engine.h"
+#include "ak_odds.h"
+#include "ak_query.h"
 #include "ak_zoc.h"
 
 static struct ak_state s;
@@ -315,6 +319,47 @@ START_TEST(overlay_supply_by_ruleset)
 }
 END_TEST
 
+/* The work bound: a front of six battles, 6 faces each; a bound of 12
+ * faces works out the first two and names the others, in words, without
+ * fighting them; no bound works out all six. The state is untouched. */
+START_TEST(odds_within_their_bound)
+{
+    static const char *att[] = {"21pz5", "15pz8", "ariete", "littorio", "trieste", "90inf361"};
+    static const char *def[] = {"22gdsinf", "1arm2", "1arm22", "2arm3", "10arm23", "10arm8"};
+    static struct ak_odds o;
+    static struct ak_action offer[64];
+    empty_board(0);
+    char h[8];
+    for (int i = 0; i < 6; i++) {
+        snprintf(h, sizeof h, "P%d", 30 + 4 * i);
+        put(att[i], ak_hex_parse(h));
+        snprintf(h, sizeof h, "P%d", 31 + 4 * i);
+        put(def[i], ak_hex_parse(h));
+    }
+    put("gsup1", ak_hex_parse("N32"));
+    put("gsup2", ak_hex_parse("N40"));
+    put("gsup3", ak_hex_parse("N48"));
+    s.phase = AK_PHASE_COMBAT;
+    for (int declared = 0; declared < 6; declared++) {
+        int n = ak_query_battles(&s, offer, 64), i = 0;
+        while (i < n && !ak_apply(&s, &offer[i], NULL, NULL))
+            i++;
+        ck_assert_msg(i < n, "battle %d declared", declared + 1);
+    }
+    struct ak_state before = s;
+    ck_assert_int_eq(ak_battle_odds(&s, 12, &o), 6);
+    ck_assert_int_eq(o.fightable, 2);
+    ck_assert_int_eq(o.resolutions, 12);
+    for (int b = 2; b < 6; b++)
+        ck_assert_msg(!o.battle[b].fightable && strstr(o.battle[b].why, "too many battles"), "battle %d: %s", b + 1,
+                      o.battle[b].why);
+    ck_assert_int_eq(ak_battle_odds(&s, 0, &o), 6);
+    ck_assert_int_eq(o.fightable, 6);
+    ck_assert_int_eq(o.resolutions, 36);
+    ck_assert_msg(memcmp(&before, &s, sizeof s) == 0, "the query leaves the state as it was");
+}
+END_TEST
+
 AK_CHECK_MAIN("preview", classic_three_to_one, classic_escarpment_doubles, classic_outside_the_table,
               classic_supply_threshold, classic_only_combat_units, updated_on_the_table, overlay_zones_and_supply_lines,
-              overlay_supply_by_ruleset)
+              overlay_supply_by_ruleset, odds_within_their_bound)
