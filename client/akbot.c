@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "ak_bot.h"
+#include "ak_commit.h"
 #include "ak_version.h"
 
 #define DEFAULT_CONFIG "/etc/akbot/akbot.conf"
@@ -192,7 +193,7 @@ static int read_settings(int argc, char **argv, struct ak_bot_config *c, bool *r
         if (o == 'c')
             config = optarg;
         else if (o == 'h' || o == 'V' || o == '?') {
-            o == 'V' ? printf("akbot %s\n", AK_VERSION) : usage(o == '?' ? stderr : stdout);
+            o == 'V' ? printf("akbot %s%s%s%s\n", AK_VERSION, ak_commit[0] ? " (commit " : "", ak_commit, ak_commit[0] ? ")" : "") : usage(o == '?' ? stderr : stdout);
             return o == '?' ? 2 : 1;
         }
     defaults(c);

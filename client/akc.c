@@ -25,6 +25,7 @@
 #include "ak_engine.h"
 #include "ak_codec.h"
 #include "ak_notation.h"
+#include "ak_commit.h"
 #include "ak_version.h"
 #include "akc_cmd.h"
 
@@ -1596,7 +1597,7 @@ int main(int argc, char **argv)
         case 'O': opt.games_filter |= AK_GAMES_OPEN; break;
         case 'F': opt.games_filter |= AK_GAMES_FINISHED; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("akc %s\n", AK_VERSION); return 0;
+        case 'V': printf("akc %s%s%s%s\n", AK_VERSION, ak_commit[0] ? " (commit " : "", ak_commit, ak_commit[0] ? ")" : ""); return 0;
         default:
             if (optopt >= '0' && optopt <= '9') {   /* akc show -1 */
                 fprintf(stderr, "akc: '%s' is not a game number (games are numbered from 1)\n",

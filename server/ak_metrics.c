@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ak_server.h"
+#include "ak_commit.h"
 #include "ak_version.h"
 
 struct text {
@@ -154,8 +155,8 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     struct text t = {0};
     struct ak_stats s;
     ak_stats_read(&s);
-    head(&t, "build_info", "gauge", "The version of akd running (always 1).");
-    put(&t, "akd_build_info{version=\"%s\"} 1\n", AK_VERSION);
+    head(&t, "build_info", "gauge", "The version of akd running and the commit it was built from (always 1).");
+    put(&t, "akd_build_info{version=\"%s\",commit=\"%s\"} 1\n", AK_VERSION, ak_commit);
     census(&t, srv);
     head(&t, "actions_total", "counter", "Actions committed since akd started.");
     put(&t, "akd_actions_total %llu\n", (unsigned long long)s.actions);

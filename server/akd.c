@@ -24,6 +24,7 @@
 #include "ak_crt_table.h"
 #include "ak_json_pool.h"
 #include "ak_server.h"
+#include "ak_commit.h"
 #include "ak_version.h"
 
 static void usage(FILE *f)
@@ -372,7 +373,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
                 if (pass == 0 && c == 'h')
                     usage(stdout);
                 if (pass == 0 && c == 'V')
-                    printf("akd %s\n", AK_VERSION);
+                    printf("akd %s%s%s%s\n", AK_VERSION, ak_commit[0] ? " (commit " : "", ak_commit, ak_commit[0] ? ")" : "");
                 if (pass == 0 && c == '?')
                     usage(stderr);
                 return c == '?' ? 2 : 0;

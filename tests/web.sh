@@ -35,7 +35,7 @@ check "... the commit latency is a histogram ending in +Inf and a count" \
     "grep -q '^akd_commit_latency_seconds_bucket{le=\"+Inf\"} [1-9]' '$dir/m.txt' && grep -q '^akd_commit_latency_seconds_count [1-9]' '$dir/m.txt'"
 check "... errors by code" "grep -q '^akd_errors_total{code=\"unknown_command\"} [1-9]' '$dir/m.txt'"
 check "... akd_build_info names the version, and the process series are there (start time, CPU, memory, descriptors)" \
-    "grep -q '^akd_build_info{version=\"[0-9][^\"]*\"} 1$' '$dir/m.txt' && grep -q '^process_start_time_seconds [1-9]' '$dir/m.txt' && grep -q '^process_cpu_seconds_total ' '$dir/m.txt' && grep -q '^process_resident_memory_bytes [1-9]' '$dir/m.txt' && grep -q '^process_open_fds [1-9]' '$dir/m.txt'"
+    "grep -q '^akd_build_info{version=\"[0-9][^\"]*\",commit=\"[^\"]*\"} 1$' '$dir/m.txt' && grep -q '^process_start_time_seconds [1-9]' '$dir/m.txt' && grep -q '^process_cpu_seconds_total ' '$dir/m.txt' && grep -q '^process_resident_memory_bytes [1-9]' '$dir/m.txt' && grep -q '^process_open_fds [1-9]' '$dir/m.txt'"
 check "... no per-second gauge (rates are PromQL's), and every counter ends in _total" \
     "! grep -q 'per_second' '$dir/m.txt' && ! grep -E '^# TYPE [a-z_]+ counter' '$dir/m.txt' | grep -vq '_total counter$'"
 check "... logins throttled are counted apart from requests over their rate" \
