@@ -150,7 +150,9 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
     }
     char *msg = NULL;
     if (create_private(path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        int e = errno;
+        if (!ak_store_access_words(path, err, errlen))
+            snprintf(err, errlen, "%s: %s", path, strerror(e));
         free(st);
         return NULL;
     }
@@ -158,7 +160,8 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
     /* SQLite opens a file it may not write read-only without a word, and
      * every write would then fail: refuse at once instead. */
     if (rc == SQLITE_OK && sqlite3_db_readonly(st->db, "main") == 1) {
-        snprintf(err, errlen, "%s is read-only for this user: akd must be able to write its database", path);
+        if (!ak_store_access_words(path, err, errlen))
+            snprintf(err, errlen, "%s is read-only for this user: akd must be able to write its database", path);
         ak_store_close(st);
         return NULL;
     }
@@ -166,7 +169,8 @@ struct ak_store *ak_store_open(const char *path, char *err, size_t errlen)
         sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
                              "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
                      NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
+        if (!ak_store_access_words(path, err, errlen))
+            snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
         sqlite3_free(msg);
         ak_store_close(st);
         return NULL;

@@ -52,6 +52,10 @@ struct ak_store_game {
 };
 
 struct ak_store *ak_store_open(const char *path, char *err, size_t errlen);
+/* After an open of path failed: true, with the reason in out, when the
+ * file or its directory shuts the running user out: owner, mode, path and
+ * what to do (ak_store_access.c). */
+bool ak_store_access_words(const char *path, char *out, size_t len);
 void ak_store_close(struct ak_store *st);
 const char *ak_store_error(struct ak_store *st);
 /* The database file was unlinked or replaced under the open connection:

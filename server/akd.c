@@ -473,7 +473,12 @@ static int lock_database(const char *db)
         return -1;
     int fd = open(db, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
-        fprintf(stderr, "akd: cannot open the database %s: %s\n", db, strerror(errno));
+        int e = errno;
+        char why[1600];
+        if (ak_store_access_words(db, why, sizeof why))
+            fprintf(stderr, "akd: cannot open the database: %s\n", why);
+        else
+            fprintf(stderr, "akd: cannot open the database %s: %s\n", db, strerror(e));
         return -2;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

@@ -88,6 +88,46 @@ kill -USR1 $pid; sleep 1
 written=$(sed -n 's/.*database backed up to \([^ "]*\).*/\1/p' "$dir/backup2.log" | tail -1)
 check "the backup just written is kept, whatever the names of the others" "[ -n '$written' ] && [ -f '$written' ]"
 kill $pid; wait $pid 2>/dev/null
+# --- restore (issue 33): the documented way (docs/operations.md,
+# "Restore") leaves the database to the service's user, who starts on it;
+# a restore that leaves it root's is refused in words (owner, mode, path)
+# instead of SQLite's "unable to open database file". As root, akd runs as
+# nobody (the packaged unit's own user is made by systemd); otherwise the
+# file's mode shuts the user out.
+svc=$(mktemp -d); chmod 755 "$svc"
+backup=$(ls "$dir/bk"/akd-2*.sqlite3 | tail -1)
+check "a backup to restore from ($backup)" "[ -f '$backup' ]"
+if [ "$(id -u)" = 0 ]; then
+    cp "$AKD" "$svc/akd"
+    printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups %s/akd "$@"\n' "$svc" >"$svc/akd-as-service"
+    chmod 755 "$svc/akd" "$svc/akd-as-service"
+    install -d -m 0700 -o 65534 -g 65534 "$svc/state"
+    "$AKD" --check "$backup" >/dev/null 2>&1 &&
+        install -m 0600 -o "$(stat -c %u "$svc/state")" "$backup" "$svc/state/akd.sqlite3"
+    rm -f "$svc/state/akd.sqlite3-wal" "$svc/state/akd.sqlite3-shm"
+    AKD_REAL=$AKD; AKD=$svc/akd-as-service
+    start_akd restored --db "$svc/state/akd.sqlite3"
+    check "restored the documented way, akd starts as the service's user on the backup" \
+        "[ \$(stat -c %u '$svc/state/akd.sqlite3') = 65534 ] && grep -q listening '$dir/restored.out'"
+    AKC_PASSWORD=pw-carol as carol login carol >"$dir/restored-login.out" 2>&1
+    check "... and the account in the backup logs in" "grep -q 'logged in as carol' '$dir/restored-login.out'"
+    kill $pid; wait $pid 2>/dev/null
+    install -m 0600 "$backup" "$svc/state/root.sqlite3"
+    timeout 10 "$AKD" --listen 127.0.0.1:0 --db "$svc/state/root.sqlite3" >"$dir/root.out" 2>&1; rc=$?
+    check "a database restored as root's is refused in words: owner, mode, user, what to do (exit $rc)" \
+        "[ $rc != 0 ] && grep -q 'root.sqlite3 belongs to root (uid 0), mode 0600, and akd runs as nobody (uid 65534), who may not read and write it; give it to akd' '$dir/root.out'"
+    timeout 10 "$AKD" --listen 127.0.0.1:0 --db "$svc/akd.sqlite3" >"$dir/rootdir.out" 2>&1; rc=$?
+    check "a directory akd may not write in is named, and why (exit $rc)" \
+        "[ $rc != 0 ] && grep -q 'belongs to root (uid 0), mode 0755, and akd runs as nobody (uid 65534): akd must be able to create files there' '$dir/rootdir.out'"
+    AKD=$AKD_REAL
+else
+    install -m 0000 "$backup" "$svc/shut.sqlite3"
+    timeout 10 "$AKD" --listen 127.0.0.1:0 --db "$svc/shut.sqlite3" >"$dir/root.out" 2>&1; rc=$?
+    check "a database akd may not read is refused in words: owner, mode, what to do (exit $rc)" \
+        "[ $rc != 0 ] && grep -q 'shut.sqlite3 belongs to .*, mode 0000, and akd runs as .*, who may not read and write it' '$dir/root.out'"
+fi
+rm -rf "$svc"
+
 # the schedule survives restarts (issue 33): with a backup younger than
 # backup_hours akd waits for it to fall due; with only older ones (or
 # none) it takes one a second after start
