@@ -232,6 +232,7 @@ struct session_start {
     char pw_hash[crypto_pwhash_STRBYTES];
     char token[65], hashed[65];
     int64_t expires, when;
+    bool registration;      /* counted apart from logins (/metrics) */
     bool taken;             /* the writer's finding: the name is taken */
 };
 
@@ -259,6 +260,7 @@ static void session_answer(struct ak_server *srv, struct ak_commit *k)
         return;
     }
     sign_in(c, ss->user, ss->name, ss->hashed, ss->expires);
+    ak_stats_signed_in(ss->registration);
     ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s logged in from %s", ss->name, c->peer);
     ak_conn_reply_ok(c, k->id, json_pack("{s:s,s:s}", "user", ss->name, "token", ss->token));
 }
@@ -282,6 +284,7 @@ static void start_session(struct ak_conn *c, const json_t *id, int64_t user, con
         return;
     }
     ss->user = user;
+    ss->registration = !user;
     snprintf(ss->name, sizeof ss->name, "%s", name);
     if (pw_hash)
         snprintf(ss->pw_hash, sizeof ss->pw_hash, "%s", pw_hash);

@@ -21,6 +21,7 @@ static void announce(struct ak_server *srv, const struct ak_game *g, int waiting
         ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){.game = g->id}, "game %lld finished: %s (%s), %s as Axis, %s as Allied",
                     (long long)g->id, ak_result_name(g->state->result), ak_win_reason_name(g->state->result_reason),
                     g->player_name[AK_AXIS], g->player_name[AK_ALLIED]);
+        ak_stats_game_finished(g->state->result);
         for (int side = 0; side < AK_SIDES; side++)
             ak_notify(srv, "game_over", g, g->player[side], side);
         ak_tournament_game_over(srv, g);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -150,6 +151,34 @@ static void process_series(struct text *t, int64_t started)
                "process_max_fds %llu\n", (unsigned long long)rl.rlim_cur);
 }
 
+/* The database file and its write-ahead log, in bytes: a WAL that keeps
+ * growing means checkpoints are held up (two stat calls a scrape). */
+static void database_size(struct text *t, const struct ak_server *srv)
+{
+    static const char *const part[2] = {"main", "wal"};
+    char path[sizeof srv->cfg.db + 8];
+    head(t, "database_bytes", "gauge", "Size of the database file (main) and of its write-ahead log (wal).");
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s%s", srv->cfg.db, i ? "-wal" : "");
+        put(t, "akd_database_bytes{file=\"%s\"} %lld\n", part[i], stat(path, &st) == 0 ? (long long)st.st_size : 0LL);
+    }
+}
+
+/* When the certificate expires (the game port's and, with an HTTPS
+ * listener, the same tls_cert there: both load it at start and on SIGHUP).
+ * Absent without TLS. */
+static void certificate_expiry(struct text *t, const struct ak_server *srv)
+{
+    long long until = srv->tls ? ak_tls_ctx_not_after(srv->tls) : -1;
+    if (until < 0)
+        return;
+    head(t, "tls_cert_expiry_timestamp_seconds", "gauge", "When tls_cert expires, seconds since the epoch, by listener.");
+    put(t, "akd_tls_cert_expiry_timestamp_seconds{listener=\"game\"} %lld\n", until);
+    if (srv->cfg.http_listen[0])
+        put(t, "akd_tls_cert_expiry_timestamp_seconds{listener=\"https\"} %lld\n", until);
+}
+
 char *ak_metrics_text(struct ak_server *srv, size_t *len)
 {
     struct text t = {0};
@@ -183,11 +212,21 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     head(&t, "logins_throttled_total", "counter",
          "Logins refused for failed guesses, and registrations over registrations_per_address.");
     put(&t, "akd_logins_throttled_total %llu\n", (unsigned long long)logins);
+    head(&t, "logins_total", "counter", "Sessions started by a password (akc login, the page) since akd started.");
+    put(&t, "akd_logins_total %llu\n", (unsigned long long)s.logins);
+    head(&t, "registrations_total", "counter", "Accounts made since akd started.");
+    put(&t, "akd_registrations_total %llu\n", (unsigned long long)s.registrations);
+    head(&t, "games_finished_total", "counter", "Games that ended since akd started, by result.");
+    put(&t, "akd_games_finished_total{result=\"axis_wins\"} %llu\nakd_games_finished_total{result=\"allied_wins\"} %llu\n"
+            "akd_games_finished_total{result=\"draw\"} %llu\n",
+        (unsigned long long)s.finished[0], (unsigned long long)s.finished[1], (unsigned long long)s.finished[2]);
     head(&t, "refused_connections_total", "counter", "Connections refused at accept (over a connection limit).");
     put(&t, "akd_refused_connections_total %llu\n", (unsigned long long)s.refused);
     head(&t, "notifications_dropped_total", "counter",
          "Notifications dropped: the queue full, a player's share full, or a sender over notify_per_hour.");
     put(&t, "akd_notifications_dropped_total %llu\n", (unsigned long long)ak_notify_dropped());
+    head(&t, "notifications_waiting", "gauge", "Notifications queued or being delivered now.");
+    put(&t, "akd_notifications_waiting %d\n", ak_notify_waiting());
     head(&t, "unbudgeted_total", "counter", "Requests let through on their connection's rate alone: no room left "
          "in the tables of address and account budgets.");
     put(&t, "akd_unbudgeted_total %llu\n", (unsigned long long)ak_budget_unbudgeted());
@@ -197,6 +236,8 @@ char *ak_metrics_text(struct ak_server *srv, size_t *len)
     }
     head(&t, "backup_failures_total", "counter", "Backups that failed since akd started (each is tried again).");
     put(&t, "akd_backup_failures_total %llu\n", (unsigned long long)srv->backup_failures);
+    database_size(&t, srv);
+    certificate_expiry(&t, srv);
     head(&t, "uptime_seconds", "gauge", "Seconds since akd started.");
     put(&t, "akd_uptime_seconds %lld\n", (long long)s.uptime);
     process_series(&t, s.started);

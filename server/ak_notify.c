@@ -272,6 +272,11 @@ uint64_t ak_notify_dropped(void)
     return dropped;
 }
 
+int ak_notify_waiting(void)
+{
+    return q.queued + q.running;
+}
+
 /* Dropped for the limits above: counted, and said once a minute. */
 static void drop(struct notify_job *job, const char *why)
 {

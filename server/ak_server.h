@@ -344,6 +344,8 @@ struct ak_stats {
     uint64_t commits, actions;          /* since akd started */
     uint64_t pushes, refused;           /* pushes sent (one per watcher), connections refused */
     uint64_t logins_throttled;          /* logins and registrations refused by their throttle (rate_limited) */
+    uint64_t logins, registrations;     /* sessions started: by a password, by a new account */
+    uint64_t finished[3];               /* games finished: the Axis won, the Allies won, a draw */
     int64_t started;                    /* when akd started, seconds since the epoch */
     double latency_sum_ms;              /* every commit's time, summed */
     int64_t uptime;                     /* seconds */
@@ -360,6 +362,8 @@ void ak_stats_commit(uint64_t ns, int actions);
 void ak_stats_push(int watchers);
 void ak_stats_refused(void);
 void ak_stats_login_throttled(void);
+void ak_stats_signed_in(bool registration);
+void ak_stats_game_finished(int result);     /* enum ak_result */
 /* ak_health.c: what /healthz answers: 200 when the loop turns (it is
  * answering) and the store accepts writes, else 503 with why in *why. */
 int ak_health(const struct ak_server *srv, char *why, size_t len);
@@ -918,6 +922,8 @@ void ak_notify_stop(void);
 void ak_notify_from(struct ak_server *srv, int64_t sender, const char *event, const struct ak_game *g,
                     int64_t user, int side);
 uint64_t ak_notify_dropped(void);
+/* Notifications queued or being delivered now (/metrics). */
+int ak_notify_waiting(void);
 /* verify_email: the address to verify and the token the player sends back. */
 void ak_notify_verify_email(struct ak_server *srv, int64_t user, const char *address, const char *token);
 /* From the clock tick: once a day at digest_hour, each digest player's digest. */

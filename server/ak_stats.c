@@ -21,7 +21,7 @@
 static struct {
     struct { char code[32]; uint64_t n; } errors[ERROR_CODES];
     int nerrors;
-    uint64_t commits, actions, pushes, refused, logins_throttled;
+    uint64_t commits, actions, pushes, refused, logins_throttled, logins, registrations, finished[3];
     uint64_t latency_ns[LATENCY_KEEP];
     double latency_sum_ms;
     int nlatency, next_latency;
@@ -58,6 +58,13 @@ void ak_stats_error(const char *code)
 void ak_stats_push(int watchers) { st.pushes += (uint64_t)watchers; }
 void ak_stats_refused(void) { st.refused++; }
 void ak_stats_login_throttled(void) { st.logins_throttled++; }
+void ak_stats_signed_in(bool registration) { registration ? st.registrations++ : st.logins++; }
+
+void ak_stats_game_finished(int result)
+{
+    if (result == AK_RESULT_AXIS_WINS || result == AK_RESULT_ALLIED_WINS || result == AK_RESULT_DRAW)
+        st.finished[result == AK_RESULT_AXIS_WINS ? 0 : result == AK_RESULT_ALLIED_WINS ? 1 : 2]++;
+}
 
 void ak_stats_commit(uint64_t ns, int actions)
 {
@@ -105,6 +112,9 @@ void ak_stats_read(struct ak_stats *out)
     out->latency_sum_ms = st.latency_sum_ms;
     out->refused = st.refused;
     out->logins_throttled = st.logins_throttled;
+    out->logins = st.logins;
+    out->registrations = st.registrations;
+    memcpy(out->finished, st.finished, sizeof out->finished);
     out->started = st.started;
     out->uptime = now - st.started;
     static uint64_t sorted[LATENCY_KEEP];

@@ -77,6 +77,15 @@ int ak_tls_ctx_days_left(const struct ak_tls_ctx *ctx)
     return days < 0 || secs < 0 ? -1 : days;
 }
 
+long long ak_tls_ctx_not_after(const struct ak_tls_ctx *ctx)
+{
+    X509 *cert = SSL_CTX_get0_certificate(ctx->ssl);
+    struct tm tm;
+    if (!cert || ASN1_TIME_to_tm(X509_get0_notAfter(cert), &tm) != 1)
+        return -1;
+    return (long long)timegm(&tm);
+}
+
 void ak_tls_ctx_describe(const struct ak_tls_ctx *ctx, char *out, size_t cap)
 {
     X509 *cert = SSL_CTX_get0_certificate(ctx->ssl);

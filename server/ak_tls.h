@@ -27,6 +27,8 @@ struct ak_tls_ctx *ak_tls_ctx_new(const char *cert_file, const char *key_file, c
 void ak_tls_ctx_free(struct ak_tls_ctx *ctx);
 /* Whole days until the certificate expires; -1 if it has expired. */
 int ak_tls_ctx_days_left(const struct ak_tls_ctx *ctx);
+/* When its certificate expires, seconds since the epoch; -1 if unknown. */
+long long ak_tls_ctx_not_after(const struct ak_tls_ctx *ctx);
 /* A short description of the certificate (subject, expiry) for the log. */
 void ak_tls_ctx_describe(const struct ak_tls_ctx *ctx, char *out, size_t cap);
 

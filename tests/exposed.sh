@@ -119,6 +119,16 @@ check "tls_cert and tls_key in the configuration file serve TLS" \
     "grep -q 'TLS certificate' '$dir/conf.log' && grep -q 'logged in as alice' '$dir/conf-tls.out'"
 kill $pid; wait $pid 2>/dev/null
 
+# --- /metrics gives the certificate's expiry, for both listeners that
+# serve it (issue 33): the second it expires, as openssl reads it
+hport=$(free_port)
+start_akd expiry --db "$dir/exp.sqlite3" --tls-cert "$dir/server.pem" --tls-key "$dir/server.key" --http-listen 127.0.0.1:$hport
+curl -sk "https://127.0.0.1:$hport/metrics" >"$dir/exp.txt"
+until=$(date -d "$(openssl x509 -enddate -noout -in "$dir/server.pem" | cut -d= -f2)" +%s)
+check "akd_tls_cert_expiry_timestamp_seconds is tls_cert's notAfter ($until), for the game port and HTTPS" \
+    "grep -q '^akd_tls_cert_expiry_timestamp_seconds{listener=\"game\"} $until$' '$dir/exp.txt' && grep -q '^akd_tls_cert_expiry_timestamp_seconds{listener=\"https\"} $until$' '$dir/exp.txt'"
+kill $pid; wait $pid 2>/dev/null
+
 # --- a self-signed certificate: pinned on first use, a changed one refused
 cp "$dir/self.pem" "$dir/live.pem"; cp "$dir/self.key" "$dir/live.key"
 start_akd self --db "$dir/tls.sqlite3" --tls-cert "$dir/live.pem" --tls-key "$dir/live.key"
@@ -282,7 +292,8 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
     mkdir "$dir/ro" && cp "$dir/plain.sqlite3" "$dir/ro/"
     chmod 755 "$dir" "$dir/ro"; chmod 644 "$dir/ro/plain.sqlite3"
     setpriv --reuid=65534 --regid=65534 --clear-groups "$AKD" --listen 127.0.0.1:0 --db "$dir/ro/plain.sqlite3" >"$dir/ro.out" 2>&1
-    check "a database akd may not write is refused at start" "[ \$? = 1 ] && grep -q 'read-only' '$dir/ro.out'"
+    check "a database akd may not write is refused at start, saying whose it is and who akd runs as" \
+        "[ \$? = 1 ] && grep -q 'belongs to root (uid 0), mode 0755, and akd runs as nobody (uid 65534)' '$dir/ro.out'"
     chmod 700 "$dir"
 else
     echo "skip a read-only database: needs root and setpriv to run akd as another user"

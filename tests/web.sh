@@ -41,6 +41,17 @@ check "... no per-second gauge (rates are PromQL's), and every counter ends in _
 check "... logins throttled are counted apart from requests over their rate" \
     "grep -q '^akd_logins_throttled_total 0$' '$dir/m.txt' && grep -q '^akd_rate_limited_total ' '$dir/m.txt'"
 check "... connections by kind" "grep -q '^akd_connections{kind=\"tcp\"} ' '$dir/m.txt' && grep -q '^akd_connections{kind=\"websocket\"} ' '$dir/m.txt'"
+check "... two registrations, no password login yet, no game finished" \
+    "grep -q '^akd_registrations_total 2$' '$dir/m.txt' && grep -q '^akd_logins_total 0$' '$dir/m.txt' && grep -q '^akd_games_finished_total{result=\"allied_wins\"} 0$' '$dir/m.txt'"
+check "... the database's size and its WAL's, the notifications waiting; no certificate without TLS" \
+    "grep -q '^akd_database_bytes{file=\"main\"} [1-9]' '$dir/m.txt' && grep -q '^akd_database_bytes{file=\"wal\"} [0-9]' '$dir/m.txt' && grep -q '^akd_notifications_waiting 0$' '$dir/m.txt' && ! grep -q tls_cert_expiry '$dir/m.txt'"
+AKC_PASSWORD=password-bob as bob login bob >/dev/null 2>&1
+g2=$(as alice --json new axis | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as bob join "$g2" >/dev/null 2>&1
+as alice resign "$g2" >/dev/null 2>&1
+curl -s "http://127.0.0.1:$hport/metrics" >"$dir/m1.txt"
+check "a login and a resignation: akd_logins_total 1, one game finished, won by the Allies" \
+    "grep -q '^akd_logins_total 1$' '$dir/m1.txt' && grep -q '^akd_games_finished_total{result=\"allied_wins\"} 1$' '$dir/m1.txt' && grep -q '^akd_games_finished_total{result=\"axis_wins\"} 0$' '$dir/m1.txt'"
 check "answers carry a Content-Security-Policy with no inline script, and nosniff" \
     "grep -qi \"^content-security-policy: default-src 'none'.*script-src 'self'\" '$dir/m.head' && ! grep -qi 'unsafe-inline' '$dir/m.head' && grep -qi '^x-content-type-options: nosniff' '$dir/m.head'"
 # the board for clients that draw it; its answer is longer than 64 KiB,
