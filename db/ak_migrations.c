@@ -184,5 +184,10 @@ const char *const ak_migrations[] = {
     "ALTER TABLE games ADD COLUMN computer_level INTEGER NOT NULL DEFAULT 0;",
     /* 17: the computer accounts found without a scan of every account */
     "CREATE INDEX users_computer ON users(id) WHERE computer = 1;",
+    /* 18: the deadline whose "deadline_near" and "deadline_passed" the
+     * awaited player was told (issue 33): told once, not again after each
+     * restart; a new deadline is a new one to tell */
+    "ALTER TABLE games ADD COLUMN near_told INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN passed_told INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

@@ -462,6 +462,17 @@ int ak_store_game_set_deadline(struct ak_store *st, int64_t game, int64_t deadli
     return ak_store_run(st, q);
 }
 
+int ak_store_game_told(struct ak_store *st, int64_t game, bool near, int64_t deadline)
+{
+    sqlite3_stmt *q = ak_store_prep(st, near ? "UPDATE games SET near_told = ? WHERE id = ?"
+                                             : "UPDATE games SET passed_told = ? WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, deadline);
+    sqlite3_bind_int64(q, 2, game);
+    return ak_store_run(st, q);
+}
+
 int ak_store_game_set_status(struct ak_store *st, int64_t game, const char *status)
 {
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET status = ?, deadline = 0 WHERE id = ?");
@@ -656,7 +667,7 @@ int ak_store_games_each(struct ak_store *st,
                                "(SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = games.id), "
                                "(SELECT state FROM snapshots WHERE game_id = games.id), "
                                "(SELECT seq FROM snapshots WHERE game_id = games.id), "
-                               META_COLUMNS ", position FROM games ORDER BY id");
+                               META_COLUMNS ", position, near_told, passed_told FROM games ORDER BY id");
     if (!q)
         return AK_STORE_ERROR;
     int rc = AK_STORE_OK;
@@ -688,6 +699,8 @@ int ak_store_games_each(struct ak_store *st,
         snprintf(m->crt_digest, sizeof m->crt_digest, "%s", (const char *)sqlite3_column_text(q, 21));
         m->computer_level = sqlite3_column_int(q, 22);
         g.position = (const char *)sqlite3_column_text(q, 23);
+        g.near_told = sqlite3_column_int64(q, 24);
+        g.passed_told = sqlite3_column_int64(q, 25);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

@@ -48,6 +48,8 @@ struct ak_store_game {
     size_t snapshot_len;
     uint32_t snapshot_seq;
     const char *position;       /* starting position (state JSON), "" for the campaign's */
+    int64_t near_told;          /* the deadline whose "deadline_near" was sent, 0 none */
+    int64_t passed_told;        /* the deadline whose "deadline_passed" was sent, 0 none */
     struct ak_store_game_meta meta;
 };
 
@@ -264,6 +266,9 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
  * others as they were when it was asked for): the deadline; the status
  * (a call-off, whose deadline goes too). */
 int ak_store_game_set_deadline(struct ak_store *st, int64_t game, int64_t deadline);
+/* That the awaited player was told of deadline (near: it nears; else: it
+ * passed), so that akd does not tell him again when it restarts. */
+int ak_store_game_told(struct ak_store *st, int64_t game, bool near, int64_t deadline);
 int ak_store_game_set_status(struct ak_store *st, int64_t game, const char *status);
 /* A combat results table's text under its digest, kept if it is there
  * already (the same digest is the same text). */

@@ -7,8 +7,12 @@
  * once ("deadline_near"); when it runs out, on_expiry "lose" makes the late
  * side lose on time (a TIMEOUT action in the game's log, so the record
  * replays), "wait" marks the game overdue for an operator and notifies.
+ * Both notices are told once per deadline, restarts included: that one
+ * was sent is stored (games.near_told, passed_told) in the next group
+ * commit, and the notice goes out once it is stored.
  * Time is read only through ak_now(), the server's one clock.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ak_engine.h"
@@ -54,6 +58,53 @@ bool ak_clock_give(struct ak_server *srv, struct ak_conn *c, const json_t *id, s
     return ak_batch_job(srv, c, id, job, g, d);
 }
 
+/* A notice of deadline for side: stored as told, then sent. */
+struct told {
+    int64_t deadline;
+    bool near;              /* deadline_near; else deadline_passed */
+    int side;
+};
+
+static int told_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct told *t = k->data;
+    return ak_store_game_told(st, k->game_id, t->near, t->deadline);
+}
+
+static void told_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct told *t = k->data;
+    struct ak_game *g = k->g;
+    if (g->meta.deadline == t->deadline)    /* else moved meanwhile: that one is past telling */
+        ak_notify(srv, t->near ? "deadline_near" : "deadline_passed", g, g->player[t->side], t->side);
+}
+
+/* Not stored: the next tick tries again. */
+static void told_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct told *t = k->data;
+    (void)srv;
+    if (k->g->meta.deadline != t->deadline)
+        return;
+    if (t->near)
+        k->g->warned = false;
+    else
+        k->g->overdue = false;
+}
+
+static const struct ak_job told_job = {told_write, told_answer, told_undo, NULL, NULL};
+
+static void tell(struct ak_server *srv, struct ak_game *g, int side, bool near)
+{
+    struct told *t = malloc(sizeof *t);
+    if (!t) {
+        near ? (g->warned = false) : (g->overdue = false);
+        return;
+    }
+    *t = (struct told){g->meta.deadline, near, side};
+    ak_batch_job(srv, NULL, NULL, &told_job, g, t);
+}
+
 static void expire(struct ak_server *srv, struct ak_game *g, int late)
 {
     if (strcmp(g->meta.tc_expiry, "wait") == 0) {
@@ -61,7 +112,7 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
             g->overdue = true;
             ak_log(AK_LOG_WARN, "game %lld: the %s player's time ran out; it waits for an operator",
                    (long long)g->id, ak_side_name(late));
-            ak_notify(srv, "deadline_passed", g, g->player[late], late);
+            tell(srv, g, late, false);
         }
         return;
     }
@@ -91,7 +142,7 @@ void ak_clock_tick(struct ak_server *srv)
         /* 80% used; whole seconds, rounded so that a short clock warns too */
         else if (!g->warned && left * 5 <= g->meta.tc_seconds + 4) {
             g->warned = true;
-            ak_notify(srv, "deadline_near", g, g->player[late], late);
+            tell(srv, g, late, true);
         }
     }
 }

@@ -408,6 +408,9 @@ static int load_one(void *ud, const struct ak_store_game *sg)
         return 1;
     int ruleset = ak_ruleset_find(sg->ruleset);
     g->meta = sg->meta;
+    /* told before a restart: not told again for the same deadline */
+    g->warned = g->meta.deadline && sg->near_told == g->meta.deadline;
+    g->overdue = g->meta.deadline && sg->passed_told == g->meta.deadline && strcmp(g->meta.tc_expiry, "wait") == 0;
     ak_game_seat(g, AK_AXIS, sg->player[0]);
     ak_game_seat(g, AK_ALLIED, sg->player[1]);
     ak_seats_challenged(g);

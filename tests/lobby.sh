@@ -449,6 +449,24 @@ expect overdue-show 'clock: OVERDUE (0m 1s/action); OVERDUE: axis to move'
 as ivy games --finished >"$dir/finished.out" 2>&1
 check "games --finished leaves out a running game" "! grep -q '^$game ' '$dir/finished.out'"
 kill -TERM $pid; wait $pid 2>/dev/null
+# deadline_near and deadline_passed are told once per deadline, not again
+# each time akd starts (issue 33): a game overdue across two restarts
+start_akd told --db "$db" --allow-positions 1 --notify-command "$dir/notify" --clock-tick-ms 100
+for u in ivy jack; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+late=$(newgame ivy new axis --opponent jack --time 2s --on-expiry wait)
+as jack join "$late" >/dev/null 2>&1
+for _ in $(seq 60); do grep -q "deadline_passed game=$late " "$dir/notify.log" 2>/dev/null && break; sleep 0.1; done
+for run in told2 told3; do
+    kill -TERM $pid; wait $pid 2>/dev/null
+    start_akd $run --db "$db" --allow-positions 1 --notify-command "$dir/notify" --clock-tick-ms 100
+    sleep 1
+done
+check "deadline_near and deadline_passed told once each across two restarts of an overdue game" \
+    "[ \$(grep -c 'deadline_near game=$late ' '$dir/notify.log') = 1 ] && [ \$(grep -c 'deadline_passed game=$late user=ivy' '$dir/notify.log') = 1 ]"
+AKC_PASSWORD=password-ivy as ivy login ivy >/dev/null 2>&1
+check "... and it is still overdue after them" \
+    "[ \$(sqlite3 '$db' \"SELECT passed_told = deadline FROM games WHERE id = $late\") = 1 ] && as ivy games 2>&1 | grep -q '^$late .*OVERDUE'"
+kill -TERM $pid; wait $pid 2>/dev/null
 
 # A bad setting is refused at start with the reason.
 "$AKD" --listen 127.0.0.1:1 --db "$dir/x.sqlite3" --sync sometimes >"$dir/badsync.out" 2>&1
