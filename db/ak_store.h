@@ -121,6 +121,8 @@ int ak_store_admin_set(struct ak_store *st, int64_t user, bool admin, int64_t no
 int ak_store_is_admin(struct ak_store *st, int64_t user, bool *admin, char *source, size_t cap);
 int ak_store_admin_config_name(struct ak_store *st, const char *name, int64_t now, int64_t *last_user);
 int ak_store_admin_config_ids(struct ak_store *st, int64_t *ids, int max);
+/* Every account holding the admin role, oldest grant first, up to max; -1 on error. */
+int ak_store_admin_ids(struct ak_store *st, int64_t *ids, int max);
 /* A password reset for user: the hash of its one-time token, valid until
  * expires (replaces one pending). */
 int ak_store_reset_put(struct ak_store *st, int64_t user, const char *token_hash, int64_t expires);

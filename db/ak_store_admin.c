@@ -172,6 +172,18 @@ int ak_store_admin_config_name(struct ak_store *st, const char *name, int64_t no
     return rc;
 }
 
+int ak_store_admin_ids(struct ak_store *st, int64_t *ids, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM admins ORDER BY granted, user_id");
+    if (!q)
+        return -1;
+    int n = 0;
+    while (n < max && sqlite3_step(q) == SQLITE_ROW)
+        ids[n++] = sqlite3_column_int64(q, 0);
+    ak_store_done(st, q);
+    return n;
+}
+
 int ak_store_admin_config_ids(struct ak_store *st, int64_t *ids, int max)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM admins WHERE source = 'config'");

@@ -59,24 +59,38 @@ bool ak_clock_give(struct ak_server *srv, struct ak_conn *c, const json_t *id, s
 }
 
 /* A notice of deadline for side: stored as told, then sent. */
+#define TOLD_ADMINS 16      /* admins told of one overdue game, at most */
+
 struct told {
     int64_t deadline;
     bool near;              /* deadline_near; else deadline_passed */
+    bool admins_too;        /* deadline_passed: the admins are told (game_overdue) */
     int side;
+    int nadmins;            /* read by the writer with the rest */
+    int64_t admin[TOLD_ADMINS];
 };
 
 static int told_write(struct ak_store *st, const struct ak_commit *k)
 {
-    const struct told *t = k->data;
-    return ak_store_game_told(st, k->game_id, t->near, t->deadline);
+    struct told *t = k->data;
+    int rc = ak_store_game_told(st, k->game_id, t->near, t->deadline);
+    if (rc == AK_STORE_OK && t->admins_too) {
+        t->nadmins = ak_store_admin_ids(st, t->admin, TOLD_ADMINS);
+        t->nadmins = t->nadmins < 0 ? 0 : t->nadmins;
+    }
+    return rc;
 }
 
 static void told_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct told *t = k->data;
     struct ak_game *g = k->g;
-    if (g->meta.deadline == t->deadline)    /* else moved meanwhile: that one is past telling */
-        ak_notify(srv, t->near ? "deadline_near" : "deadline_passed", g, g->player[t->side], t->side);
+    if (g->meta.deadline != t->deadline)    /* moved meanwhile: that one is past telling */
+        return;
+    ak_notify(srv, t->near ? "deadline_near" : "deadline_passed", g, g->player[t->side], t->side);
+    for (int i = 0; i < t->nadmins; i++)    /* one each per overdue game: bounded by the games */
+        if (t->admin[i] != g->player[t->side])
+            ak_notify(srv, "game_overdue", g, t->admin[i], t->side);
 }
 
 /* Not stored: the next tick tries again. */
@@ -101,7 +115,8 @@ static void tell(struct ak_server *srv, struct ak_game *g, int side, bool near)
         near ? (g->warned = false) : (g->overdue = false);
         return;
     }
-    *t = (struct told){g->meta.deadline, near, side};
+    *t = (struct told){.deadline = g->meta.deadline, .near = near, .side = side,
+                       .admins_too = !near && srv->cfg.notify_admins_overdue};
     ak_batch_job(srv, NULL, NULL, &told_job, g, t);
 }
 

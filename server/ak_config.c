@@ -36,6 +36,8 @@
  *   registrations_per_address  accounts made from one address per hour (0: no limit)
  *   session_idle_timeout  seconds a logged-in connection may send nothing
  *                     (clients waiting on pushes send ping; 0: forever)
+ *   notify_admins_overdue  1 (default): every admin is told (game_overdue) when a
+ *                     game's time runs out with on_expiry wait; 0: only its player
  *   keep_finished     seconds a finished game's state stays in memory after
  *                     its last use (then it is read back when asked for)
  *   rating_tau, rating_volatility, rating_max_rd, rating_period_days,
@@ -91,6 +93,7 @@ void ak_config_defaults(struct ak_config *c)
     c->writes_per_minute = 60;
     c->output_per_address = 2048;   /* the map 20 times a second; a game 50 times */
     c->notify_per_hour = 30;
+    c->notify_admins_overdue = 1;
     c->replays_per_second = 20000;  /* actions replayed for records and replays: some 10% of a core */
     c->max_output_anonymous = 1u << 20;     /* the map, a game and its pushes, several times */
     c->max_output_player = 16u << 20;
@@ -154,7 +157,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(rate_per_address, 0, 10000000), NUM(rate_per_user, 0, 10000000),
-        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
+        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(notify_admins_overdue, 0, 1), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
         NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
         NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),

@@ -77,6 +77,7 @@ struct ak_config {
     int writes_per_minute;      /* small writes per account (burst: a minute's worth) */
     int output_per_address;     /* KiB of replies per second to one address */
     int notify_per_hour;        /* notifications one account may cause to others (challenges) */
+    int notify_admins_overdue;  /* 1: admins are told (game_overdue) when a game waits for an operator */
     int replays_per_second;     /* actions replayed by `record` and `replay`, everyone's together */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */

@@ -450,7 +450,9 @@ as ivy games --finished >"$dir/finished.out" 2>&1
 check "games --finished leaves out a running game" "! grep -q '^$game ' '$dir/finished.out'"
 kill -TERM $pid; wait $pid 2>/dev/null
 # deadline_near and deadline_passed are told once per deadline, not again
-# each time akd starts (issue 33): a game overdue across two restarts
+# each time akd starts (issue 33): a game overdue across two restarts;
+# an admin (jack) is told it waits for an operator (game_overdue), once
+"$AKD" --db "$db" --admin-add jack >/dev/null 2>&1
 start_akd told --db "$db" --allow-positions 1 --notify-command "$dir/notify" --clock-tick-ms 100
 for u in ivy jack; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
 late=$(newgame ivy new axis --opponent jack --time 2s --on-expiry wait)
@@ -466,6 +468,17 @@ check "deadline_near and deadline_passed told once each across two restarts of a
 AKC_PASSWORD=password-ivy as ivy login ivy >/dev/null 2>&1
 check "... and it is still overdue after them" \
     "[ \$(sqlite3 '$db' \"SELECT passed_told = deadline FROM games WHERE id = $late\") = 1 ] && as ivy games 2>&1 | grep -q '^$late .*OVERDUE'"
+check "the admin was told once that the game waits for an operator (game_overdue)" \
+    "[ \$(grep -c 'game_overdue game=$late user=jack side=axis' '$dir/notify.log') = 1 ]"
+kill -TERM $pid; wait $pid 2>/dev/null
+start_akd quiet --db "$db" --allow-positions 1 --notify-command "$dir/notify" --clock-tick-ms 100 --notify-admins-overdue 0
+for u in ivy jack; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+late2=$(newgame ivy new axis --opponent jack --time 1s --on-expiry wait)
+as jack join "$late2" >/dev/null 2>&1
+for _ in $(seq 60); do grep -q "deadline_passed game=$late2 " "$dir/notify.log" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3
+check "with notify_admins_overdue 0 the player is told and no admin" \
+    "grep -q 'deadline_passed game=$late2 ' '$dir/notify.log' && ! grep -q 'game_overdue game=$late2 ' '$dir/notify.log'"
 kill -TERM $pid; wait $pid 2>/dev/null
 
 # A bad setting is refused at start with the reason.
