@@ -302,7 +302,9 @@ static void finish_register(struct ak_conn *c, struct pw_work *w)
 static void finish_login(struct ak_conn *c, struct pw_work *w)
 {
     if (!w->ok) {
-        ak_log(AK_LOG_WARN, "failed login for %s from %s", w->name, c->peer);
+        /* one wrong password is routine (info); the throttle's lines are the warnings */
+        ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){c->id, w->name, 0, NULL}, "failed login for %s from %s", w->name,
+                    c->peer);
         ak_conn_reply_error(c, w->id, "auth_failed", "wrong user name or password");
         return;
     }

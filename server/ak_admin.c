@@ -71,7 +71,10 @@ static void audit_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct audit_row *a = k->data;
     (void)srv;
-    ak_log(AK_LOG_WARN, "admin %s: %s %s%s%s", a->admin, a->op, a->target, a->detail[0] ? " " : "", a->detail);
+    /* routine for an operator: info, with who (user=) and to what (target=) */
+    int64_t game = strncmp(a->target, "game ", 5) == 0 ? strtoll(a->target + 5, NULL, 10) : 0;
+    ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(a->admin, a->target, game), "admin %s: %s %s%s%s", a->admin, a->op,
+                a->target, a->detail[0] ? " " : "", a->detail);
 }
 
 static const struct ak_job audit_job = {audit_write, audit_answer, NULL, NULL, NULL};
@@ -127,7 +130,8 @@ static void extend_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct ak_deadline_change *d = k->data;
     (void)srv;
-    ak_log(AK_LOG_WARN, "admin %s: extend %s %s", d->audit_by, d->audit_target, d->audit_detail);
+    ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(d->audit_by, d->audit_target, k->g->id), "admin %s: extend %s %s",
+                d->audit_by, d->audit_target, d->audit_detail);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_summary(k->g, k->user));
 }
@@ -345,7 +349,8 @@ static void ban_answer(struct ak_server *srv, struct ak_commit *k)
         ak_conn_end_sessions(srv, b->user, NULL, NULL, "the account was banned by the server's operators");
     int ended = b->adjudicate ? adjudicate_games_of(srv, b->admin, b->user) : 0;
     if (b->adjudicate)
-        ak_log(AK_LOG_WARN, "admin %s: %d games of %s ended", b->admin, ended, b->name);
+        ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(b->admin, b->name, 0), "admin %s: %d games of %s ended", b->admin, ended,
+                    b->name);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, json_pack("{s:s,s:b,s:i}", "user", b->name, "banned", b->ban,
                                                    "games_ended", ended));

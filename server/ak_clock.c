@@ -125,7 +125,7 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
     if (strcmp(g->meta.tc_expiry, "wait") == 0) {
         if (!g->overdue) {
             g->overdue = true;
-            ak_log(AK_LOG_WARN, "game %lld: the %s player's time ran out; it waits for an operator",
+            ak_log_with(AK_LOG_WARN, AK_LOG_GAME(g->id), "game %lld: the %s player's time ran out; it waits for an operator",
                    (long long)g->id, ak_side_name(late));
             tell(srv, g, late, false);
         }
@@ -138,7 +138,7 @@ static void expire(struct ak_server *srv, struct ak_game *g, int late)
     struct ak_reject rej;
     if (!ak_game_try(g, &a, NULL, &next, &ev, &rej))
         return;
-    ak_log(AK_LOG_INFO, "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
+    ak_log_with(AK_LOG_INFO, AK_LOG_GAME(g->id), "game %lld: the %s player lost on time", (long long)g->id, ak_side_name(late));
     ak_game_commit(srv, g, &a, NULL, &next, &ev, "server", NULL, NULL);
 }
 

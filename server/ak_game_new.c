@@ -66,7 +66,7 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
     struct ak_game *g = k->g;
     g->creating = false;
     ak_game_relist(srv, g);
-    ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id},
+    ak_log_with(AK_LOG_INFO, &(struct ak_log_ctx){k->conn ? k->conn->id : 0, g->player_name[k->side], g->id, NULL},
                 "%s created game %lld as %s%s%s", g->player_name[k->side], (long long)g->id,
                 ak_side_name(k->side), g->challenge_name[0] ? ", challenging " : "", g->challenge_name);
     if (g->meta.challenge && !k->tournament)

@@ -92,7 +92,7 @@ void ak_game_evict(struct ak_server *srv, struct ak_game *g)
     ak_undo_forget(g);
     free(g->state);
     g->state = NULL;
-    ak_log(AK_LOG_DEBUG, "game %lld left memory (it is over)", (long long)g->id);
+    ak_log_with(AK_LOG_DEBUG, AK_LOG_GAME(g->id), "game %lld left memory (it is over)", (long long)g->id);
     (void)srv;
 }
 
@@ -130,13 +130,13 @@ int ak_game_load(struct ak_server *srv, struct ak_game *g)
     rc = rc == AK_STORE_OK ? ak_game_replay_from(srv, g, UINT32_MAX, s, NULL)
                            : ak_game_replay(srv, g, ruleset, UINT32_MAX, s, NULL);
     if (rc != 0 || s->actions != g->brief.actions) {
-        ak_log(AK_LOG_ERROR, "game %lld cannot be read back from the database", (long long)g->id);
+        ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(g->id), "game %lld cannot be read back from the database", (long long)g->id);
         free(s);
         g->state = NULL;
         return -1;
     }
     g->stored_seq = s->actions;     /* read from the log: all of it is there */
-    ak_log(AK_LOG_DEBUG, "game %lld read back into memory", (long long)g->id);
+    ak_log_with(AK_LOG_DEBUG, AK_LOG_GAME(g->id), "game %lld read back into memory", (long long)g->id);
     return 0;
 }
 
@@ -295,7 +295,7 @@ int ak_game_attach_crt(const struct ak_game *g, struct ak_state *s)
 {
     if (ak_crt_attach(s, g->crt ? &g->crt->table : NULL) == 0)
         return 0;
-    ak_log(AK_LOG_ERROR, "game %lld: too many combat results tables at once (%d)", (long long)g->id,
+    ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(g->id), "game %lld: too many combat results tables at once (%d)", (long long)g->id,
            AK_CRT_SLOTS - 1);
     return -1;
 }
@@ -314,7 +314,7 @@ int ak_game_start(const struct ak_game *g, int ruleset, struct ak_state *out)
         ak_dice_position(&g->dice, out);
     json_decref(j);
     if (!ok)
-        ak_log(AK_LOG_ERROR, "game %lld: its starting position cannot be read", (long long)g->id);
+        ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(g->id), "game %lld: its starting position cannot be read", (long long)g->id);
     return ok ? ak_game_attach_crt(g, out) : -1;
 }
 
@@ -348,7 +348,7 @@ static int replay_one(void *ud, uint32_t seq, int side, const char *json, const 
     if (ok)
         ak_dice_before_action(&r->g->dice, seq, nonce, r->state);
     if (!ok || !ak_apply(r->state, &a, NULL, &rej) || r->state->actions != seq) {
-        ak_log(AK_LOG_ERROR, "game %lld: action %u does not replay", (long long)r->g->id, seq);
+        ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(r->g->id), "game %lld: action %u does not replay", (long long)r->g->id, seq);
         r->failed = true;
         return 1;
     }
@@ -387,7 +387,7 @@ static int load_state(struct ak_server *srv, struct ak_game *g, int ruleset,
          * read from outside before the engine indexes with it. */
         memcpy(g->state, sg->snapshot, sizeof *g->state);
         if (!ak_state_check(g->state, err, sizeof err)) {
-            ak_log(AK_LOG_ERROR, "game %lld: its stored snapshot is damaged: %s", (long long)g->id, err);
+            ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(g->id), "game %lld: its stored snapshot is damaged: %s", (long long)g->id, err);
             return -1;
         }
         if (ak_game_attach_crt(g, g->state) != 0)
@@ -430,7 +430,7 @@ static int load_one(void *ud, const struct ak_store_game *sg)
     /* One game that cannot be read is left out (its rows stay in the
      * database for the operator), not a reason to refuse every other game. */
     if (ruleset < 0 || load_state(srv, g, ruleset, sg) != 0) {
-        ak_log(AK_LOG_ERROR, "game %lld cannot be read and is left out (ruleset %s, %u actions)",
+        ak_log_with(AK_LOG_ERROR, AK_LOG_GAME(sg->id), "game %lld cannot be read and is left out (ruleset %s, %u actions)",
                (long long)sg->id, sg->ruleset, sg->seq);
         ak_game_remove(srv, g);
         srv->skipped_games++;

@@ -100,7 +100,7 @@ void ak_ladder_log(const struct ak_commit *k)
         return;
     const struct ak_game *g = k->g;
     int win_side = g->player[AK_AXIS] == k->rate_winner ? AK_AXIS : AK_ALLIED;
-    ak_log(AK_LOG_INFO, "game %lld rated (%s): %s %.0f -> %.0f, %s %.0f -> %.0f", (long long)g->id,
+    ak_log_with(AK_LOG_INFO, AK_LOG_GAME(g->id), "game %lld rated (%s): %s %.0f -> %.0f, %s %.0f -> %.0f", (long long)g->id,
            k->rating.ruleset, g->player_name[win_side], k->rated[0], k->rated[1], g->player_name[!win_side],
            k->rated[2], k->rated[3]);
 }

@@ -478,7 +478,7 @@ static void time_given_answer(struct ak_server *srv, struct ak_commit *k)
                              "deadline", (json_int_t)d->after);
     ak_game_push(g, push);
     json_decref(push);
-    ak_log(AK_LOG_INFO, "game %lld: %s gave %lld s more to the %s player", (long long)g->id,
+    ak_log_with(AK_LOG_INFO, AK_LOG_GAME(g->id), "game %lld: %s gave %lld s more to the %s player", (long long)g->id,
            g->player_name[d->side], (long long)d->seconds, ak_side_name(!d->side));
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_summary(g, k->user));

@@ -130,6 +130,10 @@ static void emit(int level, const struct ak_log_ctx *ctx, const char *fmt, va_li
     }
     if (ctx && ctx->game)
         fprintf(f, " game=%lld", (long long)ctx->game);
+    if (ctx && ctx->target && ctx->target[0]) {
+        fputs(" target=", f);
+        put_value(f, ctx->target);
+    }
     fputc('\n', f);
 }
 

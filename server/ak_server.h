@@ -958,13 +958,18 @@ void ak_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* The fields a line may carry beside its message; 0 or NULL: absent. */
 struct ak_log_ctx {
     uint64_t conn;          /* ak_conn.id */
-    const char *user;
+    const char *user;       /* the account acting (an admin, for an admin action) */
     int64_t game;
+    const char *target;     /* what an admin action is done to: an account, a game, a tournament */
 };
 void ak_log_with(int level, const struct ak_log_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The context of a connection (and a game, or 0). */
-#define AK_LOG_CONN(c, g) (&(struct ak_log_ctx){(c)->id, (c)->user_name, (g)})
+#define AK_LOG_CONN(c, g) (&(struct ak_log_ctx){(c)->id, (c)->user_name, (g), NULL})
+/* A line about game g (game=), with no connection. */
+#define AK_LOG_GAME(g) (&(struct ak_log_ctx){0, NULL, (g), NULL})
+/* An admin action: who did it (user=), to what (target=; game= too when a game). */
+#define AK_LOG_ADMIN(admin, what, g) (&(struct ak_log_ctx){0, (admin), (g), (what)})
 /* Write to this file from now on (SIGHUP reopens it); NULL: stderr. */
 int ak_log_open(const char *path);
 /* Lines are gathered and written once a loop turn (ak_log_flush, from the

@@ -457,7 +457,8 @@ static void round_answer(struct ak_server *srv, struct ak_commit *k)
     else
         ak_log(AK_LOG_INFO, "tournament %s: round %d paired", r->name, r->round);
     if (r->admin[0])
-        ak_log(AK_LOG_WARN, "admin %s: tournament_start tournament %s", r->admin, r->name);
+        ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(r->admin, r->name, 0), "admin %s: tournament_start tournament %s",
+                    r->admin, r->name);
     if (k->conn && r->reply) {
         ak_conn_reply_ok(k->conn, k->id, r->reply);
         r->reply = NULL;
@@ -900,7 +901,8 @@ static void creation_answer(struct ak_server *srv, struct ak_commit *k)
     const struct creation *x = k->data;
     (void)srv;
     if (!x->taken)
-        ak_log(AK_LOG_WARN, "admin %s: tournament_create tournament %s %s", x->admin, x->t.kind, x->t.name);
+        ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(x->admin, x->t.name, 0), "admin %s: tournament_create tournament %s %s",
+                    x->admin, x->t.kind, x->t.name);
     if (k->conn && x->taken)
         ak_conn_reply_error(k->conn, k->id, "bad_request", "a tournament is called %s already", x->t.name);
     else if (k->conn)

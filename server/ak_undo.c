@@ -77,7 +77,7 @@ static void undo_answer(struct ak_server *srv, struct ak_commit *k)
         g->undos_unstored--;
     json_t *patch = ak_state_patch(&u->after, &u->before);
     json_t *taken = ak_action_to_json_in(&u->action, &u->before);
-    ak_log(AK_LOG_INFO, "game %lld: %s took back action %u", (long long)g->id, u->by, u->upto + 1);
+    ak_log_with(AK_LOG_INFO, AK_LOG_GAME(g->id), "game %lld: %s took back action %u", (long long)g->id, u->by, u->upto + 1);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:O}", "seq", (json_int_t)u->upto, "action", taken));
     json_t *push = json_pack("{s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "push", "undo", "game", (json_int_t)g->id,

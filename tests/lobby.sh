@@ -489,4 +489,15 @@ check "akd --sync sometimes exits 2 naming the setting" "[ $rc = 2 ] && grep -q 
 rc=$?
 check "akd --db :memory: exits 2 (actions are written on a connection of their own)" "[ $rc = 2 ] && grep -q 'path of a database file' '$dir/memdb.out'"
 
+# The log lines docs/operations.md shows are akd's own (issue 33): each
+# example matches a line of this run's log, level, words and keys.
+cat "$dir/akd-file.log.1" "$dir/akd-file.log" >"$dir/whole.log" 2>/dev/null
+python3 "$(dirname "$0")/log-examples.py" "$(dirname "$0")/../docs/operations.md" "$dir/whole.log" >"$dir/logex.out" 2>&1; rc=$?
+cat "$dir/logex.out"
+check "every documented log line is one akd wrote (exit $rc)" "[ $rc = 0 ]"
+check "no line about a game lacks game= (every 'game N' message carries it)" \
+    "! grep -E 'msg=\"game [0-9]+' '$dir/whole.log' | grep -vq ' game=[0-9]'"
+check "admin actions are info and name their target" \
+    "! grep 'msg=\"admin ' '$dir/whole.log' | grep -v 'level=info' | grep -q . && ! grep 'msg=\"admin [a-z]*: ' '$dir/whole.log' | grep -vq ' target='"
+
 finish
