@@ -147,8 +147,13 @@ bool ak_summary_matches(const json_t *g, const char *me, unsigned filters)
 void ak_summary_chat(const json_t *m, char *buf, size_t cap)
 {
     const char *channel = json_string_value(json_object_get(m, "channel"));
-    snprintf(buf, cap, "%s%s: %s", channel && strcmp(channel, "spectators") == 0 ? "(spectator) " : "",
-             json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "text")));
+    char num[24] = "";
+    if (json_integer_value(json_object_get(m, "id")))      /* what akc report names */
+        snprintf(num, sizeof num, "[%lld] ", (long long)json_integer_value(json_object_get(m, "id")));
+    snprintf(buf, cap, "%s%s%s: %s", num, channel && strcmp(channel, "spectators") == 0 ? "(spectator) " : "",
+             json_string_value(json_object_get(m, "user")),
+             json_is_true(json_object_get(m, "removed")) ? "(removed by an admin)"
+                                                         : json_string_value(json_object_get(m, "text")));
 }
 
 void ak_summary_attach_crt(const json_t *g, struct ak_state *s)

@@ -375,6 +375,10 @@ static void print_push(json_t *m)
         char line[700];
         ak_summary_chat(m, line, sizeof line);
         printf("game %lld: %s\n", (long long)json_integer_value(json_object_get(m, "game")), line);
+    } else if (kind && strcmp(kind, "chat_removed") == 0) {
+        printf("game %lld: chat message %lld was removed by an admin\n",
+               (long long)json_integer_value(json_object_get(m, "game")),
+               (long long)json_integer_value(json_object_get(m, "id")));
     } else if (kind && strcmp(kind, "joined") == 0) {
         printf("game %lld: %s joined as %s\n", (long long)json_integer_value(json_object_get(m, "game")),
                json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "side")));
@@ -1222,10 +1226,14 @@ static const struct akc_command {
          "  admin tournament-create NAME round_robin|swiss [rounds=N starts=now|+DURATION time=DURATION\n"
          "      per=turn expiry=wait ruleset=R both_sides rated vacation] | admin tournament-start ID\n"
          "  admin computer USER on|off   mark an account as a computer player (akbot's) or not\n"
+         "  admin chat-reports [AFTER] | admin chat-delete MESSAGE | admin chat-dismiss MESSAGE\n"
+         "  admin chat-mute USER DURATION|0   moderate the chat (reports, removal, a muted account)\n"
          "  admin stats          the admin role (accounts named in akd's admins setting)\n",
      0, 0, false, false, akc_admin_check, run_admin, NULL},
     {"chat", "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"
          "                       the spectators; neither reads the other channel until the end)\n",
+     0, 0, false, false, akc_comforts_check, run_comforts, NULL},
+    {"report", "  report MESSAGE [REASON...]  report a chat message ([N] in akc chat) to the admins\n",
      0, 0, false, false, akc_comforts_check, run_comforts, NULL},
     {"settings", "  settings [chat on|off | notify each|digest | email ADDRESS|none | verify-email TOKEN]\n"
          "                       your settings: chat pushes, a daily digest instead of one\n"

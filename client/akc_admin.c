@@ -15,6 +15,10 @@
  *   admin tournament-create NAME KIND [rounds=N starts=now|+DURATION time=D per=turn expiry=wait
  *                                      ruleset=R both_sides rated vacation]
  *   admin tournament-start ID             start it now
+ *   admin chat-reports [AFTER]            the chat messages players reported
+ *   admin chat-delete MESSAGE             remove its text (its reports close)
+ *   admin chat-dismiss MESSAGE            close its reports, keep it
+ *   admin chat-mute USER DURATION         no chat from USER for DURATION (0: unmute)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,8 @@ static const struct {
     {"reset-password", "reset_password", 3, 3, false}, {"stats", "stats", 2, 2, false},
     {"tournament-create", "tournament_create", 4, 16, false}, {"tournament-start", "tournament_start", 3, 3, true},
     {"computer", "computer", 4, 4, false},
+    {"chat-reports", "chat_reports", 2, 3, false}, {"chat-delete", "chat_delete", 3, 3, false},
+    {"chat-dismiss", "chat_dismiss", 3, 3, false}, {"chat-mute", "chat_mute", 4, 4, false},
 };
 
 static int find_op(const char *op)
@@ -73,6 +79,15 @@ int akc_admin_check(int argc, char **argv)
         if (!req)
             return EXIT_USAGE;
     }
+    if ((strncmp(argv[1], "chat-", 5) == 0 && strcmp(argv[1], "chat-mute") != 0 && argc > 2 &&
+         akc_game_number(argv[2]) < 0)) {
+        fprintf(stderr, "akc admin %s: '%s' is not a message number (akc chat GAME shows them)\n", argv[1], argv[2]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "chat-mute") == 0 && strcmp(argv[3], "0") != 0 && akc_duration(argv[3]) < 0) {
+        fprintf(stderr, "akc admin chat-mute: '%s' is not a duration (90s, 30m, 12h, 3d; 0 unmutes)\n", argv[3]);
+        return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "computer") == 0 && strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0) {
         fprintf(stderr, "akc admin computer: on (played by a program) or off, not '%s'\n", argv[3]);
         return EXIT_USAGE;
@@ -106,6 +121,12 @@ static json_t *request(char **argv, int k)
     json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", ops[k].wire);
     if (strcmp(argv[1], "tournament-start") == 0)
         json_object_set_new(req, "tournament", json_integer(akc_game_number(argv[2])));
+    else if (strcmp(argv[1], "chat-reports") == 0 && argv[2])
+        json_object_set_new(req, "after", json_integer(akc_game_number(argv[2])));
+    else if (strcmp(argv[1], "chat-delete") == 0 || strcmp(argv[1], "chat-dismiss") == 0)
+        json_object_set_new(req, "message", json_integer(akc_game_number(argv[2])));
+    else if (strcmp(argv[1], "chat-reports") == 0)
+        ;
     else if (ops[k].game)
         json_object_set_new(req, "game", json_integer(akc_game_number(argv[2])));
     else if (argv[2])
@@ -116,6 +137,8 @@ static json_t *request(char **argv, int k)
         json_object_set_new(req, "games", json_string(argv[3]));
     if (strcmp(argv[1], "computer") == 0)
         json_object_set_new(req, "computer", json_boolean(strcmp(argv[3], "on") == 0));
+    if (strcmp(argv[1], "chat-mute") == 0)
+        json_object_set_new(req, "seconds", json_integer(strcmp(argv[3], "0") == 0 ? 0 : akc_duration(argv[3])));
     if (strcmp(argv[1], "adjudicate") == 0) {
         char reason[1024];
         join_words(argv, 4, reason, sizeof reason);
@@ -138,6 +161,27 @@ static void print_overdue(const json_t *r)
                json_string_value(json_object_get(p, "axis")), json_string_value(json_object_get(p, "allied")),
                json_string_value(json_object_get(g, "waiting_for")));
     }
+}
+
+static void print_reports(const json_t *r)
+{
+    size_t i;
+    json_t *m;
+    if (json_array_size(json_object_get(r, "reports")) == 0)
+        printf("no chat message is reported\n");
+    json_array_foreach(json_object_get(r, "reports"), i, m) {
+        printf("message %lld in game %lld (%s' channel), %s: %s\n", (long long)json_integer_value(json_object_get(m, "message")),
+               (long long)json_integer_value(json_object_get(m, "game")), json_string_value(json_object_get(m, "channel")),
+               json_string_value(json_object_get(m, "user")), json_string_value(json_object_get(m, "text")));
+        const char *reason = json_string_value(json_object_get(m, "reason"));
+        printf("  reported %lld time%s, first by %s%s%s\n", (long long)json_integer_value(json_object_get(m, "reports")),
+               json_integer_value(json_object_get(m, "reports")) == 1 ? "" : "s",
+               json_string_value(json_object_get(m, "reporter")), reason && *reason ? ": " : "", reason ? reason : "");
+    }
+    if (json_is_true(json_object_get(r, "more")))
+        printf("more: akc admin chat-reports %lld\n",
+               (long long)json_integer_value(json_object_get(json_array_get(json_object_get(r, "reports"),
+                   json_array_size(json_object_get(r, "reports")) - 1), "message")));
 }
 
 static long long num(const json_t *o, const char *a, const char *b)
@@ -195,6 +239,17 @@ int akc_admin(struct ak_net *n, char **argv)
         printf("\n");
     } else if (strcmp(op, "unban") == 0) {
         printf("%s is no longer banned\n", argv[2]);
+    } else if (strcmp(op, "chat-reports") == 0) {
+        print_reports(r);
+    } else if (strcmp(op, "chat-delete") == 0 || strcmp(op, "chat-dismiss") == 0) {
+        printf("message %s %s\n", argv[2], op[5] == 'd' && op[6] == 'e' ? "removed; its reports are closed"
+                                                                         : "kept; its reports are closed");
+    } else if (strcmp(op, "chat-mute") == 0) {
+        long long until = num(r, "muted_until", NULL);
+        if (until)
+            printf("%s may not chat for %s\n", json_string_value(json_object_get(r, "user")), argv[3]);
+        else
+            printf("%s may chat again\n", json_string_value(json_object_get(r, "user")));
     } else if (strcmp(op, "computer") == 0) {
         printf("%s %s a computer player\n", json_string_value(json_object_get(r, "user")),
                json_is_true(json_object_get(r, "computer")) ? "is now" : "is no longer");

@@ -8,6 +8,7 @@
  *   settings chat on|off | notify each|digest | email ADDRESS|none | verify-email TOKEN
  *   vacation                   days left this year
  *   vacation DAYS | vacation end
+ *   report MESSAGE [REASON...] a chat message to the admins (ak_moderation.c)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ int akc_comforts_check(int argc, char **argv)
 {
     const char *v = argv[0];
     bool ok = true;
-    if (strcmp(v, "chat") == 0)
+    if (strcmp(v, "chat") == 0 || strcmp(v, "report") == 0)
         ok = argc >= 2 && akc_game_number(argv[1]) > 0;
     else if (strcmp(v, "settings") == 0) {
         ok = argc == 1 || argc == 3;
@@ -87,6 +88,14 @@ int akc_comforts(struct ak_net *n, int argc, char **argv)
             }
             json_object_set_new(req, "text", json_string(text));
         }
+    } else if (strcmp(v, "report") == 0) {
+        char reason[1024] = "";
+        for (int i = 2; i < argc; i++) {
+            size_t len = strlen(reason);
+            snprintf(reason + len, sizeof reason - len, "%s%s", i > 2 ? " " : "", argv[i]);
+        }
+        req = json_pack("{s:s,s:I,s:s}", "cmd", "chat_report", "message", (json_int_t)akc_game_number(argv[1]),
+                        "reason", reason);
     } else if (strcmp(v, "settings") == 0) {
         req = json_pack("{s:s}", "cmd", "settings");
         if (argc == 3) {
@@ -104,7 +113,10 @@ int akc_comforts(struct ak_net *n, int argc, char **argv)
     json_t *r = akc_call(n, req, &status);
     if (!r || akc_json())
         return (json_decref(r), status);
-    if (strcmp(v, "chat") == 0 && argc > 2) {
+    if (strcmp(v, "report") == 0) {
+        printf("message %s reported to the server's admins%s\n", argv[1],
+               json_is_true(json_object_get(r, "reported_before")) ? " (you had reported it already)" : "");
+    } else if (strcmp(v, "chat") == 0 && argc > 2) {
         printf("said to the %s\n", strcmp(json_string_value(json_object_get(r, "channel")), "players") == 0
                                        ? "players" : "spectators");
     } else if (strcmp(v, "chat") == 0) {

@@ -254,6 +254,10 @@ static void on_push(json_t *m)
         say("  %s\n", line);
         return;
     }
+    if (strcmp(kind, "chat_removed") == 0) {
+        say("  (chat message %lld was removed by an admin)\n", (long long)json_integer_value(json_object_get(m, "id")));
+        return;
+    }
     if (strcmp(kind, "time_given") == 0) {
         say("%s gave %lld s more to the clock.\n", json_string_value(json_object_get(m, "by")),
             (long long)json_integer_value(json_object_get(m, "seconds")));

@@ -189,5 +189,18 @@ const char *const ak_migrations[] = {
      * restart; a new deadline is a new one to tell */
     "ALTER TABLE games ADD COLUMN near_told INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN passed_told INTEGER NOT NULL DEFAULT 0;",
+    /* 19: chat moderation (issue 33): a message an admin removed keeps
+     * its row (its number, author and time) without its text; players
+     * report messages (one report each, open until an admin deletes or
+     * dismisses it); an admin mutes an account's chat until a time */
+    "ALTER TABLE chat ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE chat_reports ("
+    "  message_id INTEGER NOT NULL REFERENCES chat(id),"
+    "  reporter INTEGER NOT NULL REFERENCES users(id),"
+    "  at INTEGER NOT NULL,"
+    "  reason TEXT NOT NULL,"
+    "  PRIMARY KEY (message_id, reporter));"
+    "CREATE INDEX chat_reports_reporter ON chat_reports(reporter);"
+    "ALTER TABLE users ADD COLUMN chat_muted_until INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

@@ -196,8 +196,37 @@ int ak_store_chat_count(struct ak_store *st, int64_t game, const char *channel, 
  * each with its number and its author's name. */
 int ak_store_chat_page(struct ak_store *st, int64_t game, const char *channel, int64_t before, int limit,
                        void (*cb)(void *ud, int64_t id, int64_t at, const char *user, const char *channel,
-                                  const char *text),
+                                  const char *text, bool removed),
                        void *ud);
+/* The id of the message just added (on the connection that added it). */
+int64_t ak_store_last_id(struct ak_store *st);
+
+/* Chat moderation (ak_store_moderation.c, migration 19). */
+struct ak_store_chat_message {
+    int64_t id, game, author, at;
+    char channel[12];
+    char author_name[64];
+    bool removed;
+};
+/* A message by its number: AK_STORE_OK, or AK_STORE_NOT_FOUND. */
+int ak_store_chat_get(struct ak_store *st, int64_t id, struct ak_store_chat_message *m);
+/* A player's report of a message: AK_STORE_EXISTS when he reported it
+ * already; *open_by_reporter, *open_all: the open reports after it. */
+int ak_store_chat_report(struct ak_store *st, int64_t message, int64_t reporter, int64_t at, const char *reason);
+int ak_store_chat_reports_count(struct ak_store *st, int64_t reporter, int64_t *count);
+/* The open reports, one row per message, oldest first, after message
+ * `after` (0: from the first), at most limit: cb gets the message (its text
+ * too), how many reported it, and the first report's reason and reporter. */
+int ak_store_chat_reports(struct ak_store *st, int64_t after, int limit,
+                          void (*cb)(void *ud, const struct ak_store_chat_message *m, const char *text, int reports,
+                                     const char *reason, const char *reporter),
+                          void *ud);
+/* Remove a message's text (it keeps its row) and close its reports; or
+ * close them only (dismiss). AK_STORE_NOT_FOUND: no such message. */
+int ak_store_chat_remove(struct ak_store *st, int64_t message, bool remove_text);
+/* An account's chat muted until a time (0: not muted), and read back. */
+int ak_store_chat_mute(struct ak_store *st, int64_t user, int64_t until);
+int ak_store_chat_muted_until(struct ak_store *st, int64_t user, int64_t *until);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

@@ -110,10 +110,10 @@ int ak_store_chat_add(struct ak_store *st, int64_t game, int64_t at, int64_t use
 
 int ak_store_chat_page(struct ak_store *st, int64_t game, const char *channel, int64_t before, int limit,
                        void (*cb)(void *ud, int64_t id, int64_t at, const char *user, const char *channel,
-                                  const char *text),
+                                  const char *text, bool removed),
                        void *ud)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT chat.id, chat.at, users.name, chat.channel, chat.text FROM chat "
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT chat.id, chat.at, users.name, chat.channel, chat.text, chat.removed FROM chat "
                                         "JOIN users ON users.id = chat.user_id WHERE chat.game_id = ?1 "
                                         "AND (?2 IS NULL OR chat.channel = ?2) AND (?3 = 0 OR chat.id < ?3) "
                                         "ORDER BY chat.id DESC LIMIT ?4");
@@ -127,7 +127,8 @@ int ak_store_chat_page(struct ak_store *st, int64_t game, const char *channel, i
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW)
         cb(ud, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), (const char *)sqlite3_column_text(q, 2),
-           (const char *)sqlite3_column_text(q, 3), (const char *)sqlite3_column_text(q, 4));
+           (const char *)sqlite3_column_text(q, 3), (const char *)sqlite3_column_text(q, 4),
+           sqlite3_column_int(q, 5) != 0);
     ak_store_done(st, q);
     return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }

@@ -96,7 +96,7 @@ static void audit(struct ak_conn *c, const char *op, const char *target, const c
 
 /* The account named by "user" (any case): its id, and its name as
  * registered in canonical; 0 after an error reply. */
-static int64_t user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64])
+int64_t ak_admin_user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64])
 {
     const char *name = json_string_value(json_object_get(msg, "user"));
     int64_t user;
@@ -286,7 +286,7 @@ static const struct ak_job reset_job = {reset_write, reset_answer, NULL, reset_r
 static void op_reset_password(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     char canonical[64];
-    int64_t user = user_arg(c, id, msg, canonical);
+    int64_t user = ak_admin_user_arg(c, id, msg, canonical);
     struct reset_issue *r = user ? calloc(1, sizeof *r) : NULL;
     if (!r) {
         if (user)
@@ -366,7 +366,7 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
         return;
     }
     char canonical[64];
-    int64_t user = user_arg(c, id, msg, canonical);
+    int64_t user = ak_admin_user_arg(c, id, msg, canonical);
     if (!user)
         return;
     if (ban && user == c->user) {
@@ -418,7 +418,7 @@ static void op_computer(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     char canonical[64];
-    int64_t user = user_arg(c, id, msg, canonical);
+    int64_t user = ak_admin_user_arg(c, id, msg, canonical);
     if (!user)
         return;
     struct computer_change *m = calloc(1, sizeof *m);
@@ -460,13 +460,16 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_stats(c, id);
     else if (op && strcmp(op, "computer") == 0)
         op_computer(c, id, msg);
+    else if (op && ak_moderation_op(c, id, msg, op))
+        ;                                       /* chat moderation (ak_moderation.c), audited in its commits */
     else if (op && strcmp(op, "tournament_create") == 0)
         ak_tournament_create(c, id, msg);       /* audited in the commit that stores it (ak_tournament.c) */
     else if (op && strcmp(op, "tournament_start") == 0)
         ak_tournament_start_now(c, id, msg);    /* the same */
     else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
-                            "reset_password, stats, computer, tournament_create or tournament_start");
+                            "reset_password, stats, computer, chat_reports, chat_delete, chat_dismiss, chat_mute, "
+                            "tournament_create or tournament_start");
 }
 
 /* The configured names, each resolved to the account it named when akd

@@ -21,7 +21,9 @@
  * costly queries (ak_dispatch.c), a reading returns one page, and a
  * message is stored in the next group commit (the writer counts and
  * inserts it, so the limits hold across a batch), its push sent once it
- * is stored. */
+ * is stored. An account an admin muted (ak_moderation.c) may not send
+ * until then; a message an admin removed is read as removed, without its
+ * text. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,21 +98,21 @@ static bool is_player(const struct ak_game *g, int64_t user)
 }
 
 /* May a reader see a channel of g now? */
-static bool can_read(const struct ak_game *g, int64_t reader, const char *channel)
+bool ak_chat_can_read(const struct ak_game *g, int64_t reader, const char *channel)
 {
     if (ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "active") != 0)
         return true;
     return is_player(g, reader) == (strcmp(channel, "players") == 0);
 }
 
-static void push_chat(struct ak_server *srv, const struct ak_game *g, json_t *msg, const char *channel)
+void ak_chat_push(struct ak_server *srv, const struct ak_game *g, json_t *msg, const char *channel)
 {
     for (int i = g->nwatchers - 1; i >= 0; i--) {     /* last first: a send may close a watcher (ak_watch.c) */
         if (i >= g->nwatchers)
             continue;
         struct ak_conn *w = g->watchers[i];
         struct ak_store_prefs p;
-        if (!w->user || !can_read(g, w->user, channel))
+        if (!w->user || !ak_chat_can_read(g, w->user, channel))
             continue;
         if (ak_store_prefs_get(srv->store, w->user, &p) == AK_STORE_OK && p.chat_muted)
             continue;
@@ -123,12 +125,16 @@ struct history {
     int64_t oldest;
 };
 
-static void one_message(void *ud, int64_t num, int64_t at, const char *user, const char *channel, const char *text)
+static void one_message(void *ud, int64_t num, int64_t at, const char *user, const char *channel, const char *text,
+                        bool removed)
 {
     struct history *h = ud;
     h->oldest = num;
-    json_array_append_new(h->list, json_pack("{s:I,s:I,s:s,s:s,s:s}", "id", (json_int_t)num, "at", (json_int_t)at,
-                                             "user", user, "channel", channel, "text", text));
+    json_t *m = json_pack("{s:I,s:I,s:s,s:s,s:s}", "id", (json_int_t)num, "at", (json_int_t)at, "user", user, "channel",
+                          channel, "text", text);
+    if (removed)
+        json_object_set_new(m, "removed", json_true());
+    json_array_append_new(h->list, m);
 }
 
 /* The page of messages before `before` (0: the newest) the caller may read. */
@@ -138,7 +144,7 @@ static void read_history(struct ak_conn *c, const json_t *id, const struct ak_ga
         ak_conn_reply_error(c, id, "bad_request", "before is the number of a message (its \"id\")");
         return;
     }
-    const char *only = can_read(g, c->user, "players") && can_read(g, c->user, "spectators") ? NULL
+    const char *only = ak_chat_can_read(g, c->user, "players") && ak_chat_can_read(g, c->user, "spectators") ? NULL
                        : is_player(g, c->user) ? "players" : "spectators";
     struct history h = {json_array(), 0};
     if (ak_store_chat_page(c->srv->store, g->id, only, before ? json_integer_value(before) : 0, CHAT_PAGE + 1,
@@ -163,6 +169,7 @@ struct chat_post {
     char channel[12];
     char author[64];
     int64_t at;
+    int64_t id;             /* its number, once stored */
     bool full;              /* the writer found no room: not stored */
     char text[];
 };
@@ -176,7 +183,11 @@ static int chat_write(struct ak_store *st, const struct ak_commit *k)
         ak_store_chat_count(st, k->game_id, p->channel, k->user, &by_author) != AK_STORE_OK)
         return AK_STORE_ERROR;
     p->full = in_channel >= CHAT_PER_CHANNEL || by_author >= (players ? CHAT_PER_CHANNEL / 2 : CHAT_PER_SPECTATOR);
-    return p->full ? AK_STORE_OK : ak_store_chat_add(st, k->game_id, p->at, k->user, p->channel, p->text);
+    if (p->full)
+        return AK_STORE_OK;
+    int rc = ak_store_chat_add(st, k->game_id, p->at, k->user, p->channel, p->text);
+    p->id = rc == AK_STORE_OK ? ak_store_last_id(st) : 0;
+    return rc;
 }
 
 static void chat_answer(struct ak_server *srv, struct ak_commit *k)
@@ -188,9 +199,10 @@ static void chat_answer(struct ak_server *srv, struct ak_commit *k)
                             p->channel, strcmp(p->channel, "players") == 0 ? CHAT_PER_CHANNEL / 2 : CHAT_PER_SPECTATOR);
         return;
     }
-    json_t *push = json_pack("{s:s,s:I,s:s,s:s,s:s,s:I}", "push", "chat", "game", (json_int_t)k->game_id, "channel",
-                             p->channel, "user", p->author, "text", p->text, "at", (json_int_t)p->at);
-    push_chat(srv, k->g, push, p->channel);
+    json_t *push = json_pack("{s:s,s:I,s:s,s:s,s:s,s:I,s:I}", "push", "chat", "game", (json_int_t)k->game_id, "channel",
+                             p->channel, "user", p->author, "text", p->text, "at", (json_int_t)p->at, "id",
+                             (json_int_t)p->id);
+    ak_chat_push(srv, k->g, push, p->channel);
     json_decref(push);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, json_pack("{s:I,s:s}", "game", (json_int_t)k->game_id, "channel", p->channel));
@@ -213,7 +225,12 @@ void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "a chat message is 1 to %d bytes of text, on one line", CHAT_MAX);
         return;
     }
-    int64_t now = ak_now();
+    int64_t now = ak_now(), muted = 0;
+    if (ak_store_chat_muted_until(c->srv->store, c->user, &muted) == AK_STORE_OK && muted > now) {
+        ak_conn_reply_error(c, id, "chat_muted", "the server's admins muted your chat for %lld more minutes",
+                            (long long)((muted - now + 59) / 60));
+        return;
+    }
     if (!chat_allowed(c->user, now)) {
         ak_conn_reply_error(c, id, "rate_limited", "too many chat messages; one more every %d seconds", CHAT_EVERY);
         return;
@@ -227,6 +244,7 @@ void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(p->author, sizeof p->author, "%s", c->user_name);
     p->at = now;
     p->full = false;
+    p->id = 0;
     memcpy(p->text, text, strlen(text) + 1);
     ak_batch_job(c->srv, c, id, &chat_job, g, p);
 }

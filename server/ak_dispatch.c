@@ -172,7 +172,7 @@ static bool with_text(const json_t *msg)
  * overdue and stats). */
 static bool op_writes(const json_t *msg)
 {
-    static const char *const reads[] = {"list", "show", "overdue", "stats"};
+    static const char *const reads[] = {"list", "show", "overdue", "stats", "chat_reports"};
     const char *op = json_string_value(json_object_get(msg, "op"));
     for (size_t i = 0; op && i < sizeof reads / sizeof reads[0]; i++)
         if (strcmp(op, reads[i]) == 0)
@@ -217,6 +217,7 @@ static const struct {
     {"admin", ak_cmd_admin, true, false, 2, op_writes},
     {"tournament", ak_cmd_tournament, true, false, 4, op_writes},
     {"chat", ak_cmd_chat, true, true, 2, with_text},
+    {"chat_report", ak_cmd_chat_report, true, true, 2, always},     /* and REPORTS_PER_ACCOUNT open */
     {"settings", ak_cmd_settings, true, false, 2, with_change},
     {"vacation", ak_cmd_vacation, true, false, 2, with_change},
     {"give_time", ak_cmd_give_time, true, false, 2, always},

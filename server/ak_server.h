@@ -932,6 +932,17 @@ void ak_notify_digest(struct ak_server *srv);
 
 /* ak_chat.c, ak_settings.c, ak_vacation.c: correspondence comforts */
 void ak_cmd_chat(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* May reader see g's channel ("players", "spectators") now? */
+bool ak_chat_can_read(const struct ak_game *g, int64_t reader, const char *channel);
+/* msg to every watcher of g who may read channel and has not muted chat. */
+void ak_chat_push(struct ak_server *srv, const struct ak_game *g, json_t *msg, const char *channel);
+/* ak_moderation.c: a player's report of a message; an admin's ops
+ * chat_reports, chat_delete, chat_dismiss, chat_mute (false: not one). */
+void ak_cmd_chat_report(struct ak_conn *c, const json_t *id, const json_t *msg);
+bool ak_moderation_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
+/* ak_admin.c: the account named by "user" (any case): its id and its
+ * name as registered; 0 after an error reply. */
+int64_t ak_admin_user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64]);
 void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg);
 /* ak_away.c: who is away, read at start and kept in memory. */

@@ -77,10 +77,78 @@ btok=$(sed -n 3p "$dir/state-bob/akc/session")
 check "a message with a line break, or over 500 bytes, is refused" "[ \$(grep -c '1 to 500 bytes of text, on one line' '$dir/chat-bad.out') = 2 ]"
 for i in 1 2 3 4 5 6 7; do as dave chat "$g" "spam $i" >"$dir/flood.out" 2>&1; done
 check "chat is limited in rate" "grep -q 'too many chat messages' '$dir/flood.out'"
+
+# --- chat moderation (issue 33): a player reports what he may read (not
+# his own, once), an admin sees the reports, removes a message (its row
+# stays, its text goes, the watchers are told) or dismisses them, and
+# mutes an account's chat for a time; all audited; the limits on reports
+msgid() {  # USER WORDS: the number of the message holding WORDS, as USER reads the chat
+    as "$1" --json chat "$g" | python3 -c 'import json,sys; print([m["id"] for m in json.load(sys.stdin)["messages"] if sys.argv[1] in m["text"]][0])' "$2"
+}
+gl=$(msgid carol 'good luck')
+pz=$(msgid dave 'panzer')
+as carol report "$pz" >"$dir/rep-unseen.out" 2>&1; rc=$?
+check "a player cannot report (nor learn of) a spectators' message during the game (exit $rc)" \
+    "[ $rc = 1 ] && grep -q \"there is no chat message $pz\" '$dir/rep-unseen.out'"
+as bob report "$gl" >"$dir/rep-own.out" 2>&1; rc=$?
+check "nobody reports his own message (exit $rc)" "[ $rc = 1 ] && grep -q 'is your own' '$dir/rep-own.out'"
+as carol report "$gl" rude to me >"$dir/rep.out" 2>&1
+expect rep "message $gl reported to the server's admins"
+as carol report "$gl" >"$dir/rep-again.out" 2>&1
+expect rep-again 'you had reported it already'
+as carol chat "$g" >"$dir/hist-ids.out" 2>&1
+check "akc chat numbers each message (what akc report names)" "grep -q \"^\\[$gl\\] bob: good luck\" '$dir/hist-ids.out'"
+as carol admin chat-reports >"$dir/rep-notadmin.out" 2>&1; rc=$?
+check "only an admin reads the reports (exit $rc)" "[ $rc = 1 ] && grep -q 'admin role' '$dir/rep-notadmin.out'"
+as alice admin chat-reports >"$dir/reports.out" 2>&1
+check "the admin sees the message, its author and text, who reported it and why" \
+    "grep -q \"^message $gl in game $g (players' channel), bob: good luck, have fun\" '$dir/reports.out' && grep -q 'reported 1 time, first by carol: rude to me' '$dir/reports.out'"
+as alice admin chat-delete "$gl" >"$dir/del.out" 2>&1
+expect del "message $gl removed; its reports are closed"
+sleep 0.3
+check "the watchers who could read it are told it was removed" "grep -q \"chat message $gl was removed by an admin\" '$dir/player.out'"
+as carol chat "$g" >"$dir/hist-del.out" 2>&1
+check "... it reads as removed, its text gone from the database" \
+    "grep -q \"^\\[$gl\\] bob: (removed by an admin)\" '$dir/hist-del.out' && [ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT text FROM chat WHERE id = $gl\")\" = '' ]"
+as alice admin chat-reports >"$dir/reports2.out" 2>&1
+expect reports2 'no chat message is reported'
+as alice admin chat-delete 999999 >"$dir/del-none.out" 2>&1; rc=$?
+check "removing a message that does not exist says so (exit $rc)" "[ $rc = 1 ] && grep -q 'no chat message 999999' '$dir/del-none.out'"
+ayt=$(msgid carol 'are you there')
+as carol report "$ayt" >/dev/null 2>&1
+as alice admin chat-dismiss "$ayt" >"$dir/dismiss.out" 2>&1
+expect dismiss "message $ayt kept; its reports are closed"
+check "... and it is still there" "as carol chat '$g' 2>&1 | grep -q 'are you there'"
+as alice admin chat-mute dave 1h >"$dir/mute-dave.out" 2>&1
+expect mute-dave 'dave may not chat for 1h'
+as dave chat "$g" one more >"$dir/muted-say.out" 2>&1; rc=$?
+check "a muted account cannot chat, and is told for how long (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'muted your chat for 60 more minutes' '$dir/muted-say.out'"
+as alice admin chat-mute dave 0 >"$dir/unmute.out" 2>&1
+expect unmute 'dave may chat again'
+check "every moderation is in the audit table, with who did it and to what" \
+    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT group_concat(admin || ' ' || op || ' ' || target, ';') FROM admin_actions WHERE op LIKE 'chat_%'\")\" = 'alice chat_delete message $gl;alice chat_dismiss message $ayt;alice chat_mute dave;alice chat_mute dave' ]"
+# the limits: an account has at most 20 reports open; a reason is short plain text
+for u in s1 s2 s3 s4 s5; do
+    AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1
+    for i in 1 2 3 4 5; do as $u chat "$g" "noise $u $i" >/dev/null 2>&1; done
+done
+ids=$(as dave --json chat "$g" | python3 -c 'import json,sys; print(" ".join(str(m["id"]) for m in json.load(sys.stdin)["messages"] if m["text"].startswith("noise")))')
+kept=0
+for m in $ids; do as dave report "$m" >"$dir/rep-many.out" 2>&1 && kept=$((kept + 1)); done
+check "an account has at most 20 reports waiting: the 21st is refused (kept $kept of $(echo $ids | wc -w))" \
+    "[ $kept = 20 ] && grep -q 'you have 20 reports waiting for the admins already' '$dir/rep-many.out'"
+ctok=$(sed -n 3p "$dir/state-carol/akc/session")
+{ echo "{\"id\":0,\"cmd\":\"resume\",\"token\":\"$ctok\"}"
+  printf '{"id":1,"cmd":"chat_report","message":%s,"reason":"a\\nb"}\n' "$ayt"
+  echo "{\"id\":2,\"cmd\":\"chat_report\",\"message\":$ayt,\"reason\":\"$(head -c 201 /dev/zero | tr '\0' x)\"}"; } |
+    "$AKC" --server 127.0.0.1:$port raw >"$dir/rep-bad.out" 2>&1
+check "a reason with a line break, or over 200 bytes, is refused" \
+    "[ \$(grep -c 'a reason is at most 200 bytes of text, on one line' '$dir/rep-bad.out') = 2 ]"
 as bob resign "$g" >/dev/null 2>&1
 sleep 0.3
 as carol chat "$g" >"$dir/hist-after.out" 2>&1
-check "after the game both channels are open to all" "grep -q 'panzer' '$dir/hist-after.out' && grep -q 'good luck' '$dir/hist-after.out'"
+check "after the game both channels are open to all" "grep -q 'panzer' '$dir/hist-after.out' && grep -q 'are you there' '$dir/hist-after.out'"
 kill $sw $pw 2>/dev/null
 as bob record "$g" >"$dir/rec.json" 2>&1
 check "chat is not in the game record" "! grep -q 'good luck' '$dir/rec.json'"

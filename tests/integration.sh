@@ -254,7 +254,7 @@ check "a session left in the config directory is moved to the state directory" "
 src=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n "s/^  version : '\(.*\)',/\1/p" "$src/meson.build")
 check "akc, akd and their man pages give meson.build's version ($version)" \
-    "[ -n '$version' ] && [ \"\$('$AKC' --version)\" = 'akc $version' ] && [ \"\$('$AKD' --version)\" = 'akd $version' ] && grep -q '\"akc $version\"' '$src/man/akc.1' && grep -q '\"akd $version\"' '$src/man/akd.8'"
+    "[ -n '$version' ] && '$AKC' --version | grep -qx 'akc $version\\( (commit [^)]*)\\)\\?' && '$AKD' --version | grep -qx 'akd $version\\( (commit [^)]*)\\)\\?' && grep -q '\"akc $version\"' '$src/man/akc.1' && grep -q '\"akd $version\"' '$src/man/akd.8'"
 check "a LICENSE file matches meson.build's license" "grep -q \"license : 'MIT'\" '$src/meson.build' && grep -q '^MIT License' '$src/LICENSE'"
 
 # SIGTERM shuts down cleanly with status 0.

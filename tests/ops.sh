@@ -199,9 +199,9 @@ kill $dp 2>/dev/null; wait $dp 2>/dev/null
 # --- the systemd unit and the default configuration meson installs ---
 inst=$dir/inst
 if meson install -C "$build" --no-rebuild --destdir "$inst" >"$dir/inst.log" 2>&1; then
-    unit=$(find "$inst" -name akd.service | head -1)
+    unit=$(find "$inst" -name akd.service -o -name akd-local.service | head -1)   # a /usr install or another prefix's
     conf=$(find "$inst" -path '*akd/akd.conf' | head -1)
-    check "meson install puts akd.service under lib/systemd/system" "[ -n '$unit' ] && echo '$unit' | grep -q 'lib/systemd/system/akd.service'"
+    check "meson install puts akd.service (akd-local.service outside /usr) under lib/systemd/system" "[ -n '$unit' ] && echo '$unit' | grep -q 'lib/systemd/system/akd\\(-local\\)\\?.service'"
     check "... and a commented akd.conf under etc/akd" "[ -n '$conf' ] && [ \$(grep -c '^#' '$conf') -ge 20 ]"
     check "the unit is Type=notify with a watchdog, sandboxed, reload is SIGHUP" \
         "grep -q '^Type=notify' '$unit' && grep -q '^WatchdogSec=' '$unit' && grep -q '^DynamicUser=yes' '$unit' && grep -q '^ProtectSystem=strict' '$unit' && grep -q '^NoNewPrivileges=yes' '$unit' && grep -q '^StateDirectory=akd' '$unit' && grep -q 'ExecReload=.*-HUP' '$unit' && grep -q '^Restart=on-failure' '$unit'"

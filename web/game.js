@@ -224,7 +224,7 @@ export class GameView {
       item($("log"), `${m.user} joined as ${sideName(m.side)}.`);
     } else if (m.push === "declined" || m.push === "aborted") {
       item($("log"), `The game was ${m.push} by ${m.by}.`);
-    } else if (m.push === "chat") {
+    } else if (m.push === "chat" || m.push === "chat_removed") {
       this.talk.pushed(m);
       return;
     } else if (m.push === "time_given") {

@@ -4,7 +4,10 @@
 // The history is read when the game is opened (the newest 100) and grows
 // from the pushes. "Mute" is the account's chat setting (`settings chat
 // off`): akd then pushes no chat to it, and the page shows none. Text is
-// put in as text, never as markup.
+// put in as text, never as markup. Each message of another player has a
+// "Report" button (`chat_report`: the server's admins see it); one an
+// admin removed reads "(removed by an admin)", at once for a watcher
+// (`chat_removed` push).
 
 import { errorText } from "./describe.js";
 import { $ } from "./dom.js";
@@ -47,15 +50,44 @@ export class Talk {
   line(m) {
     const li = document.createElement("li");
     li.className = m.channel;
+    if (m.id) li.dataset.message = m.id;
     const who = document.createElement("b");
     who.textContent = `${m.user}${m.channel === "spectators" ? " (spectator)" : ""}`;
-    li.append(`${clock(m.at)} `, who, `: ${m.text}`);
+    const text = document.createElement("span");
+    text.className = "chat-text";
+    text.textContent = m.removed ? "(removed by an admin)" : m.text;
+    li.append(`${clock(m.at)} `, who, ": ", text);
+    if (m.id && !m.removed && m.user !== this.conn.user) {
+      const report = document.createElement("button");
+      report.type = "button";
+      report.className = "chat-report";
+      report.textContent = "Report";
+      report.title = "Tell the server's admins this message breaks the rules";
+      report.addEventListener("click", () => this.report(m.id, report));
+      li.append(" ", report);
+    }
     $("chat").appendChild(li);
     $("chat").scrollTop = $("chat").scrollHeight;
   }
 
   pushed(m) {
-    if (m.game === this.id && !this.muted) this.line(m);
+    if (m.game !== this.id || this.muted) return;
+    if (m.push === "chat_removed") {
+      const li = $("chat").querySelector(`li[data-message="${Number(m.id)}"]`);
+      if (li) { li.querySelector(".chat-text").textContent = "(removed by an admin)"; li.querySelector(".chat-report")?.remove(); }
+      return;
+    }
+    this.line(m);
+  }
+
+  async report(message, button) {
+    const reason = window.prompt("Why do you report this message? (optional, sent to the server's admins)", "");
+    if (reason === null) return;
+    try {
+      await this.conn.request("chat_report", { message, reason: reason.slice(0, 200) });
+      button.textContent = "Reported";
+      button.disabled = true;
+    } catch (e) { this.showError(errorText(e)); }
   }
 
   // typed: the text is the input's (cleared once sent, if still the same);

@@ -110,6 +110,22 @@ if (!await expectText(emil, "#chat li", "dora: Good luck, Emil", "Dora's line re
 await emil.fill("#chat-text", "And to you");
 await emil.click("#chat-send");
 await expectText(dora, "#chat li", "emil: And to you", "Emil's line reaches Dora");
+// a chat line can be reported to the admins (issue 33): not one's own
+ok((await dora.locator('#chat li:has-text("Good luck, Emil") button.chat-report').count()) === 0,
+  "Dora has no Report button on her own line");
+emil.answer = "rude";
+await emil.locator('#chat li:has-text("Good luck, Emil") button.chat-report').click();
+await expectText(emil, '#chat li button.chat-report', "Reported", "Emil reports Dora's line: the button says Reported");
+emil.answer = undefined;
+{
+  const reports = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword }, { cmd: "admin", op: "chat_reports" }]);
+  const rep = reports[1].result?.reports?.find((r) => r.text === "Good luck, Emil");
+  ok(rep && rep.reporter === "emil" && rep.reason === "rude", `the admins see Emil's report with its reason (${JSON.stringify(rep)})`);
+  const del = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
+    { cmd: "admin", op: "chat_delete", message: rep?.message ?? 0 }]);
+  ok(del[1].ok, "an admin removes the line");
+  await expectText(dora, "#chat li", "dora: \\(removed by an admin\\)", "the removed line reads as removed on Dora's page at once");
+}
 await fritz.goto(`${url}/game/${game}`);
 await expectText(fritz, "#chat-note", "other spectators", "Fritz, a spectator, writes to the spectators");
 ok((await fritz.locator("#chat li").count()) === 0, "... and does not read the players' channel during the game");
@@ -183,7 +199,7 @@ const rematch = Number(dora.url().match(/(\d+)$/)[1]);
 const summary = (await overTcp([{ cmd: "show", game: rematch }]))[0].result;
 ok(summary.challenge === "emil" && summary.players.allied === "dora" && summary.time_control?.seconds === 3 * 86400 &&
    summary.time_control?.per === "turn", `the rematch is a challenge to Emil, Dora on the Allied side, the same clock (game ${rematch})`);
-await expectText(fritz, "#chat li", "dora: Good luck, Emil", "once the game is over the spectators read the players' channel too");
+await expectText(fritz, "#chat li", "emil: And to you", "once the game is over the spectators read the players' channel too");
 await expectText(emil, "#chat li", `offers a rematch: game ${rematch}`, "Emil, still on the old game, reads the offer in its chat");
 await emil.goto(`${url}/game/${rematch}`);
 await emil.waitForSelector("#game-accept:not([hidden])");

@@ -35,7 +35,8 @@ export async function newPage(name, viewport = { width: 1280, height: 800 }) {
   page.on("console", (m) => { if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) errors.push(`${name}: ${m.text()}`); });
   page.asked = [];
   page.refuse = false;
-  page.on("dialog", (d) => { page.asked.push(d.message()); page.refuse ? d.dismiss() : d.accept(); });
+  // page.answer: what a prompt is answered (else its default)
+  page.on("dialog", (d) => { page.asked.push(d.message()); page.refuse ? d.dismiss() : d.accept(page.answer); });
   return page;
 }
 
