@@ -114,6 +114,10 @@ static const struct flood_kind {
     {"chat", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
               "{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n"}, true, true, false},
     {"chat_read", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld}\n", NULL}, true, true, false},
+    /* chat moderation: a line said, then a report of message number %u (a counter: the first
+     * ones are the flood's own lines, reported by the others; later ones mostly do not exist) */
+    {"report", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
+                "{\"id\":0,\"cmd\":\"chat_report\",\"reason\":\"g%ld\",\"message\":%u}\n"}, true, true, false},
     {"hello", {"{\"id\":0,\"cmd\":\"hello\",\"g\":%ld}\n", NULL}, false, true, false},
     {"show", {"{\"id\":0,\"cmd\":\"show\",\"game\":%ld}\n", NULL}, false, true, false},
     {"map", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, true, false},
