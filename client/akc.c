@@ -8,6 +8,7 @@
  * usage, 3 no connection.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -225,6 +226,59 @@ static int cmd_passwd(struct ak_net *n)
     }
     if (r && !opt.json)
         printf("password changed; every other session of the account has ended\n");
+    json_decref(r);
+    return status;
+}
+
+/* akc export-data [FILE]: the account's data as JSON (FILE mode 0600). */
+static int cmd_export_data(struct ak_net *n, const char *file)
+{
+    int status;
+    json_t *r = akc_call(n, json_pack("{s:s,s:s}", "cmd", "account", "op", "export"), &status);
+    if (!r)
+        return status;
+    int fd = file ? open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    if (file && fd < 0) {
+        fprintf(stderr, "akc: cannot write %s: %s\n", file, strerror(errno));
+        json_decref(r);
+        return EXIT_REFUSED;
+    }
+    int rc = json_dumpfd(r, file ? fd : STDOUT_FILENO, JSON_INDENT(2));
+    if (file) {
+        rc |= write(fd, "\n", 1) != 1;
+        close(fd);
+        if (rc == 0)
+            printf("your data (%lld games, %lld chat messages) is in %s\n",
+                   (long long)json_integer_value(json_object_get(r, "games_total")),
+                   (long long)json_integer_value(json_object_get(r, "chat_total")), file);
+    } else {
+        putchar('\n');
+    }
+    json_decref(r);
+    return rc == 0 ? 0 : EXIT_REFUSED;
+}
+
+/* akc delete-account NAME: NAME typed again as the confirmation, then the
+ * password; the account is erased on the server (no undo). */
+static int cmd_delete_account(struct ak_net *n, const char *name)
+{
+    struct ak_session s;
+    if (!ak_session_load(&s) || strcasecmp(s.user, name) != 0) {
+        fprintf(stderr, "akc delete-account: name the account you are logged in as (%s) to confirm\n",
+                ak_session_load(&s) ? s.user : "not logged in");
+        return EXIT_USAGE;
+    }
+    char password[1024];
+    int status;
+    if (akc_read_password(password, sizeof password, "Password (the account is deleted for ever): ") != 0)
+        return EXIT_USAGE;
+    json_t *r = akc_call(n, json_pack("{s:s,s:s,s:s}", "cmd", "account", "op", "delete", "password", password),
+                         &status);
+    memset(password, 0, sizeof password);
+    if (r && !opt.json)
+        printf("account %s deleted: its personal data is erased, its finished games stay under the name %s; "
+               "%lld unfinished games ended\n", name, json_string_value(json_object_get(r, "now")),
+               (long long)json_integer_value(json_object_get(r, "games_ended")));
     json_decref(r);
     return status;
 }
@@ -876,6 +930,17 @@ static int run_logout(struct akc_ctx *x, int argc, char **argv)
     return status;
 }
 
+static int run_export_data(struct akc_ctx *x, int argc, char **argv)
+{
+    return cmd_export_data(x->n, argc > 1 ? argv[1] : NULL);
+}
+
+static int run_delete_account(struct akc_ctx *x, int argc, char **argv)
+{
+    (void)argc;
+    return cmd_delete_account(x->n, argv[1]);
+}
+
 static int run_passwd(struct akc_ctx *x, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -1185,6 +1250,11 @@ static const struct akc_command {
      1, 1, false, false, NULL, run_passwd, NULL},
     {"reset-password", "  reset-password USER TOKEN   set a new password with a reset token from an admin\n",
      3, 3, false, false, NULL, run_reset_password, NULL},
+    {"export-data", "  export-data [FILE]   your data on the server as JSON: profile, settings, ratings, games, chat\n",
+     1, 2, false, false, NULL, run_export_data, NULL},
+    {"delete-account", "  delete-account NAME  delete your account for ever (NAME again, then the password): personal\n"
+                       "                       data erased, unfinished games ended, finished ones kept anonymously\n",
+     2, 2, false, false, NULL, run_delete_account, NULL},
     {NULL, "Games:\n", 0, 0, false, false, NULL, NULL, NULL},
     {"new", "  new axis|allied|random   create a game, playing that side; options:\n"
          "      --opponent USER  challenge one player (else anyone may join)\n"
@@ -1228,6 +1298,7 @@ static const struct akc_command {
          "  admin computer USER on|off   mark an account as a computer player (akbot's) or not\n"
          "  admin chat-reports [AFTER] | admin chat-delete MESSAGE | admin chat-dismiss MESSAGE\n"
          "  admin chat-mute USER DURATION|0   moderate the chat (reports, removal, a muted account)\n"
+         "  admin export-account USER | admin delete-account USER   an owner's data, on request\n"
          "  admin stats          the admin role (accounts named in akd's admins setting)\n",
      0, 0, false, false, akc_admin_check, run_admin, NULL},
     {"chat", "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"

@@ -19,6 +19,8 @@
  *   admin chat-delete MESSAGE             remove its text (its reports close)
  *   admin chat-dismiss MESSAGE            close its reports, keep it
  *   admin chat-mute USER DURATION         no chat from USER for DURATION (0: unmute)
+ *   admin export-account USER             an account's data, on its owner's request
+ *   admin delete-account USER             erase an account, on its owner's request
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,7 @@ static const struct {
     {"computer", "computer", 4, 4, false},
     {"chat-reports", "chat_reports", 2, 3, false}, {"chat-delete", "chat_delete", 3, 3, false},
     {"chat-dismiss", "chat_dismiss", 3, 3, false}, {"chat-mute", "chat_mute", 4, 4, false},
+    {"export-account", "export_account", 3, 3, false}, {"delete-account", "delete_account", 3, 3, false},
 };
 
 static int find_op(const char *op)
@@ -239,6 +242,13 @@ int akc_admin(struct ak_net *n, char **argv)
         printf("\n");
     } else if (strcmp(op, "unban") == 0) {
         printf("%s is no longer banned\n", argv[2]);
+    } else if (strcmp(op, "export-account") == 0) {
+        json_dumpf(r, stdout, JSON_INDENT(2));
+        putchar('\n');
+    } else if (strcmp(op, "delete-account") == 0) {
+        printf("account %s deleted: personal data erased, finished games kept as %s, %lld unfinished games ended\n",
+               argv[2], json_string_value(json_object_get(r, "now")),
+               (long long)json_integer_value(json_object_get(r, "games_ended")));
     } else if (strcmp(op, "chat-reports") == 0) {
         print_reports(r);
     } else if (strcmp(op, "chat-delete") == 0 || strcmp(op, "chat-dismiss") == 0) {

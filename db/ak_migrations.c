@@ -202,5 +202,9 @@ const char *const ak_migrations[] = {
     "  PRIMARY KEY (message_id, reporter));"
     "CREATE INDEX chat_reports_reporter ON chat_reports(reporter);"
     "ALTER TABLE users ADD COLUMN chat_muted_until INTEGER NOT NULL DEFAULT 0;",
+    /* 20: accounts deleted by their owner or an admin (issue 33): when;
+     * the row stays (finished games and ratings name it) under a
+     * placeholder name, without its personal data */
+    "ALTER TABLE users ADD COLUMN erased INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

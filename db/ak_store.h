@@ -227,6 +227,26 @@ int ak_store_chat_remove(struct ak_store *st, int64_t message, bool remove_text)
 /* An account's chat muted until a time (0: not muted), and read back. */
 int ak_store_chat_mute(struct ak_store *st, int64_t user, int64_t until);
 int ak_store_chat_muted_until(struct ak_store *st, int64_t user, int64_t *until);
+/* Chat retention: up to max messages older than before deleted with their
+ * reports, oldest first; how many in *deleted. */
+int ak_store_chat_expire(struct ak_store *st, int64_t before, int max, int *deleted);
+
+/* Personal data (ak_store_personal.c): an account's games and chat for
+ * its export (at most limit of each, newest first; the count of all in
+ * *total), and its erasure, inside the caller's transaction: the name
+ * becomes placeholder, the password, e-mail, settings, sessions, reset
+ * tokens, admin role, open reports and ratings go, and the text of every
+ * message it wrote is removed; games and their records stay. */
+int ak_store_user_created(struct ak_store *st, int64_t user, int64_t *created);
+int ak_store_user_games_each(struct ak_store *st, int64_t user, int limit, int64_t *total,
+                             void (*cb)(void *ud, int64_t game, const char *ruleset, int side, const char *opponent,
+                                        int64_t created, const char *status),
+                             void *ud);
+int ak_store_user_chat_each(struct ak_store *st, int64_t user, int limit, int64_t *total,
+                            void (*cb)(void *ud, int64_t id, int64_t game, int64_t at, const char *channel,
+                                       const char *text, bool removed),
+                            void *ud);
+int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placeholder, int64_t now);
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

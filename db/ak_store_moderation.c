@@ -115,6 +115,28 @@ int ak_store_chat_remove(struct ak_store *st, int64_t message, bool remove_text)
     return rc == AK_STORE_OK && !remove_text && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
 }
 
+int ak_store_chat_expire(struct ak_store *st, int64_t before, int max, int *deleted)
+{
+    static const char *const steps[] = {
+        "DELETE FROM chat_reports WHERE message_id IN (SELECT id FROM chat WHERE at < ?1 ORDER BY id LIMIT ?2)",
+        "DELETE FROM chat WHERE id IN (SELECT id FROM chat WHERE at < ?1 ORDER BY id LIMIT ?2)",
+    };
+    *deleted = 0;
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *q = ak_store_prep(st, steps[i]);
+        if (!q)
+            return AK_STORE_ERROR;
+        sqlite3_bind_int64(q, 1, before);
+        sqlite3_bind_int(q, 2, max);
+        int rc = ak_store_run(st, q);
+        if (rc != AK_STORE_OK)
+            return rc;
+        if (i == 1)
+            *deleted = sqlite3_changes(st->db);
+    }
+    return AK_STORE_OK;
+}
+
 int ak_store_chat_mute(struct ak_store *st, int64_t user, int64_t until)
 {
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE users SET chat_muted_until = ? WHERE id = ?");

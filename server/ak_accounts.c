@@ -42,7 +42,7 @@
 #define FAILURE_SLOTS 512
 #define RESET_SECONDS (48 * 3600)
 
-enum pw_mode { PW_REGISTER, PW_LOGIN, PW_CHANGE, PW_RESET };
+enum pw_mode { PW_REGISTER, PW_LOGIN, PW_CHANGE, PW_RESET, PW_CONFIRM };
 
 struct pw_work {
     uv_work_t req;
@@ -59,6 +59,7 @@ struct pw_work {
     uv_timer_t delay;
     int64_t user;
     bool ok;
+    void (*confirmed)(struct ak_conn *c, const json_t *id);   /* PW_CONFIRM: the password was right */
 };
 
 /* The keys of ak_throttle.c for a guess at name from c: "p:name|addr"
@@ -448,6 +449,16 @@ static void finish_change(struct ak_conn *c, struct pw_work *w)
     change_account(c, w->id, CHANGE_PASSWORD, w->user, w->name, w->hash, NULL);
 }
 
+static void finish_confirm(struct ak_conn *c, struct pw_work *w)
+{
+    if (!w->ok) {
+        ak_conn_reply_error(c, w->id, "auth_failed", "the password is wrong; nothing was done");
+        return;
+    }
+    good_guess(c, w->name);
+    w->confirmed(c, w->id);
+}
+
 static void finish_reset(struct ak_conn *c, struct pw_work *w)
 {
     if (!w->ok) {
@@ -477,6 +488,8 @@ static void pw_done(uv_work_t *req, int status)
             finish_login(c, w);
         else if (w->mode == PW_RESET)
             finish_reset(c, w);
+        else if (w->mode == PW_CONFIRM)
+            finish_confirm(c, w);
         else
             finish_change(c, w);
     }
@@ -743,6 +756,39 @@ void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg)
     }
     if (ak_store_user_find(c->srv->store, c->user_name, &found, w->hash, sizeof w->hash) != AK_STORE_OK ||
         found != c->user) {
+        free(w);
+        ak_conn_reply_error(c, id, "internal", "the account is gone");
+        return;
+    }
+    queue_password_work(c, id, w, wait);
+}
+
+void ak_account_confirm(struct ak_conn *c, const json_t *id, const char *password,
+                        void (*confirmed)(struct ak_conn *c, const json_t *id))
+{
+    if (!password || !password[0] || strlen(password) > 1023) {
+        ak_conn_reply_error(c, id, "bad_request", "\"password\" (the account's) is needed");
+        return;
+    }
+    struct pw_work *w = calloc(1, sizeof *w);
+    if (!w) {
+        ak_conn_reply_error(c, id, "internal", "out of memory");
+        return;
+    }
+    w->mode = PW_CONFIRM;
+    w->user = c->user;
+    w->confirmed = confirmed;
+    snprintf(w->name, sizeof w->name, "%s", c->user_name);
+    snprintf(w->password, sizeof w->password, "%s", password);
+    int64_t found, wait = login_allowed(c, id, c->user_name);     /* a guess like a login's */
+    if (wait < 0) {
+        sodium_memzero(w->password, sizeof w->password);
+        free(w);
+        return;
+    }
+    if (ak_store_user_find(c->srv->store, c->user_name, &found, w->hash, sizeof w->hash) != AK_STORE_OK ||
+        found != c->user) {
+        sodium_memzero(w->password, sizeof w->password);
         free(w);
         ak_conn_reply_error(c, id, "internal", "the account is gone");
         return;

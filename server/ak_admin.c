@@ -79,7 +79,7 @@ static void audit_answer(struct ak_server *srv, struct ak_commit *k)
 
 static const struct ak_job audit_job = {audit_write, audit_answer, NULL, NULL, NULL};
 
-static void audit(struct ak_conn *c, const char *op, const char *target, const char *detail)
+void ak_admin_audit(struct ak_conn *c, const char *op, const char *target, const char *detail)
 {
     struct audit_row *a = calloc(1, sizeof *a);
     if (!a) {
@@ -177,7 +177,7 @@ static void op_abort(struct ak_conn *c, const json_t *id, const json_t *msg)
     snprintf(by, sizeof by, "%s (admin)", c->user_name);
     snprintf(target, sizeof target, "game %lld", (long long)g->id);
     if (ak_game_close(c->srv, c, id, g, "aborted", by))
-        audit(c, "abort", target, "");
+        ak_admin_audit(c, "abort", target, "");
 }
 
 /* End game g with result (AK_AXIS, AK_ALLIED or AK_NOBODY for a draw):
@@ -231,7 +231,7 @@ static void op_adjudicate(struct ak_conn *c, const json_t *id, const json_t *msg
     snprintf(target, sizeof target, "game %lld", (long long)g->id);
     char detail[260];
     snprintf(detail, sizeof detail, "%s: %s", who == AK_NOBODY ? "draw" : ak_side_name(who), reason);
-    audit(c, "adjudicate", target, detail);
+    ak_admin_audit(c, "adjudicate", target, detail);
 }
 
 /* A banned player's unfinished games, as the admin chose: started ones
@@ -297,7 +297,7 @@ static void op_reset_password(struct ak_conn *c, const json_t *id, const json_t 
     snprintf(r->name, sizeof r->name, "%s", canonical);
     ak_account_reset_token(r->token, r->hashed, &r->expires);
     if (ak_batch_job(c->srv, c, id, &reset_job, NULL, r))
-        audit(c, "reset_password", canonical, "a one-time token issued");
+        ak_admin_audit(c, "reset_password", canonical, "a one-time token issued");
 }
 
 static void op_stats(struct ak_conn *c, const json_t *id)
@@ -385,7 +385,7 @@ static void op_ban(struct ak_conn *c, const json_t *id, const json_t *msg, bool 
     if (ban)
         snprintf(detail, sizeof detail, "games %s", games ? games : "wait");
     if (ak_batch_job(c->srv, c, id, &ban_job, NULL, b))
-        audit(c, ban ? "ban" : "unban", canonical, detail);
+        ak_admin_audit(c, ban ? "ban" : "unban", canonical, detail);
 }
 
 struct computer_change {
@@ -429,7 +429,7 @@ static void op_computer(struct ak_conn *c, const json_t *id, const json_t *msg)
     *m = (struct computer_change){.user = user, .computer = json_is_true(on)};
     snprintf(m->name, sizeof m->name, "%s", canonical);
     if (ak_batch_job(c->srv, c, id, &computer_job, NULL, m))
-        audit(c, m->computer ? "computer_add" : "computer_remove", canonical, "");
+        ak_admin_audit(c, m->computer ? "computer_add" : "computer_remove", canonical, "");
 }
 
 void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -460,6 +460,8 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_stats(c, id);
     else if (op && strcmp(op, "computer") == 0)
         op_computer(c, id, msg);
+    else if (op && ak_personal_op(c, id, msg, op))
+        ;                                       /* export_account, delete_account (ak_personal.c) */
     else if (op && ak_moderation_op(c, id, msg, op))
         ;                                       /* chat moderation (ak_moderation.c), audited in its commits */
     else if (op && strcmp(op, "tournament_create") == 0)
@@ -468,7 +470,8 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_tournament_start_now(c, id, msg);    /* the same */
     else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
-                            "reset_password, stats, computer, chat_reports, chat_delete, chat_dismiss, chat_mute, "
+                            "reset_password, stats, computer, export_account, delete_account, chat_reports, chat_delete, "
+                            "chat_dismiss, chat_mute, "
                             "tournament_create or tournament_start");
 }
 

@@ -38,6 +38,10 @@
  *                     (clients waiting on pushes send ping; 0: forever)
  *   notify_admins_overdue  1 (default): every admin is told (game_overdue) when a
  *                     game's time runs out with on_expiry wait; 0: only its player
+ *   chat_keep_days    chat messages older than this many days are deleted (0,
+ *                     the default: kept as long as their game)
+ *   delete_games      resign (default) or adjudicate: what becomes of the
+ *                     unfinished games of an account deleted (ak_personal.c)
  *   keep_finished     seconds a finished game's state stays in memory after
  *                     its last use (then it is read back when asked for)
  *   rating_tau, rating_volatility, rating_max_rd, rating_period_days,
@@ -94,6 +98,7 @@ void ak_config_defaults(struct ak_config *c)
     c->output_per_address = 2048;   /* the map 20 times a second; a game 50 times */
     c->notify_per_hour = 30;
     c->notify_admins_overdue = 1;
+    snprintf(c->delete_games, sizeof c->delete_games, "resign");
     c->replays_per_second = 20000;  /* actions replayed for records and replays: some 10% of a core */
     c->max_output_anonymous = 1u << 20;     /* the map, a game and its pushes, several times */
     c->max_output_player = 16u << 20;
@@ -151,13 +156,13 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
 #define NUM(k, lo, hi) {#k, offsetof(struct ak_config, k), lo, hi, sizeof(((struct ak_config *)0)->k)}
 #define STR(k) {#k, offsetof(struct ak_config, k), 1, 0, sizeof(((struct ak_config *)0)->k)}
         STR(listen), STR(db), STR(log_file), STR(notify_command), STR(backup_file), STR(backup_dir), NUM(backup_keep, 1, 100000),
-        NUM(vacation_days, 0, 366), NUM(digest_hour, 0, 23), STR(http_listen), STR(metrics_allow), STR(web_origins), STR(trusted_proxies), STR(web_dir), STR(updated_crt),
+        NUM(vacation_days, 0, 366), NUM(digest_hour, 0, 23), STR(http_listen), STR(metrics_allow), STR(web_origins), STR(trusted_proxies), STR(web_dir), STR(updated_crt), STR(delete_games),
         STR(tls_cert), STR(tls_key), STR(admins), NUM(allow_plaintext, 0, 1), NUM(max_per_user, 0, 1000000),
         NUM(registrations_per_address, 0, 1000000), NUM(session_idle_timeout, 0, 86400 * 30), NUM(keep_finished, 0, 86400 * 30),
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(rate_per_address, 0, 10000000), NUM(rate_per_user, 0, 10000000),
-        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(notify_admins_overdue, 0, 1), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
+        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(notify_admins_overdue, 0, 1), NUM(chat_keep_days, 0, 36500), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
         NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
         NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
@@ -172,6 +177,8 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         c->sync_full = strcmp(value, "full") == 0;
         return 0;
     }
+    if (strcmp(key, "delete_games") == 0 && strcmp(value, "resign") != 0 && strcmp(value, "adjudicate") != 0)
+        return snprintf(err, cap, "delete_games is resign or adjudicate"), -1;
     /* Actions are written on a second connection to the same file
      * (ak_writer.c): an in-memory database would be a different one there. */
     if (strcmp(key, "db") == 0 && (strcmp(value, ":memory:") == 0 || strncmp(value, "file:", 5) == 0))

@@ -2,8 +2,8 @@
  * down, on a timer, into what must happen as time passes: connections
  * (expired sessions, silent connections), games in memory (idle ones
  * evicted), deadlines, tournaments (start dates, rounds to retry) and
- * the daily digests; each of them knows nothing of the others or of the
- * timer. */
+ * the daily digests, chat retention; each of them knows nothing of the
+ * others or of the timer. */
 #include "ak_server.h"
 
 static void on_tick(uv_timer_t *t)
@@ -14,6 +14,7 @@ static void on_tick(uv_timer_t *t)
     ak_tournament_tick(srv);
     ak_notify_digest(srv);
     ak_clock_tick(srv);
+    ak_retention_tick(srv);
 }
 
 void ak_cron_start(struct ak_server *srv)

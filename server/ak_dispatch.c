@@ -218,6 +218,7 @@ static const struct {
     {"tournament", ak_cmd_tournament, true, false, 4, op_writes},
     {"chat", ak_cmd_chat, true, true, 2, with_text},
     {"chat_report", ak_cmd_chat_report, true, true, 2, always},     /* and REPORTS_PER_ACCOUNT open */
+    {"account", ak_cmd_account, true, true, 10, always},   /* export: up to 10,000 rows read; delete: a hash */
     {"settings", ak_cmd_settings, true, false, 2, with_change},
     {"vacation", ak_cmd_vacation, true, false, 2, with_change},
     {"give_time", ak_cmd_give_time, true, false, 2, always},

@@ -78,6 +78,8 @@ struct ak_config {
     int output_per_address;     /* KiB of replies per second to one address */
     int notify_per_hour;        /* notifications one account may cause to others (challenges) */
     int notify_admins_overdue;  /* 1: admins are told (game_overdue) when a game waits for an operator */
+    char delete_games[12];      /* a deleted account's unfinished games: "resign" or "adjudicate" */
+    int chat_keep_days;         /* chat older than this is deleted (ak_retention.c); 0: kept for ever */
     int replays_per_second;     /* actions replayed by `record` and `replay`, everyone's together */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */
@@ -494,6 +496,10 @@ void ak_cmd_reset_password(struct ak_conn *c, const json_t *id, const json_t *ms
  * (the only thing stored) and when it expires (48 hours). */
 void ak_account_reset_token(char token[33], char hashed[65], int64_t *expires);
 void ak_cmd_passwd(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* The logged-in account's password checked (in the hash queue, counted as
+ * a login's guess), then confirmed(c, id) on the loop; else auth_failed. */
+void ak_account_confirm(struct ak_conn *c, const json_t *id, const char *password,
+                        void (*confirmed)(struct ak_conn *c, const json_t *id));
 
 /* ak_games.c: games in memory */
 int ak_games_load(struct ak_server *srv);
@@ -943,6 +949,14 @@ bool ak_moderation_op(struct ak_conn *c, const json_t *id, const json_t *msg, co
 /* ak_admin.c: the account named by "user" (any case): its id and its
  * name as registered; 0 after an error reply. */
 int64_t ak_admin_user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64]);
+/* An admin action into the audit table (the next group commit) and the log. */
+void ak_admin_audit(struct ak_conn *c, const char *op, const char *target, const char *detail);
+/* ak_personal.c: an account's data exported or erased, by its owner
+ * (account) or an admin (export_account, delete_account; false: not one). */
+void ak_cmd_account(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* ak_retention.c: from the clock tick, chat past chat_keep_days deleted. */
+void ak_retention_tick(struct ak_server *srv);
+bool ak_personal_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
 void ak_cmd_settings(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_vacation(struct ak_conn *c, const json_t *id, const json_t *msg);
 /* ak_away.c: who is away, read at start and kept in memory. */

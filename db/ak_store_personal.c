@@ -1,0 +1,109 @@
+/* ak_store_personal: what an account owner may take away or have erased
+ * (issue 33): the rows behind `account export` and `account delete`
+ * (server/ak_personal.c says what is kept and why). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ak_store.h"
+#include "ak_store_internal.h"
+
+int ak_store_user_created(struct ak_store *st, int64_t user, int64_t *created)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT created FROM users WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    int rc = sqlite3_step(q);
+    *created = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    ak_store_done(st, q);
+    return rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND : AK_STORE_ERROR;
+}
+
+static int count_of(struct ak_store *st, const char *sql, int64_t user, int64_t *total)
+{
+    sqlite3_stmt *q = ak_store_prep(st, sql);
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    int rc = sqlite3_step(q);
+    *total = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    ak_store_done(st, q);
+    return rc == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_user_games_each(struct ak_store *st, int64_t user, int limit, int64_t *total,
+                             void (*cb)(void *ud, int64_t game, const char *ruleset, int side, const char *opponent,
+                                        int64_t created, const char *status),
+                             void *ud)
+{
+    if (count_of(st, "SELECT count(*) FROM games WHERE axis_user = ?1 OR allied_user = ?1", user, total) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT games.id, games.ruleset, games.axis_user = ?1, "
+                                        "coalesce(other.name, ''), games.created, games.status FROM games "
+                                        "LEFT JOIN users other ON other.id = CASE WHEN games.axis_user = ?1 "
+                                        "THEN games.allied_user ELSE games.axis_user END "
+                                        "WHERE games.axis_user = ?1 OR games.allied_user = ?1 "
+                                        "ORDER BY games.id DESC LIMIT ?2");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    sqlite3_bind_int(q, 2, limit);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        cb(ud, sqlite3_column_int64(q, 0), (const char *)sqlite3_column_text(q, 1), sqlite3_column_int(q, 2) ? 0 : 1,
+           (const char *)sqlite3_column_text(q, 3), sqlite3_column_int64(q, 4), (const char *)sqlite3_column_text(q, 5));
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_user_chat_each(struct ak_store *st, int64_t user, int limit, int64_t *total,
+                            void (*cb)(void *ud, int64_t id, int64_t game, int64_t at, const char *channel,
+                                       const char *text, bool removed),
+                            void *ud)
+{
+    if (count_of(st, "SELECT count(*) FROM chat WHERE user_id = ?1", user, total) != AK_STORE_OK)
+        return AK_STORE_ERROR;
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT id, game_id, at, channel, text, removed FROM chat WHERE user_id = ?1 "
+                                        "ORDER BY id DESC LIMIT ?2");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, user);
+    sqlite3_bind_int(q, 2, limit);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        cb(ud, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+           (const char *)sqlite3_column_text(q, 3), (const char *)sqlite3_column_text(q, 4), sqlite3_column_int(q, 5) != 0);
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placeholder, int64_t now)
+{
+    static const char *const steps[] = {
+        "UPDATE users SET name = ?2, pwhash = '!', email = '', email_verified = 0, email_token_hash = '', "
+        "  notify_mode = 'each', chat_muted = 0, chat_muted_until = 0, vacation_start = 0, vacation_until = 0, "
+        "  erased = ?3 WHERE id = ?1",
+        "DELETE FROM sessions WHERE user_id = ?1",
+        "DELETE FROM password_resets WHERE user_id = ?1",
+        "DELETE FROM admins WHERE user_id = ?1",
+        "DELETE FROM chat_reports WHERE reporter = ?1",
+        "DELETE FROM ratings WHERE user_id = ?1",
+        "UPDATE chat SET text = '', removed = 1 WHERE user_id = ?1",
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        sqlite3_stmt *q = ak_store_prep(st, steps[i]);
+        if (!q)
+            return AK_STORE_ERROR;
+        sqlite3_bind_int64(q, 1, user);
+        if (i == 0) {
+            sqlite3_bind_text(q, 2, placeholder, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(q, 3, now);
+        }
+        int rc = ak_store_run(st, q);
+        if (rc != AK_STORE_OK)
+            return rc;
+        if (i == 0 && sqlite3_changes(st->db) == 0)
+            return AK_STORE_NOT_FOUND;
+    }
+    return AK_STORE_OK;
+}

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Personal data an account owner controls (issue 33): export as JSON,
+# delete the account (personal data erased, unfinished games ended as the
+# operator's delete_games says, finished games kept under a placeholder
+# so their records still verify), and an admin doing the same on request,
+# audited.
+# usage: personal.sh AKD AKC
+set -u
+AKD=$1 AKC=$2
+dir=$(mktemp -d)
+trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+db=$dir/akd.sqlite3
+start_akd main --db "$db" --delete-games resign
+for u in alice bob carol dora; do AKC_PASSWORD=password-$u as $u register $u >/dev/null 2>&1; done
+"$AKD" --db "$db" --admin-add alice >/dev/null 2>&1
+newgame() { as "$@" --json | sed -n 's/.*"game":\([0-9]*\).*/\1/p'; }
+
+# bob's data: an address, a finished rated game, a running one with chat,
+# an open seek, a challenge to him
+as bob settings email bob@example.org >/dev/null 2>&1
+done_game=$(newgame alice new axis --opponent bob --rated)
+as bob join "$done_game" >/dev/null 2>&1
+as alice resign "$done_game" >/dev/null 2>&1
+running=$(newgame bob new axis --opponent carol)
+as carol join "$running" >/dev/null 2>&1
+as bob move "$running" 21pz5 W14 >/dev/null 2>&1
+as bob chat "$running" my secret plan >/dev/null 2>&1
+seek=$(newgame bob new allied)
+challenge=$(newgame dora new axis --opponent bob)
+
+as bob export-data "$dir/bob.json" >"$dir/export.out" 2>&1; rc=$?
+check "akc export-data writes the account's data (exit $rc), readable by its owner only" \
+    "[ $rc = 0 ] && grep -q 'your data (3 games, 1 chat messages) is in' '$dir/export.out' && [ \$(stat -c %a '$dir/bob.json') = 600 ]"
+check "... profile and settings, the rating, the games with sides and opponents, the chat he wrote" \
+    "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d[\"profile\"]; g={x[\"game\"]: x for x in d[\"games\"]}; assert p[\"name\"]==\"bob\" and p[\"email\"]==\"bob@example.org\" and d[\"ratings\"][0][\"games\"]==1 and g[$running][\"opponent\"]==\"carol\" and g[$running][\"side\"]==\"axis\" and g[$done_game][\"side\"]==\"allied\" and d[\"chat\"][0][\"text\"]==\"my secret plan\" and d[\"games_total\"]==3' '$dir/bob.json'"
+
+as bob delete-account carol >"$dir/del-name.out" 2>&1; rc=$?
+check "delete-account wants the account's own name again (exit $rc)" "[ $rc = 2 ] && grep -q 'name the account you are logged in as (bob)' '$dir/del-name.out'"
+AKC_PASSWORD=wrong-password as bob delete-account bob >"$dir/del-wrong.out" 2>&1; rc=$?
+check "... and its password: a wrong one deletes nothing (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'the password is wrong; nothing was done' '$dir/del-wrong.out' && [ \$(sqlite3 '$db' \"SELECT count(*) FROM users WHERE name = 'bob'\") = 1 ]"
+bob_id=$(sqlite3 "$db" "SELECT id FROM users WHERE name = 'bob'")
+AKC_PASSWORD=password-bob as bob delete-account bob >"$dir/del.out" 2>&1; rc=$?
+check "akc delete-account deletes it (exit $rc): 3 unfinished games ended (the running one resigned, the seek and the challenge called off)" \
+    "[ $rc = 0 ] && grep -q \"account bob deleted: .* under the name deleted-$bob_id; 3 unfinished games ended\" '$dir/del.out'"
+check "... the name, password, e-mail and sessions are gone from the database" \
+    "[ \"\$(sqlite3 '$db' \"SELECT name || '|' || pwhash || '|' || email FROM users WHERE id = $bob_id\")\" = 'deleted-$bob_id|!|' ] && [ \$(sqlite3 '$db' \"SELECT count(*) FROM sessions WHERE user_id = $bob_id\") = 0 ]"
+check "... the text of his chat is removed, the rows of his games stay" \
+    "[ \"\$(sqlite3 '$db' \"SELECT group_concat(text) FROM chat WHERE user_id = $bob_id\")\" = '' ] && [ \$(sqlite3 '$db' \"SELECT count(*) FROM games WHERE axis_user = $bob_id OR allied_user = $bob_id\") = 3 ]"
+as carol show "$running" --no-color >"$dir/running.out" 2>&1
+check "his running game ended by his resignation; carol's opponent reads deleted-$bob_id" \
+    "grep -q 'Allied won by resignation' '$dir/running.out' && grep -q 'deleted-$bob_id' '$dir/running.out'"
+as dora games --finished >/dev/null 2>&1
+check "the seek was aborted and the challenge to him declined" \
+    "[ \"\$(sqlite3 '$db' \"SELECT group_concat(status) FROM games WHERE id IN ($seek, $challenge) ORDER BY id\")\" = 'aborted,declined' ]"
+AKC_PASSWORD=password-bob as bob login bob >"$dir/relogin.out" 2>&1; rc=$?
+check "the deleted account cannot log in (exit $rc)" "[ $rc = 1 ] && grep -q 'wrong user name or password' '$dir/relogin.out'"
+as alice verify "$done_game" >"$dir/verify.out" 2>&1; rc=$?
+check "his finished game's record still verifies (exit $rc)" "[ $rc = 0 ] && grep -q 'verified' '$dir/verify.out'"
+check "the log says who deleted which account" "grep -q 'account bob deleted by its owner' '$dir/main.log'"
+
+# an admin, on request: export and delete carol's; only an admin may
+as carol admin delete-account dora >"$dir/notadmin.out" 2>&1; rc=$?
+check "a player cannot delete another's account (exit $rc)" "[ $rc = 1 ] && grep -q 'admin role' '$dir/notadmin.out'"
+as alice admin export-account carol >"$dir/carol.json" 2>&1
+check "an admin exports an account on request" "python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"profile\"][\"name\"]==\"carol\"' '$dir/carol.json'"
+as alice admin delete-account carol >"$dir/adel.out" 2>&1
+check "... and deletes it" "grep -q 'account carol deleted' '$dir/adel.out'"
+check "both are audited, with the admin and the account" \
+    "[ \"\$(sqlite3 '$db' \"SELECT group_concat(admin || ' ' || op || ' ' || target, ';') FROM admin_actions WHERE op LIKE '%_account'\")\" = 'alice export_account carol;alice delete_account carol' ]"
+# chat retention: with chat_keep_days, older messages go (and only they)
+g=$(newgame dora new axis --opponent alice)
+as alice join "$g" >/dev/null 2>&1
+as dora chat "$g" an old line >/dev/null 2>&1
+as dora chat "$g" a new line >/dev/null 2>&1
+kill -TERM $pid; wait $pid 2>/dev/null
+sqlite3 "$db" "UPDATE chat SET at = at - 10 * 86400 WHERE text = 'an old line'"
+start_akd kept --db "$db" --chat-keep-days 7 --clock-tick-ms 100
+sleep 1
+check "chat_keep_days 7: a message of 10 days ago is deleted, today's kept, and the log says so" \
+    "[ \"\$(sqlite3 '$db' \"SELECT group_concat(text) FROM chat WHERE game_id = $g\")\" = 'a new line' ] && grep -q 'chat retention: 1 messages older than chat_keep_days deleted' '$dir/kept.log'"
+"$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --delete-games sometimes >"$dir/badset.out" 2>&1; rc=$?
+check "delete_games is resign or adjudicate (exit $rc)" "[ $rc = 2 ] && grep -q 'delete_games is resign or adjudicate' '$dir/badset.out'"
+finish
