@@ -114,6 +114,7 @@ static const struct flood_kind {
     {"chat", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
               "{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n"}, true, true, false},
     {"chat_read", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld}\n", NULL}, true, true, false},
+    {"export", {"{\"id\":0,\"cmd\":\"account\",\"op\":\"export\",\"g\":%ld}\n", NULL}, true, true, false},
     /* chat moderation: a line said, then a report of message number %u (a counter: the first
      * ones are the flood's own lines, reported by the others; later ones mostly do not exist) */
     {"report", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
