@@ -206,5 +206,11 @@ const char *const ak_migrations[] = {
      * the row stays (finished games and ratings name it) under a
      * placeholder name, without its personal data */
     "ALTER TABLE users ADD COLUMN erased INTEGER NOT NULL DEFAULT 0;",
+    /* 21: an account's games and chat found without a scan of every row
+     * (account export and delete; chat retention) */
+    "CREATE INDEX games_axis_user ON games(axis_user);"
+    "CREATE INDEX games_allied_user ON games(allied_user);"
+    "CREATE INDEX chat_user ON chat(user_id);"
+    "CREATE INDEX chat_at ON chat(at);",
     NULL,
 };

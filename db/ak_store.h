@@ -247,6 +247,7 @@ int ak_store_user_chat_each(struct ak_store *st, int64_t user, int limit, int64_
                                        const char *text, bool removed),
                             void *ud);
 int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placeholder, int64_t now);
+/* ... AK_STORE_EXISTS (nothing done) when another account has placeholder's name. */
 /* One admin action, for the audit. */
 int ak_store_audit(struct ak_store *st, int64_t now, const char *admin, const char *op, const char *target,
                    const char *detail);

@@ -79,10 +79,20 @@ int ak_store_user_chat_each(struct ak_store *st, int64_t user, int limit, int64_
 
 int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placeholder, int64_t now)
 {
+    /* A name in the way (from before names were kept for deleted
+     * accounts): EXISTS, nothing done, never a failed commit for all. */
+    int64_t other;
+    char hash[8];
+    int found = ak_store_user_find(st, placeholder, &other, hash, sizeof hash);
+    if (found == AK_STORE_OK && other != user)
+        return AK_STORE_EXISTS;
+    if (found != AK_STORE_OK && found != AK_STORE_NOT_FOUND)
+        return AK_STORE_ERROR;
+    /* banned too: no login, no challenge, left out of pairings */
     static const char *const steps[] = {
         "UPDATE users SET name = ?2, pwhash = '!', email = '', email_verified = 0, email_token_hash = '', "
         "  notify_mode = 'each', chat_muted = 0, chat_muted_until = 0, vacation_start = 0, vacation_until = 0, "
-        "  erased = ?3 WHERE id = ?1",
+        "  banned = 1, erased = ?3 WHERE id = ?1",
         "DELETE FROM sessions WHERE user_id = ?1",
         "DELETE FROM password_resets WHERE user_id = ?1",
         "DELETE FROM admins WHERE user_id = ?1",

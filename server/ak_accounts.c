@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -684,6 +685,12 @@ static void password_command(struct ak_conn *c, const json_t *id, const json_t *
     }
     if (!valid_password(password) && mode == PW_REGISTER) {
         ak_conn_reply_error(c, id, "bad_request", "passwords are %d to 255 characters", AK_PASSWORD_MIN);
+        return;
+    }
+    /* deleted-N is what a deleted account is called (ak_personal.c): never
+     * a new one's, so that no name can stand in the way of an erasure */
+    if (mode == PW_REGISTER && strncasecmp(name, "deleted-", 8) == 0) {
+        ak_conn_reply_error(c, id, "bad_request", "names beginning with \"deleted-\" are kept for deleted accounts");
         return;
     }
     if (!password[0] || strlen(password) > 1023) {

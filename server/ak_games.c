@@ -472,6 +472,7 @@ int ak_games_load(struct ak_server *srv)
 void ak_games_free(struct ak_server *srv)
 {
     ak_seats_free();
+    ak_game_odds_free();
     while (srv->games) {
         struct ak_game *g = srv->games;
         srv->games = g->next;
@@ -567,9 +568,37 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user)
     return j;
 }
 
+/* The odds of the states asked for lately, by the state's hash: a push
+ * and every `show` of the same position (spectators) cost one working
+ * out, not one each. A slot holds the answer or that there is none. */
+#define ODDS_CACHE 64
+static struct {
+    uint64_t hash;
+    bool used;
+    json_t *odds;       /* NULL: no battles to work out */
+} odds_cache[ODDS_CACHE];
+
 json_t *ak_game_odds(const struct ak_state *s)
 {
-    return ak_odds_to_json(s, AK_ODDS_FACES_MAX);
+    if (s->nbattles == 0)
+        return NULL;        /* no battle declared: nothing to hash or work out */
+    uint64_t h = ak_state_hash(s);
+    int slot = (int)(h % ODDS_CACHE);
+    if (!odds_cache[slot].used || odds_cache[slot].hash != h) {
+        json_decref(odds_cache[slot].odds);
+        odds_cache[slot].odds = ak_odds_to_json(s, AK_ODDS_FACES_MAX);
+        odds_cache[slot].hash = h;
+        odds_cache[slot].used = true;
+    }
+    return odds_cache[slot].odds ? json_incref(odds_cache[slot].odds) : NULL;
+}
+
+void ak_game_odds_free(void)
+{
+    for (int i = 0; i < ODDS_CACHE; i++) {
+        json_decref(odds_cache[i].odds);
+        memset(&odds_cache[i], 0, sizeof odds_cache[i]);
+    }
 }
 
 /* printf into a new string; its length in len. */

@@ -129,7 +129,8 @@ static int end_games_of(struct ak_server *srv, int64_t user, const char *by)
         struct ak_events ev = {0};
         struct ak_reject rej;
         if (ak_game_try(g, &a, NULL, &next, &ev, &rej) &&
-            ak_game_commit(srv, g, &a, NULL, &next, &ev, adjudicate ? "admin" : ak_side_name(side), NULL, NULL))
+            ak_game_commit(srv, g, &a, NULL, &next, &ev, adjudicate ? "server" : side == AK_AXIS ? "axis" : "allied",
+                           NULL, NULL))
             n++;
     }
     return n;
@@ -140,7 +141,7 @@ struct erasure {
     int games_ended;
     char name[64], placeholder[32];
     char admin[64];         /* "" when the owner asked */
-    bool found;
+    bool found, name_taken;
 };
 
 static int erase_write(struct ak_store *st, const struct ak_commit *k)
@@ -148,16 +149,20 @@ static int erase_write(struct ak_store *st, const struct ak_commit *k)
     struct erasure *e = k->data;
     int rc = ak_store_user_erase(st, e->user, e->placeholder, e->when);
     e->found = rc != AK_STORE_NOT_FOUND;
+    e->name_taken = rc == AK_STORE_EXISTS;
     if (rc != AK_STORE_OK)
-        return rc == AK_STORE_NOT_FOUND ? AK_STORE_OK : rc;
+        return rc == AK_STORE_NOT_FOUND || rc == AK_STORE_EXISTS ? AK_STORE_OK : rc;
     return e->admin[0] ? ak_store_audit(st, e->when, e->admin, "delete_account", e->name, e->placeholder) : AK_STORE_OK;
 }
 
 static void erase_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct erasure *e = k->data;
-    if (!e->found) {
-        if (k->conn)
+    if (!e->found || e->name_taken) {
+        if (k->conn && e->name_taken)
+            ak_conn_reply_error(k->conn, k->id, "internal", "another account is called %s; the operator must rename "
+                                "it first (its games were ended)", e->placeholder);
+        else if (k->conn)
             ak_conn_reply_error(k->conn, k->id, "no_such_user", "the account is gone already");
         return;
     }
@@ -179,6 +184,13 @@ static const struct ak_job erase_job = {erase_write, erase_answer, NULL, NULL, N
 
 static void erase(struct ak_conn *c, const json_t *id, int64_t user, const char *name, const char *admin)
 {
+    bool is_admin = false;
+    if (admin && (user == c->user || (ak_store_is_admin(c->srv->store, user, &is_admin, NULL, 0) == AK_STORE_OK &&
+                                      is_admin))) {
+        ak_conn_reply_error(c, id, "bad_request", "%s has the admin role: it is taken back first (akd --admin-remove "
+                            "%s), and no admin deletes his own account this way", name, name);
+        return;
+    }
     struct erasure *e = calloc(1, sizeof *e);
     if (!e) {
         ak_conn_reply_error(c, id, "internal", "out of memory; nothing was done");
@@ -193,6 +205,42 @@ static void erase(struct ak_conn *c, const json_t *id, int64_t user, const char 
     snprintf(by, sizeof by, "%s", admin ? admin : name);
     e->games_ended = end_games_of(c->srv, user, by);
     ak_batch_job(c->srv, c, id, &erase_job, NULL, e);
+}
+
+/* An admin's export: its audit row stored first, the data sent once it is. */
+struct audited_export {
+    int64_t user, when;
+    char name[64], admin[64];
+};
+
+static int export_write(struct ak_store *st, const struct ak_commit *k)
+{
+    const struct audited_export *x = k->data;
+    return ak_store_audit(st, x->when, x->admin, "export_account", x->name, "");
+}
+
+static void export_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct audited_export *x = k->data;
+    ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(x->admin, x->name, 0), "admin %s: export_account %s", x->admin, x->name);
+    (void)srv;
+    if (k->conn)
+        reply_export(k->conn, k->id, x->user, x->name);
+}
+
+static const struct ak_job export_job = {export_write, export_answer, NULL, NULL, NULL};
+
+static void export_audited(struct ak_conn *c, const json_t *id, int64_t user, const char *name)
+{
+    struct audited_export *x = calloc(1, sizeof *x);
+    if (!x) {
+        ak_conn_reply_error(c, id, "internal", "out of memory; nothing was done");
+        return;
+    }
+    *x = (struct audited_export){.user = user, .when = ak_now()};
+    snprintf(x->name, sizeof x->name, "%s", name);
+    snprintf(x->admin, sizeof x->admin, "%s", c->user_name);
+    ak_batch_job(c->srv, c, id, &export_job, NULL, x);
 }
 
 static void owner_confirmed(struct ak_conn *c, const json_t *id)
@@ -220,10 +268,8 @@ bool ak_personal_op(struct ak_conn *c, const json_t *id, const json_t *msg, cons
     int64_t user = ak_admin_user_arg(c, id, msg, name);
     if (!user)
         return true;
-    if (export) {
-        ak_admin_audit(c, "export_account", name, "");
-        reply_export(c, id, user, name);
-    }
+    if (export)
+        export_audited(c, id, user, name);
     else
         erase(c, id, user, name, c->user_name);
     return true;

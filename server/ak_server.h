@@ -554,12 +554,14 @@ json_t *ak_game_full(const struct ak_game *g, int64_t user);
 /* The exact chances of the mover's declared battles (ak_odds_to_json), or
  * NULL: sent with the hazards. The work is bounded: at most
  * AK_ODDS_FACES_MAX faces fought on copies (about 25 us each, release
- * build; docs/performance.md), charged to the action or the show that
- * asked, both already within their budgets. Battles past the bound are
+ * build; docs/performance.md) and 8 engine applications a face in all,
+ * charged to the action or the show that asked, both already within
+ * their budgets; the latest 64 positions' answers are kept (by hash). Battles past the bound are
  * named, not worked out ("too many battles"): akc odds works out all of
  * them on the player's own machine. */
 #define AK_ODDS_FACES_MAX 120
 json_t *ak_game_odds(const struct ak_state *s);
+void ak_game_odds_free(void);       /* at exit: the cache of the latest answers */
 
 /* ak_seats.c: each account's games. seat: user (0: none) takes side's
  * seat of g (the one way seats change); leave: g leaves the index (it
@@ -946,7 +948,7 @@ void ak_chat_push(struct ak_server *srv, const struct ak_game *g, json_t *msg, c
  * chat_reports, chat_delete, chat_dismiss, chat_mute (false: not one). */
 void ak_cmd_chat_report(struct ak_conn *c, const json_t *id, const json_t *msg);
 bool ak_moderation_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
-/* ak_admin.c: the account named by "user" (any case): its id and its
+/* ak_audit.c: the account named by "user" (any case): its id and its
  * name as registered; 0 after an error reply. */
 int64_t ak_admin_user_arg(struct ak_conn *c, const json_t *id, const json_t *msg, char canonical[64]);
 /* An admin action into the audit table (the next group commit) and the log. */

@@ -504,17 +504,29 @@ static void expect_chance(struct run *r, char **w, int n)
             return;
         }
         den = (uint64_t)ob->faces;
-        num = (uint64_t)(strcmp(w[3], "eliminated") == 0 ? ob->eliminated : strcmp(w[3], "taken") == 0 ? ob->vacated
-                         : strcmp(w[3], "hit") == 0 ? ob->attackers_hit : ob->attackers_eliminated);
+        static const char *const what[] = {"eliminated", "taken", "hit", "wiped"};
+        int k = 0;
+        while (k < 4 && strcmp(w[3], what[k]) != 0)
+            k++;
+        if (k == 4) {
+            result(false, "chance battle: %s is eliminated, taken, hit or wiped", w[3]);
+            return;
+        }
+        num = (uint64_t)(k == 0 ? ob->eliminated : k == 1 ? ob->vacated : k == 2 ? ob->attackers_hit
+                         : ob->attackers_eliminated);
     } else if (n == 4 && strcmp(w[1], "square") == 0) {
         ak_hex h = ak_hex_parse(w[2]);
         for (int i = 0; i < o.nsquares; i++)
             if (o.square[i].hex == h)
                 num = o.square[i].taken.num, den = o.square[i].taken.den;
-    } else if (n == 3) {
+    } else if (n == 3 && (strcmp(w[1], "all-eliminated") == 0 || strcmp(w[1], "all-taken") == 0 ||
+                          strcmp(w[1], "none-lost") == 0)) {
         const struct ak_chance *c = strcmp(w[1], "all-eliminated") == 0 ? &o.all_eliminated
                                   : strcmp(w[1], "all-taken") == 0 ? &o.all_taken : &o.none_lost;
         num = c->num, den = c->den;
+    } else {
+        result(false, "expect chance battle N WHAT F | square HEX F | all-eliminated|all-taken|none-lost F");
+        return;
     }
     char what[96] = "";
     for (int k = 1; k < n - 1; k++) {

@@ -46,12 +46,11 @@ check "akc delete-account deletes it (exit $rc): 3 unfinished games ended (the r
     "[ $rc = 0 ] && grep -q \"account bob deleted: .* under the name deleted-$bob_id; 3 unfinished games ended\" '$dir/del.out'"
 check "... the name, password, e-mail and sessions are gone from the database" \
     "[ \"\$(sqlite3 '$db' \"SELECT name || '|' || pwhash || '|' || email FROM users WHERE id = $bob_id\")\" = 'deleted-$bob_id|!|' ] && [ \$(sqlite3 '$db' \"SELECT count(*) FROM sessions WHERE user_id = $bob_id\") = 0 ]"
-check "... the text of his chat is removed, the rows of his games stay" \
-    "[ \"\$(sqlite3 '$db' \"SELECT group_concat(text) FROM chat WHERE user_id = $bob_id\")\" = '' ] && [ \$(sqlite3 '$db' \"SELECT count(*) FROM games WHERE axis_user = $bob_id OR allied_user = $bob_id\") = 3 ]"
+check "... the text of his chat is removed (the row kept, marked removed), the rows of his games stay" \
+    "[ \"\$(sqlite3 '$db' \"SELECT count(*) || '|' || sum(removed) || '|' || group_concat(text) FROM chat WHERE user_id = $bob_id\")\" = '1|1|' ] && [ \$(sqlite3 '$db' \"SELECT count(*) FROM games WHERE axis_user = $bob_id OR allied_user = $bob_id\") = 3 ]"
 as carol show "$running" --no-color >"$dir/running.out" 2>&1
 check "his running game ended by his resignation; carol's opponent reads deleted-$bob_id" \
     "grep -q 'Allied won by resignation' '$dir/running.out' && grep -q 'deleted-$bob_id' '$dir/running.out'"
-as dora games --finished >/dev/null 2>&1
 check "the seek was aborted and the challenge to him declined" \
     "[ \"\$(sqlite3 '$db' \"SELECT group_concat(status) FROM games WHERE id IN ($seek, $challenge) ORDER BY id\")\" = 'aborted,declined' ]"
 AKC_PASSWORD=password-bob as bob login bob >"$dir/relogin.out" 2>&1; rc=$?
@@ -60,15 +59,35 @@ as alice verify "$done_game" >"$dir/verify.out" 2>&1; rc=$?
 check "his finished game's record still verifies (exit $rc)" "[ $rc = 0 ] && grep -q 'verified' '$dir/verify.out'"
 check "the log says who deleted which account" "grep -q 'account bob deleted by its owner' '$dir/main.log'"
 
-# an admin, on request: export and delete carol's; only an admin may
+check "... his rating is gone, and he is banned (no login, no pairing)" \
+    "[ \$(sqlite3 '$db' \"SELECT count(*) FROM ratings WHERE user_id = $bob_id\") = 0 ] && [ \$(sqlite3 '$db' \"SELECT banned FROM users WHERE id = $bob_id\") = 1 ]"
+AKC_PASSWORD=password-x as x register deleted-$bob_id >"$dir/squat.out" 2>&1; rc=$?
+check "nobody registers a name beginning with deleted- (exit $rc)" "[ $rc = 1 ] && grep -q 'kept for deleted accounts' '$dir/squat.out'"
+
+# an admin, on request: export and delete carol's; only an admin may; no
+# admin deletes himself or another admin this way
 as carol admin delete-account dora >"$dir/notadmin.out" 2>&1; rc=$?
 check "a player cannot delete another's account (exit $rc)" "[ $rc = 1 ] && grep -q 'admin role' '$dir/notadmin.out'"
+as alice admin delete-account alice >"$dir/self.out" 2>&1; rc=$?
+check "an admin cannot delete his own account this way (exit $rc)" "[ $rc = 1 ] && grep -q 'has the admin role' '$dir/self.out'"
 as alice admin export-account carol >"$dir/carol.json" 2>&1
 check "an admin exports an account on request" "python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"profile\"][\"name\"]==\"carol\"' '$dir/carol.json'"
 as alice admin delete-account carol >"$dir/adel.out" 2>&1
 check "... and deletes it" "grep -q 'account carol deleted' '$dir/adel.out'"
 check "both are audited, with the admin and the account" \
     "[ \"\$(sqlite3 '$db' \"SELECT group_concat(admin || ' ' || op || ' ' || target, ';') FROM admin_actions WHERE op LIKE '%_account'\")\" = 'alice export_account carol;alice delete_account carol' ]"
+# delete_games adjudicate: an unfinished game goes to the opponent, by adjudication
+kill -TERM $pid; wait $pid 2>/dev/null
+start_akd adj --db "$db" --delete-games adjudicate
+for u in alice dora; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+AKC_PASSWORD=password-erin as erin register erin >/dev/null 2>&1
+eg=$(newgame erin new axis --opponent dora)
+as dora join "$eg" >/dev/null 2>&1
+AKC_PASSWORD=password-erin as erin delete-account erin >"$dir/del-adj.out" 2>&1
+as dora show "$eg" --no-color >"$dir/adj.out" 2>&1
+check "with delete_games adjudicate the game is adjudicated to the opponent" \
+    "grep -q '1 unfinished games ended' '$dir/del-adj.out' && grep -q 'Allied won by adjudication' '$dir/adj.out'"
+
 # chat retention: with chat_keep_days, older messages go (and only they)
 g=$(newgame dora new axis --opponent alice)
 as alice join "$g" >/dev/null 2>&1

@@ -17,7 +17,9 @@ versions() {    # the versions a source tree names, one per line
 }
 v=$(sed -n "s/^  version : '\([0-9.]*\)',$/\1/p" "$src/meson.build")
 check "meson.build names a version ($v)" "[ -n '$v' ]"
-check "the man pages and debian/changelog name the same one" "[ \"\$(versions '$src' | sort -u)\" = '$v' ]"
+pages=$(ls "$src"/man/*.[18] | wc -l)
+check "the $pages man pages and debian/changelog name the same one, each (nothing unread)" \
+    "[ \"\$(versions '$src' | sort -u)\" = '$v' ] && [ \$(versions '$src' | wc -l) = \$((pages + 2)) ]"
 check "akd, akc and akbot print it" \
     "'$AKD' --version | grep -q '^akd $v\\b' && '$AKC' --version | grep -q '^akc $v\\b' && '$AKBOT' --version | grep -q '^akbot $v\\b'"
 if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then

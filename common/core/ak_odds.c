@@ -11,14 +11,30 @@
 
 #define DECISIONS_MAX 16        /* answers followed after one resolution */
 #define ANSWERS_MAX 256         /* candidates weighed for one decision */
-#define LOSS_UNITS_MAX 7        /* a loss choice over more units: 3^7 ways at most */
+#define LOSS_UNITS_MAX 5        /* a loss choice over more units: 3^5 ways at most */
+#define LOSS_CODES_MAX 243
 
-/* The work area: copies and candidate lists too big for the stack. */
+/* The work area: copies and candidate lists too big for the stack, and
+ * the work done (engine applications) against the query's cap. */
 static struct {
     struct ak_state copy, trial, best;
     struct ak_events ev;
     struct ak_action answers[ANSWERS_MAX];
+    long applies, cap;          /* cap 0: none */
 } wk;
+
+static bool over_budget(void)
+{
+    return wk.cap > 0 && wk.applies >= wk.cap;
+}
+
+/* a applied to a copy of s in wk.trial, counted against the cap. */
+static bool try_apply(const struct ak_state *s, const struct ak_action *a)
+{
+    wk.applies++;
+    wk.trial = *s;
+    return ak_apply(&wk.trial, a, &wk.ev, NULL);
+}
 
 /* ---- loaded dice --------------------------------------------------------- */
 
@@ -64,41 +80,54 @@ static int chooser_units(const struct ak_state *s, const uint8_t *both, int nbot
 }
 
 /* An EXCHANGE or LOSSES decision: every way of taking the chooser's units
- * (each kept, reduced where a loss may reduce, or eliminated) tried from
- * the fewest steps lost up; the first the engine accepts is applied. The
- * listed answers (ak_legal_actions) offer only a few of these, and the
- * odds must follow the choice a player would make. */
+ * (each kept, reduced where a loss may reduce, or eliminated), tried from
+ * the one that keeps the most units on board, then loses the fewest
+ * steps; the first the engine accepts is applied. The listed answers
+ * (ak_legal_actions) offer only a few of these, and the odds must follow
+ * the choice a player would make. */
 static bool answer_losses(struct ak_state *s, const uint8_t *both, int nboth)
 {
     uint8_t u[LOSS_UNITS_MAX];
     int n = chooser_units(s, both, nboth, u), choices = s->pending.kind == AK_PEND_LOSSES ? 3 : 2, total = 1;
     for (int i = 0; i < n; i++)
         total *= choices;
-    for (int lost = 0; lost <= 2 * n; lost++)
-        for (int code = 0; code < total; code++) {
-            struct ak_action a = {.kind = s->pending.kind == AK_PEND_LOSSES ? AK_ACT_LOSSES : AK_ACT_EXCHANGE,
-                                  .side = s->pending.side, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
-            uint8_t eliminated[LOSS_UNITS_MAX];
-            int ne = 0, steps = 0;
-            for (int i = 0, c = code; i < n; i++, c /= choices) {
-                int pick = c % choices;     /* 0 kept, 1 eliminated, 2 reduced */
-                steps += pick == 1 ? 2 - s->unit[u[i]].reduced : pick == 2;
-                if (pick == 2)
-                    a.units[a.nunits++] = u[i];
-                else if (pick == 1)
-                    eliminated[ne++] = u[i];
-            }
-            if (steps != lost)
-                continue;
-            a.nreduce = a.nunits;
-            for (int i = 0; i < ne; i++)
-                a.units[a.nunits++] = eliminated[i];
-            wk.trial = *s;
-            if (ak_apply(&wk.trial, &a, &wk.ev, NULL)) {
-                *s = wk.trial;
-                return true;
-            }
+    static int order[LOSS_CODES_MAX], score[LOSS_CODES_MAX];
+    for (int code = 0; code < total; code++) {
+        int kept = 0, steps = 0;
+        for (int i = 0, c = code; i < n; i++, c /= choices) {
+            int pick = c % choices;     /* 0 kept, 1 eliminated, 2 reduced */
+            kept += pick != 1;
+            steps += pick == 1 ? 2 - s->unit[u[i]].reduced : pick == 2;
         }
+        score[code] = kept * 64 - steps;    /* units kept first, then steps */
+        int at = code;
+        while (at > 0 && score[order[at - 1]] < score[code]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = code;
+    }
+    for (int k = 0; k < total && !over_budget(); k++) {
+        int code = order[k];
+        struct ak_action a = {.kind = s->pending.kind == AK_PEND_LOSSES ? AK_ACT_LOSSES : AK_ACT_EXCHANGE,
+                              .side = s->pending.side, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+        uint8_t eliminated[LOSS_UNITS_MAX];
+        int ne = 0;
+        for (int i = 0, c = code; i < n; i++, c /= choices) {
+            int pick = c % choices;
+            if (pick == 2)
+                a.units[a.nunits++] = u[i];
+            else if (pick == 1)
+                eliminated[ne++] = u[i];
+        }
+        a.nreduce = a.nunits;
+        for (int i = 0; i < ne; i++)
+            a.units[a.nunits++] = eliminated[i];
+        if (try_apply(s, &a)) {
+            *s = wk.trial;
+            return true;
+        }
+    }
     return false;
 }
 
@@ -115,11 +144,8 @@ static bool answer_decision(struct ak_state *s, int b, const uint8_t *both, int 
      * the battle was fought): the first route listed will do. */
     int max = s->pending.kind == AK_PEND_RETREAT ? 1 : ANSWERS_MAX;
     int n = ak_legal_actions(s, 0, wk.answers, max), best = -1, best_kept = -1;
-    for (int i = 0; i < n; i++) {
-        if (wk.answers[i].kind == AK_ACT_RESIGN)
-            continue;
-        wk.trial = *s;
-        if (!ak_apply(&wk.trial, &wk.answers[i], &wk.ev, NULL))
+    for (int i = 0; i < n && !over_budget(); i++) {
+        if (wk.answers[i].kind == AK_ACT_RESIGN || !try_apply(s, &wk.answers[i]))
             continue;
         uint8_t mine[LOSS_UNITS_MAX];
         int kept = units_kept(&wk.trial, mine, chooser_units(s, both, nboth, mine));
@@ -128,6 +154,7 @@ static bool answer_decision(struct ak_state *s, int b, const uint8_t *both, int 
             best = i;
         }
     }
+    wk.applies++;
     return best >= 0 && ak_apply(s, &wk.answers[best], &wk.ev, NULL);
 }
 
@@ -161,12 +188,15 @@ static bool fight_face(const struct ak_state *s, int b, const struct ak_rng *die
     wk.copy.rng = *die;
     struct ak_action a = {.kind = AK_ACT_RESOLVE, .side = (uint8_t)s->side, .battle = (uint8_t)b,
                           .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    wk.applies++;
     if (!ak_apply(&wk.copy, &a, &wk.ev, NULL))
         return false;
     if (wk.copy.battle[b].roll != 0 && wk.copy.battle[b].roll != roll)
         return false;
     for (int k = 0; k < DECISIONS_MAX && answer_decision(&wk.copy, b, both, na + nd); k++)
         ;
+    if (over_budget())
+        return false;
     const struct ak_state *t = &wk.copy;
     memset(seen, 0, sizeof *seen);
     seen->eliminated = units_kept(t, def, nd) == 0;
@@ -208,7 +238,8 @@ static void count_faces(const struct ak_state *s, int b, struct ak_odds_battle *
             struct face_seen seen;
             if (!fight_face(s, b, &dice.rng[d1][d2], d1 + 1 + (two ? d2 + 1 : 0), ob, &seen)) {
                 ob->fightable = false;
-                snprintf(ob->why, sizeof ob->why, "the engine did not roll the die as loaded");
+                snprintf(ob->why, sizeof ob->why, "%s", over_budget() ? "too many battles to work out at once"
+                                                                     : "the engine did not roll the die as loaded");
                 return;
             }
             ob->eliminated += seen.eliminated;
@@ -306,6 +337,8 @@ int ak_battle_odds(const struct ak_state *s, int max_resolutions, struct ak_odds
     memset(out, 0, sizeof *out);
     out->all_eliminated = out->all_taken = out->none_lost = certain();
     int budget = max_resolutions > 0 ? max_resolutions : -1;
+    wk.applies = 0;
+    wk.cap = max_resolutions > 0 ? (long)max_resolutions * AK_ODDS_APPLIES_PER_FACE : 0;
     for (int b = 0; b < s->nbattles; b++) {
         if (s->battle[b].resolved)
             continue;

@@ -69,8 +69,11 @@ struct ak_odds {
 };
 
 /* Fill *out for the state's unfought battles; returns their count. At most
- * max_resolutions copies are fought (0: no limit); a battle that would
- * exceed it is left out as not fightable ("too many to work out"). */
+ * max_resolutions faces are fought, and at most AK_ODDS_APPLIES_PER_FACE
+ * times as many engine applications made in all (the resolutions and the
+ * decisions after them; 0: no limit); a battle that would exceed either
+ * is left out as not fightable ("too many battles to work out at once"). */
+#define AK_ODDS_APPLIES_PER_FACE 8
 int ak_battle_odds(const struct ak_state *s, int max_resolutions, struct ak_odds *out);
 
 /* "1 in 3", "2/3 (66.7%)": the chance in words, into buf. */
