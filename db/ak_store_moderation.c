@@ -51,10 +51,13 @@ int ak_store_chat_report(struct ak_store *st, int64_t message, int64_t reporter,
 
 int ak_store_chat_reports_count(struct ak_store *st, int64_t reporter, int64_t *count)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT count(*) FROM chat_reports WHERE ?1 = 0 OR reporter = ?1");
+    /* two statements: each uses its index (or the table's count) */
+    sqlite3_stmt *q = ak_store_prep(st, reporter ? "SELECT count(*) FROM chat_reports WHERE reporter = ?1"
+                                                 : "SELECT count(*) FROM chat_reports");
     if (!q)
         return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, reporter);
+    if (reporter)
+        sqlite3_bind_int64(q, 1, reporter);
     int rc = sqlite3_step(q);
     *count = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
     ak_store_done(st, q);
@@ -66,14 +69,16 @@ int ak_store_chat_reports(struct ak_store *st, int64_t after, int limit,
                                      const char *reason, const char *reporter),
                           void *ud)
 {
+    /* driven by the reports (their primary key), never by all of chat */
     sqlite3_stmt *q = ak_store_prep(st,
-        "SELECT chat.id, chat.game_id, chat.user_id, chat.at, chat.channel, author.name, chat.text, "
-        "  (SELECT count(*) FROM chat_reports r WHERE r.message_id = chat.id), first.reason, reporter.name "
-        "FROM chat JOIN users author ON author.id = chat.user_id "
-        "JOIN chat_reports first ON first.message_id = chat.id AND first.at = "
-        "  (SELECT min(at) FROM chat_reports r WHERE r.message_id = chat.id) "
+        "SELECT chat.id, chat.game_id, chat.user_id, chat.at, chat.channel, author.name, chat.text, r.n, "
+        "  first.reason, reporter.name "
+        "FROM (SELECT message_id, count(*) AS n, min(at) AS first_at FROM chat_reports WHERE message_id > ?1 "
+        "      GROUP BY message_id ORDER BY message_id LIMIT ?2) r "
+        "JOIN chat ON chat.id = r.message_id JOIN users author ON author.id = chat.user_id "
+        "JOIN chat_reports first ON first.message_id = r.message_id AND first.at = r.first_at "
         "JOIN users reporter ON reporter.id = first.reporter "
-        "WHERE chat.id > ?1 GROUP BY chat.id ORDER BY chat.id LIMIT ?2");
+        "GROUP BY r.message_id ORDER BY r.message_id");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, after);
