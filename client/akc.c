@@ -1299,6 +1299,8 @@ static const struct akc_command {
          "  admin chat-reports [AFTER] | admin chat-delete MESSAGE | admin chat-dismiss MESSAGE\n"
          "  admin chat-mute USER DURATION|0   moderate the chat (reports, removal, a muted account)\n"
          "  admin export-account USER | admin delete-account USER   an owner's data, on request\n"
+         "  admin tournament-edit ID WORD... | admin tournament-remove ID USER\n"
+         "  admin tournament-cancel ID [abort|finish]   correct or cancel a tournament\n"
          "  admin stats          the admin role (accounts named in akd's admins setting)\n",
      0, 0, false, false, akc_admin_check, run_admin, NULL},
     {"chat", "  chat GAME [TEXT...]  the game's chat, or say something (players to players, others to\n"
@@ -1312,7 +1314,7 @@ static const struct akc_command {
      0, 0, false, false, akc_comforts_check, run_comforts, NULL},
     {"vacation", "  vacation [DAYS|end]  pause all your clocks for DAYS (days left this year without)\n",
      0, 0, false, false, akc_comforts_check, run_comforts, NULL},
-    {"tournament", "  tournament list | tournament show ID | tournament join ID\n"
+    {"tournament", "  tournament list | tournament show ID | tournament join ID | tournament withdraw ID\n"
          "                       tournaments: standings with tie-breaks, pairings, results\n",
      0, 0, false, false, akc_tournament_check, run_tournament, NULL},
     {"show", "  show GAME            draw the board (--at HEX or place centres it, --radius N\n"

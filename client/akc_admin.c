@@ -15,6 +15,9 @@
  *   admin tournament-create NAME KIND [rounds=N starts=now|+DURATION time=D per=turn expiry=wait
  *                                      ruleset=R both_sides rated vacation]
  *   admin tournament-start ID             start it now
+ *   admin tournament-edit ID WORD...      name=, starts=, rounds=, time=, per=, expiry= before the start
+ *   admin tournament-remove ID USER       a player out, before the start
+ *   admin tournament-cancel ID [abort|finish]  cancel it; its unfinished games called off or played out
  *   admin chat-reports [AFTER]            the chat messages players reported
  *   admin chat-delete MESSAGE             remove its text (its reports close)
  *   admin chat-dismiss MESSAGE            close its reports, keep it
@@ -41,6 +44,8 @@ static const struct {
     {"chat-reports", "chat_reports", 2, 3, false}, {"chat-delete", "chat_delete", 3, 3, false},
     {"chat-dismiss", "chat_dismiss", 3, 3, false}, {"chat-mute", "chat_mute", 4, 4, false},
     {"export-account", "export_account", 3, 3, false}, {"delete-account", "delete_account", 3, 3, false},
+    {"tournament-edit", "tournament_edit", 4, 12, true}, {"tournament-remove", "tournament_remove", 4, 4, true},
+    {"tournament-cancel", "tournament_cancel", 3, 4, true},
 };
 
 static int find_op(const char *op)
@@ -75,6 +80,17 @@ int akc_admin_check(int argc, char **argv)
         strcmp(argv[3], "swiss") != 0) {
         fprintf(stderr, "akc admin tournament-create: the kind is round_robin or swiss, not '%s'\n", argv[3]);
         return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "tournament-cancel") == 0 && argc == 4 && strcmp(argv[3], "abort") != 0 &&
+        strcmp(argv[3], "finish") != 0) {
+        fprintf(stderr, "akc admin tournament-cancel: its games abort or finish (the default), not '%s'\n", argv[3]);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "tournament-edit") == 0) {
+        json_t *req = akc_tournament_edit_request(argc, argv);
+        json_decref(req);
+        if (!req)
+            return EXIT_USAGE;
     }
     if (strcmp(argv[1], "tournament-create") == 0) {
         json_t *req = akc_tournament_create_request(argc, argv);
@@ -121,9 +137,22 @@ static json_t *request(char **argv, int k)
             argc++;
         return akc_tournament_create_request(argc, argv);
     }
+    if (strcmp(argv[1], "tournament-edit") == 0) {
+        int argc = 0;
+        while (argv[argc])
+            argc++;
+        return akc_tournament_edit_request(argc, argv);
+    }
     json_t *req = json_pack("{s:s,s:s}", "cmd", "admin", "op", ops[k].wire);
-    if (strcmp(argv[1], "tournament-start") == 0)
+    if (strcmp(argv[1], "tournament-start") == 0 || strcmp(argv[1], "tournament-remove") == 0 ||
+        strcmp(argv[1], "tournament-cancel") == 0)
         json_object_set_new(req, "tournament", json_integer(akc_game_number(argv[2])));
+    if (strcmp(argv[1], "tournament-remove") == 0)
+        json_object_set_new(req, "user", json_string(argv[3]));
+    if (strcmp(argv[1], "tournament-cancel") == 0)
+        json_object_set_new(req, "games", json_string(argv[3] ? argv[3] : "finish"));
+    if (strncmp(argv[1], "tournament-", 11) == 0)
+        ;
     else if (strcmp(argv[1], "chat-reports") == 0 && argv[2])
         json_object_set_new(req, "after", json_integer(akc_game_number(argv[2])));
     else if (strcmp(argv[1], "chat-delete") == 0 || strcmp(argv[1], "chat-dismiss") == 0)
@@ -272,6 +301,13 @@ int akc_admin(struct ak_net *n, char **argv)
         printf("tournament %lld created: %s (%s); players join with: akc tournament join %lld\n",
                num(r, "tournament", NULL), json_string_value(json_object_get(r, "name")),
                json_string_value(json_object_get(r, "kind")), num(r, "tournament", NULL));
+    } else if (strcmp(op, "tournament-edit") == 0 || strcmp(op, "tournament-remove") == 0) {
+        printf("tournament %s: %s%s%s\n", argv[2], strcmp(op, "tournament-edit") == 0 ? "corrected, now called " : "",
+               strcmp(op, "tournament-edit") == 0 ? json_string_value(json_object_get(r, "name")) : "removed ",
+               strcmp(op, "tournament-edit") == 0 ? "" : json_string_value(json_object_get(r, "user")));
+    } else if (strcmp(op, "tournament-cancel") == 0) {
+        printf("tournament %s cancelled (now %s); %lld unfinished games called off\n", argv[2],
+               json_string_value(json_object_get(r, "name")), num(r, "games_aborted", NULL));
     } else if (strcmp(op, "tournament-start") == 0) {
         printf("tournament %s started with %lld players; its games are paired (akc tournament show %s)\n",
                json_string_value(json_object_get(r, "name")), num(r, "players", NULL), argv[2]);

@@ -59,5 +59,6 @@ int akc_analyse(struct ak_net *n, long game, int playouts, int level, int horizo
 int akc_tournament_check(int argc, char **argv);
 int akc_tournament(struct ak_net *n, char **argv);
 json_t *akc_tournament_create_request(int argc, char **argv);
+json_t *akc_tournament_edit_request(int argc, char **argv);
 
 #endif

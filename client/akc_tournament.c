@@ -1,5 +1,6 @@
-/* akc_tournament: `akc tournament list|show ID|join ID` for players, and
- * the request of `akc admin tournament-create` (akc_admin.c sends it).
+/* akc_tournament: `akc tournament list|show ID|join ID|withdraw ID` for
+ * players, and the requests of `akc admin tournament-create` and
+ * `tournament-edit` (akc_admin.c sends them).
  * akd's ak_tournament.c runs the tournaments. */
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,8 @@ static void print_show(const json_t *r)
 int akc_tournament_check(int argc, char **argv)
 {
     const char *op = argc > 1 ? argv[1] : "";
-    bool list = strcmp(op, "list") == 0, one = strcmp(op, "show") == 0 || strcmp(op, "join") == 0;
+    bool list = strcmp(op, "list") == 0,
+         one = strcmp(op, "show") == 0 || strcmp(op, "join") == 0 || strcmp(op, "withdraw") == 0;
     if ((!list && !one) || argc != (list ? 2 : 3) || (one && akc_game_number(argv[2]) < 0)) {
         fprintf(stderr, "akc tournament: %s; usage:\n", !list && !one ? "no such operation" : "wrong arguments");
         return AKC_USAGE;
@@ -130,6 +132,8 @@ int akc_tournament(struct ak_net *n, char **argv)
             print_line(t);
     } else if (strcmp(argv[1], "show") == 0) {
         print_show(r);
+    } else if (strcmp(argv[1], "withdraw") == 0) {
+        printf("you have left tournament %s\n", json_string_value(json_object_get(r, "name")));
     } else {
         long long n = (long long)json_integer_value(json_object_get(r, "players"));
         printf("you are in tournament %s (%lld player%s so far)\n", json_string_value(json_object_get(r, "name")), n,
@@ -139,16 +143,15 @@ int akc_tournament(struct ak_net *n, char **argv)
     return 0;
 }
 
-/* `admin tournament-create NAME KIND [WORD...]`, the words key=value or
- * flags: rounds=N starts=now|+DURATION|SECONDS time=DURATION per=turn
- * expiry=wait ruleset=R both_sides rated vacation. NULL (after a message)
- * if a word is wrong. */
-json_t *akc_tournament_create_request(int argc, char **argv)
+/* The words key=value or flags of tournament-create (rounds=N
+ * starts=now|+DURATION|SECONDS time=DURATION per=turn expiry=wait
+ * ruleset=R both_sides rated vacation) or of tournament-edit (name=NAME
+ * rounds starts time per expiry) from argv[from] on, into req; false
+ * (after a message) if a word is wrong. */
+static bool tournament_words(json_t *req, int argc, char **argv, int from, bool edit)
 {
-    json_t *req = json_pack("{s:s,s:s,s:s,s:s}", "cmd", "admin", "op", "tournament_create", "name", argv[2], "kind",
-                            argv[3]);
     json_t *tc = json_object();
-    for (int i = 4; i < argc; i++) {
+    for (int i = from; i < argc; i++) {
         const char *w = argv[i], *eq = strchr(w, '=');
         const char *v = eq ? eq + 1 : "";
         size_t klen = eq ? (size_t)(eq - w) : strlen(w);
@@ -166,21 +169,45 @@ json_t *akc_tournament_create_request(int argc, char **argv)
             json_object_set_new(tc, "per", json_string(v));
         else if (klen == 6 && strncmp(w, "expiry", 6) == 0)
             json_object_set_new(tc, "on_expiry", json_string(v));
-        else if (klen == 7 && strncmp(w, "ruleset", 7) == 0)
+        else if (edit && klen == 4 && strncmp(w, "name", 4) == 0 && *v)
+            json_object_set_new(req, "name", json_string(v));
+        else if (!edit && klen == 7 && strncmp(w, "ruleset", 7) == 0)
             json_object_set_new(req, "ruleset", json_string(v));
-        else if (!eq && (strcmp(w, "both_sides") == 0 || strcmp(w, "rated") == 0 || strcmp(w, "vacation") == 0))
+        else if (!edit && !eq && (strcmp(w, "both_sides") == 0 || strcmp(w, "rated") == 0 || strcmp(w, "vacation") == 0))
             json_object_set_new(req, w, json_true());
         else {
-            fprintf(stderr, "akc admin tournament-create: '%s' is not rounds=N, starts=now|+DURATION, time=DURATION, "
-                            "per=turn, expiry=wait, ruleset=R, both_sides, rated or vacation\n", w);
+            fprintf(stderr, edit ? "akc admin tournament-edit: '%s' is not name=NAME, rounds=N, starts=now|+DURATION, "
+                                   "time=DURATION, per=turn or expiry=wait\n"
+                                 : "akc admin tournament-create: '%s' is not rounds=N, starts=now|+DURATION, "
+                                   "time=DURATION, per=turn, expiry=wait, ruleset=R, both_sides, rated or vacation\n", w);
             json_decref(tc);
-            json_decref(req);
-            return NULL;
+            return false;
         }
     }
     if (json_object_size(tc))
         json_object_set_new(req, "time_control", tc);
     else
         json_decref(tc);
+    return true;
+}
+
+/* `admin tournament-create NAME KIND [WORD...]`; NULL (after a message)
+ * if a word is wrong. */
+json_t *akc_tournament_create_request(int argc, char **argv)
+{
+    json_t *req = json_pack("{s:s,s:s,s:s,s:s}", "cmd", "admin", "op", "tournament_create", "name", argv[2], "kind",
+                            argv[3]);
+    if (!tournament_words(req, argc, argv, 4, false))
+        return json_decref(req), NULL;
+    return req;
+}
+
+/* `admin tournament-edit ID WORD...`; NULL (after a message) if a word is wrong. */
+json_t *akc_tournament_edit_request(int argc, char **argv)
+{
+    json_t *req = json_pack("{s:s,s:s,s:I}", "cmd", "admin", "op", "tournament_edit", "tournament",
+                            (json_int_t)akc_game_number(argv[2]));
+    if (!tournament_words(req, argc, argv, 3, true))
+        return json_decref(req), NULL;
     return req;
 }

@@ -158,6 +158,14 @@ int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tou
 int ak_store_tournament_list(struct ak_store *st, struct ak_store_tournament *out, int max);
 int ak_store_tournament_set_round(struct ak_store *st, int64_t id, const char *status, int round, int rounds);
 int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int64_t now);   /* EXISTS */
+/* Corrections before the start (the tournament still open: else
+ * AK_STORE_NOT_FOUND and nothing done): a player out; the name, start,
+ * rounds and time control as t says (EXISTS: the name is taken). */
+int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user);
+int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t);
+/* Cancelled, open or running: its status "cancelled" and its name
+ * renamed (free for a new tournament); NOT_FOUND when it is neither. */
+int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *renamed);
 /* Its players (by when they joined), up to max: the count. */
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max);
 int ak_store_tournament_add_game(struct ak_store *st, int64_t id, int round, int64_t game);

@@ -121,6 +121,52 @@ int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int6
     return rc == SQLITE_DONE ? AK_STORE_OK : rc == SQLITE_CONSTRAINT ? AK_STORE_EXISTS : AK_STORE_ERROR;
 }
 
+int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM tournament_players WHERE tournament_id = ?1 AND user_id = ?2 "
+                                        "AND (SELECT status FROM tournaments WHERE id = ?1) = 'open'");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int64(q, 2, user);
+    int rc = ak_store_run(st, q);
+    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+}
+
+int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET name = ?2, starts = ?3, rounds = ?4, tc_seconds = ?5, "
+                                        "tc_per = ?6, tc_expiry = ?7 WHERE id = ?1 AND status = 'open'");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, t->id);
+    sqlite3_bind_text(q, 2, t->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, t->starts);
+    sqlite3_bind_int(q, 4, t->rounds);
+    sqlite3_bind_int(q, 5, t->tc_seconds);
+    sqlite3_bind_text(q, 6, t->tc_per, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 7, t->tc_expiry, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    ak_store_done(st, q);
+    if (rc == SQLITE_CONSTRAINT)
+        return AK_STORE_EXISTS;
+    if (rc != SQLITE_DONE)
+        return AK_STORE_ERROR;
+    return sqlite3_changes(st->db) ? AK_STORE_OK : AK_STORE_NOT_FOUND;
+}
+
+int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *renamed)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET status = 'cancelled', name = ?2 "
+                                        "WHERE id = ?1 AND status IN ('open', 'running')");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_text(q, 2, renamed, -1, SQLITE_STATIC);
+    int rc = ak_store_run(st, q);
+    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+}
+
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM tournament_players WHERE tournament_id = ? "

@@ -395,6 +395,8 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
         op_stats(c, id);
     else if (op && strcmp(op, "computer") == 0)
         op_computer(c, id, msg);
+    else if (op && ak_tournament_fix_op(c, id, msg, op))
+        ;                                       /* tournament_remove, _edit, _cancel (ak_tournament_fix.c) */
     else if (op && ak_personal_op(c, id, msg, op))
         ;                                       /* export_account, delete_account (ak_personal.c) */
     else if (op && ak_moderation_op(c, id, msg, op))
@@ -406,7 +408,7 @@ void ak_cmd_admin(struct ak_conn *c, const json_t *id, const json_t *msg)
     else
         ak_conn_reply_error(c, id, "bad_request", "op is overdue, extend, abort, adjudicate, ban, unban, "
                             "reset_password, stats, computer, export_account, delete_account, chat_reports, chat_delete, "
-                            "chat_dismiss, chat_mute, "
+                            "chat_dismiss, chat_mute, tournament_remove, tournament_edit, tournament_cancel, "
                             "tournament_create or tournament_start");
 }
 

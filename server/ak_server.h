@@ -382,8 +382,17 @@ struct ak_census {
 void ak_census_take(const struct ak_server *srv, struct ak_census *n);
 void ak_stats_read(struct ak_stats *out);
 
-/* ak_tournament.c */
+/* ak_tournament_fix.c: the tournament command (withdraw here; list, show
+ * and join ak_tournament.c's), and an admin's corrections
+ * (tournament_remove, tournament_edit, tournament_cancel; false: not one). */
 void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg);
+bool ak_tournament_fix_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
+/* ak_tournament.c: a player's op (list, show, join; false: not one); a
+ * tournament whose start or a join is on its way to the store; its JSON. */
+bool ak_tournament_player_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
+bool ak_tournament_busy(int64_t id);
+struct ak_store_tournament;
+json_t *ak_tournament_json(const struct ak_store_tournament *t, int players);
 /* admin ops (ak_admin.c checks the role, and audits detail on 0) */
 void ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_tournament_start_now(struct ak_conn *c, const json_t *id, const json_t *msg);

@@ -854,17 +854,27 @@ static void op_join(struct ak_conn *c, const json_t *id, const json_t *msg)
     table_free(&tb);
 }
 
-void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg)
+bool ak_tournament_player_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op)
 {
-    const char *op = json_string_value(json_object_get(msg, "op"));
-    if (op && strcmp(op, "list") == 0)
+    if (strcmp(op, "list") == 0)
         op_list(c, id);
-    else if (op && strcmp(op, "show") == 0)
+    else if (strcmp(op, "show") == 0)
         op_show(c, id, msg);
-    else if (op && strcmp(op, "join") == 0)
+    else if (strcmp(op, "join") == 0)
         op_join(c, id, msg);
     else
-        ak_conn_reply_error(c, id, "bad_request", "op is list, show or join");
+        return false;
+    return true;
+}
+
+bool ak_tournament_busy(int64_t id)
+{
+    return is_pending(id) || joins_waiting(id, false) != NULL;
+}
+
+json_t *ak_tournament_json(const struct ak_store_tournament *t, int players)
+{
+    return tournament_json(t, players);
 }
 
 /* ---- the admin's side (ak_admin.c checks the role and audits) ---- */

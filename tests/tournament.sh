@@ -196,4 +196,43 @@ check "... each player twice Axis, twice Allied" \
     "field '$dir/bs.json' 'all(sum(g[\"axis\"]==p for g in j[\"games\"]) == 2 for p in (\"bob\",\"carol\",\"erin\"))' | grep -q True"
 as bob tournament show 99 >"$dir/none.out" 2>&1; rc=$?
 check "an unknown tournament: no_such_tournament" "[ $rc = 1 ] && grep -q 'no tournament 99' '$dir/none.out'"
+# --- corrections (issue 33): a player withdraws before the start; an
+# admin removes a player, edits the terms, cancels (games called off or
+# played out) and the name is free again; all audited ---
+as alice admin tournament-create "Spring Cup" swiss rounds=2 starts=+2d >"$dir/sc.out" 2>&1
+sc=$(sed -n 's/^tournament \([0-9]*\) created.*/\1/p' "$dir/sc.out")
+for u in bob carol erin; do as $u tournament join "$sc" >/dev/null 2>&1; done
+as erin tournament withdraw "$sc" >"$dir/wd.out" 2>&1
+expect wd 'you have left tournament Spring Cup'
+as erin tournament withdraw "$sc" >"$dir/wd2.out" 2>&1; rc=$?
+check "withdrawing twice is refused (exit $rc)" "[ $rc = 1 ] && grep -q 'or erin is not in it' '$dir/wd2.out'"
+as bob admin tournament-remove "$sc" carol >"$dir/rm-notadmin.out" 2>&1; rc=$?
+check "only an admin removes a player (exit $rc)" "[ $rc = 1 ] && grep -q 'admin role' '$dir/rm-notadmin.out'"
+as alice admin tournament-remove "$sc" carol >"$dir/rm.out" 2>&1
+expect rm "tournament $sc: removed carol"
+as alice admin tournament-edit "$sc" name="Spring Open" rounds=3 time=2d per=turn starts=+3d >"$dir/ed.out" 2>&1
+expect ed "tournament $sc: corrected, now called Spring Open"
+as bob --json tournament show "$sc" >"$dir/ed.json" 2>&1
+check "the edit shows: name, rounds, time control, one player left (bob)" \
+    "[ \"\$(field '$dir/ed.json' 'j[\"name\"], j[\"rounds\"], j[\"time_control\"][\"seconds\"], j[\"time_control\"][\"per\"], j[\"players\"]')\" = 'Spring Open 3 172800 turn 1' ]"
+as alice admin tournament-edit "$sc" name="Return Match" >"$dir/ed-dup.out" 2>&1; rc=$?
+check "a name another tournament has is refused (exit $rc)" "[ $rc = 1 ] && grep -q 'called Return Match already' '$dir/ed-dup.out'"
+as alice admin tournament-edit "$sc" colour=red >/dev/null 2>&1; rc=$?
+check "a word tournament-edit does not know is a usage error (exit $rc)" "[ $rc = 2 ]"
+as alice admin tournament-edit 5 name=Late >"$dir/ed-late.out" 2>&1; rc=$?
+check "a started tournament is not edited (exit $rc)" "[ $rc = 1 ] && grep -q 'has started: it can no longer be edited' '$dir/ed-late.out'"
+as alice admin tournament-cancel "$sc" >"$dir/cx.out" 2>&1
+expect cx "tournament $sc cancelled (now Spring Open (cancelled $sc)); 0 unfinished games called off"
+as alice admin tournament-create "Spring Open" round_robin starts=+1d >"$dir/reuse.out" 2>&1
+check "a cancelled tournament's name may be used again" "grep -q 'created: Spring Open' '$dir/reuse.out'"
+bs_games=$(field "$dir/bs.json" 'sum(1 for g in j["games"])')
+as alice admin tournament-cancel 5 abort >"$dir/cx5.out" 2>&1
+as bob --json tournament show 5 >"$dir/cx5.json" 2>&1
+check "cancelling a running tournament with abort calls off its unfinished games ($bs_games)" \
+    "grep -q 'cancelled (now Return Match (cancelled 5)); 6 unfinished games called off' '$dir/cx5.out' && [ \$(field '$dir/cx5.json' 'j[\"status\"]') = cancelled ] && [ \$(field '$dir/cx5.json' 'sum(g[\"status\"] == \"aborted\" for g in j[\"games\"])') = 6 ]"
+as alice admin tournament-cancel 5 >"$dir/cx5b.out" 2>&1; rc=$?
+check "a cancelled tournament is not cancelled again (exit $rc)" "[ $rc = 1 ] && grep -q 'over or cancelled already' '$dir/cx5b.out'"
+check "every correction is audited with the admin and the tournament" \
+    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT group_concat(op, ' ') FROM admin_actions WHERE op IN ('tournament_remove','tournament_edit','tournament_cancel')\")\" = 'tournament_remove tournament_edit tournament_cancel tournament_cancel' ]"
+
 finish

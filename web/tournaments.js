@@ -56,6 +56,14 @@ export class TournamentsView {
     } catch (e) { this.showError(errorText(e)); }
   }
 
+  // Before the start a player may leave (`withdraw`); after it he resigns his games.
+  async withdraw(id) {
+    try {
+      await this.conn.request("tournament", { op: "withdraw", tournament: id });
+      this.show(id);
+    } catch (e) { this.showError(errorText(e)); }
+  }
+
   async show(id) {
     const body = $("tournaments-body");
     body.textContent = "";
@@ -69,9 +77,12 @@ export class TournamentsView {
     const p = document.createElement("p");
     p.id = "tournament-terms";
     p.textContent = `${terms(t)}. ${t.status === "open" ? `Starts ${when(t.starts)}` : t.status === "running" ?
-      `Round ${t.round}` : "Finished"}; ${t.players} players; made by ${t.created_by}.`;
+      `Round ${t.round}` : t.status === "cancelled" ? "Cancelled" : "Finished"}; ${t.players} players; made by ${t.created_by}.`;
     body.appendChild(p);
-    if (t.status === "open") button(body, "Join", () => this.join(t.tournament), { "data-join-tournament": t.tournament });
+    const joined = t.standings.some((x) => x.user.toLowerCase() === (this.conn.user || "").toLowerCase());
+    if (t.status === "open" && !joined) button(body, "Join", () => this.join(t.tournament), { "data-join-tournament": t.tournament });
+    if (t.status === "open" && joined)
+      button(body, "Withdraw", () => this.withdraw(t.tournament), { "data-withdraw-tournament": t.tournament });
     const st = table("Standings", ["Rank", "Player", "Points", "Sonneborn-Berger", "Won", "Drawn", "Lost", "Played"], { id: "standings" });
     for (const s of t.standings) {
       const tr = st.tBodies[0].insertRow();

@@ -259,6 +259,11 @@ for (const p of [dora, emil]) {
   await p.waitForURL(new RegExp(`/tournament/${tid}$`));
 }
 await expectText(emil, "#tournament-terms", "2 players", "both joined from the page: the tournament's page says 2 players");
+// before the start a player may leave from the page, and come back (issue 33)
+await emil.click(`button[data-withdraw-tournament="${tid}"]`);
+await expectText(emil, "#tournament-terms", "1 players", "Emil withdraws from the page before the start");
+await emil.click(`button[data-join-tournament="${tid}"]`);
+await expectText(emil, "#tournament-terms", "2 players", "... and joins again");
 const started = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
   { cmd: "admin", op: "tournament_start", tournament: tid }]);
 ok(started[1].ok, "the operator starts it");
