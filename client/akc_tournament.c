@@ -133,7 +133,11 @@ int akc_tournament(struct ak_net *n, char **argv)
     } else if (strcmp(argv[1], "show") == 0) {
         print_show(r);
     } else if (strcmp(argv[1], "withdraw") == 0) {
-        printf("you have left tournament %s\n", json_string_value(json_object_get(r, "name")));
+        printf("you have left tournament %s", json_string_value(json_object_get(r, "name")));
+        if (json_object_get(r, "games_resigned"))
+            printf("; it had started: you resigned your %lld unfinished games of it, and forfeit the rest",
+                   (long long)json_integer_value(json_object_get(r, "games_resigned")));
+        printf("\n");
     } else {
         long long n = (long long)json_integer_value(json_object_get(r, "players"));
         printf("you are in tournament %s (%lld player%s so far)\n", json_string_value(json_object_get(r, "name")), n,

@@ -212,5 +212,8 @@ const char *const ak_migrations[] = {
     "CREATE INDEX games_allied_user ON games(allied_user);"
     "CREATE INDEX chat_user ON chat(user_id);"
     "CREATE INDEX chat_at ON chat(at);",
+    /* 22: a player who left a running tournament (issue 33): his games
+     * resigned, never paired again; his row stays for the standings */
+    "ALTER TABLE tournament_players ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

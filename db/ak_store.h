@@ -162,6 +162,10 @@ int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int6
  * AK_STORE_NOT_FOUND and nothing done): a player out; the name, start,
  * rounds and time control as t says (EXISTS: the name is taken). */
 int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user);
+/* A player of a running tournament withdrawn (NOT_FOUND: not running, not
+ * his, or withdrawn already); whether one is. */
+int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user);
+int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, bool *withdrawn);
 int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t);
 /* Cancelled, open or running: its status "cancelled" and its name
  * renamed (free for a new tournament); NOT_FOUND when it is neither. */

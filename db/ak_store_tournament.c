@@ -133,6 +133,32 @@ int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user)
     return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
 }
 
+int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournament_players SET withdrawn = 1 WHERE tournament_id = ?1 "
+                                        "AND user_id = ?2 AND withdrawn = 0 "
+                                        "AND (SELECT status FROM tournaments WHERE id = ?1) = 'running'");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int64(q, 2, user);
+    int rc = ak_store_run(st, q);
+    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+}
+
+int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, bool *withdrawn)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT withdrawn FROM tournament_players WHERE tournament_id = ? AND user_id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int64(q, 2, user);
+    int rc = sqlite3_step(q);
+    *withdrawn = rc == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
+    ak_store_done(st, q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
 int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t)
 {
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournaments SET name = ?2, starts = ?3, rounds = ?4, tc_seconds = ?5, "

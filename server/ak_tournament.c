@@ -179,8 +179,9 @@ static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *
         s->seed = i;
         ak_store_user_name(srv->store, users[i], s->name, sizeof s->name);
         s->rating = ak_store_glicko_get(srv->store, users[i], tb->t.ruleset, &gl) == AK_STORE_OK ? gl.rating : 1500;
-        bool banned = false;
-        s->withdrawn = ak_store_user_banned(srv->store, users[i], &banned) == AK_STORE_OK && banned;
+        bool banned = false, left = false;
+        s->withdrawn = (ak_store_user_banned(srv->store, users[i], &banned) == AK_STORE_OK && banned) ||
+                       (ak_store_tournament_withdrawn(srv->store, id, users[i], &left) == AK_STORE_OK && left);
     }
     for (int i = 0; i < ng; i++) {
         const struct ak_game *g = games[i];

@@ -3,9 +3,11 @@
  * ak_tournament.c's).
  *
  *   {"cmd":"tournament","op":"withdraw","tournament":T}
- *       a player leaves before the start
+ *       a player leaves: before the start he is out of it; after it he
+ *       forfeits the rest (his unfinished games of it resigned, and a
+ *       Swiss pairs him no more; his results so far stand)
  *   {"cmd":"admin","op":"tournament_remove","tournament":T,"user":U}
- *       an admin takes a player out before the start
+ *       an admin takes a player out, the same way
  *   {"cmd":"admin","op":"tournament_edit","tournament":T, name?, starts?,
  *    rounds?, time_control?}
  *       an admin corrects it before the start
@@ -35,6 +37,7 @@ struct fix {
     int64_t user, when;
     char user_name[64], admin[64], detail[200], renamed[96];
     bool abort_games;
+    bool running;                   /* withdraw, remove: after the start (he forfeits the rest) */
     int rc;                         /* the writer's finding */
 };
 
@@ -44,7 +47,8 @@ static int fix_write(struct ak_store *st, const struct ak_commit *k)
 {
     struct fix *f = k->data;
     int64_t id = f->t.id;
-    f->rc = f->kind == FIX_WITHDRAW || f->kind == FIX_REMOVE ? ak_store_tournament_leave(st, id, f->user)
+    f->rc = (f->kind == FIX_WITHDRAW || f->kind == FIX_REMOVE) && f->running ? ak_store_tournament_withdraw(st, id, f->user)
+            : f->kind == FIX_WITHDRAW || f->kind == FIX_REMOVE ? ak_store_tournament_leave(st, id, f->user)
             : f->kind == FIX_EDIT ? ak_store_tournament_edit(st, &f->t)
                                   : ak_store_tournament_cancel(st, id, f->renamed);
     if (f->rc != AK_STORE_OK)
@@ -52,6 +56,26 @@ static int fix_write(struct ak_store *st, const struct ak_commit *k)
     char target[96];
     snprintf(target, sizeof target, "tournament %lld", (long long)id);
     return f->admin[0] ? ak_store_audit(st, f->when, f->admin, fix_ops[f->kind], target, f->detail) : AK_STORE_OK;
+}
+
+/* A player who left a running tournament resigns its unfinished games. */
+static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
+{
+    int n = 0;
+    for (struct ak_game *g = srv->games; g; g = g->next) {
+        int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
+        if (side < 0 || g->tournament != tid || strcmp(g->meta.status, "active") != 0 ||
+            ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_load(srv, g) != 0)
+            continue;
+        struct ak_action a = {.kind = AK_ACT_RESIGN, .side = (uint8_t)side, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+        static struct ak_state next;
+        struct ak_events ev = {0};
+        struct ak_reject rej;
+        if (ak_game_try(g, &a, NULL, &next, &ev, &rej) &&
+            ak_game_commit(srv, g, &a, NULL, &next, &ev, side == AK_AXIS ? "axis" : "allied", NULL, NULL))
+            n++;
+    }
+    return n;
 }
 
 /* A cancelled tournament's unfinished games, called off when asked. */
@@ -75,10 +99,12 @@ static void fix_answer(struct ak_server *srv, struct ak_commit *k)
             ak_conn_reply_error(k->conn, k->id, "tournament_closed", f->kind == FIX_CANCEL
                                 ? "tournament %s is over or cancelled already" : f->kind == FIX_EDIT
                                 ? "tournament %s has started: it can no longer be edited"
-                                : "tournament %s has started, or %s is not in it", f->t.name, f->user_name);
+                                : "tournament %s has moved on, or %s is not in it (or left it already)", f->t.name,
+                                f->user_name);
         return;
     }
     int aborted = f->kind == FIX_CANCEL && f->abort_games ? abort_games_of(srv, f->t.id, f->admin) : 0;
+    int resigned = f->running ? resign_games_of(srv, f->t.id, f->user) : 0;
     if (f->admin[0])
         ak_log_with(AK_LOG_INFO, AK_LOG_ADMIN(f->admin, f->t.name, 0), "admin %s: %s tournament %s %s", f->admin,
                     fix_ops[f->kind], f->t.name, f->detail);
@@ -92,6 +118,8 @@ static void fix_answer(struct ak_server *srv, struct ak_commit *k)
         json_object_set_new(r, "games_aborted", json_integer(aborted));
     if (f->user)
         json_object_set_new(r, "user", json_string(f->user_name));
+    if (f->running)
+        json_object_set_new(r, "games_resigned", json_integer(resigned));
     ak_conn_reply_ok(k->conn, k->id, r);
 }
 
@@ -136,11 +164,11 @@ static void op_withdraw(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct fix f = {.kind = FIX_WITHDRAW, .user = c->user};
     if (!tournament_arg(c, id, msg, &f.t))
         return;
-    if (strcmp(f.t.status, "open") != 0) {
-        ak_conn_reply_error(c, id, "tournament_closed", "tournament %s has started: resign your games instead, or ask "
-                            "an admin", f.t.name);
+    if (strcmp(f.t.status, "open") != 0 && strcmp(f.t.status, "running") != 0) {
+        ak_conn_reply_error(c, id, "tournament_closed", "tournament %s is %s", f.t.name, f.t.status);
         return;
     }
+    f.running = strcmp(f.t.status, "running") == 0;
     snprintf(f.user_name, sizeof f.user_name, "%s", c->user_name);
     submit(c, id, &f, false);
 }
@@ -150,7 +178,8 @@ static void op_remove(struct ak_conn *c, const json_t *id, const json_t *msg)
     struct fix f = {.kind = FIX_REMOVE};
     if (!tournament_arg(c, id, msg, &f.t) || !(f.user = ak_admin_user_arg(c, id, msg, f.user_name)))
         return;
-    snprintf(f.detail, sizeof f.detail, "player %s", f.user_name);
+    f.running = strcmp(f.t.status, "running") == 0;
+    snprintf(f.detail, sizeof f.detail, "player %s%s", f.user_name, f.running ? " (forfeits the rest)" : "");
     submit(c, id, &f, true);
 }
 

@@ -225,11 +225,17 @@ as alice admin tournament-cancel "$sc" >"$dir/cx.out" 2>&1
 expect cx "tournament $sc cancelled (now Spring Open (cancelled $sc)); 0 unfinished games called off"
 as alice admin tournament-create "Spring Open" round_robin starts=+1d >"$dir/reuse.out" 2>&1
 check "a cancelled tournament's name may be used again" "grep -q 'created: Spring Open' '$dir/reuse.out'"
-bs_games=$(field "$dir/bs.json" 'sum(1 for g in j["games"])')
+as erin tournament withdraw 5 >"$dir/wd5.out" 2>&1
+sleep 0.3
+as bob --json tournament show 5 >"$dir/wd5.json" 2>&1
+check "after the start a player who withdraws resigns his 4 unfinished games: 4 losses, 4 points to the others" \
+    "grep -q 'you resigned your 4 unfinished games of it' '$dir/wd5.out' && [ \$(field '$dir/wd5.json' '[s[\"losses\"] for s in j[\"standings\"] if s[\"user\"] == \"erin\"][0]') = 4 ] && [ \$(field '$dir/wd5.json' 'sum(s[\"points\"] for s in j[\"standings\"])') = 4.0 ]"
+as erin tournament withdraw 5 >"$dir/wd5b.out" 2>&1; rc=$?
+check "... and only once (exit $rc)" "[ $rc = 1 ] && grep -q 'left it already' '$dir/wd5b.out'"
 as alice admin tournament-cancel 5 abort >"$dir/cx5.out" 2>&1
 as bob --json tournament show 5 >"$dir/cx5.json" 2>&1
-check "cancelling a running tournament with abort calls off its unfinished games ($bs_games)" \
-    "grep -q 'cancelled (now Return Match (cancelled 5)); 6 unfinished games called off' '$dir/cx5.out' && [ \$(field '$dir/cx5.json' 'j[\"status\"]') = cancelled ] && [ \$(field '$dir/cx5.json' 'sum(g[\"status\"] == \"aborted\" for g in j[\"games\"])') = 6 ]"
+check "cancelling a running tournament with abort calls off its unfinished games (bob and carol's 2)" \
+    "grep -q 'cancelled (now Return Match (cancelled 5)); 2 unfinished games called off' '$dir/cx5.out' && [ \$(field '$dir/cx5.json' 'j[\"status\"]') = cancelled ] && [ \$(field '$dir/cx5.json' 'sum(g[\"status\"] == \"aborted\" for g in j[\"games\"])') = 2 ]"
 as alice admin tournament-cancel 5 >"$dir/cx5b.out" 2>&1; rc=$?
 check "a cancelled tournament is not cancelled again (exit $rc)" "[ $rc = 1 ] && grep -q 'over or cancelled already' '$dir/cx5b.out'"
 check "every correction is audited with the admin and the tournament" \
