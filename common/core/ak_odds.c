@@ -87,7 +87,7 @@ static int chooser_units(const struct ak_state *s, const uint8_t *both, int nbot
  * the choice a player would make. */
 static bool answer_losses(struct ak_state *s, const uint8_t *both, int nboth)
 {
-    uint8_t u[LOSS_UNITS_MAX];
+    uint8_t u[LOSS_UNITS_MAX] = {0};
     int n = chooser_units(s, both, nboth, u), choices = s->pending.kind == AK_PEND_LOSSES ? 3 : 2, total = 1;
     for (int i = 0; i < n; i++)
         total *= choices;
