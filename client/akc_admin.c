@@ -16,7 +16,7 @@
  *                                      ruleset=R both_sides rated vacation]
  *   admin tournament-start ID             start it now
  *   admin tournament-edit ID WORD...      name=, starts=, rounds=, time=, per=, expiry= before the start
- *   admin tournament-remove ID USER       a player out, before the start
+ *   admin tournament-remove ID USER       a player out (after the start he forfeits the rest)
  *   admin tournament-cancel ID [abort|finish]  cancel it; its unfinished games called off or played out
  *   admin chat-reports [AFTER]            the chat messages players reported
  *   admin chat-delete MESSAGE             remove its text (its reports close)
@@ -302,9 +302,12 @@ int akc_admin(struct ak_net *n, char **argv)
                num(r, "tournament", NULL), json_string_value(json_object_get(r, "name")),
                json_string_value(json_object_get(r, "kind")), num(r, "tournament", NULL));
     } else if (strcmp(op, "tournament-edit") == 0 || strcmp(op, "tournament-remove") == 0) {
-        printf("tournament %s: %s%s%s\n", argv[2], strcmp(op, "tournament-edit") == 0 ? "corrected, now called " : "",
+        printf("tournament %s: %s%s%s", argv[2], strcmp(op, "tournament-edit") == 0 ? "corrected, now called " : "",
                strcmp(op, "tournament-edit") == 0 ? json_string_value(json_object_get(r, "name")) : "removed ",
                strcmp(op, "tournament-edit") == 0 ? "" : json_string_value(json_object_get(r, "user")));
+        if (json_object_get(r, "games_resigned"))
+            printf(" (it had started: %lld unfinished games of his resigned)", num(r, "games_resigned", NULL));
+        printf("\n");
     } else if (strcmp(op, "tournament-cancel") == 0) {
         printf("tournament %s cancelled (now %s); %lld unfinished games called off\n", argv[2],
                json_string_value(json_object_get(r, "name")), num(r, "games_aborted", NULL));

@@ -145,7 +145,7 @@ struct ak_store_tournament {
     int rounds;                 /* swiss: how many */
     int round;                  /* the current one, 0 before the start */
     int64_t starts;
-    char status[12];            /* "open", "running", "finished" */
+    char status[12];            /* "open", "running", "finished", "cancelled" */
     int tc_seconds;
     char tc_per[8], tc_expiry[8];
     int rated, vacation;
@@ -162,13 +162,15 @@ int ak_store_tournament_join(struct ak_store *st, int64_t id, int64_t user, int6
  * AK_STORE_NOT_FOUND and nothing done): a player out; the name, start,
  * rounds and time control as t says (EXISTS: the name is taken). */
 int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user);
-/* A player of a running tournament withdrawn (NOT_FOUND: not running, not
- * his, or withdrawn already); whether one is. */
+/* A player of a running tournament withdrawn in its current round
+ * (NOT_FOUND: not running, not his, or withdrawn already); the round he
+ * withdrew in (0: he did not). */
 int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user);
-int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, bool *withdrawn);
+int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, int *withdrawn);
 int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t);
 /* Cancelled, open or running: its status "cancelled" and its name
- * renamed (free for a new tournament); NOT_FOUND when it is neither. */
+ * renamed (free for a new tournament); NOT_FOUND when it is neither,
+ * EXISTS (nothing done) when another tournament has that name. */
 int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *renamed);
 /* Its players (by when they joined), up to max: the count. */
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max);

@@ -135,7 +135,8 @@ int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user)
 
 int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournament_players SET withdrawn = 1 WHERE tournament_id = ?1 "
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE tournament_players SET withdrawn = "
+                                        "(SELECT max(round, 1) FROM tournaments WHERE id = ?1) WHERE tournament_id = ?1 "
                                         "AND user_id = ?2 AND withdrawn = 0 "
                                         "AND (SELECT status FROM tournaments WHERE id = ?1) = 'running'");
     if (!q)
@@ -146,7 +147,7 @@ int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
     return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
 }
 
-int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, bool *withdrawn)
+int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, int *withdrawn)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT withdrawn FROM tournament_players WHERE tournament_id = ? AND user_id = ?");
     if (!q)
@@ -154,7 +155,7 @@ int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user,
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int64(q, 2, user);
     int rc = sqlite3_step(q);
-    *withdrawn = rc == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
+    *withdrawn = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
     ak_store_done(st, q);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
 }
@@ -189,8 +190,13 @@ int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *rena
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_text(q, 2, renamed, -1, SQLITE_STATIC);
-    int rc = ak_store_run(st, q);
-    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+    int rc = sqlite3_step(q);
+    ak_store_done(st, q);
+    if (rc == SQLITE_CONSTRAINT)
+        return AK_STORE_EXISTS;     /* the new name is taken: nothing done, the batch unharmed */
+    if (rc != SQLITE_DONE)
+        return AK_STORE_ERROR;
+    return sqlite3_changes(st->db) ? AK_STORE_OK : AK_STORE_NOT_FOUND;
 }
 
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max)

@@ -391,6 +391,9 @@ bool ak_tournament_fix_op(struct ak_conn *c, const json_t *id, const json_t *msg
  * tournament whose start or a join is on its way to the store; its JSON. */
 bool ak_tournament_player_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
 bool ak_tournament_busy(int64_t id);
+/* A correction of it on its way to the store (on) or stored (off): it is
+ * not started, nor a round paired, meanwhile; false: no room to hold it. */
+bool ak_tournament_hold(int64_t id, bool on);
 struct ak_store_tournament;
 json_t *ak_tournament_json(const struct ak_store_tournament *t, int players);
 /* admin ops (ak_admin.c checks the role, and audits detail on 0) */

@@ -39,7 +39,8 @@ struct standing {
     char name[64];
     double points, sb;
     int wins, draws, losses, forfeits, byes, played, axis_games;
-    bool withdrawn;     /* banned: paired no more (Swiss) */
+    bool withdrawn;     /* banned, or left a running tournament: paired no more (Swiss) */
+    int withdrew_in;    /* left in this round (his byes up to it stand); 0: banned (none count) */
     double rating;
     int seed;           /* join order */
 };
@@ -118,7 +119,7 @@ static int by_standing(const void *x, const void *y)
  * round that has been paired, unless he was withdrawn (banned). */
 static bool had_bye(const struct table *tb, int i, int round)
 {
-    if (strcmp(tb->t.kind, "swiss") != 0 || tb->p[i].withdrawn)
+    if (strcmp(tb->t.kind, "swiss") != 0 || (tb->p[i].withdrawn && round > tb->p[i].withdrew_in))
         return false;
     for (int k = 0; k < tb->ng; k++)
         if (tb->g[k].round == round && (tb->g[k].axis == tb->p[i].user || tb->g[k].allied == tb->p[i].user))
@@ -179,9 +180,11 @@ static int table_load(struct ak_server *srv, int64_t id, struct table *tb, int *
         s->seed = i;
         ak_store_user_name(srv->store, users[i], s->name, sizeof s->name);
         s->rating = ak_store_glicko_get(srv->store, users[i], tb->t.ruleset, &gl) == AK_STORE_OK ? gl.rating : 1500;
-        bool banned = false, left = false;
+        bool banned = false;
+        int left = 0;
         s->withdrawn = (ak_store_user_banned(srv->store, users[i], &banned) == AK_STORE_OK && banned) ||
                        (ak_store_tournament_withdrawn(srv->store, id, users[i], &left) == AK_STORE_OK && left);
+        s->withdrew_in = banned ? 0 : left;
     }
     for (int i = 0; i < ng; i++) {
         const struct ak_game *g = games[i];
@@ -873,6 +876,15 @@ bool ak_tournament_busy(int64_t id)
     return is_pending(id) || joins_waiting(id, false) != NULL;
 }
 
+bool ak_tournament_hold(int64_t id, bool on)
+{
+    int *n = joins_waiting(id, on);
+    if (!n)
+        return !on;
+    *n += on ? 1 : -1;
+    return true;
+}
+
 json_t *ak_tournament_json(const struct ak_store_tournament *t, int players)
 {
     return tournament_json(t, players);
@@ -1032,6 +1044,14 @@ static void advance(struct ak_server *srv, int64_t tid, int round)
     char why[200];
     if (is_pending(tid))
         return;     /* the next round is paired already, on its way to the store */
+    struct ak_store_tournament t;
+    if (ak_store_tournament_get(srv->store, tid, &t) != AK_STORE_OK || strcmp(t.status, "running") != 0)
+        return;     /* over or cancelled: read cheaply (a cancel calls off thousands of games) */
+    if (joins_waiting(tid, false)) {
+        if (nretry < PENDING_MAX)   /* a correction on its way to the store: after it */
+            retry[nretry++] = tid;
+        return;
+    }
     if (table_load(srv, tid, &tb, &rc) != 0 || strcmp(tb.t.status, "running") != 0) {
         table_free(&tb);
         return;
@@ -1046,6 +1066,13 @@ static void advance(struct ak_server *srv, int64_t tid, int round)
     /* Only a game of the current round moves a Swiss on: the next round's
      * games are not stored yet when two of this round end in one commit. */
     bool next = swiss && round_over && (round < 0 || round == tb.t.round) && tb.t.round < tb.t.rounds;
+    int active = 0;
+    for (int i = 0; i < tb.np; i++)
+        active += !tb.p[i].withdrawn;
+    if (next && active < 2) {   /* withdrawals left nobody to pair: it is over */
+        next = false;
+        all_over = true;
+    }
     struct round_change *change = next || all_over ? round_room(&tb, why, sizeof why) : NULL;
     if (!change && (next || all_over)) {
         ak_log(AK_LOG_WARN, "tournament %s: %s; its next step waits", tb.t.name, why);

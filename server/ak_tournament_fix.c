@@ -20,7 +20,9 @@
  * Each is one write in the next group commit, checked again there (a
  * tournament that started meanwhile is not corrected); the admins' are
  * audited in that same commit. None while the tournament's start or a
- * join is on its way to the store (ak_tournament_busy).
+ * join is on its way to the store (ak_tournament_busy); and while one is,
+ * the tournament is held (ak_tournament_hold): not started, no round
+ * paired, until it is stored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
     int n = 0;
     for (struct ak_game *g = srv->games; g; g = g->next) {
         int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
-        if (side < 0 || g->tournament != tid || strcmp(g->meta.status, "active") != 0 ||
+        if (side < 0 || g->tournament != tid || g->creating || strcmp(g->meta.status, "active") != 0 ||
             ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_load(srv, g) != 0)
             continue;
         struct ak_action a = {.kind = AK_ACT_RESIGN, .side = (uint8_t)side, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
@@ -82,19 +84,30 @@ static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
 static int abort_games_of(struct ak_server *srv, int64_t tid, const char *by)
 {
     int n = 0;
+    char who[96];
+    snprintf(who, sizeof who, "%s (admin)", by);
     for (struct ak_game *g = srv->games; g; g = g->next)
-        if (g->tournament == tid && strcmp(g->meta.status, "active") == 0 &&
+        if (g->tournament == tid && !g->creating && strcmp(g->meta.status, "active") == 0 &&
             ak_game_brief_of(g).phase != AK_PHASE_OVER)
-            n += ak_game_close(srv, NULL, NULL, g, "aborted", by);
+            n += ak_game_close(srv, NULL, NULL, g, "aborted", who);
     return n;
+}
+
+static void fix_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct fix *f = k->data;
+    (void)srv;
+    ak_tournament_hold(f->t.id, false);
 }
 
 static void fix_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct fix *f = k->data;
+    ak_tournament_hold(f->t.id, false);
     if (f->rc == AK_STORE_NOT_FOUND || f->rc == AK_STORE_EXISTS) {
         if (k->conn && f->rc == AK_STORE_EXISTS)
-            ak_conn_reply_error(k->conn, k->id, "bad_request", "a tournament is called %s already", f->t.name);
+            ak_conn_reply_error(k->conn, k->id, "bad_request", "a tournament is called %s already",
+                                f->kind == FIX_CANCEL ? f->renamed : f->t.name);
         else if (k->conn)
             ak_conn_reply_error(k->conn, k->id, "tournament_closed", f->kind == FIX_CANCEL
                                 ? "tournament %s is over or cancelled already" : f->kind == FIX_EDIT
@@ -123,7 +136,7 @@ static void fix_answer(struct ak_server *srv, struct ak_commit *k)
     ak_conn_reply_ok(k->conn, k->id, r);
 }
 
-static const struct ak_job fix_job = {fix_write, fix_answer, NULL, NULL, NULL};
+static const struct ak_job fix_job = {fix_write, fix_answer, fix_undo, NULL, NULL};
 
 /* The tournament named in msg, readable and not mid-start; false after an error reply. */
 static bool tournament_arg(struct ak_conn *c, const json_t *id, const json_t *msg, struct ak_store_tournament *t)
@@ -139,7 +152,8 @@ static bool tournament_arg(struct ak_conn *c, const json_t *id, const json_t *ms
     else if (rc != AK_STORE_OK)
         ak_conn_reply_error(c, id, "internal", "the database could not be read");
     else if (ak_tournament_busy(t->id))
-        ak_conn_reply_error(c, id, "internal", "tournament %s is being started or joined just now; try again", t->name);
+        ak_conn_reply_error(c, id, "rate_limited", "tournament %s is being started, joined or corrected just now; "
+                            "try again in a moment", t->name);
     else
         return true;
     return false;
@@ -155,8 +169,13 @@ static void submit(struct ak_conn *c, const json_t *id, struct fix *f, bool admi
     f->when = ak_now();
     if (admin)
         snprintf(f->admin, sizeof f->admin, "%s", c->user_name);
+    if (!ak_tournament_hold(f->t.id, true)) {
+        free(copy);
+        ak_conn_reply_error(c, id, "rate_limited", "too many tournaments are being corrected at once; try again");
+        return;
+    }
     *copy = *f;
-    ak_batch_job(c->srv, c, id, &fix_job, NULL, copy);
+    ak_batch_job(c->srv, c, id, &fix_job, NULL, copy);      /* its undo lets go of the hold, if it fails */
 }
 
 static void op_withdraw(struct ak_conn *c, const json_t *id, const json_t *msg)
@@ -183,6 +202,19 @@ static void op_remove(struct ak_conn *c, const json_t *id, const json_t *msg)
     submit(c, id, &f, true);
 }
 
+/* The time control as it is with only the fields given changed (seconds,
+ * per, on_expiry); false if the result is not a time control. */
+static bool time_control_merge(struct ak_store_tournament *t, const json_t *tc)
+{
+    if (!json_is_object(tc))
+        return false;
+    json_t *merged = json_pack("{s:i,s:s,s:s}", "seconds", t->tc_seconds, "per", t->tc_per, "on_expiry", t->tc_expiry);
+    json_object_update(merged, (json_t *)tc);
+    bool ok = ak_time_control_parse(merged, &t->tc_seconds, t->tc_per, t->tc_expiry);
+    json_decref(merged);
+    return ok;
+}
+
 static void op_edit(struct ak_conn *c, const json_t *id, const json_t *msg)
 {
     struct fix f = {.kind = FIX_EDIT};
@@ -195,7 +227,7 @@ static void op_edit(struct ak_conn *c, const json_t *id, const json_t *msg)
         (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 || json_integer_value(rounds) > 20 ||
                     strcmp(f.t.kind, "swiss") != 0)) ||
         (starts && (!json_is_integer(starts) || json_integer_value(starts) < 0)) ||
-        (tc && !ak_time_control_parse(tc, &f.t.tc_seconds, f.t.tc_per, f.t.tc_expiry)) ||
+        (tc && !time_control_merge(&f.t, tc)) ||
         (!name && !rounds && !starts && !tc)) {
         ak_conn_reply_error(c, id, "bad_request", "tournament_edit changes name (1 to 63 characters), starts "
                             "(seconds since the epoch), rounds (1 to 20, a Swiss) or time_control");
@@ -230,7 +262,14 @@ static void op_cancel(struct ak_conn *c, const json_t *id, const json_t *msg)
         return;
     }
     f.abort_games = games && strcmp(games, "abort") == 0;
-    snprintf(f.renamed, sizeof f.renamed, "%.63s (cancelled %lld)", f.t.name, (long long)f.t.id);
+    /* the whole new name within 63 bytes: the old one cut (never inside a
+     * UTF-8 character) to leave room for the words after it */
+    char suffix[40];
+    int room = 63 - snprintf(suffix, sizeof suffix, " (cancelled %lld)", (long long)f.t.id);
+    int keep = (int)strlen(f.t.name) < room ? (int)strlen(f.t.name) : room;
+    while (keep > 0 && ((unsigned char)f.t.name[keep] & 0xC0) == 0x80)
+        keep--;
+    snprintf(f.renamed, sizeof f.renamed, "%.*s%s", keep, f.t.name, suffix);
     snprintf(f.detail, sizeof f.detail, "games %s", f.abort_games ? "abort" : "finish");
     submit(c, id, &f, true);
 }

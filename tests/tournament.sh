@@ -239,6 +239,32 @@ check "cancelling a running tournament with abort calls off its unfinished games
 as alice admin tournament-cancel 5 >"$dir/cx5b.out" 2>&1; rc=$?
 check "a cancelled tournament is not cancelled again (exit $rc)" "[ $rc = 1 ] && grep -q 'over or cancelled already' '$dir/cx5b.out'"
 check "every correction is audited with the admin and the tournament" \
-    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT group_concat(op, ' ') FROM admin_actions WHERE op IN ('tournament_remove','tournament_edit','tournament_cancel')\")\" = 'tournament_remove tournament_edit tournament_cancel tournament_cancel' ]"
+    "[ \"\$(sqlite3 '$dir/akd.sqlite3' \"SELECT group_concat(op, ' ') FROM (SELECT op FROM admin_actions WHERE op IN ('tournament_remove','tournament_edit','tournament_cancel') ORDER BY rowid)\")\" = 'tournament_remove tournament_edit tournament_cancel tournament_cancel' ]"
+# an edit of the clock's length keeps how it is counted and what happens when it runs out
+as alice admin tournament-create "Clocks" round_robin starts=+2d time=1d per=turn expiry=wait >"$dir/ck.out" 2>&1
+ck=$(sed -n 's/^tournament \([0-9]*\) created.*/\1/p' "$dir/ck.out")
+as alice admin tournament-edit "$ck" time=3d >/dev/null 2>&1
+as bob --json tournament show "$ck" >"$dir/ck.json" 2>&1
+check "tournament-edit time=3d keeps per=turn and expiry=wait" \
+    "[ \"\$(field '$dir/ck.json' 'j[\"time_control\"][\"seconds\"], j[\"time_control\"][\"per\"], j[\"time_control\"][\"on_expiry\"]')\" = '259200 turn wait' ]"
+# a long name, cancelled: the new name fits (63 bytes) and ends with the words
+long=$(printf 'N%.0s' $(seq 60))
+as alice admin tournament-create "$long" round_robin starts=+2d >"$dir/ln.out" 2>&1
+ln=$(sed -n 's/^tournament \([0-9]*\) created.*/\1/p' "$dir/ln.out")
+as alice admin tournament-cancel "$ln" >"$dir/lnc.out" 2>&1
+as bob --json tournament show "$ln" >"$dir/ln.json" 2>&1
+check "a 60-character name cancelled becomes one of 63 bytes ending in (cancelled $ln)" \
+    "field '$dir/ln.json' 'len(j[\"name\"]) == 63 and j[\"name\"].endswith(\" (cancelled $ln)\")' | grep -q True"
+# a two-player Swiss whose one player withdraws is over, not stuck
+as alice admin tournament-create "Duo" swiss rounds=3 starts=+1d >"$dir/duo.out" 2>&1
+duo=$(sed -n 's/^tournament \([0-9]*\) created.*/\1/p' "$dir/duo.out")
+for u in bob carol; do as $u tournament join "$duo" >/dev/null 2>&1; done
+as alice admin tournament-start "$duo" >/dev/null 2>&1
+sleep 0.3
+as carol tournament withdraw "$duo" >/dev/null 2>&1
+sleep 0.5
+as bob --json tournament show "$duo" >"$dir/duo.json" 2>&1
+check "a Swiss left with one player after a withdrawal finishes (bob 1 point, one game)" \
+    "[ \$(field '$dir/duo.json' 'j[\"status\"]') = finished ] && [ \$(field '$dir/duo.json' 'len(j[\"games\"])') = 1 ]"
 
 finish

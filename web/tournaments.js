@@ -56,7 +56,8 @@ export class TournamentsView {
     } catch (e) { this.showError(errorText(e)); }
   }
 
-  // Before the start a player may leave (`withdraw`); after it he resigns his games.
+  // Before the start a player may leave (`withdraw`); the page offers it
+  // only then (after the start `akc tournament withdraw` forfeits the rest).
   async withdraw(id) {
     try {
       await this.conn.request("tournament", { op: "withdraw", tournament: id });
