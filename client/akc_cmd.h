@@ -30,6 +30,10 @@ void akc_json_hold(bool hold);
  * NULL after printing the error; *status gets the exit code. With --json
  * the result is printed as it came. */
 json_t *akc_call(struct ak_net *n, json_t *req, int *status);
+/* The state of game as akd shows it (its table attached), for the
+ * commands that work on it here (hint, odds); 0, or the exit status after
+ * a message. */
+int akc_game_state(struct ak_net *n, long game, struct ak_state *s);
 bool akc_json(void);
 int akc_read_password(char *buf, size_t cap, const char *prompt);
 /* Asked twice on a terminal; once from AKC_PASSWORD. */

@@ -85,20 +85,10 @@ static int plan(long game, struct ak_state *s, int level, int *battles)
 
 int akc_hint(struct ak_net *n, long game, int level)
 {
-    int status;
-    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
-    if (!r)
-        return status;
     struct ak_state s;
-    char err[200];
-    bool read = ak_state_from_json(json_object_get(r, "state"), &s, err, sizeof err);
-    if (read)
-        ak_summary_attach_crt(r, &s);
-    json_decref(r);
-    if (!read) {
-        fprintf(stderr, "akc: the server sent a state this client cannot read: %s\n", err);
-        return EXIT_REFUSED;
-    }
+    int status = akc_game_state(n, game, &s);
+    if (status)
+        return status;
     int side = ak_waiting_for(&s);
     if (side == AK_NOBODY) {
         printf("game %ld is over: nothing to suggest (akc analyse %ld looks back at it)\n", game, game);

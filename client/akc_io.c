@@ -10,6 +10,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "ak_notation.h"
 #include "akc_cmd.h"
 
 static const char *io_server = "";
@@ -42,6 +43,24 @@ static void print_error(const json_t *reply)
 
 /* Send a request and report the reply: result returned (caller decrefs)
  * or NULL after printing the error. *status gets the exit code. */
+int akc_game_state(struct ak_net *n, long game, struct ak_state *s)
+{
+    int status;
+    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
+    if (!r)
+        return status;
+    char err[200];
+    bool read = ak_state_from_json(json_object_get(r, "state"), s, err, sizeof err);
+    if (read)
+        ak_summary_attach_crt(r, s);
+    json_decref(r);
+    if (!read) {
+        fprintf(stderr, "akc: the server sent a state this client cannot read: %s\n", err);
+        return EXIT_REFUSED;
+    }
+    return 0;
+}
+
 json_t *akc_call(struct ak_net *n, json_t *req, int *status)
 {
     json_t *reply = ak_net_call(n, req, NULL);

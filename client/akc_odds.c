@@ -88,21 +88,11 @@ static void print_odds(long game, const struct ak_state *s, const struct ak_odds
 
 int akc_odds(struct ak_net *n, long game)
 {
-    int status;
-    json_t *r = akc_call(n, json_pack("{s:s,s:I}", "cmd", "show", "game", (json_int_t)game), &status);
-    if (!r)
-        return status;
     static struct ak_state s;
     static struct ak_odds o;
-    char err[200];
-    bool read = ak_state_from_json(json_object_get(r, "state"), &s, err, sizeof err);
-    if (read)
-        ak_summary_attach_crt(r, &s);
-    json_decref(r);
-    if (!read) {
-        fprintf(stderr, "akc: the server sent a state this client cannot read: %s\n", err);
-        return EXIT_REFUSED;
-    }
+    int status = akc_game_state(n, game, &s);
+    if (status)
+        return status;
     if (s.phase == AK_PHASE_OVER || ak_battle_odds(&s, 0, &o) == 0) {
         printf("Game %ld: no battles declared and not yet fought%s.\n", game,
                s.phase == AK_PHASE_OVER ? " (the game is over)" : "; declare them (akc battle), then ask again");

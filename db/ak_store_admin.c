@@ -172,9 +172,10 @@ int ak_store_admin_config_name(struct ak_store *st, const char *name, int64_t no
     return rc;
 }
 
-int ak_store_admin_ids(struct ak_store *st, int64_t *ids, int max)
+/* The first column of sql's rows, up to max ids; -1 on error. */
+static int ids_of(struct ak_store *st, const char *sql, int64_t *ids, int max)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM admins ORDER BY granted, user_id");
+    sqlite3_stmt *q = ak_store_prep(st, sql);
     if (!q)
         return -1;
     int n = 0;
@@ -184,14 +185,12 @@ int ak_store_admin_ids(struct ak_store *st, int64_t *ids, int max)
     return n;
 }
 
+int ak_store_admin_ids(struct ak_store *st, int64_t *ids, int max)
+{
+    return ids_of(st, "SELECT user_id FROM admins ORDER BY granted, user_id", ids, max);
+}
+
 int ak_store_admin_config_ids(struct ak_store *st, int64_t *ids, int max)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT user_id FROM admins WHERE source = 'config'");
-    if (!q)
-        return -1;
-    int n = 0;
-    while (n < max && sqlite3_step(q) == SQLITE_ROW)
-        ids[n++] = sqlite3_column_int64(q, 0);
-    ak_store_done(st, q);
-    return n;
+    return ids_of(st, "SELECT user_id FROM admins WHERE source = 'config'", ids, max);
 }
