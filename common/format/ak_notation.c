@@ -606,8 +606,10 @@ static bool battles_from_json(const json_t *list, struct ak_state *s)
         t->column = u8_value(json_object_get(x, "column"), &in_range);
         t->roll = u8_value(json_object_get(x, "roll"), &in_range);
         int result = list_index(json_string_value(json_object_get(x, "result")), crt_names, 5);
-        /* A result belongs to a resolved battle only (it is written out so). */
-        t->result = (uint8_t)(result < 0 || !t->resolved ? 0 : result);
+        /* A result belongs to a resolved battle only (it is written out so),
+         * and only the 1964 table's: a ruleset fought on the game's own
+         * table names its effects ("EX", "DL1/DR2") and keeps none here. */
+        t->result = (uint8_t)(result < 0 || !t->resolved || ak_ruleset_get(s->ruleset)->needs_crt_table ? 0 : result);
         t->attack = u8_value(json_object_get(x, "attack"), &in_range);
         t->defense = u8_value(json_object_get(x, "defense"), &in_range);
         json_int_t drm = json_integer_value(json_object_get(x, "drm")), modified = json_integer_value(json_object_get(x, "modified"));
