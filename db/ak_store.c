@@ -243,22 +243,37 @@ void ak_store_done(struct ak_store *st, sqlite3_stmt *q)
     sqlite3_finalize(q);
 }
 
-/* Run a statement that returns no rows; maps constraint failures. */
-int ak_store_flag_of(struct ak_store *st, const char *sql, int64_t id, bool *flag)
+int ak_store_int_of(struct ak_store *st, const char *sql, int64_t id, int64_t *value)
 {
     sqlite3_stmt *q = ak_store_prep(st, sql);
     if (!q)
         return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, id);
+    if (sqlite3_bind_parameter_count(q) > 0)
+        sqlite3_bind_int64(q, 1, id);
     int rc = sqlite3_step(q), out = AK_STORE_NOT_FOUND;
     if (rc == SQLITE_ROW) {
-        *flag = sqlite3_column_int(q, 0) != 0;
+        *value = sqlite3_column_int64(q, 0);
         out = AK_STORE_OK;
     } else if (rc != SQLITE_DONE) {
         out = AK_STORE_ERROR;
     }
     ak_store_done(st, q);
     return out;
+}
+
+int ak_store_flag_of(struct ak_store *st, const char *sql, int64_t id, bool *flag)
+{
+    int64_t v = 0;
+    int rc = ak_store_int_of(st, sql, id, &v);
+    if (rc == AK_STORE_OK)
+        *flag = v != 0;
+    return rc;
+}
+
+int ak_store_run_changed(struct ak_store *st, sqlite3_stmt *q)
+{
+    int rc = ak_store_run(st, q);
+    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
 }
 
 int ak_store_run(struct ak_store *st, sqlite3_stmt *q)

@@ -26,8 +26,12 @@ void ak_store_done(struct ak_store *st, sqlite3_stmt *q);
 /* Run a statement that returns no rows: AK_STORE_OK, _EXISTS (a
  * constraint) or _ERROR. */
 int ak_store_run(struct ak_store *st, sqlite3_stmt *q);
-/* A flag of a row by its id ("SELECT banned FROM users WHERE id = ?"):
- * AK_STORE_OK with *flag, AK_STORE_NOT_FOUND, or AK_STORE_ERROR. */
+/* ... and AK_STORE_NOT_FOUND when it changed no row. */
+int ak_store_run_changed(struct ak_store *st, sqlite3_stmt *q);
+/* A number of a row by its id ("SELECT created FROM users WHERE id = ?";
+ * a statement without a parameter is run as it is): AK_STORE_OK with
+ * *value, AK_STORE_NOT_FOUND, or AK_STORE_ERROR. A flag is one != 0. */
+int ak_store_int_of(struct ak_store *st, const char *sql, int64_t id, int64_t *value);
 int ak_store_flag_of(struct ak_store *st, const char *sql, int64_t id, bool *flag);
 
 #endif

@@ -52,16 +52,8 @@ int ak_store_chat_report(struct ak_store *st, int64_t message, int64_t reporter,
 int ak_store_chat_reports_count(struct ak_store *st, int64_t reporter, int64_t *count)
 {
     /* two statements: each uses its index (or the table's count) */
-    sqlite3_stmt *q = ak_store_prep(st, reporter ? "SELECT count(*) FROM chat_reports WHERE reporter = ?1"
-                                                 : "SELECT count(*) FROM chat_reports");
-    if (!q)
-        return AK_STORE_ERROR;
-    if (reporter)
-        sqlite3_bind_int64(q, 1, reporter);
-    int rc = sqlite3_step(q);
-    *count = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-    ak_store_done(st, q);
-    return rc == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
+    return ak_store_int_of(st, reporter ? "SELECT count(*) FROM chat_reports WHERE reporter = ?"
+                                        : "SELECT count(*) FROM chat_reports", reporter, count);
 }
 
 int ak_store_chat_reports(struct ak_store *st, int64_t after, int limit,
@@ -106,18 +98,16 @@ int ak_store_chat_remove(struct ak_store *st, int64_t message, bool remove_text)
         if (!q)
             return AK_STORE_ERROR;
         sqlite3_bind_int64(q, 1, message);
-        int rc = ak_store_run(st, q);
+        int rc = ak_store_run_changed(st, q);
         if (rc != AK_STORE_OK)
             return rc;
-        if (sqlite3_changes(st->db) == 0)
-            return AK_STORE_NOT_FOUND;
     }
     sqlite3_stmt *q = ak_store_prep(st, "DELETE FROM chat_reports WHERE message_id = ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, message);
-    int rc = ak_store_run(st, q);
-    return rc == AK_STORE_OK && !remove_text && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+    int rc = remove_text ? ak_store_run(st, q) : ak_store_run_changed(st, q);
+    return rc;
 }
 
 int ak_store_chat_expire(struct ak_store *st, int64_t before, int max, int *deleted)
@@ -149,18 +139,11 @@ int ak_store_chat_mute(struct ak_store *st, int64_t user, int64_t until)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, until);
     sqlite3_bind_int64(q, 2, user);
-    int rc = ak_store_run(st, q);
-    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+    return ak_store_run_changed(st, q);
 }
 
 int ak_store_chat_muted_until(struct ak_store *st, int64_t user, int64_t *until)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT chat_muted_until FROM users WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = sqlite3_step(q);
-    *until = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-    ak_store_done(st, q);
-    return rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND : AK_STORE_ERROR;
+    *until = 0;
+    return ak_store_int_of(st, "SELECT chat_muted_until FROM users WHERE id = ?", user, until);
 }

@@ -9,26 +9,8 @@
 
 int ak_store_user_created(struct ak_store *st, int64_t user, int64_t *created)
 {
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT created FROM users WHERE id = ?");
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = sqlite3_step(q);
-    *created = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-    ak_store_done(st, q);
-    return rc == SQLITE_ROW ? AK_STORE_OK : rc == SQLITE_DONE ? AK_STORE_NOT_FOUND : AK_STORE_ERROR;
-}
-
-static int count_of(struct ak_store *st, const char *sql, int64_t user, int64_t *total)
-{
-    sqlite3_stmt *q = ak_store_prep(st, sql);
-    if (!q)
-        return AK_STORE_ERROR;
-    sqlite3_bind_int64(q, 1, user);
-    int rc = sqlite3_step(q);
-    *total = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-    ak_store_done(st, q);
-    return rc == SQLITE_ROW ? AK_STORE_OK : AK_STORE_ERROR;
+    *created = 0;
+    return ak_store_int_of(st, "SELECT created FROM users WHERE id = ?", user, created);
 }
 
 int ak_store_user_games_each(struct ak_store *st, int64_t user, int limit, int64_t *total,
@@ -36,7 +18,8 @@ int ak_store_user_games_each(struct ak_store *st, int64_t user, int limit, int64
                                         int64_t created, const char *status),
                              void *ud)
 {
-    if (count_of(st, "SELECT count(*) FROM games WHERE axis_user = ?1 OR allied_user = ?1", user, total) != AK_STORE_OK)
+    if (ak_store_int_of(st, "SELECT count(*) FROM games WHERE axis_user = ?1 OR allied_user = ?1", user, total) !=
+        AK_STORE_OK)
         return AK_STORE_ERROR;
     sqlite3_stmt *q = ak_store_prep(st, "SELECT games.id, games.ruleset, games.axis_user = ?1, "
                                         "coalesce(other.name, ''), games.created, games.status FROM games "
@@ -61,7 +44,7 @@ int ak_store_user_chat_each(struct ak_store *st, int64_t user, int limit, int64_
                                        const char *text, bool removed),
                             void *ud)
 {
-    if (count_of(st, "SELECT count(*) FROM chat WHERE user_id = ?1", user, total) != AK_STORE_OK)
+    if (ak_store_int_of(st, "SELECT count(*) FROM chat WHERE user_id = ?1", user, total) != AK_STORE_OK)
         return AK_STORE_ERROR;
     sqlite3_stmt *q = ak_store_prep(st, "SELECT id, game_id, at, channel, text, removed FROM chat WHERE user_id = ?1 "
                                         "ORDER BY id DESC LIMIT ?2");
@@ -109,11 +92,9 @@ int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placehold
             sqlite3_bind_text(q, 2, placeholder, -1, SQLITE_STATIC);
             sqlite3_bind_int64(q, 3, now);
         }
-        int rc = ak_store_run(st, q);
+        int rc = i == 0 ? ak_store_run_changed(st, q) : ak_store_run(st, q);
         if (rc != AK_STORE_OK)
             return rc;
-        if (i == 0 && sqlite3_changes(st->db) == 0)
-            return AK_STORE_NOT_FOUND;
     }
     return AK_STORE_OK;
 }

@@ -129,8 +129,7 @@ int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int64(q, 2, user);
-    int rc = ak_store_run(st, q);
-    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+    return ak_store_run_changed(st, q);
 }
 
 int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
@@ -143,8 +142,7 @@ int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int64(q, 2, user);
-    int rc = ak_store_run(st, q);
-    return rc == AK_STORE_OK && sqlite3_changes(st->db) == 0 ? AK_STORE_NOT_FOUND : rc;
+    return ak_store_run_changed(st, q);
 }
 
 int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, int *withdrawn)
@@ -173,13 +171,7 @@ int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tourname
     sqlite3_bind_int(q, 5, t->tc_seconds);
     sqlite3_bind_text(q, 6, t->tc_per, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 7, t->tc_expiry, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
-    ak_store_done(st, q);
-    if (rc == SQLITE_CONSTRAINT)
-        return AK_STORE_EXISTS;
-    if (rc != SQLITE_DONE)
-        return AK_STORE_ERROR;
-    return sqlite3_changes(st->db) ? AK_STORE_OK : AK_STORE_NOT_FOUND;
+    return ak_store_run_changed(st, q);     /* EXISTS: the name is taken */
 }
 
 int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *renamed)
@@ -190,13 +182,7 @@ int ak_store_tournament_cancel(struct ak_store *st, int64_t id, const char *rena
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_text(q, 2, renamed, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
-    ak_store_done(st, q);
-    if (rc == SQLITE_CONSTRAINT)
-        return AK_STORE_EXISTS;     /* the new name is taken: nothing done, the batch unharmed */
-    if (rc != SQLITE_DONE)
-        return AK_STORE_ERROR;
-    return sqlite3_changes(st->db) ? AK_STORE_OK : AK_STORE_NOT_FOUND;
+    return ak_store_run_changed(st, q);     /* EXISTS: the new name is taken, nothing done */
 }
 
 int ak_store_tournament_players(struct ak_store *st, int64_t id, int64_t *users, int max)

@@ -99,6 +99,14 @@ start_akd kept --db "$db" --chat-keep-days 7 --clock-tick-ms 100
 sleep 1
 check "chat_keep_days 7: a message of 10 days ago is deleted, today's kept, and the log says so" \
     "[ \"\$(sqlite3 '$db' \"SELECT group_concat(text) FROM chat WHERE game_id = $g\")\" = 'a new line' ] && grep -q 'chat retention: 1 messages older than chat_keep_days deleted' '$dir/kept.log'"
+# abuse: a stolen session cannot guess the password through delete-account
+# faster than a login may (login_failures counts these guesses too)
+kill -TERM $pid; wait $pid 2>/dev/null
+start_akd guess --db "$db" --login-failures 3 --login-window 600
+AKC_PASSWORD=password-dora as dora login dora >/dev/null 2>&1
+for i in 1 2 3 4 5; do AKC_PASSWORD=wrong-$i as dora delete-account dora >"$dir/guess$i.out" 2>&1; done
+check "wrong passwords to delete-account are throttled like logins: the 4th and 5th refused before any hash" \
+    "grep -q 'the password is wrong' '$dir/guess3.out' && grep -qi 'too many' '$dir/guess4.out' && grep -qi 'too many' '$dir/guess5.out' && [ \$(sqlite3 '$db' \"SELECT count(*) FROM users WHERE name = 'dora'\") = 1 ]"
 "$AKD" --listen 127.0.0.1:0 --db "$dir/x.sqlite3" --delete-games sometimes >"$dir/badset.out" 2>&1; rc=$?
 check "delete_games is resign or adjudicate (exit $rc)" "[ $rc = 2 ] && grep -q 'delete_games is resign or adjudicate' '$dir/badset.out'"
 finish
