@@ -148,6 +148,9 @@ void ak_summary_chat(const json_t *m, char *buf, size_t cap);
  * "challenge to bob", "open seek", "axis_wins by elimination"; me is the
  * user's name (NULL if not logged in). */
 void ak_summary_status(const json_t *summary, const char *me, char *buf, size_t cap);
+/* The game's side auction in words (issue 32): the standing bid and who
+ * is to bid, or how it ended; false when the game has none. */
+bool ak_summary_bid(const json_t *summary, const char *me, char *buf, size_t cap);
 /* "Allied won by resignation" for a game that is over. */
 void ak_summary_result(const json_t *summary, char *buf, size_t cap);
 /* The other player's name (the invited one of my challenge, the sender of

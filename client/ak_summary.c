@@ -91,6 +91,39 @@ void ak_summary_result(const json_t *g, char *buf, size_t cap)
              why[0] && strcmp(why, "none") ? why : "");
 }
 
+static const char *side_title(const char *side)
+{
+    return side && strcmp(side, "axis") == 0 ? "Axis" : "Allied";
+}
+
+bool ak_summary_bid(const json_t *g, const char *me, char *buf, size_t cap)
+{
+    const json_t *b = json_object_get(g, "bid");
+    if (!json_is_object(b))
+        return false;
+    const char *status = json_string_value(json_object_get(b, "status"));
+    const char *side = json_string_value(json_object_get(b, "side"));
+    const char *by = json_string_value(json_object_get(b, "by"));
+    const char *next = json_string_value(json_object_get(b, "to_bid"));
+    long long n = json_integer_value(json_object_get(b, "supply"));
+    const char *units = n == 1 ? "supply unit" : "supply units";
+    bool mine = next && me && strcasecmp(next, me) == 0;
+    if (status && strcmp(status, "settled") == 0)
+        snprintf(buf, cap, "Side bid: %s plays the %s side for %lld %s; the %s side started with them", by ? by : "?",
+                 side_title(side), n, units, side_title(json_string_value(json_object_get(b, "receives"))));
+    else if (!side)
+        snprintf(buf, cap, "Side auction: %s to open it (akc bid GAME N axis|allied)", mine ? "you" : next ? next : "?");
+    else if (mine)
+        snprintf(buf, cap, "Side auction: %s bids %lld %s to play the %s side; your bid (akc bid GAME accept, or "
+                 "more than %lld)", by ? by : "the creator", n, units, side_title(side), n);
+    else
+        snprintf(buf, cap, "Side auction: %s bids %lld %s to play the %s side; %s", by ? by : "the creator", n, units,
+                 side_title(side), next ? next : "an opponent joins, then bids");
+    if (next && !mine && side && status && strcmp(status, "open") == 0)
+        snprintf(buf + strlen(buf), cap - strlen(buf), " to bid");
+    return true;
+}
+
 void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
 {
     const json_t *p = json_object_get(g, "players");
@@ -109,6 +142,18 @@ void ak_summary_status(const json_t *g, const char *me, char *buf, size_t cap)
                      (long long)json_integer_value(json_array_get(json_object_get(g, "rating_range"), 1)));
         else
             snprintf(buf, cap, "open seek");
+        const json_t *b = json_object_get(g, "bid");
+        if (json_is_object(b) && json_string_value(json_object_get(b, "side")))
+            snprintf(buf + strlen(buf), cap - strlen(buf), ", bid %lld for %s",
+                     (long long)json_integer_value(json_object_get(b, "supply")),
+                     json_string_value(json_object_get(b, "side")));
+    } else if (json_string_value(json_object_get(json_object_get(g, "bid"), "status")) &&
+               strcmp(json_string_value(json_object_get(json_object_get(g, "bid"), "status")), "open") == 0) {
+        const char *next = json_string_value(json_object_get(json_object_get(g, "bid"), "to_bid"));
+        if (json_is_true(json_object_get(g, "your_turn")))
+            snprintf(buf, cap, "YOUR BID");
+        else
+            snprintf(buf, cap, "side auction: %s to bid", next ? next : "?");
     } else if (json_is_true(json_object_get(g, "overdue"))) {
         snprintf(buf, cap, "%s (OVERDUE: an operator may decide the game)",
                  json_is_true(json_object_get(g, "your_turn")) ? "YOUR MOVE" : wait ? wait : "?");

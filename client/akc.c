@@ -50,6 +50,7 @@ static struct {
     bool per_given;             /* --per or --on-expiry on the command line */
     int min_rating, max_rating; /* new: who may take the open seat */
     int computer;               /* new --vs computer[:LEVEL]: the level, 0 none */
+    int bid;                    /* new --bid N: the opening bid in supply units, -1 none */
     int level;                  /* hint, analyse --level N */
     int playouts, horizon;      /* analyse --playouts N --horizon N */
     const char *adjudicate;     /* analyse --adjudicate axis|allied|draw|analysed */
@@ -139,6 +140,9 @@ static int draw_game(const json_t *r, const char *me)
     ak_summary_status(r, me, status_text, sizeof status_text);
     printf("%s, %s; clock: %s; %s\n", json_string_value(json_object_get(r, "ruleset")),
            json_is_true(json_object_get(r, "rated")) ? "rated" : "not rated", clock, status_text);
+    char bid[200];
+    if (ak_summary_bid(r, me, bid, sizeof bid))
+        printf("%s\n", bid);
     if (ak_crt_of(&s))      /* the table this game is fought on, by its name line */
         printf("Combat results table: %s\n", ak_crt_of(&s)->name);
     else if (json_object_get(r, "crt_table"))
@@ -163,6 +167,8 @@ static int cmd_new(struct ak_net *n, const char *side)
         json_object_set_new(req, "opponent", json_string(opt.opponent));
     if (opt.computer)
         json_object_set_new(req, "computer", json_integer(opt.computer));
+    if (opt.bid >= 0)
+        json_object_set_new(req, "bid", json_integer(opt.bid));
     if (opt.min_rating)
         json_object_set_new(req, "min_rating", json_integer(opt.min_rating));
     if (opt.max_rating)
@@ -191,6 +197,8 @@ static int cmd_new(struct ak_net *n, const char *side)
                    json_string_value(json_object_get(r, "challenge")), opt.computer, g);
         else if (opt.opponent)
             printf("%s is challenged: akc join %lld (or akc decline %lld)\n", opt.opponent, g, g);
+        else if (opt.bid >= 0)
+            printf("Another player joins with akc join %lld, then accepts your bid or bids more\n", g);
         else
             printf("Another player joins with: akc join %lld\n", g);
         printf("dice commitment: %s\n", json_string_value(json_object_get(r, "dice_commit")));
@@ -785,13 +793,20 @@ static int cmd_player(struct ak_net *n, const char *name)
             printf(" %lld drawn", (long long)json_integer_value(json_object_get(x, "drawn")));
     }
     printf(" (recent games)\n");
-    json_array_foreach(json_object_get(r, "recent"), i, x)
-        printf("  game %-5lld %-7s %-6s against %-16s %s, rating %lld -> %lld\n",
+    json_array_foreach(json_object_get(r, "recent"), i, x) {
+        const json_t *bid = json_object_get(x, "bid");
+        char bid_text[64] = "";
+        if (json_is_object(bid))    /* the side auction the game began with */
+            snprintf(bid_text, sizeof bid_text, "; bid %lld for %s",
+                     (long long)json_integer_value(json_object_get(bid, "supply")),
+                     json_string_value(json_object_get(bid, "side")));
+        printf("  game %-5lld %-7s %-6s against %-16s %s, rating %lld -> %lld%s\n",
                (long long)json_integer_value(json_object_get(x, "game")),
                json_string_value(json_object_get(x, "ruleset")), json_string_value(json_object_get(x, "side")),
                json_string_value(json_object_get(x, "opponent")), json_string_value(json_object_get(x, "result")),
                (long long)json_integer_value(json_object_get(x, "before")),
-               (long long)json_integer_value(json_object_get(x, "after")));
+               (long long)json_integer_value(json_object_get(x, "after")), bid_text);
+    }
     json_decref(r);
     return 0;
 }
@@ -989,6 +1004,33 @@ static int run_join_show(struct akc_ctx *x, int argc, char **argv)
             printf("you play %s in game %ld\n", json_string_value(json_object_get(r, "you")), x->game);
         status = draw_game(r, me(x));
     }
+    json_decref(r);
+    return status;
+}
+
+/* bid GAME N [axis|allied] | bid GAME accept: a step of the side auction. */
+static int run_bid(struct akc_ctx *x, int argc, char **argv)
+{
+    int status;
+    json_t *req = json_pack("{s:s,s:I}", "cmd", "bid", "game", (json_int_t)x->game);
+    char *end;
+    long n = strtol(argv[2], &end, 10);
+    if (strcmp(argv[2], "accept") == 0 && argc == 3) {
+        json_object_set_new(req, "accept", json_true());
+    } else if (!*end && n >= 0 && n <= 99 && (argc == 3 || ak_side_parse(argv[3]) >= 0)) {
+        json_object_set_new(req, "supply", json_integer(n));
+        if (argc == 4)
+            json_object_set_new(req, "side", json_string(argv[3]));
+    } else {
+        json_decref(req);
+        fprintf(stderr, "akc bid: GAME accept, or GAME N [axis|allied]: N supply units to your opponent for "
+                        "the side (yours by default)\n");
+        return EXIT_USAGE;
+    }
+    json_t *r = akc_call(x->n, req, &status);
+    char text[200];
+    if (r && !opt.json && ak_summary_bid(r, me(x), text, sizeof text))
+        printf("%s\n", text);
     json_decref(r);
     return status;
 }
@@ -1265,10 +1307,17 @@ static const struct akc_command {
          "      --on-expiry lose|wait   the late side loses (default) or the game waits\n"
          "      --rated          a rated game (--unrated overrides rated = yes in the config)\n"
          "      --position FILE  start from a saved state (servers that allow it)\n"
+         "      --bid N          open a side auction: N supply units to your opponent if you\n"
+         "                       play the side named (see bid)\n"
          "      --ruleset NAME   the rules (classic)\n",
      2, 2, false, false, check_new, run_new, NULL},
     {"join", "  join GAME            take the open seat of a game, or accept a challenge\n",
      2, 2, true, false, NULL, run_join_show, NULL},
+    {"bid", "  bid GAME N [axis|allied] | bid GAME accept   a side auction's step: N supply\n"
+         "                       units (more than the standing bid) to your opponent if you play\n"
+         "                       the side (yours by default), or accept his bid and take the other\n"
+         "                       side with his supply units\n",
+     3, 4, true, false, NULL, run_bid, NULL},
     {"decline", "  decline GAME         decline a challenge\n",
      2, 2, true, false, NULL, run_game_verb, NULL},
     {"abort", "  abort GAME           call off a game before its first action\n",
@@ -1554,7 +1603,7 @@ int main(int argc, char **argv)
         {"min-rating", required_argument, NULL, 'm'}, {"max-rating", required_argument, NULL, 'x'},
         {"vs", required_argument, NULL, 'v'}, {"level", required_argument, NULL, 'l'},
         {"playouts", required_argument, NULL, 'y'}, {"horizon", required_argument, NULL, 'z'},
-        {"adjudicate", required_argument, NULL, 'J'},
+        {"adjudicate", required_argument, NULL, 'J'}, {"bid", required_argument, NULL, 'B'},
         {0, 0, 0, 0},
     };
     struct ak_session s;
@@ -1593,6 +1642,7 @@ int main(int argc, char **argv)
     opt.per = cfg.per[0] ? cfg.per : NULL;
     opt.on_expiry = cfg.on_expiry[0] ? cfg.on_expiry : NULL;
     opt.rated = cfg.rated;
+    opt.bid = -1;
     opt.page = 1;
     /* TLS writes to the socket with write(): a server that hangs up must
      * be an error to handle, not a signal that kills akc. */
@@ -1618,6 +1668,16 @@ int main(int argc, char **argv)
         case 'y': opt.playouts = small_number(optarg); break;
         case 'z': opt.horizon = small_number(optarg); break;
         case 'J': opt.adjudicate = optarg; break;
+        case 'B': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 99) {
+                fprintf(stderr, "akc: --bid wants a number of supply units (0 or more)\n");
+                return EXIT_USAGE;
+            }
+            opt.bid = (int)v;
+            break;
+        }
         case 'l': opt.level = optarg[0] >= '1' && optarg[0] <= '3' && !optarg[1] ? optarg[0] - '0' : -1; break;
         case 'r': opt.rated = true; break;
         case 'm':

@@ -47,7 +47,8 @@ static void print_line(const json_t *t)
     if (swiss)
         snprintf(form, sizeof form, "%lld rounds", (long long)json_integer_value(json_object_get(t, "rounds")));
     else
-        snprintf(form, sizeof form, "%s", json_is_true(json_object_get(t, "both_sides")) ? "both sides" : "one game a pair");
+        snprintf(form, sizeof form, "%s%s", json_is_true(json_object_get(t, "both_sides")) ? "both sides" : "one game a pair",
+                 json_is_true(json_object_get(t, "bid")) ? ", sides bid for" : "");
     when_text((int64_t)json_integer_value(json_object_get(t, "starts")), when, sizeof when);
     printf("%-4lld %-20s %-11s %-8s %2lld players  %-8s %s%s, %s%s%s\n",
            (long long)json_integer_value(json_object_get(t, "tournament")), json_string_value(json_object_get(t, "name")),
@@ -177,13 +178,14 @@ static bool tournament_words(json_t *req, int argc, char **argv, int from, bool 
             json_object_set_new(req, "name", json_string(v));
         else if (!edit && klen == 7 && strncmp(w, "ruleset", 7) == 0)
             json_object_set_new(req, "ruleset", json_string(v));
-        else if (!edit && !eq && (strcmp(w, "both_sides") == 0 || strcmp(w, "rated") == 0 || strcmp(w, "vacation") == 0))
+        else if (!edit && !eq && (strcmp(w, "both_sides") == 0 || strcmp(w, "rated") == 0 || strcmp(w, "vacation") == 0 ||
+                                   strcmp(w, "bid") == 0))
             json_object_set_new(req, w, json_true());
         else {
             fprintf(stderr, edit ? "akc admin tournament-edit: '%s' is not name=NAME, rounds=N, starts=now|+DURATION, "
                                    "time=DURATION, per=turn or expiry=wait\n"
                                  : "akc admin tournament-create: '%s' is not rounds=N, starts=now|+DURATION, "
-                                   "time=DURATION, per=turn, expiry=wait, ruleset=R, both_sides, rated or vacation\n", w);
+                                   "time=DURATION, per=turn, expiry=wait, ruleset=R, both_sides, rated, vacation or bid\n", w);
             json_decref(tc);
             return false;
         }

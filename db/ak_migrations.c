@@ -215,5 +215,13 @@ const char *const ak_migrations[] = {
     /* 22: a player who left a running tournament (issue 33): his games
      * resigned, never paired again; his row stays for the standings */
     "ALTER TABLE tournament_players ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;",
+    /* 23: side bids (issue 32): a game's side auction (0 none, 1 open, 2
+     * settled), the standing bid in supply units (-1 before the first),
+     * its side and bidder; a tournament whose pairings bid for sides */
+    "ALTER TABLE games ADD COLUMN bid INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN bid_supply INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE games ADD COLUMN bid_side INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN bid_by INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE tournaments ADD COLUMN bid INTEGER NOT NULL DEFAULT 0;",
     NULL,
 };

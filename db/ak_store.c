@@ -421,10 +421,15 @@ static void bind_meta(sqlite3_stmt *q, int at, const struct ak_store_game_meta *
     sqlite3_bind_int(q, at + 11, m->max_rating);
     sqlite3_bind_text(q, at + 12, m->crt_digest, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(q, at + 13, m->computer_level);
+    sqlite3_bind_int(q, at + 14, m->bid);
+    sqlite3_bind_int(q, at + 15, m->bid ? m->bid_supply : -1);
+    sqlite3_bind_int(q, at + 16, m->bid_side);
+    sqlite3_bind_int64(q, at + 17, m->bid_by);
 }
 
 #define META_COLUMNS "dice_commit, dice_secret, challenge_user, rated, tc_seconds, tc_per, " \
-                     "tc_expiry, deadline, status, dice_scheme, min_rating, max_rating, crt_digest, computer_level"
+                     "tc_expiry, deadline, status, dice_scheme, min_rating, max_rating, crt_digest, computer_level, " \
+                     "bid, bid_supply, bid_side, bid_by"
 
 int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed, int side,
                          int64_t user, int64_t now, const struct ak_store_game_meta *meta,
@@ -432,9 +437,9 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
 {
     sqlite3_stmt *q = ak_store_prep(st, side == 0
         ? "INSERT INTO games(id, ruleset, seed, axis_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         : "INSERT INTO games(id, ruleset, seed, allied_user, created, " META_COLUMNS ", position) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     static const struct ak_store_game_meta none;
@@ -447,7 +452,7 @@ int ak_store_game_create(struct ak_store *st, const char *ruleset, uint64_t seed
     sqlite3_bind_int64(q, 4, user);
     sqlite3_bind_int64(q, 5, now);
     bind_meta(q, 6, meta ? meta : &none);
-    sqlite3_bind_text(q, 20, position ? position : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 24, position ? position : "", -1, SQLITE_TRANSIENT);
     int rc = ak_store_run(st, q);
     if (rc == AK_STORE_OK)
         *id = sqlite3_last_insert_rowid(st->db);
@@ -459,11 +464,12 @@ int ak_store_game_set_meta(struct ak_store *st, int64_t game, const struct ak_st
     sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET dice_commit = ?, dice_secret = ?, "
                                "challenge_user = ?, rated = ?, tc_seconds = ?, tc_per = ?, "
                                "tc_expiry = ?, deadline = ?, status = ?, dice_scheme = ?, min_rating = ?, "
-                               "max_rating = ?, crt_digest = ?, computer_level = ? WHERE id = ?");
+                               "max_rating = ?, crt_digest = ?, computer_level = ?, bid = ?, bid_supply = ?, "
+                               "bid_side = ?, bid_by = ? WHERE id = ?");
     if (!q)
         return AK_STORE_ERROR;
     bind_meta(q, 1, m);
-    sqlite3_bind_int64(q, 15, game);
+    sqlite3_bind_int64(q, 19, game);
     return ak_store_run(st, q);
 }
 
@@ -541,6 +547,24 @@ int ak_store_backup(struct ak_store *st, const char *path)
         sqlite3_backup_finish(b);
     sqlite3_close(to);
     return rc == SQLITE_DONE ? AK_STORE_OK : AK_STORE_ERROR;
+}
+
+int ak_store_game_bid(struct ak_store *st, int64_t game, const int64_t player[2],
+                      const struct ak_store_game_meta *m, const char *position)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "UPDATE games SET axis_user = ?, allied_user = ?, "
+                                        "position = coalesce(?, position) WHERE id = ?");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, player[0]);
+    sqlite3_bind_int64(q, 2, player[1]);
+    if (position)
+        sqlite3_bind_text(q, 3, position, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(q, 3);
+    sqlite3_bind_int64(q, 4, game);
+    int rc = ak_store_run_changed(st, q);
+    return rc == AK_STORE_OK ? ak_store_game_set_meta(st, game, m) : rc;
 }
 
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user)
@@ -713,9 +737,13 @@ int ak_store_games_each(struct ak_store *st,
         m->max_rating = sqlite3_column_int(q, 20);
         snprintf(m->crt_digest, sizeof m->crt_digest, "%s", (const char *)sqlite3_column_text(q, 21));
         m->computer_level = sqlite3_column_int(q, 22);
-        g.position = (const char *)sqlite3_column_text(q, 23);
-        g.near_told = sqlite3_column_int64(q, 24);
-        g.passed_told = sqlite3_column_int64(q, 25);
+        m->bid = sqlite3_column_int(q, 23);
+        m->bid_supply = sqlite3_column_int(q, 24);
+        m->bid_side = sqlite3_column_int(q, 25);
+        m->bid_by = sqlite3_column_int64(q, 26);
+        g.position = (const char *)sqlite3_column_text(q, 27);
+        g.near_told = sqlite3_column_int64(q, 28);
+        g.passed_told = sqlite3_column_int64(q, 29);
         if (cb(ud, &g) != 0)
             rc = AK_STORE_ERROR;
     }

@@ -35,6 +35,11 @@ struct ak_store_game_meta {
     int min_rating, max_rating; /* an open seek: who may take the seat (0: no bound) */
     char crt_digest[65];        /* the Updated ruleset's table it is fought on (crt_tables), "" none */
     int computer_level;         /* a game against the computer: the level asked for (1-3), 0 none */
+    /* A side auction (issue 32, server/ak_bid.c): 0 none, 1 open, 2
+     * settled; the standing bid (supply units, -1 before the first), the
+     * side it is for and who made it (the winner, once settled). */
+    int bid, bid_supply, bid_side;
+    int64_t bid_by;
 };
 
 struct ak_store_game {
@@ -151,6 +156,7 @@ struct ak_store_tournament {
     int rated, vacation;
     char created_by[64];
     char crt_digest[65];        /* Updated: the table its games are fought on (crt_tables), "" none */
+    int bid;                    /* its pairings bid for sides (issue 32): each game opens with an auction */
 };
 int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *t);  /* sets t->id; EXISTS: name */
 int ak_store_tournament_get(struct ak_store *st, int64_t id, struct ak_store_tournament *t);
@@ -303,6 +309,7 @@ struct ak_store_rating_change {
     int64_t game, at;
     char ruleset[16], side[8], opponent[64];
     double score, before, after, rd;
+    int bid, bid_supply, bid_side;      /* a settled side auction: the bid and the side it won */
 };
 int ak_store_rating_changes(struct ak_store *st, int64_t user, struct ak_store_rating_change *out, int max);
 
@@ -344,6 +351,11 @@ int ak_store_crt_put(struct ak_store *st, const char *digest, const char *text);
 int ak_store_crt_text(struct ak_store *st, const char *digest, char **text);
 /* Online backup of the whole database to a file (SQLite backup API). */
 int ak_store_backup(struct ak_store *st, const char *path);
+/* A side auction's step: the seats (a bidder sits at the side he bid
+ * for), the auction's figures (meta) and, once settled, the starting
+ * position with the extra supply units (NULL: the position unchanged). */
+int ak_store_game_bid(struct ak_store *st, int64_t game, const int64_t player[2],
+                      const struct ak_store_game_meta *m, const char *position);
 int ak_store_game_seat(struct ak_store *st, int64_t game, int side, int64_t user);
 /* Group commit: several appends in one transaction, one sync to disk.
  * ak_store_commit rolls back by itself when the commit fails. */

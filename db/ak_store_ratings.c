@@ -136,8 +136,10 @@ int ak_store_rating_changes(struct ak_store *st, int64_t user, struct ak_store_r
     sqlite3_stmt *q = ak_store_prep(st,
         "SELECT c.game_id, c.at, c.ruleset, c.side, c.score, c.rating_before, c.rating_after, c.rd_after, "
         "  (SELECT u.name FROM users u JOIN games g ON g.id = c.game_id "
-        "   WHERE u.id = CASE WHEN c.side = 'axis' THEN g.allied_user ELSE g.axis_user END) "
-        "FROM rating_changes c WHERE c.user_id = ? ORDER BY c.at DESC, c.game_id DESC LIMIT ?");
+        "   WHERE u.id = CASE WHEN c.side = 'axis' THEN g.allied_user ELSE g.axis_user END), "
+        "  coalesce(g.bid = 2, 0), coalesce(g.bid_supply, 0), coalesce(g.bid_side, 0) "
+        "FROM rating_changes c LEFT JOIN games g ON g.id = c.game_id "
+        "WHERE c.user_id = ? ORDER BY c.at DESC, c.game_id DESC LIMIT ?");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, user);
@@ -153,6 +155,9 @@ int ak_store_rating_changes(struct ak_store *st, int64_t user, struct ak_store_r
         out[n].after = sqlite3_column_double(q, 6);
         out[n].rd = sqlite3_column_double(q, 7);
         copy_text(out[n].opponent, sizeof out[n].opponent, q, 8);
+        out[n].bid = sqlite3_column_int(q, 9);
+        out[n].bid_supply = sqlite3_column_int(q, 10);
+        out[n].bid_side = sqlite3_column_int(q, 11);
         n++;
     }
     ak_store_done(st, q);

@@ -9,7 +9,7 @@
 #include "ak_store_internal.h"
 
 #define COLUMNS "id, name, kind, ruleset, both_sides, rounds, round, starts, status, tc_seconds, tc_per, " \
-                "tc_expiry, rated, vacation, created_by, crt_digest"
+                "tc_expiry, rated, vacation, created_by, crt_digest, bid"
 
 static void text(char *dst, size_t cap, sqlite3_stmt *q, int col)
 {
@@ -35,13 +35,14 @@ static void read_row(sqlite3_stmt *q, struct ak_store_tournament *t)
     t->vacation = sqlite3_column_int(q, 13);
     text(t->created_by, sizeof t->created_by, q, 14);
     text(t->crt_digest, sizeof t->crt_digest, q, 15);
+    t->bid = sqlite3_column_int(q, 16);
 }
 
 int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *t)
 {
     sqlite3_stmt *q = ak_store_prep(st, "INSERT INTO tournaments(name, kind, ruleset, both_sides, rounds, starts, "
-                                        "tc_seconds, tc_per, tc_expiry, rated, vacation, created_by, crt_digest) "
-                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "tc_seconds, tc_per, tc_expiry, rated, vacation, created_by, crt_digest, bid) "
+                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_text(q, 1, t->name, -1, SQLITE_STATIC);
@@ -57,6 +58,7 @@ int ak_store_tournament_create(struct ak_store *st, struct ak_store_tournament *
     sqlite3_bind_int(q, 11, t->vacation);
     sqlite3_bind_text(q, 12, t->created_by, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 13, t->crt_digest, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 14, t->bid);
     int rc = sqlite3_step(q);
     ak_store_done(st, q);
     if (rc == SQLITE_CONSTRAINT)

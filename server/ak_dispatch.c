@@ -226,6 +226,7 @@ static const struct {
     {"new", ak_cmd_new, true, true, 2, always},     /* a game made: queued, one a loop turn */
     {"join", ak_cmd_join, true, false, 1, never},
     {"decline", ak_cmd_decline, true, false, 2, always},
+    {"bid", ak_cmd_bid, true, false, 2, always},    /* at most 7 a game (ak_bid.c) */
     {"abort", ak_cmd_abort, true, false, 2, always},
     {"act", ak_cmd_act, true, false, 1, never},
     {"undo", ak_cmd_undo, true, true, 5, never},     /* may replay the log (ak_undo.c) */

@@ -74,7 +74,10 @@ static void create_answer(struct ak_server *srv, struct ak_commit *k)
     else if (g->meta.challenge)     /* a tournament's pairing: the organiser's, not the creator's doing */
         ak_notify(srv, "challenge", g, g->meta.challenge, !k->side);
     int waiting = ak_waiting_for(g->state);
-    if (k->seat_other && waiting < AK_SIDES)       /* both seated: it is someone's turn */
+    int64_t bidder = ak_bid_to_move(g);
+    if (bidder)     /* a tournament's auction: the Axis seat opens it */
+        ak_notify(srv, "your_turn", g, bidder, AK_AXIS);
+    else if (k->seat_other && waiting < AK_SIDES)       /* both seated: it is someone's turn */
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_full(g, k->user));

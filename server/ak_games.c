@@ -521,8 +521,14 @@ json_t *ak_game_summary(const struct ak_game *g, int64_t user)
     json_object_set_new(j, "open", json_boolean(open));
     /* A challenge names its invited player while the seat waits for him. */
     json_object_set_new(j, "challenge", open && g->challenge_name[0] ? json_string(g->challenge_name) : json_null());
-    json_object_set_new(j, "your_turn", json_boolean(user && waiting != AK_NOBODY &&
-                                                     g->player[waiting] == user && !open));
+    /* during a side auction: the bidder's turn (ak_bid.c), no one's to act */
+    bool bidding = ak_bid_open(g);
+    if (bidding)
+        json_object_set_new(j, "waiting_for", json_null());
+    json_object_set_new(j, "your_turn", json_boolean(user && (bidding ? ak_bid_to_move(g) == user
+                                                                      : waiting != AK_NOBODY &&
+                                                                        g->player[waiting] == user && !open)));
+    json_object_set_new(j, "bid", ak_bid_json(g));
     int mine = ak_game_side_of(g, user);
     json_object_set_new(j, "you", mine < 0 ? json_null()
                                            : json_string(mine == AK_AXIS ? "axis" : "allied"));
@@ -668,7 +674,7 @@ static bool encode_answers(struct ak_commit *k, const struct ak_game *g, const c
 bool ak_clock_next(struct ak_game *g, bool new_turn)
 {
     int64_t before = g->meta.deadline;
-    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g)) {
+    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_open(g) || ak_bid_open(g)) {
         g->meta.deadline = 0;
         g->overdue = false;     /* an ended game waits for nobody */
     } else if (strcmp(g->meta.tc_per, "turn") != 0 || new_turn || !g->meta.deadline) {

@@ -201,6 +201,10 @@ void ak_cmd_player(struct ak_conn *c, const json_t *id, const json_t *msg)
                                                 "result", changes[i].score > 0.75 ? "won" : changes[i].score < 0.25 ? "lost" : "drawn", "before",
                                                 (int)(changes[i].before + 0.5), "after",
                                                 (int)(changes[i].after + 0.5), "at", (json_int_t)changes[i].at));
+        if (changes[i].bid)     /* the side auction the game began with (issue 32) */
+            json_object_set_new(json_array_get(recent, json_array_size(recent) - 1), "bid",
+                                json_pack("{s:i,s:s}", "supply", changes[i].bid_supply, "side",
+                                          changes[i].bid_side == AK_AXIS ? "axis" : "allied"));
     }
     ak_conn_reply_ok(c, id, json_pack("{s:s,s:b,s:o,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}},s:o}", "user", name,
                                       "computer", computer, "ratings",

@@ -114,7 +114,10 @@ static void seat_answer(struct ak_server *srv, struct ak_commit *k)
     ak_game_push(g, push);
     json_decref(push);
     int waiting = ak_waiting_for(g->state);
-    if (waiting < AK_SIDES && g->player[waiting] != k->user)
+    int64_t bidder = ak_bid_to_move(g);
+    if (bidder)     /* a side auction first: the joiner bids or accepts */
+        ak_notify(srv, "your_turn", g, bidder, g->player[AK_AXIS] == bidder ? AK_AXIS : AK_ALLIED);
+    else if (waiting < AK_SIDES && g->player[waiting] != k->user)
         ak_notify(srv, "your_turn", g, g->player[waiting], waiting);
     if (k->conn)
         ak_conn_reply_ok(k->conn, k->id, ak_game_full(g, k->user));
@@ -175,7 +178,7 @@ void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg)
     if (!ak_computer_arg(c, id, msg, &m))
         return;
     m.rated = json_is_true(json_object_get(msg, "rated"));
-    if (!rating_range_arg(c, id, msg, &m))
+    if (!rating_range_arg(c, id, msg, &m) || !ak_bid_new_arg(c, id, msg, r, side, &m))
         return;
     struct ak_dice dice;
     ak_dice_new(&dice, m.dice_secret, m.dice_commit);

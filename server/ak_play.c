@@ -42,6 +42,11 @@ void ak_cmd_act(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "not_started", "game %lld waits for an opponent", (long long)g->id);
         return;
     }
+    if (ak_bid_open(g)) {
+        ak_conn_reply_error(c, id, "bid_open", "game %lld begins when its side auction is over: %s to bid",
+                            (long long)g->id, ak_bid_to_move(g) == c->user ? "you" : "your opponent");
+        return;
+    }
     struct ak_action a;
     char err[200];
     if (!ak_action_from_json(json_object_get(msg, "action"), side, &a, err, sizeof err)) {

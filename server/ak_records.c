@@ -142,14 +142,15 @@ static char *record_text(struct ak_server *srv, const struct ak_game *g, size_t 
                                 "allied", g->player[1] ? g->player_name[1] : NULL);
     json_error_t je;
     json_t *position = g->position ? json_loads(g->position, 0, &je) : NULL;
-    json_t *j = json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o*,s:o,s:s,s:o*,s:s*,s:s*}",
+    json_t *j = json_pack("{s:s,s:I,s:s,s:o,s:s,s:i,s:s?,s:s,s:s,s:o*,s:o,s:s,s:o*,s:s*,s:s*,s:o*}",
         "format", AK_RECORD_FORMAT, "game", (json_int_t)g->id,
         "ruleset", ak_ruleset_get(g->state->ruleset)->name, "players", players,
         "dice_commit", g->meta.dice_commit, "dice_scheme", g->dice.scheme,
         "dice_secret", over && g->meta.dice_secret[0] ? g->meta.dice_secret : NULL,
         "result", ak_result_name(g->state->result), "reason", ak_win_reason_name(g->state->result_reason),
         "start_rolls", start_rolls, "actions", r.actions, "final_hash", hash, "position", position,
-        "crt_table", g->crt ? g->crt->text : NULL, "crt_digest", g->crt ? g->crt->digest : NULL);
+        "crt_table", g->crt ? g->crt->text : NULL, "crt_digest", g->crt ? g->crt->digest : NULL,
+        "bid", g->meta.bid ? ak_bid_json(g) : NULL);
     char *text = ak_json_text(j);
     json_decref(j);
     *len = text ? strlen(text) : 0;

@@ -761,6 +761,15 @@ bool ak_ruleset_unavailable(const struct ak_server *srv, int r, char *why, size_
 void ak_cmd_new(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_join(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg);
+/* ak_bid.c: side auctions (issue 32). The `bid` command; `new`'s "bid"
+ * (false after replying); whether g's auction is going on, whose turn it
+ * is to bid (0: nobody's) and the auction as clients read it (null: none). */
+void ak_cmd_bid(struct ak_conn *c, const json_t *id, const json_t *msg);
+bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int ruleset, int side,
+                    struct ak_store_game_meta *m);
+bool ak_bid_open(const struct ak_game *g);
+int64_t ak_bid_to_move(const struct ak_game *g);
+json_t *ak_bid_json(const struct ak_game *g);
 void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg);

@@ -227,7 +227,8 @@ static const char *name_in(const struct table *tb, int64_t user)
 static bool pair(struct ak_server *srv, const struct table *tb, const struct pairing *p, struct ak_held *held)
 {
     const struct ak_store_tournament *t = &tb->t;
-    struct ak_store_game_meta m = {.challenge = p->allied, .rated = t->rated, .tc_seconds = t->tc_seconds};
+    struct ak_store_game_meta m = {.challenge = p->allied, .rated = t->rated, .tc_seconds = t->tc_seconds,
+                                   .bid = t->bid, .bid_supply = -1};   /* the Axis seat opens the auction */
     struct ak_dice dice;
     int rs = ak_ruleset_find(t->ruleset);
     ak_dice_new(&dice, m.dice_secret, m.dice_commit);
@@ -696,12 +697,12 @@ static int start(struct ak_server *srv, struct table *tb, struct ak_conn *c, con
 
 static json_t *tournament_json(const struct ak_store_tournament *t, int players)
 {
-    return json_pack("{s:I,s:s,s:s,s:s,s:b,s:i,s:i,s:I,s:s,s:{s:i,s:s,s:s},s:b,s:b,s:s,s:i}", "tournament",
+    return json_pack("{s:I,s:s,s:s,s:s,s:b,s:i,s:i,s:I,s:s,s:{s:i,s:s,s:s},s:b,s:b,s:s,s:i,s:b}", "tournament",
                      (json_int_t)t->id, "name", t->name, "kind", t->kind, "ruleset", t->ruleset, "both_sides",
                      t->both_sides, "rounds", t->rounds, "round", t->round, "starts", (json_int_t)t->starts,
                      "status", t->status, "time_control", "seconds", t->tc_seconds, "per", t->tc_per, "on_expiry",
                      t->tc_expiry, "rated", t->rated, "vacation", t->vacation, "created_by", t->created_by,
-                     "players", players);
+                     "players", players, "bid", t->bid);
 }
 
 static json_t *standings_json(struct table *tb)
@@ -973,6 +974,12 @@ void ak_tournament_create(struct ak_conn *c, const json_t *id, const json_t *msg
         snprintf(t.crt_digest, sizeof t.crt_digest, "%s", crt->digest);
     t.rounds = rounds ? (int)json_integer_value(rounds) : 0;
     t.both_sides = json_is_true(json_object_get(msg, "both_sides"));
+    t.bid = json_is_true(json_object_get(msg, "bid"));
+    if (t.bid && t.both_sides) {
+        ak_conn_reply_error(c, id, "bad_request", "a tournament whose players bid for sides does not also play "
+                            "each pairing from both sides");
+        return;
+    }
     t.rated = json_is_true(json_object_get(msg, "rated"));
     t.vacation = json_is_true(json_object_get(msg, "vacation"));
     t.starts = starts ? (int64_t)json_integer_value(starts) : ak_now() + 7 * 86400;

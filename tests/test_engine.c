@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ak_bid.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_query.h"
@@ -280,5 +281,57 @@ START_TEST(m5_says_the_fortress)
 }
 END_TEST
 
+/* Side bids (issue 32; docs/rules-notes.md "Side bids"): the loser of the
+ * auction starts with the extra supply units beside his initial supply
+ * unit, within the LOGISTICS quota (Allied 4, Axis 3 on board), in both
+ * rulesets; a bid over the quota or after the first action changes
+ * nothing; the position round-trips as any other. */
+START_TEST(side_bid_supply)
+{
+    for (int r = 0; r < ak_ruleset_count(); r++) {
+        static struct ak_state s, before;
+        struct ak_reject rej;
+        ak_state_init(&s, r, 7);
+        ck_assert_int_eq(ak_bid_supply_max(&s, AK_ALLIED), 3);     /* asup1 on board, 4 at most */
+        ck_assert_int_eq(ak_bid_supply_max(&s, AK_AXIS), 2);       /* gsup1 on board, 3 at most */
+        before = s;
+        ck_assert(!ak_bid_place(&s, AK_ALLIED, 4, &rej));
+        ck_assert_str_eq(rej.code, "BID");
+        ck_assert_msg(strstr(rej.text, "at most 3 extra supply units"), "%s", rej.text);
+        ck_assert(!ak_bid_place(&s, AK_AXIS, -1, &rej));
+        ck_assert(memcmp(&s, &before, sizeof s) == 0);
+        ck_assert(ak_bid_place(&s, AK_ALLIED, 2, &rej));
+        ck_assert_int_eq(ak_own_supply_on_board(&s, AK_ALLIED), 3);
+        ck_assert_int_eq(s.unit[ak_unit_find(ak_data(), "asup2")].hex, ak_hex_parse("G25"));
+        ck_assert_int_eq(s.unit[ak_unit_find(ak_data(), "asup3")].hex, ak_hex_parse("G25"));
+        ck_assert_int_eq(s.unit[ak_unit_find(ak_data(), "asup4")].where, AK_AT_POOL);
+        ck_assert_int_eq(ak_bid_supply_max(&s, AK_ALLIED), 1);
+        ck_assert_int_eq(ak_own_supply_on_board(&s, AK_AXIS), 1);  /* the other side untouched */
+        char err[200];
+        ck_assert_msg(ak_state_check(&s, err, sizeof err), "%s", err);
+        json_t *j = ak_state_to_json(&s);
+        static struct ak_state back;
+        ck_assert_msg(ak_state_from_position(j, 7, &back, err, sizeof err), "%s", err);
+        ck_assert_int_eq(ak_own_supply_on_board(&back, AK_ALLIED), 3);
+        json_decref(j);
+        /* the Axis's two: gsup2 and gsup3 at W6, the quota full */
+        ak_state_init(&s, r, 7);
+        ck_assert(ak_bid_place(&s, AK_AXIS, 2, &rej));
+        ck_assert_int_eq(s.unit[ak_unit_find(ak_data(), "gsup3")].hex, ak_hex_parse("W6"));
+        ck_assert_int_eq(ak_bid_supply_max(&s, AK_AXIS), 0);
+        /* no bid once the game has begun */
+        ak_state_init(&s, r, 7);
+        struct ak_action end = {.kind = r == 0 ? AK_ACT_END_MOVEMENT : AK_ACT_END_PHASE, .side = AK_AXIS,
+                                .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+        if (!ak_apply(&s, &end, NULL, &rej))
+            s.actions = 1;
+        ck_assert_int_eq(ak_bid_supply_max(&s, AK_ALLIED), 0);
+        ck_assert(!ak_bid_place(&s, AK_ALLIED, 1, &rej));
+        ck_assert_msg(strstr(rej.text, "before the first action"), "%s", rej.text);
+    }
+}
+END_TEST
+
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
-              event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory, m5_says_the_fortress)
+              event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory, m5_says_the_fortress,
+              side_bid_supply)

@@ -29,6 +29,7 @@ static const struct ak_rule_info rules[] = {
     {"LOGISTICS-M5", "LOGISTICS, MOVEMENT 5", "supply units go next to the enemy only to sustain an attack that turn"},
     {"LOGISTICS-M6", "LOGISTICS, MOVEMENT 6", "one new supply unit per turn, not accumulated"},
     {"LOGISTICS-QUOTA", "LOGISTICS", "Allied at most 4, Axis at most 3 own supply units on board"},
+    {"BID", "LOGISTICS (a side bid: docs/rules-notes.md)", "a side bid's extra supply units start beside the initial supply, within the quota"},
     {"SUPPLY-TABLE", "SUPPLY TABLE", "the Axis gets a supply unit only when the roll is not SUNK"},
     {"CAPTURE-5", "CAPTURE 5", "supply units never move next to enemy supply without combat units"},
     {"CAPTURE-8", "CAPTURE 8", "only your own supply units in danger of capture may be destroyed, at the end of your turn"},
