@@ -19,6 +19,7 @@ import { Talk } from "./talk.js";
 import { GameClock } from "./clock.js";
 import { describeAction, sideName, phaseName, duration, errorText, resultName, terrainName } from "./describe.js";
 import { $, item, button } from "./dom.js";
+import { bidText, renderBid } from "./bid.js";
 
 export class GameView {
   constructor(conn, board, showError) {
@@ -220,6 +221,8 @@ export class GameView {
       clearTimeout(this.overlayTimer);
       if ($("show-zones").checked || $("show-supply").checked) this.overlayTimer = setTimeout(() => this.loadOverlay(), 200);
       return;
+    } else if (m.push === "bid") {
+      item($("log"), bidText(m, this.conn.user));     // then the game again: seats, start, clock
     } else if (m.push === "joined") {
       item($("log"), `${m.user} joined as ${sideName(m.side)}.`);
     } else if (m.push === "declined" || m.push === "aborted") {
@@ -251,6 +254,7 @@ export class GameView {
     let status;
     if (s.result !== "none") status = `${s.result === "axis_wins" ? "The Axis" : "The Allies"} won (${s.reason}).`;
     else if (g.open) status = g.challenge ? `Waiting for ${g.challenge} to accept.` : "Waiting for an opponent to join.";
+    else if (g.bid?.status === "open") status = `${bidText(g, this.conn.user)} The game begins when a bid is accepted.`;
     else status = `Turn ${s.turn}, ${s.date}: ${sideName(s.side)} ${phaseName(s.phase)}. ` +
       (this.myTurn ? (s.pending ? `Your decision: ${s.pending.decision} ${s.pending.battle ? `in battle ${s.pending.battle}` : `at ${s.pending.hex}`}.` : "Your move.")
         : `Waiting for the ${sideName(this.waiting)} player.`);
@@ -266,10 +270,12 @@ export class GameView {
     // an open game: only what it waits for (accepting, declining, calling off)
     const invited = g.open && g.challenge && g.challenge.toLowerCase() === (this.conn.user || "").toLowerCase();
     $("controls").hidden = !this.me && !invited;
-    for (const id of ["undo", "end-movement", "end-phase", "end-turn", "resign"]) $(id).classList.toggle("gone", !!g.open);
+    const begun = !g.open && g.bid?.status !== "open";     // no action before the side auction ends
+    for (const id of ["undo", "end-movement", "end-phase", "end-turn", "resign"]) $(id).classList.toggle("gone", !begun);
     $("game-accept").hidden = $("game-decline").hidden = !invited;
     $("game-calloff").hidden = !(g.open && this.me);
     $("decisions").textContent = "";    // the options are asked again (load)
+    renderBid(g, this.conn.user, (f) => this.bid(f));
     this.renderBattles();
     this.renderOdds();
     this.renderLosses();
@@ -769,6 +775,13 @@ export class GameView {
   }
 
   // Accept, decline or call off an open game from its own page.
+  // A step of the side auction (bid.js); the push brings the game again.
+  async bid(fields) {
+    try {
+      this.load(await this.conn.request("bid", { game: this.id, ...fields }));
+    } catch (e) { this.showError(errorText(e)); }
+  }
+
   async lobbyCall(cmd) {
     try {
       await this.conn.request(cmd, { game: this.id });

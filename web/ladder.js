@@ -100,7 +100,7 @@ export class PlayerView {
       tr.insertCell().textContent = g.ruleset;
       tr.insertCell().textContent = sideName(g.side);
       tr.insertCell().appendChild(playerLink(g.opponent));
-      tr.insertCell().textContent = g.result;
+      tr.insertCell().textContent = g.result + (g.bid ? ` (bid ${g.bid.supply} for ${sideName(g.bid.side)})` : "");
       tr.insertCell().textContent = `${Math.round(g.before)} → ${Math.round(g.after)}`;
     }
     body.appendChild(wrapped(recent));

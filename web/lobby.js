@@ -40,9 +40,11 @@ export class Lobby {
       showFields("new-player-fields", !computer);
       showFields("new-computer-fields", computer);
       showFields("new-range-fields", !computer && !$("new-opponent").value.trim());
+      showFields("new-bid-fields", !computer && $("new-side").value !== "random");
     };
     $("new-against").addEventListener("change", against);
     $("new-opponent").addEventListener("input", against);
+    $("new-side").addEventListener("change", against);      // a bid names a side: none with a random one
     showFields("new-clock-fields", false);
     against();
     conn.onPush((m) => { if (!$("lobby-view").hidden && m.push !== "chat") this.load(); });
@@ -115,7 +117,8 @@ export class Lobby {
     link.textContent = `Game ${g.game}`;
     tr.insertCell().appendChild(link);
     tr.insertCell().textContent = (this.titles.get(g.ruleset) || g.ruleset) + (g.rated ? ", rated" : "") +
-      (g.rating_range ? ` (ratings ${g.rating_range[0]} to ${g.rating_range[1]})` : "");
+      (g.rating_range ? ` (ratings ${g.rating_range[0]} to ${g.rating_range[1]})` : "") +
+      (g.bid?.side ? `, bid ${g.bid.supply} for ${g.bid.side}` : "");
     for (const side of ["axis", "allied"]) {
       const cell = tr.insertCell();
       if (g.players[side]) {
@@ -131,6 +134,7 @@ export class Lobby {
     let state;
     if (g.result !== "none") state = `Over: ${outcomeText(g)}`;
     else if (g.open) state = g.challenge ? `Challenge to ${g.challenge}${g.challenge_computer ? " (computer)" : ""}` : "Open seek";
+    else if (g.bid?.status === "open") state = g.your_turn ? "Your bid" : `Side auction: ${g.bid.to_bid} to bid`;
     else state = g.your_turn ? "Your turn" : `${sideName(g.waiting_for)} to play`;
     tr.insertCell().textContent = state + (g.you ? ` · you ${g.result !== "none" ? "played" : "play"} ${sideName(g.you)}` : "");
     const act = tr.insertCell();
@@ -174,6 +178,7 @@ export class Lobby {
       }
       f.time_control = { seconds, per: $("new-clock").value, on_expiry: $("new-clock-expiry").value };
     }
+    if (!computer && $("new-side").value !== "random" && $("new-bid").value !== "") f.bid = Number($("new-bid").value);
     if (!opponent && !computer) {
       const lo = $("new-min-rating").value, hi = $("new-max-rating").value;
       if (lo !== "") f.min_rating = Number(lo);

@@ -49,6 +49,7 @@
 //      burning a supply unit and breaking out are asked first, both ways
 //   6c. "the computer" chosen in the New game form at level 1: the bot
 //      beside akd (browser.sh starts it) accepts and plays its turn
+//   6d. a side auction: a seek with a bid, a raise, the acceptance
 // usage: node play.mjs HTTP_URL TCP_HOST:PORT POSITIONS-DIR ARTIFACTS
 //        (POSITIONS-DIR: tests/positions/*.scn as NAME.json, made by browser.sh)
 import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
@@ -538,6 +539,42 @@ ok(lossesTaken, "a loss came up in an Updated battle and was assigned in the bro
   await expectText(alice, "#game-status", "Allied movement.*Your move",
     "the computer accepted and played its Axis player turn: Alice's move", 60000);
   ok(await alice.locator("#log li").count() > 3, `the computer's moves are in the log (${await alice.locator("#log li").count()} lines)`);
+}
+
+// --- 6d. a side auction in the page (issue 32): Alice opens a seek with
+// a bid of 1 for the Allies, Bob joins and bids 2 for the Allies (the
+// seats follow his bid), Alice accepts: Bob plays the Allies and the Axis
+// starts with 2 more supply units (gsup2, gsup3 beside gsup1 on W6) ---
+{
+  await alice.goto(url);
+  await alice.selectOption("#new-against", "player");
+  await alice.selectOption("#new-side", "random");
+  ok(await alice.isHidden("#new-bid"), "a random side has no bid to make: the field is hidden");
+  await alice.selectOption("#new-side", "allied");
+  await alice.fill("#new-bid", "1");
+  await alice.click("#new-game");
+  await alice.waitForURL(/\/game\/\d+$/);
+  const auction = Number(alice.url().match(/(\d+)$/)[1]);
+  await bob.goto(url);
+  await expectText(bob, "#games-open", `Game ${auction}[^]*bid 1 for allied`, "Bob's lobby shows the seek's bid");
+  await bob.click(`button[data-join="${auction}"]`);
+  await bob.waitForURL(new RegExp(`/game/${auction}$`));
+  await expectText(bob, "#bid-text", "alice bids 1 supply unit to play the Allied side; your bid", "Bob is asked to bid");
+  ok(await bob.locator("#end-movement").evaluate((e) => e.classList.contains("gone")), "... and no action is offered before the auction ends");
+  await bob.selectOption("#bid-side", "allied");
+  ok(await bob.locator("#bid-supply").evaluate((e) => e.min === "2" && e.max === "2"),
+    "a raise for the Allies is bounded: more than 1, at most the Axis's room (2)");
+  await bob.click("#bid-raise");
+  await expectText(alice, "#bid-text", "bob bids 2 supply units to play the Allied side; your bid", "Alice sees Bob's raise");
+  await expectText(alice, "#game-title", "alice \\(Axis\\) against bob \\(Allied\\)", "... the seats follow his bid");
+  await alice.click("#bid-accept");
+  await expectText(bob, "#bid-text", "Side bid: bob plays the Allied side for 2 supply units; the Axis side started with them",
+    "Alice accepts: the auction is settled for both");
+  await expectText(alice, "#game-status", "Your move", "the game begins: the Axis (Alice) to move");
+  await alice.fill("#goto", "W6");
+  await alice.press("#goto", "Enter");
+  await expectText(alice, "#selection-units", "gsup3", "the Axis's extra supply units stand on W6 beside gsup1");
+  ok(/gsup1[^]*gsup2[^]*gsup3/.test(await alice.locator("#selection-units").innerText()), "... gsup1, gsup2 and gsup3");
 }
 
 // --- 7. the screenshots against the references ---
