@@ -308,6 +308,29 @@ static void setback(struct ak_bot_game *g)
     g->retry_at = (long long)time(NULL) + (pause > 600 ? 600 : pause);
 }
 
+/* A side auction (issue 32) waiting for the bot: it takes the side it
+ * was seated at for nothing, accepting the player's bid or opening with
+ * 0 (a computer does not bargain). 1: a step made; 0: no auction waits
+ * for it; -1: refused. */
+static int bid_step(struct ak_bot *b, struct ak_bot_game *g, const json_t *r)
+{
+    const json_t *bid = json_object_get(r, "bid");
+    const char *status = json_string_value(json_object_get(bid, "status"));
+    if (!status || strcmp(status, "open") != 0 || !json_is_true(json_object_get(r, "your_turn")))
+        return 0;
+    char code[32];
+    json_t *req = json_pack("{s:s,s:I}", "cmd", "bid", "game", (json_int_t)g->id);
+    if (json_is_string(json_object_get(bid, "side")))
+        json_object_set_new(req, "accept", json_true());
+    else
+        json_object_set_new(req, "supply", json_integer(0));
+    json_t *answer = ak_bot_call(b, req, code);
+    ak_bot_log(b, "game %lld: side auction: %s%s", g->id, json_is_string(json_object_get(bid, "side"))
+               ? "accepted the bid" : "opened with 0", answer ? "" : " (refused)");
+    json_decref(answer);
+    return answer ? 1 : -1;
+}
+
 /* Play one game as long as it waits for the bot. */
 static void play(struct ak_bot *b, struct ak_bot_game *g)
 {
@@ -323,6 +346,15 @@ static void play(struct ak_bot *b, struct ak_bot_game *g)
         }
         b->watches += !g->watched;
         g->watched = true;
+        int bid = bid_step(b, g, r);
+        if (bid != 0) {
+            json_decref(r);
+            if (bid < 0 && !b->broken)
+                setback(g);
+            if (bid < 0)
+                return;
+            continue;
+        }
         json_t *action = NULL;
         int mine = choose(b, g, r, &action);
         json_decref(r);

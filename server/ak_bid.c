@@ -101,9 +101,9 @@ bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int 
                             ak_data()->scenario.supply_max[!side]);
         return false;
     }
-    if (!named || strcmp(named, "random") == 0 || json_object_get(msg, "position") || m->computer_level) {
-        ak_conn_reply_error(c, id, "bad_request", "a bid is for a side named (axis or allied), in a game against "
-                            "a player from the campaign's opening");
+    if (!named || strcmp(named, "random") == 0 || json_object_get(msg, "position")) {
+        ak_conn_reply_error(c, id, "bad_request", "a bid is for a side named (axis or allied), in a game from the "
+                            "campaign's opening");
         return false;
     }
     m->bid = 1;

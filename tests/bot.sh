@@ -126,6 +126,7 @@ as alice resign $game >"$dir/resign.out" 2>&1
 for _ in $(seq 50); do grep -q "game $game is over" "$dir/bot.out" && break; sleep 0.2; done
 check "alice resigns game $game: the bot sees it over" "grep -q 'game $game is over' '$dir/bot.out'"
 
+
 # akc hint: the same suggestion for the same state, as the golden files say
 # (the game's number written N); --level 1 and 2 both ways
 for scn in exchange soak-off; do
@@ -185,6 +186,14 @@ as bob hint $game --level 5 >"$dir/hintbad.out" 2>&1; rc=$?
 check "akc hint --level 5 is a usage error (exit $rc)" "[ $rc = 2 ]"
 as bob hint $game >"$dir/hintover.out" 2>&1
 check "akc hint on a finished game says there is nothing to suggest" "grep -q 'is over: nothing to suggest' '$dir/hintover.out'"
+
+# a side bid (issue 32): the computer accepts the player's bid, takes the
+# other side with the supply units, and plays
+as carol new allied --vs computer:1 --bid 1 >"$dir/bid.out" 2>&1
+bg=$(sed -n 's/^created game \([0-9]*\).*/\1/p' "$dir/bid.out")
+for _ in $(seq 300); do as carol show "$bg" >"$dir/bid-show.out" 2>&1; grep -q 'YOUR MOVE' "$dir/bid-show.out" && break; sleep 0.2; done
+check "carol bids 1 supply unit to play the Allies against the computer: it accepts and plays its Axis turn (game $bg)" \
+    "grep -q 'YOUR MOVE' '$dir/bid-show.out' && grep -q 'Side bid: carol plays the Allied side for 1 supply unit; the Axis side started with them' '$dir/bid-show.out' && grep -q 'game $bg: side auction: accepted the bid' '$dir/bot.out'"
 
 # a wrong password stops it at once (trying again cannot help)
 echo "wrong-password" >"$dir/wrong"
