@@ -29,7 +29,7 @@
  * vacation, chat), large reads (chat_read, show, hello, map), or, without
  * reading their replies, watchers of the first game (watch) and map
  * requests (map_noread); listings (games, ladder, player); accounts
- * (login with wrong passwords, register, new games). Flooders log in as FLOOD_ACCOUNTS accounts of
+ * (login with wrong passwords, register, new games); side bids (bid). Flooders log in as FLOOD_ACCOUNTS accounts of
  * their own; akd may refuse or close them (that is its defence at work):
  * refusals are counted, a closed flooder stops.
  *
@@ -135,6 +135,10 @@ static const struct flood_kind {
     {"register", {"{\"id\":0,\"cmd\":\"register\",\"user\":\"new%ld_%u\",\"password\":\"password-%u\"}\n",
                   NULL}, false, true, false},
     {"new", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"g\":%ld}\n", NULL}, true, true, false},
+    /* side bids (issue 32): seeks opened with a bid, and bids on the first game, where the
+     * flooder has no seat (refused before any work) */
+    {"bid", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"bid\":1,\"g\":%ld}\n",
+             "{\"id\":0,\"cmd\":\"bid\",\"game\":%ld,\"supply\":%u}\n"}, true, true, false},
     /* a game against the computer: the computer accounts looked up first */
     {"computer", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"computer\":1,\"g\":%ld}\n", NULL}, true, true,
      false},
