@@ -204,6 +204,18 @@ static bool may_sign_in(struct ak_conn *c, const json_t *id, int64_t user, const
 
 /* The connection acts for user from now on, under the session token_hash
  * valid until expires. */
+/* What a client learns on signing in: the name, the session's token
+ * (when a new one was made) and whether the account is an admin, so that
+ * the page offers the admin screens (akd checks the role on every admin
+ * request all the same). */
+static json_t *signed_in_json(struct ak_conn *c, const char *name, const char *token)
+{
+    bool admin = false;
+    if (ak_store_is_admin(c->srv->store, c->user, &admin, NULL, 0) != AK_STORE_OK)
+        admin = false;
+    return json_pack("{s:s,s:s*,s:b}", "user", name, "token", token, "admin", admin);
+}
+
 static void sign_in(struct ak_conn *c, int64_t user, const char *name, const char *token_hash, int64_t expires)
 {
     c->user = user;
@@ -264,7 +276,7 @@ static void session_answer(struct ak_server *srv, struct ak_commit *k)
     sign_in(c, ss->user, ss->name, ss->hashed, ss->expires);
     ak_stats_signed_in(ss->registration);
     ak_log_with(AK_LOG_INFO, AK_LOG_CONN(c, 0), "%s logged in from %s", ss->name, c->peer);
-    ak_conn_reply_ok(c, k->id, json_pack("{s:s,s:s}", "user", ss->name, "token", ss->token));
+    ak_conn_reply_ok(c, k->id, signed_in_json(c, ss->name, ss->token));
 }
 
 static void session_release(void *data)
@@ -386,7 +398,7 @@ static void reset_answer(struct ak_conn *c, const json_t *id, const struct accou
     ak_conn_end_sessions(c->srv, ch->user, NULL, NULL, "the account's password was reset");
     ak_log_with(AK_LOG_WARN, AK_LOG_CONN(c, 0), "%s's password was reset with a reset token from %s", ch->name, c->peer);
     sign_in(c, ch->user, ch->name, ch->hashed, ch->expires);
-    ak_conn_reply_ok(c, id, json_pack("{s:s,s:s}", "user", ch->name, "token", ch->token));
+    ak_conn_reply_ok(c, id, signed_in_json(c, ch->name, ch->token));
 }
 
 static void change_answer(struct ak_server *srv, struct ak_commit *k)
@@ -821,7 +833,7 @@ void ak_cmd_resume(struct ak_conn *c, const json_t *id, const json_t *msg)
     if (!may_sign_in(c, id, user, name))
         return;
     sign_in(c, user, name, hashed, expires);
-    ak_conn_reply_ok(c, id, json_pack("{s:s}", "user", name));
+    ak_conn_reply_ok(c, id, signed_in_json(c, name, NULL));
 }
 
 void ak_cmd_logout(struct ak_conn *c, const json_t *id, const json_t *msg)

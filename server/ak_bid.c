@@ -21,6 +21,8 @@
  * one of the account's small writes (the command table), stored in the
  * next group commit like a seat. Anything else is refused before any
  * work: not a player, not his turn to bid, no auction, a bid not higher.
+ * What an auction is (going on, whose turn, as clients read it) is
+ * ak_bid_state.c's, below the game table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,57 +32,6 @@
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_server.h"
-
-bool ak_bid_open(const struct ak_game *g)
-{
-    return g->meta.bid == 1;
-}
-
-/* Whose turn it is to bid: the Axis seat opens a tournament's auction;
- * then the player who did not make the standing bid. 0: nobody (no open
- * auction, or a seat still empty). */
-int64_t ak_bid_to_move(const struct ak_game *g)
-{
-    if (!ak_bid_open(g) || ak_game_open(g))
-        return 0;
-    if (g->meta.bid_supply < 0)
-        return g->player[AK_AXIS];
-    return g->player[AK_AXIS] == g->meta.bid_by ? g->player[AK_ALLIED] : g->player[AK_AXIS];
-}
-
-static const char *side_word(int side)
-{
-    return side == AK_AXIS ? "axis" : "allied";
-}
-
-static const char *user_name(const struct ak_game *g, int64_t user)
-{
-    for (int side = 0; side < AK_SIDES; side++)
-        if (user && g->player[side] == user)
-            return g->player_name[side];
-    return NULL;
-}
-
-json_t *ak_bid_json(const struct ak_game *g)
-{
-    const struct ak_store_game_meta *m = &g->meta;
-    if (!m->bid)
-        return json_null();
-    bool any = m->bid_supply >= 0;
-    json_t *j = json_pack("{s:s,s:o,s:o,s:o}", "status", ak_bid_open(g) ? "open" : "settled",
-                          "supply", any ? json_integer(m->bid_supply) : json_null(),
-                          "side", any ? json_string(side_word(m->bid_side)) : json_null(),
-                          "by", any && user_name(g, m->bid_by) ? json_string(user_name(g, m->bid_by)) : json_null());
-    int64_t next = ak_bid_to_move(g);
-    json_object_set_new(j, "to_bid", next && user_name(g, next) ? json_string(user_name(g, next)) : json_null());
-    json_object_set_new(j, "receives", any ? json_string(side_word(!m->bid_side)) : json_null());
-    /* what the receiving side may be given at most, for a raise's bounds */
-    struct ak_state start;
-    ak_state_init(&start, ak_game_brief_of(g).ruleset, 1);
-    json_object_set_new(j, "max", json_pack("{s:i,s:i}", "axis", ak_bid_supply_max(&start, AK_AXIS),
-                                            "allied", ak_bid_supply_max(&start, AK_ALLIED)));
-    return j;
-}
 
 /* `new`'s optional "bid": N supply units offered to the opponent for the
  * side asked for (a named side, not random), in a game from the
@@ -97,7 +48,7 @@ bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int 
     int max = ak_bid_supply_max(&start, !side);
     if (!json_is_integer(bid) || json_integer_value(bid) < 0 || json_integer_value(bid) > max) {
         ak_conn_reply_error(c, id, "bad_request", "\"bid\" is the supply units the %s player would start with "
-                            "more: 0 to %d (LOGISTICS: at most %d on board)", side_word(!side), max,
+                            "more: 0 to %d (LOGISTICS: at most %d on board)", ak_bid_side_word(!side), max,
                             ak_data()->scenario.supply_max[!side]);
         return false;
     }
@@ -137,18 +88,18 @@ static void bid_answer(struct ak_server *srv, struct ak_commit *k)
     struct ak_game *g = k->g;
     struct bid_step *d = k->data;
     json_t *push = json_pack("{s:s,s:I,s:s,s:o}", "push", "bid", "game", (json_int_t)g->id, "user",
-                             user_name(g, d->by) ? user_name(g, d->by) : "", "bid", ak_bid_json(g));
+                             ak_bid_user_name(g, d->by) ? ak_bid_user_name(g, d->by) : "", "bid", ak_bid_json(g));
     ak_game_push(g, push);
     json_decref(push);
-    const char *by = user_name(g, d->by) ? user_name(g, d->by) : "?";
+    const char *by = ak_bid_user_name(g, d->by) ? ak_bid_user_name(g, d->by) : "?";
     struct ak_log_ctx ctx = {k->conn ? k->conn->id : 0, by, g->id, NULL};
     if (d->settled)
         ak_log_with(AK_LOG_INFO, &ctx, "game %lld: %s accepted the bid: %s plays the %s, the %s start with %d "
-                    "more supply units", (long long)g->id, by, user_name(g, g->meta.bid_by),
-                    side_word(g->meta.bid_side), side_word(!g->meta.bid_side), g->meta.bid_supply);
+                    "more supply units", (long long)g->id, by, ak_bid_user_name(g, g->meta.bid_by),
+                    ak_bid_side_word(g->meta.bid_side), ak_bid_side_word(!g->meta.bid_side), g->meta.bid_supply);
     else
         ak_log_with(AK_LOG_INFO, &ctx, "game %lld: %s bids %d supply units to play the %s", (long long)g->id, by,
-                    g->meta.bid_supply, side_word(g->meta.bid_side));
+                    g->meta.bid_supply, ak_bid_side_word(g->meta.bid_side));
     int64_t next = ak_bid_to_move(g);
     int waiting = ak_waiting_for(g->state);
     if (next)
@@ -232,7 +183,7 @@ static bool bid_check(struct ak_conn *c, const json_t *id, const json_t *msg, co
         return ak_conn_reply_error(c, id, "not_started", "game %lld waits for an opponent to bid against",
                                    (long long)g->id), false;
     if (ak_bid_to_move(g) != c->user)
-        return ak_conn_reply_error(c, id, "not_your_bid", "it is %s's turn to bid", user_name(g, ak_bid_to_move(g))),
+        return ak_conn_reply_error(c, id, "not_your_bid", "it is %s's turn to bid", ak_bid_user_name(g, ak_bid_to_move(g))),
                false;
     if (accept == (n != NULL) || (*side != AK_AXIS && *side != AK_ALLIED) || (n && !json_is_integer(n)))
         return ak_conn_reply_error(c, id, "bad_request", "bid with \"accept\": true, or \"supply\": N and an "
@@ -246,7 +197,7 @@ static bool bid_check(struct ak_conn *c, const json_t *id, const json_t *msg, co
     if (!accept && (*supply <= g->meta.bid_supply || *supply > max))
         return ak_conn_reply_error(c, id, "bad_bid", "a bid for the %s is more than the standing %d and at most %d "
                                    "(the %s may start with at most %d more supply units: LOGISTICS)",
-                                   side_word(*side), g->meta.bid_supply, max, side_word(!*side), max), false;
+                                   ak_bid_side_word(*side), g->meta.bid_supply, max, ak_bid_side_word(!*side), max), false;
     return true;
 }
 

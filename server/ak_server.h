@@ -767,9 +767,12 @@ void ak_cmd_decline(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_bid(struct ak_conn *c, const json_t *id, const json_t *msg);
 bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int ruleset, int side,
                     struct ak_store_game_meta *m);
+/* ak_bid_state.c (below the game table): */
 bool ak_bid_open(const struct ak_game *g);
 int64_t ak_bid_to_move(const struct ak_game *g);
 json_t *ak_bid_json(const struct ak_game *g);
+const char *ak_bid_side_word(int side);     /* "axis", "allied" */
+const char *ak_bid_user_name(const struct ak_game *g, int64_t user);   /* a seated player's name, or NULL */
 void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_watch(struct ak_conn *c, const json_t *id, const json_t *msg);
 void ak_cmd_games(struct ak_conn *c, const json_t *id, const json_t *msg);

@@ -6,8 +6,8 @@
  *   /healthz       200 "ok" or 503 and why (ak_health.c), for the same
  *                  addresses
  *   / and /game/N  the browser client's page (web_dir/index.html), also at
- *                  /ladder, /player/NAME, /tournaments, /tournament/N and
- *                  /settings; its modules and style sheet are the other
+ *                  /ladder, /player/NAME, /tournaments, /tournament/N,
+ *                  /settings and /admin; its modules and style sheet are the other
  *                  files of web_dir
  *   WebSocket      (an upgrade on any path, subprotocol "akd" or none) the
  *                  NDJSON protocol of PROTOCOL.md, one message per frame:
@@ -185,7 +185,7 @@ static int start_healthz(struct lws *wsi, struct session *hs)
  * address holds, 0 for anything else (perhaps a file). */
 static int page_path(const char *url)
 {
-    static const char *const whole[] = {"/", "/lobby", "/ladder", "/tournaments", "/settings"};
+    static const char *const whole[] = {"/", "/lobby", "/ladder", "/tournaments", "/settings", "/admin"};
     static const struct {
         const char *prefix, *chars;
         size_t max;

@@ -1,7 +1,7 @@
 // app.js: the page's entry. Connects to akd's WebSocket on the same
 // address, logs in again with a saved session, and shows the view the
 // address names: /game/N (watch or play a game), /ladder, /player/NAME
-// (public), /tournaments, /tournament/N, /settings, else the lobby; the
+// (public), /tournaments, /tournament/N, /settings, /admin (admins), else the lobby; the
 // login form for someone not logged in where an account is needed.
 
 import { Connection, AkError } from "./net.js";
@@ -11,6 +11,7 @@ import { Lobby } from "./lobby.js";
 import { LadderView, PlayerView } from "./ladder.js";
 import { TournamentsView } from "./tournaments.js";
 import { SettingsView } from "./settings.js";
+import { AdminView } from "./admin.js";
 import { Charts } from "./charts.js";
 import { errorText } from "./describe.js";
 import { $ } from "./dom.js";
@@ -26,7 +27,7 @@ function showError(text) {
 }
 $("error-close").addEventListener("click", () => showError(""));
 
-const VIEWS = ["login-view", "lobby-view", "game-view", "ladder-view", "player-view", "tournaments-view", "settings-view"];
+const VIEWS = ["login-view", "lobby-view", "game-view", "ladder-view", "player-view", "tournaments-view", "settings-view", "admin-view"];
 function show(view) {
   for (const v of VIEWS) $(v).hidden = v !== view;
 }
@@ -35,6 +36,7 @@ function renderUser() {
   $("userbar").hidden = !conn.user;
   $("login-link").hidden = !!conn.user;
   $("settings-link").hidden = !conn.user;
+  $("admin-link").hidden = !conn.admin;
   $("username").textContent = conn.user ? `Logged in as ${conn.user}` : "";
 }
 
@@ -110,6 +112,7 @@ async function route() {
     return view("tournaments", () => new TournamentsView(conn, showError)).show(Number(m[1]));
   }
   if (path === "/settings") { show("settings-view"); return view("settings", () => new SettingsView(conn, showError)).load(); }
+  if (path === "/admin") { show("admin-view"); return view("admin", () => new AdminView(conn, showError)).load(); }
   show("lobby-view");
   view("lobby", () => new Lobby(conn, showError)).load();
 }

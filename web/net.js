@@ -55,6 +55,7 @@ export class Connection {
         try {
           const r = await this.send("resume", { token: this.token });
           this.user = r.user;
+          this.admin = !!r.admin;
         } catch (e) {
           if (e.code !== "disconnected") this.token = null;
           this.user = null;
@@ -127,6 +128,7 @@ export class Connection {
     const r = await this.request(cmd, { user, password });
     this.token = r.token;
     this.user = r.user;
+    this.admin = !!r.admin;     // the admin screens are offered (akd checks every request)
     return r;
   }
 
@@ -134,6 +136,7 @@ export class Connection {
     try { await this.request("logout"); } finally {
       this.token = null;
       this.user = null;
+      this.admin = false;
     }
   }
 }

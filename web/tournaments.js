@@ -1,18 +1,20 @@
 // tournaments.js: the tournaments (`tournament list`), one tournament's
 // page (`tournament show`: its terms, standings, pairings and byes) and
 // joining one while it is open. Tournaments are made by an operator
-// (`akc admin tournament-create`); players join and play their games.
+// (`akc admin tournament-create`, or the page's /admin); players join and
+// play their games; an admin corrects one on its page (admin.js).
 
 import { errorText, timeControlText } from "./describe.js";
 import { $, button, item, table, wrapped } from "./dom.js";
 import { playerLink, gameLink } from "./ladder.js";
+import { tournamentActions, removePlayerButton } from "./admin.js";
 
 const when = (t) => new Date(t * 1000).toLocaleString("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" });
 
 function terms(t) {
   const kind = t.kind === "swiss" ? `Swiss, ${t.rounds} rounds` : "round robin";
   return `${kind}${t.both_sides ? ", each pairing both ways" : ""}; ${t.ruleset}; ${timeControlText(t.time_control)}` +
-    `${t.rated ? "; rated" : ""}${t.vacation ? "" : "; no vacations"}`;
+    `${t.rated ? "; rated" : ""}${t.vacation ? "" : "; no vacations"}${t.bid ? "; sides bid for" : ""}`;
 }
 
 export class TournamentsView {
@@ -84,13 +86,17 @@ export class TournamentsView {
     if (t.status === "open" && !joined) button(body, "Join", () => this.join(t.tournament), { "data-join-tournament": t.tournament });
     if (t.status === "open" && joined)
       button(body, "Withdraw", () => this.withdraw(t.tournament), { "data-withdraw-tournament": t.tournament });
-    const st = table("Standings", ["Rank", "Player", "Points", "Sonneborn-Berger", "Won", "Drawn", "Lost", "Played"], { id: "standings" });
+    const reload = () => this.show(t.tournament);
+    const corrections = tournamentActions(this.conn, this.showError, t, reload);
+    if (corrections) body.appendChild(corrections);
+    const st = table("Standings", ["Rank", "Player", "Points", "Sonneborn-Berger", "Won", "Drawn", "Lost", "Played", ""], { id: "standings" });
     for (const s of t.standings) {
       const tr = st.tBodies[0].insertRow();
       tr.insertCell().textContent = s.rank;
       tr.insertCell().appendChild(playerLink(s.user));
       for (const v of [s.points, s.sonneborn_berger, s.wins, s.draws, s.losses + s.forfeits, s.played])
         tr.insertCell().textContent = v;
+      removePlayerButton(this.conn, this.showError, t, s.user, tr.insertCell(), reload);
     }
     body.appendChild(wrapped(st));
     if (t.games.length) {

@@ -23,7 +23,10 @@
 //      (no keeps it, yes calls it off)
 //   7. the ladder, a player's page, the settings (a daily digest, a
 //      vacation started and ended), and a tournament (made by an operator
-//      over TCP) joined from its page and started: its pairing shown
+//      on the Admin page) joined from its page and started there: its
+//      pairing shown; another one renamed, a player removed, cancelled
+//   also (issue 33): the Admin page's reported chat: a line removed, its
+//      author muted and unmuted, a report dismissed
 // usage: node community.mjs HTTP_URL TCP_HOST:PORT ADMIN_USER ADMIN_PASSWORD
 import { ok, expectText, newPage, finish, registerAt } from "./harness.mjs";
 import net from "node:net";
@@ -117,15 +120,38 @@ emil.answer = "rude";
 await emil.locator('#chat li:has-text("Good luck, Emil") button.chat-report').click();
 await expectText(emil, '#chat li button.chat-report', "Reported", "Emil reports Dora's line: the button says Reported");
 emil.answer = undefined;
-{
-  const reports = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword }, { cmd: "admin", op: "chat_reports" }]);
-  const rep = reports[1].result?.reports?.find((r) => r.text === "Good luck, Emil");
-  ok(rep && rep.reporter === "emil" && rep.reason === "rude", `the admins see Emil's report with its reason (${JSON.stringify(rep)})`);
-  const del = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
-    { cmd: "admin", op: "chat_delete", message: rep?.message ?? 0 }]);
-  ok(del[1].ok, "an admin removes the line");
-  await expectText(dora, "#chat li", "dora: \\(removed by an admin\\)", "the removed line reads as removed on Dora's page at once");
-}
+// the admins' page (issue 33): the report with its reason, the line
+// removed, its author muted for an hour and unmuted, a report dismissed
+await dora.fill("#chat-text", "A second line");
+await dora.press("#chat-text", "Enter");
+await expectText(emil, "#chat li", "dora: A second line", "Dora's second line reaches Emil");
+emil.answer = "";
+await emil.locator('#chat li:has-text("A second line") button.chat-report').click();
+emil.answer = undefined;
+ok(await dora.isHidden("#admin-link"), "a player without the admin role has no Admin link");
+const admin = await newPage("tdir");
+await admin.goto(url);
+await admin.fill("#login-user", adminUser);
+await admin.fill("#login-password", adminPassword);
+await admin.press("#login-password", "Enter");
+await admin.waitForSelector("#admin-link:not([hidden])");
+await admin.click("#admin-link");
+await expectText(admin, "#report-list tr", 'Good luck, Emil.*emil \\("rude"\\)', "the Admin page lists Emil's report with its reason");
+await admin.click('#report-list tr:has-text("Good luck, Emil") button[data-remove]');
+await expectText(dora, "#chat li", "dora: \\(removed by an admin\\)", "the admin removes the line: it reads as removed on Dora's page at once");
+ok(/Remove line \d+ by dora\?/.test(admin.asked.join(" / ")), "... asked first");
+admin.answer = "1h";
+await admin.click('#report-list tr:has-text("A second line") button[data-mute="dora"]');
+await expectText(admin, "#admin-done", "dora is muted until", "the admin mutes Dora's chat for an hour");
+await dora.fill("#chat-text", "Can anyone hear me?");
+await dora.press("#chat-text", "Enter");
+await expectText(dora, "#error-text", "muted", "Dora's next line is refused: muted");
+admin.answer = "0s";
+await admin.click('#report-list tr:has-text("A second line") button[data-mute="dora"]');
+await expectText(admin, "#admin-done", "dora may chat again", "... and unmutes her");
+admin.answer = undefined;
+await admin.click('#report-list tr:has-text("A second line") button[data-dismiss]');
+await expectText(admin, "#report-list", "No reports waiting", "the second report is dismissed: none waiting");
 await fritz.goto(`${url}/game/${game}`);
 await expectText(fritz, "#chat-note", "other spectators", "Fritz, a spectator, writes to the spectators");
 ok((await fritz.locator("#chat li").count()) === 0, "... and does not read the players' channel during the game");
@@ -248,10 +274,14 @@ ok(await emil.waitForFunction(() => !document.getElementById("vacation-status").
 const away = (await overTcp([{ cmd: "login", user: "emil", password: "password-emil" }, { cmd: "vacation" }]))[1].result;
 ok(!away.away, `... and akd agrees (${JSON.stringify(away)})`);
 
-const made = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
-  { cmd: "admin", op: "tournament_create", name: "Club cup", kind: "round_robin" }]);
-ok(made[1].ok, `an operator makes a tournament (${JSON.stringify(made[1].error || "")})`);
-const tid = made[1].result?.tournament;
+// the operator makes it on the Admin page (issue 33)
+await admin.goto(`${url}/admin`);
+await admin.fill("#tn-name", "Club cup");
+await admin.selectOption("#tn-kind", "round_robin");
+await admin.click("#tn-create");
+await admin.waitForURL(/\/tournament\/\d+$/);
+const tid = Number(admin.url().match(/(\d+)$/)[1]);
+ok(tid > 0, `an operator makes a tournament on the Admin page: tournament ${tid}`);
 for (const p of [dora, emil]) {
   await p.goto(`${url}/tournaments`);
   await expectText(p, "#tournament-list tr", "Club cup.*round robin", "the tournaments page lists it with its terms");
@@ -264,11 +294,36 @@ await emil.click(`button[data-withdraw-tournament="${tid}"]`);
 await expectText(emil, "#tournament-terms", "1 players", "Emil withdraws from the page before the start");
 await emil.click(`button[data-join-tournament="${tid}"]`);
 await expectText(emil, "#tournament-terms", "2 players", "... and joins again");
-const started = await overTcp([{ cmd: "login", user: adminUser, password: adminPassword },
-  { cmd: "admin", op: "tournament_start", tournament: tid }]);
-ok(started[1].ok, "the operator starts it");
+await admin.reload();
+await admin.click("#tournament-start");
+await expectText(admin, "#tournament-terms", "Round 1", "the operator starts it from its page");
 await emil.reload();
 await expectText(emil, "#pairings tr", "dora|emil", "its page shows the pairing with its game");
 await expectText(emil, "#standings tr", "emil", "... and the standings");
+ok(await emil.locator("#tournament-admin").count() === 0 && await emil.locator("button[data-remove-player]").count() === 0,
+  "a player sees no corrections on the tournament's page");
+
+// corrections on a tournament's page (issue 33): renamed, a player
+// removed, cancelled, its name free again
+await admin.goto(`${url}/admin`);
+await admin.fill("#tn-name", "Spare cup");
+await admin.check("#tn-bid");
+await admin.click("#tn-create");
+await admin.waitForURL(/\/tournament\/\d+$/);
+const spare = Number(admin.url().match(/(\d+)$/)[1]);
+await expectText(admin, "#tournament-terms", "sides bid for", "a tournament whose sides are bid for, made from the form");
+await dora.goto(`${url}/tournament/${spare}`);
+await dora.click(`button[data-join-tournament="${spare}"]`);
+await admin.reload();
+await expectText(admin, "#tournament-terms", "1 players", "Dora joined it");
+admin.answer = "Spare cup, spring";
+await admin.click("#tournament-rename");
+await expectText(admin, "#tournaments-title", "Spare cup, spring", "the admin renames it before the start");
+admin.answer = undefined;
+await admin.click('button[data-remove-player="dora"]');
+await expectText(admin, "#tournament-terms", "0 players", "... removes Dora (asked first)");
+await admin.click("#tournament-cancel");
+await expectText(admin, "#tournament-terms", "Cancelled", "... and cancels it");
+ok(await admin.locator("#tournament-admin").count() === 0, "a cancelled tournament offers no more corrections");
 
 await finish();
