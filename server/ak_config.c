@@ -28,6 +28,9 @@
  *   backup_keep       ... and the last this many are kept
  *   backup_file       without backup_dir: SIGUSR1 writes one backup here
  *   clock_tick_ms     how often deadlines are checked (milliseconds)
+ *   health_stuck_seconds  /healthz says 503 once a group commit has been
+ *                     writing this long (a disk that hangs, a tool holding
+ *                     the write lock)
  *   allow_positions   1: `new` may start a game from a given position (training
  *                     situations, tests); 0 (default): every game is the campaign
  *   tls_cert          PEM certificate chain (leaf first): akd speaks TLS 1.2+
@@ -110,6 +113,7 @@ void ak_config_defaults(struct ak_config *c)
     c->login_failures = 10;
     c->login_window = 300;
     c->clock_tick_ms = 1000;
+    c->health_stuck_seconds = 10;
     c->max_per_user = 20;
     c->registrations_per_address = 20;  /* a club night behind one address (issue 27) */
     c->session_idle_timeout = 600;
@@ -166,7 +170,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
         NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),
-        NUM(clock_tick_ms, 10, 3600000), NUM(allow_positions, 0, 1),
+        NUM(clock_tick_ms, 10, 3600000), NUM(health_stuck_seconds, 1, 3600), NUM(allow_positions, 0, 1),
         NUM(rating_max_rd, 50, 500), NUM(rating_period_days, 1, 365), NUM(rating_provisional_rd, 0, 500),
 #undef NUM
 #undef STR

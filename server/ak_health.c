@@ -8,15 +8,14 @@
  *     since fails: ak_writer_store_lost);
  *   - the last group commit failed (a full disk, an I/O error; the next
  *     that succeeds makes akd healthy again);
- *   - a commit has been with the writer for more than STUCK_SECONDS (a
- *     disk that hangs: actions are accepted but nothing is acknowledged).
+ *   - a commit has been with the writer for more than health_stuck_seconds
+ *     (10 by default: a disk that hangs, or a tool holding the write lock:
+ *     actions are accepted but nothing is acknowledged).
  * A loop that does not turn cannot answer at all: the monitor's timeout
  * says that one. */
 #include <stdio.h>
 
 #include "ak_server.h"
-
-#define STUCK_SECONDS 10
 
 int ak_health(const struct ak_server *srv, char *why, size_t len)
 {
@@ -27,7 +26,7 @@ int ak_health(const struct ak_server *srv, char *why, size_t len)
         snprintf(why, len, "the database file was deleted or replaced: %s", srv->commit_error);
     else if (srv->commit_failing)
         snprintf(why, len, "the last group commit failed: %s", srv->commit_error);
-    else if (in_flight > (uint64_t)STUCK_SECONDS * 1000000000u)
+    else if (in_flight > (uint64_t)srv->cfg.health_stuck_seconds * 1000000000u)
         snprintf(why, len, "a group commit has been writing for %llu s", (unsigned long long)(in_flight / 1000000000u));
     else {
         snprintf(why, len, "ok");

@@ -90,6 +90,7 @@ struct ak_config {
     double backup_hours;        /* ... every this many hours (0: on SIGUSR1 only) */
     int backup_keep;            /* ... the last this many kept */
     int clock_tick_ms;          /* how often deadlines are checked */
+    int health_stuck_seconds;   /* /healthz: a commit writing this long is stuck (ak_health.c) */
     int allow_positions;        /* `new` may start from a given position */
     char tls_cert[512];         /* PEM certificate chain: TLS on the port (with tls_key) */
     char tls_key[512];

@@ -74,6 +74,7 @@ static void usage(FILE *f)
             "  --backup-keep N          ... the last N kept (default 7)\n"
             "  --backup-file PATH       without --backup-dir: where SIGUSR1 writes a backup\n"
             "  --clock-tick-ms MS       how often deadlines are checked (default 1000)\n"
+            "  --health-stuck-seconds N /healthz fails once a commit writes this long (default 10)\n"
             "  --allow-positions 0|1    let `new` start from a given position (default 0)\n"
             "  --tls-cert FILE          PEM certificate chain: speak TLS 1.2+ (SIGHUP reloads)\n"
             "  --tls-key FILE           its PEM private key\n"
@@ -331,7 +332,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"notify-command", required_argument, NULL, 's'},
         {"backup-file", required_argument, NULL, 's'}, {"backup-dir", required_argument, NULL, 's'},
         {"backup-hours", required_argument, NULL, 's'}, {"backup-keep", required_argument, NULL, 's'},
-        {"clock-tick-ms", required_argument, NULL, 's'},
+        {"clock-tick-ms", required_argument, NULL, 's'}, {"health-stuck-seconds", required_argument, NULL, 's'},
         {"allow-positions", required_argument, NULL, 's'},
         {"tls-cert", required_argument, NULL, 's'}, {"tls-key", required_argument, NULL, 's'},
         {"allow-plaintext", required_argument, NULL, 's'},

@@ -327,6 +327,39 @@ check "a damaged snapshot ($snaps) is reported and its game left out" \
 check "... and akd runs" "kill -0 $pid"
 kill $pid; wait $pid 2>/dev/null
 
+# Another program holding the database's write lock (an operator's
+# sqlite3, a backup tool): a commit waits, /healthz says it is stuck once
+# it has been writing health_stuck_seconds; when SQLite gives up (5 s) the
+# commit has failed, the player is told nothing was stored, and /healthz
+# says so; once the lock is gone the next commit succeeds and /healthz is
+# 200 again (issue 33).
+hport=$(free_port)
+start_akd locked --db "$dir/locked.sqlite3" --http-listen 127.0.0.1:$hport --health-stuck-seconds 1
+AKC_PASSWORD=password-dora as dora register dora >/dev/null 2>&1
+AKC_PASSWORD=password-ed as ed register ed >/dev/null 2>&1
+game=$(as dora new axis 2>&1 | sed -n 's/.*created game \([0-9]*\).*/\1/p')
+as ed join "$game" >/dev/null 2>&1
+printf 'BEGIN EXCLUSIVE;\nSELECT count(*) FROM games;\n.shell sleep 8\nCOMMIT;\n' | sqlite3 "$dir/locked.sqlite3" >/dev/null 2>&1 &
+locker=$!
+sleep 0.5
+as dora move "$game" 21pz5 W14 >"$dir/locked-move.out" 2>&1 &
+mover=$!
+sleep 2.5
+curl -s -D "$dir/stuck.head" "http://127.0.0.1:$hport/healthz" >"$dir/stuck.txt"
+check "a commit waiting on another program's write lock: /healthz 503, stuck ($(cat "$dir/stuck.txt"))" \
+    "grep -q '^HTTP/1.1 503' '$dir/stuck.head' && grep -q 'a group commit has been writing for [0-9]* s' '$dir/stuck.txt'"
+wait $mover; rc=$?
+check "... SQLite gives up after 5 s: the move is refused, nothing stored (exit $rc)" \
+    "[ $rc != 0 ] && grep -qi 'internal\|not stored\|nothing changed\|locked' '$dir/locked-move.out'"
+curl -s -D "$dir/failed.head" "http://127.0.0.1:$hport/healthz" >"$dir/failed.txt"
+check "... /healthz 503: the last group commit failed ($(cat "$dir/failed.txt"))" \
+    "grep -q '^HTTP/1.1 503' '$dir/failed.head' && grep -q 'the last group commit failed' '$dir/failed.txt'"
+wait $locker
+as dora move "$game" 21pz5 W14 >"$dir/unlocked-move.out" 2>&1; rc=$?
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/healthz")
+check "the lock gone, the move is stored (exit $rc) and /healthz is 200 again ($code)" "[ $rc = 0 ] && [ '$code' = 200 ]"
+kill $pid; wait $pid 2>/dev/null
+
 # The database deleted under a running akd: no more acknowledgements.
 hport=$(free_port)
 start_akd deleted --db "$dir/deleted.sqlite3" --http-listen 127.0.0.1:$hport
