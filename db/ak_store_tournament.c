@@ -147,6 +147,23 @@ int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
     return ak_store_run_changed(st, q);
 }
 
+int ak_store_tournament_withdrawn_all(struct ak_store *st, int64_t *tournament, int64_t *user, int max)
+{
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT p.tournament_id, p.user_id FROM tournament_players p "
+                                        "JOIN tournaments t ON t.id = p.tournament_id "
+                                        "WHERE p.withdrawn > 0 AND t.status = 'running' ORDER BY 1, 2 LIMIT ?");
+    if (!q)
+        return -1;
+    sqlite3_bind_int(q, 1, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max) {
+        tournament[n] = sqlite3_column_int64(q, 0);
+        user[n++] = sqlite3_column_int64(q, 1);
+    }
+    ak_store_done(st, q);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : -1;
+}
+
 int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, int *withdrawn)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT withdrawn FROM tournament_players WHERE tournament_id = ? AND user_id = ?");

@@ -1,7 +1,8 @@
 /* ak_cron: the clock tick, every clock_tick_ms. The one place that calls
  * down, on a timer, into what must happen as time passes: connections
  * (expired sessions, silent connections), games in memory (idle ones
- * evicted), deadlines, tournaments (start dates, rounds to retry) and
+ * evicted), deadlines, tournaments (start dates, rounds to retry,
+ * withdrawn players' games left unresigned) and
  * the daily digests, chat retention; each of them knows nothing of the
  * others or of the timer. */
 #include "ak_server.h"
@@ -12,6 +13,7 @@ static void on_tick(uv_timer_t *t)
     ak_conn_tick(srv);
     ak_games_evict_idle(srv);
     ak_tournament_tick(srv);
+    ak_tournament_fix_sweep(srv);
     ak_notify_digest(srv);
     ak_clock_tick(srv);
     ak_retention_tick(srv);

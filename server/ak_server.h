@@ -388,6 +388,10 @@ void ak_stats_read(struct ak_stats *out);
  * (tournament_remove, tournament_edit, tournament_cancel; false: not one). */
 void ak_cmd_tournament(struct ak_conn *c, const json_t *id, const json_t *msg);
 bool ak_tournament_fix_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);
+/* Resign again the unfinished games of players withdrawn from running
+ * tournaments whose first resignation was not stored (the clock tick;
+ * once a minute). */
+void ak_tournament_fix_sweep(struct ak_server *srv);
 /* ak_tournament.c: a player's op (list, show, join; false: not one); a
  * tournament whose start or a join is on its way to the store; its JSON. */
 bool ak_tournament_player_op(struct ak_conn *c, const json_t *id, const json_t *msg, const char *op);

@@ -80,6 +80,34 @@ static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
     return n;
 }
 
+/* The withdrawn mark and the resignations it brings are stored in two
+ * commits (the resignations are actions of their games, each in its own
+ * log): if akd stops between them, or a resignation's commit fails, a
+ * withdrawn player keeps unfinished games. Every minute (and at the first
+ * tick after a start) the players withdrawn from running tournaments are
+ * read, and their unfinished games of it resigned again; once stored,
+ * nothing is left to do. At most SWEEP_MAX pairs a sweep (the rest next
+ * time); each is one scan of the games in memory. */
+#define SWEEP_MAX 64
+#define SWEEP_SECONDS 60
+
+void ak_tournament_fix_sweep(struct ak_server *srv)
+{
+    static int64_t last;
+    int64_t now = ak_now();
+    if (last && now - last < SWEEP_SECONDS)
+        return;
+    last = now;
+    int64_t tid[SWEEP_MAX], user[SWEEP_MAX];
+    int n = ak_store_tournament_withdrawn_all(srv->store, tid, user, SWEEP_MAX);
+    for (int i = 0; i < n; i++) {
+        int resigned = resign_games_of(srv, tid[i], user[i]);
+        if (resigned)
+            ak_log(AK_LOG_WARN, "tournament %lld: %d unfinished games of player %lld, withdrawn, resigned now (the "
+                   "first resignation was not stored)", (long long)tid[i], resigned, (long long)user[i]);
+    }
+}
+
 /* A cancelled tournament's unfinished games, called off when asked. */
 static int abort_games_of(struct ak_server *srv, int64_t tid, const char *by)
 {

@@ -266,5 +266,20 @@ sleep 0.5
 as bob --json tournament show "$duo" >"$dir/duo.json" 2>&1
 check "a Swiss left with one player after a withdrawal finishes (bob 1 point, one game)" \
     "[ \$(field '$dir/duo.json' 'j[\"status\"]') = finished ] && [ \$(field '$dir/duo.json' 'len(j[\"games\"])') = 1 ]"
+# a withdrawal stored without its resignations (akd stopped between the
+# two commits): the next start resigns them
+as alice admin tournament-create "Crash" round_robin starts=+1d >"$dir/crash.out" 2>&1
+crash=$(sed -n 's/^tournament \([0-9]*\) created.*/\1/p' "$dir/crash.out")
+for u in bob carol; do as $u tournament join "$crash" >/dev/null 2>&1; done
+as alice admin tournament-start "$crash" >/dev/null 2>&1
+sleep 0.3
+kill -TERM $pid; wait $pid 2>/dev/null
+sqlite3 "$dir/akd.sqlite3" "UPDATE tournament_players SET withdrawn = 1 WHERE tournament_id = $crash AND user_id = (SELECT id FROM users WHERE name = 'carol')"
+start_akd again --db "$dir/akd.sqlite3" --clock-tick-ms 100
+AKC_PASSWORD=password-bob as bob login bob >/dev/null 2>&1
+sleep 1
+as bob --json tournament show "$crash" >"$dir/crash.json" 2>&1
+check "a withdrawn player's game left unresigned is resigned at the next start (carol 1 loss), and the log says so" \
+    "[ \$(field '$dir/crash.json' '[s[\"losses\"] for s in j[\"standings\"] if s[\"user\"] == \"carol\"][0]') = 1 ] && grep -q 'withdrawn, resigned now' '$dir/again.log'"
 
 finish
