@@ -49,6 +49,7 @@
 #include <openssl/ssl.h>
 #include <netinet/tcp.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,8 @@ struct conn {
     int side;               /* 0 axis, 1 allied, -1 spectator */
     double sent;            /* when the request in flight was sent (paced: due), 0: none */
     double written;         /* when it was actually written */
+    char tail[11];          /* an HTTP flooder: the end of its last read (http_replies) */
+    size_t ntail;
 };
 
 enum { PLAYING, CREATING, JOINING };
@@ -104,44 +107,49 @@ static const struct flood_kind {
     const char *name;
     const char *lines[2];   /* alternated */
     bool login, reads, once;    /* once: one request, then silence (it only holds its place) */
+    bool http;                  /* to akd's HTTP listener (LOAD_HTTP_PORT), replies counted by status line */
 } flood_kinds[] = {
     {"costly", {"{\"id\":0,\"cmd\":\"options\",\"game\":%ld}\n",
-                "{\"id\":0,\"cmd\":\"dests\",\"game\":%ld,\"units\":[\"bologna\"]}\n"}, true, true, false},
+                "{\"id\":0,\"cmd\":\"dests\",\"game\":%ld,\"units\":[\"bologna\"]}\n"}, true, true, false, false},
     {"settings", {"{\"id\":0,\"cmd\":\"settings\",\"chat\":\"off\",\"g\":%ld}\n",
-                  "{\"id\":0,\"cmd\":\"settings\",\"chat\":\"on\",\"g\":%ld}\n"}, true, true, false},
+                  "{\"id\":0,\"cmd\":\"settings\",\"chat\":\"on\",\"g\":%ld}\n"}, true, true, false, false},
     {"vacation", {"{\"id\":0,\"cmd\":\"vacation\",\"days\":1,\"g\":%ld}\n",
-                  "{\"id\":0,\"cmd\":\"vacation\",\"end\":true,\"g\":%ld}\n"}, true, true, false},
+                  "{\"id\":0,\"cmd\":\"vacation\",\"end\":true,\"g\":%ld}\n"}, true, true, false, false},
     {"chat", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
-              "{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n"}, true, true, false},
-    {"chat_read", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld}\n", NULL}, true, true, false},
-    {"export", {"{\"id\":0,\"cmd\":\"account\",\"op\":\"export\",\"g\":%ld}\n", NULL}, true, true, false},
+              "{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n"}, true, true, false, false},
+    {"chat_read", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld}\n", NULL}, true, true, false, false},
+    {"export", {"{\"id\":0,\"cmd\":\"account\",\"op\":\"export\",\"g\":%ld}\n", NULL}, true, true, false, false},
     /* chat moderation: a line said, then a report of message number %u (a counter: the first
      * ones are the flood's own lines, reported by the others; later ones mostly do not exist) */
     {"report", {"{\"id\":0,\"cmd\":\"chat\",\"game\":%ld,\"text\":\"flood\"}\n",
-                "{\"id\":0,\"cmd\":\"chat_report\",\"reason\":\"g%ld\",\"message\":%u}\n"}, true, true, false},
-    {"hello", {"{\"id\":0,\"cmd\":\"hello\",\"g\":%ld}\n", NULL}, false, true, false},
-    {"show", {"{\"id\":0,\"cmd\":\"show\",\"game\":%ld}\n", NULL}, false, true, false},
-    {"map", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, true, false},
-    {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false},
-    {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true},
-    {"games", {"{\"id\":0,\"cmd\":\"games\",\"g\":%ld}\n", NULL}, true, true, false},
-    {"overlay", {"{\"id\":0,\"cmd\":\"overlay\",\"game\":%ld}\n", NULL}, false, true, false},
-    {"record", {"{\"id\":0,\"cmd\":\"record\",\"game\":%ld}\n", NULL}, false, true, false},
-    {"replay", {"{\"id\":0,\"cmd\":\"replay\",\"game\":%ld,\"at\":1}\n", NULL}, false, true, false},
-    {"ladder", {"{\"id\":0,\"cmd\":\"ladder\",\"g\":%ld}\n", NULL}, false, true, false},
-    {"player", {"{\"id\":0,\"cmd\":\"player\",\"user\":\"loadflood1\",\"g\":%ld}\n", NULL}, true, true, false},
+                "{\"id\":0,\"cmd\":\"chat_report\",\"reason\":\"g%ld\",\"message\":%u}\n"}, true, true, false, false},
+    {"hello", {"{\"id\":0,\"cmd\":\"hello\",\"g\":%ld}\n", NULL}, false, true, false, false},
+    {"show", {"{\"id\":0,\"cmd\":\"show\",\"game\":%ld}\n", NULL}, false, true, false, false},
+    {"map", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, true, false, false},
+    {"map_noread", {"{\"id\":0,\"cmd\":\"map\",\"g\":%ld}\n", NULL}, false, false, false, false},
+    {"watch", {"{\"id\":0,\"cmd\":\"watch\",\"game\":%ld}\n", NULL}, false, false, true, false},
+    {"games", {"{\"id\":0,\"cmd\":\"games\",\"g\":%ld}\n", NULL}, true, true, false, false},
+    {"overlay", {"{\"id\":0,\"cmd\":\"overlay\",\"game\":%ld}\n", NULL}, false, true, false, false},
+    {"record", {"{\"id\":0,\"cmd\":\"record\",\"game\":%ld}\n", NULL}, false, true, false, false},
+    {"replay", {"{\"id\":0,\"cmd\":\"replay\",\"game\":%ld,\"at\":1}\n", NULL}, false, true, false, false},
+    {"ladder", {"{\"id\":0,\"cmd\":\"ladder\",\"g\":%ld}\n", NULL}, false, true, false, false},
+    {"player", {"{\"id\":0,\"cmd\":\"player\",\"user\":\"loadflood1\",\"g\":%ld}\n", NULL}, true, true, false, false},
     {"login", {"{\"id\":0,\"cmd\":\"login\",\"user\":\"loadflood1\",\"password\":\"guess-%ld-%u\"}\n", NULL},
-     false, true, false},
+     false, true, false, false},
     {"register", {"{\"id\":0,\"cmd\":\"register\",\"user\":\"new%ld_%u\",\"password\":\"password-%u\"}\n",
-                  NULL}, false, true, false},
-    {"new", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"g\":%ld}\n", NULL}, true, true, false},
+                  NULL}, false, true, false, false},
+    {"new", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"g\":%ld}\n", NULL}, true, true, false, false},
     /* side bids (issue 32): seeks opened with a bid, and bids on the first game, where the
      * flooder has no seat (refused before any work) */
     {"bid", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"bid\":1,\"g\":%ld}\n",
-             "{\"id\":0,\"cmd\":\"bid\",\"game\":%ld,\"supply\":%u}\n"}, true, true, false},
+             "{\"id\":0,\"cmd\":\"bid\",\"game\":%ld,\"supply\":%u}\n"}, true, true, false, false},
+    /* the HTTP listener (issue 33): the page's own file and /healthz, alternated, on
+     * keep-alive connections from strangers' addresses */
+    {"http", {"GET / HTTP/1.1\r\nHost: akd\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: akd\r\n\r\n"},
+     false, true, false, true},
     /* a game against the computer: the computer accounts looked up first */
     {"computer", {"{\"id\":0,\"cmd\":\"new\",\"side\":\"axis\",\"computer\":1,\"g\":%ld}\n", NULL}, true, true,
-     false},
+     false, false},
 };
 static const struct flood_kind *flood;
 
@@ -414,6 +422,32 @@ static void flood_one(struct conn *c)
         return;     /* akd stopped reading it (map_noread): it holds what it has */
 }
 
+/* HTTP replies in what a flooder read: each status line counted (refused:
+ * not 200) and answered by the next request. A status line split between
+ * two reads is found with the end of the previous read (c->tail: at most
+ * 11 bytes, from after the last line counted). */
+static void http_replies(struct conn *c, const char *buf, size_t len)
+{
+    static const char status[] = "HTTP/1.1 ";
+    enum { LINE = 12 };     /* "HTTP/1.1 200" */
+    char joined[sizeof c->tail + (1 << 16)];
+    size_t kept = c->ntail;
+    memcpy(joined, c->tail, kept);
+    memcpy(joined + kept, buf, len);
+    size_t n = kept + len, after = 0;
+    for (const char *p = joined; (p = memmem(p, n - (size_t)(p - joined), status, 9)) != NULL; p += 9) {
+        if ((size_t)(joined + n - p) < LINE)
+            break;          /* its code is in the next read */
+        flood_replies++;
+        flood_refused += memcmp(p + 9, "200", 3) != 0;
+        flood_one(c);
+        after = (size_t)(p - joined) + LINE;
+    }
+    size_t from = n - after < LINE - 1 ? after : n - (LINE - 1);
+    c->ntail = n - from;
+    memcpy(c->tail, joined + from, c->ntail);
+}
+
 /* The flooders' own loop, in a process of their own: in the generator's,
  * their hundreds of sockets would delay its reading of the player's
  * replies, and that delay would be counted against akd. Each reader keeps
@@ -423,7 +457,9 @@ static void flood_loop(double seconds)
 {
     int ep = epoll_create1(0);
     for (int i = nconn; i < nconn + nflood; i++) {
-        for (int k = 0; k < (flood->once ? 1 : FLOOD_DEPTH); k++)
+        /* HTTP/1.1 clients do not pipeline (akd's listener answers one
+         * request at a time): one in flight on each */
+        for (int k = 0; k < (flood->once || flood->http ? 1 : FLOOD_DEPTH); k++)
             flood_one(&C[i]);
         /* a non-reader is only told when akd closes it */
         struct epoll_event ev = {.events = flood->reads ? EPOLLIN : EPOLLRDHUP, .data.u32 = (uint32_t)i};
@@ -440,6 +476,10 @@ static void flood_loop(double seconds)
                 flood_closed++;     /* akd's defence: it stops */
                 epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
                 c->fd = -1;
+                continue;
+            }
+            if (flood->http) {
+                http_replies(c, buf, (size_t)r);
                 continue;
             }
             /* each reply (not a push) counted, and answered by the next
@@ -477,6 +517,7 @@ static pid_t start_flood(double seconds, int report[2])
     pid_t child = fork();
     if (child == 0) {
         close(report[0]);
+        signal(SIGPIPE, SIG_IGN);   /* a flooder akd closed is counted as closed, not the end of all */
         flood_loop(seconds);
         long counts[3] = {flood_replies, flood_refused, flood_closed};
         if (write(report[1], counts, sizeof counts) != (ssize_t)sizeof counts)
@@ -672,7 +713,12 @@ int main(int argc, char **argv)
         char from[32], user[32];
         memset(&C[i], 0, sizeof C[i]);
         snprintf(from, sizeof from, "127.0.0.%d", 2 + (i - nconn) % FLOOD_ADDRS);
-        dial_from(&C[i], host, port, from);
+        int http_port = getenv("LOAD_HTTP_PORT") ? atoi(getenv("LOAD_HTTP_PORT")) : 0;
+        if (flood->http && !http_port) {
+            fprintf(stderr, "load: the http flood needs LOAD_HTTP_PORT, akd's http_listen port\n");
+            exit(2);
+        }
+        dial_from(&C[i], host, flood->http ? http_port : port, from);
         C[i].side = FLOODER;
         C[i].game = 0;
         snprintf(user, sizeof user, "loadflood%d", (i - nconn) % FLOOD_ACCOUNTS);

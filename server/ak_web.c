@@ -232,7 +232,40 @@ static bool static_file(const char *url, char *path, size_t cap, const char **ty
     return false;
 }
 
-static int serve_file(struct lws *wsi, const char *url)
+/* Every HTTP request is charged to its address before any work, as the
+ * game port's lines are (issue 28's rate_per_address, the same bucket for
+ * every listener), and refused with 429 while the address is over it or
+ * in debt for its output (output_per_address: the files it was sent); the
+ * refused connection is closed, so that its next requests cost a new
+ * connection (counted against max_per_address) rather than a parse each
+ * on the loop. Without the charge a flood of page requests from ten
+ * addresses made the players wait 16 ms (p99 32 ms); answering 429 on a
+ * kept connection still cost 9 ms (scripts/flood-bench http,
+ * docs/performance.md). */
+#define HTTP_TOO_MANY 429
+
+static bool http_charged(struct lws *wsi, uint64_t *key)
+{
+    char addr[64];
+    client_address(wsi, addr, sizeof addr);
+    *key = ak_budget_address_key(addr);
+    uint64_t now = uv_now(server->loop);
+    return ak_budget_charge(&server->cfg, AK_BUDGET_ADDRESS, *key, 1, now) &&
+           !ak_budget_in_debt(&server->cfg, AK_BUDGET_OUTPUT, *key, now);
+}
+
+static int answer_too_many(struct lws *wsi)
+{
+    unsigned char head[LWS_PRE + 1024], *start = &head[LWS_PRE], *p = start, *end = &head[sizeof head - 1];
+    if (lws_add_http_common_headers(wsi, HTTP_TOO_MANY, "text/plain; charset=utf-8", 0, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:", (const unsigned char *)"1", 1, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:", (const unsigned char *)"close", 5, &p, end) ||
+        add_security_headers(wsi, &p, end) || lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    return -1;      /* closed: see above */
+}
+
+static int serve_file(struct lws *wsi, const char *url, uint64_t key)
 {
     char path[1024];
     const char *type;
@@ -242,6 +275,7 @@ static int serve_file(struct lws *wsi, const char *url)
     if (!server->cfg.web_dir[0] || !static_file(url, path, sizeof path, &type) || stat(path, &st) != 0 ||
         !S_ISREG(st.st_mode))
         return answer_status(wsi, HTTP_STATUS_NOT_FOUND);
+    ak_budget_spend(&server->cfg, AK_BUDGET_OUTPUT, key, (double)st.st_size / 1024.0, uv_now(server->loop));
     /* The page is small and changes with akd: no stale copies. */
     char headers[1024];
     size_t n = security_header_lines(headers, sizeof headers);
@@ -443,11 +477,14 @@ static int on_request(struct lws *wsi, enum lws_callback_reasons reason, void *u
     switch (reason) {
     case LWS_CALLBACK_HTTP: {
         const char *url = in ? in : "";
+        uint64_t key;
+        if (!http_charged(wsi, &key))
+            return answer_too_many(wsi);
         if (strcmp(url, "/metrics") == 0)
             return start_metrics(wsi, ss);
         if (strcmp(url, "/healthz") == 0)
             return start_healthz(wsi, ss);
-        return serve_file(wsi, url);
+        return serve_file(wsi, url, key);
     }
     case LWS_CALLBACK_HTTP_WRITEABLE:
         if (!ss->body)

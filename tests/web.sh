@@ -180,6 +180,46 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/healthz")
 check "/healthz from an address not in metrics_allow is 403 too ($code)" "[ '$code' = 403 ]"
 kill $pid; wait $pid 2>/dev/null
 
+# every HTTP request is charged to its address (rate_per_address, the
+# game port's bucket too): past it, 429 with retry-after and the
+# connection closed; the address is served again once it has waited
+hport=$(free_port)
+start_akd httprate --db "$dir/akd4.sqlite3" --http-listen 127.0.0.1:$hport --web-dir "$(dirname "$0")/../web" \
+    --rate-per-address 20
+python3 - "$hport" >"$dir/hrate.out" 2>&1 <<'PY'
+import http.client, sys, time
+port = int(sys.argv[1])
+codes, closed, retry = {}, 0, None
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+for _ in range(200):
+    try:
+        c.request("GET", "/")
+        r = c.getresponse(); r.read()
+    except (http.client.HTTPException, OSError):
+        closed += 1
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        continue
+    codes[r.status] = codes.get(r.status, 0) + 1
+    if r.status == 429:
+        retry = r.getheader("retry-after")
+        closed += r.getheader("connection", "") == "close"
+        c.close(); c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+time.sleep(2.5)
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+c.request("GET", "/"); after = c.getresponse().status
+print("codes", sorted(codes.items()), "retry", retry, "closed", closed, "after", after)
+PY
+check "200 page requests from one address at 20 a second: 40 (the burst) or a few more served, the rest 429 with retry-after and the connection closed; served again after a wait ($(cat "$dir/hrate.out"))" \
+    "grep -q 'retry 1 closed' '$dir/hrate.out' && grep -q 'after 200' '$dir/hrate.out' && python3 - '$dir/hrate.out' <<'PY2'
+import re, sys
+t = open(sys.argv[1]).read()
+ok = int(re.search(r'\(200, (\d+)\)', t).group(1)); refused = int(re.search(r'\(429, (\d+)\)', t).group(1))
+closed = int(re.search(r'closed (\d+)', t).group(1))
+sys.exit(0 if 40 <= ok <= 80 and ok + refused == 200 and closed == refused else 1)
+PY2"
+check "... and akd is up" "kill -0 $pid"
+kill $pid; wait $pid 2>/dev/null
+
 # HTTPS with the certificate of the game port
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/k.pem" -out "$dir/c.pem" \
     -days 2 -subj /CN=localhost -addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' 2>/dev/null
