@@ -253,6 +253,11 @@ int ak_store_chat_muted_until(struct ak_store *st, int64_t user, int64_t *until)
 /* Chat retention: up to max messages older than before deleted with their
  * reports, oldest first; how many in *deleted. */
 int ak_store_chat_expire(struct ak_store *st, int64_t before, int max, int *deleted);
+/* games_keep_days (server/ak_retention.c): a game the caller knows is over
+ * or called off, deleted with its actions, snapshot, chat and rating
+ * changes when it last moved before `before` and no tournament counts it;
+ * *expired says whether it was. */
+int ak_store_game_expire(struct ak_store *st, int64_t game, int64_t before, bool *expired);
 
 /* Personal data (ak_store_personal.c): an account's games and chat for
  * its export (at most limit of each, newest first; the count of all in

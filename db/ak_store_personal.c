@@ -1,6 +1,7 @@
 /* ak_store_personal: what an account owner may take away or have erased
  * (issue 33): the rows behind `account export` and `account delete`
- * (server/ak_personal.c says what is kept and why). */
+ * (server/ak_personal.c says what is kept and why), and the end of a
+ * finished game kept no longer (games_keep_days, server/ak_retention.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -96,5 +97,43 @@ int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placehold
         if (rc != AK_STORE_OK)
             return rc;
     }
+    return AK_STORE_OK;
+}
+
+int ak_store_game_expire(struct ak_store *st, int64_t game, int64_t before, bool *expired)
+{
+    /* when it last moved (its creation when nothing was played), and
+     * whether a tournament's standings count it */
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT coalesce((SELECT max(created) FROM actions WHERE game_id = ?1), "
+                                        "(SELECT created FROM games WHERE id = ?1)), "
+                                        "(SELECT count(*) FROM tournament_games WHERE game_id = ?1)");
+    if (!q)
+        return AK_STORE_ERROR;
+    sqlite3_bind_int64(q, 1, game);
+    int rc = sqlite3_step(q);
+    int64_t last = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    bool paired = rc == SQLITE_ROW && sqlite3_column_int(q, 1) > 0;
+    ak_store_done(st, q);
+    *expired = false;
+    if (rc != SQLITE_ROW)
+        return AK_STORE_ERROR;
+    if (paired || last == 0 || last >= before)
+        return AK_STORE_OK;
+    static const char *const steps[] = {
+        "DELETE FROM chat_reports WHERE message_id IN (SELECT id FROM chat WHERE game_id = ?1)",
+        "DELETE FROM chat WHERE game_id = ?1",
+        "DELETE FROM actions WHERE game_id = ?1",
+        "DELETE FROM snapshots WHERE game_id = ?1",
+        "DELETE FROM rating_changes WHERE game_id = ?1",
+        "DELETE FROM games WHERE id = ?1",
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (!(q = ak_store_prep(st, steps[i])))
+            return AK_STORE_ERROR;
+        sqlite3_bind_int64(q, 1, game);
+        if ((rc = ak_store_run(st, q)) != AK_STORE_OK)
+            return rc;
+    }
+    *expired = true;
     return AK_STORE_OK;
 }

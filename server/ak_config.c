@@ -41,6 +41,9 @@
  *                     (clients waiting on pushes send ping; 0: forever)
  *   notify_admins_overdue  1 (default): every admin is told (game_overdue) when a
  *                     game's time runs out with on_expiry wait; 0: only its player
+ *   games_keep_days   finished games that last moved more than this many days
+ *                     ago are deleted, but a tournament's (0, the default:
+ *                     kept for ever; ak_retention.c)
  *   chat_keep_days    chat messages older than this many days are deleted (0,
  *                     the default: kept as long as their game)
  *   delete_games      resign (default) or adjudicate: what becomes of the
@@ -166,7 +169,7 @@ int ak_config_set(struct ak_config *c, const char *key, const char *value, char 
         NUM(max_line, 256, 16 * 1024 * 1024), NUM(max_connections, 0, 1000000),
         NUM(max_per_address, 0, 1000000), NUM(idle_timeout, 0, 86400 * 30),
         NUM(rate, 0, 1000000), NUM(rate_per_address, 0, 10000000), NUM(rate_per_user, 0, 10000000),
-        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(notify_admins_overdue, 0, 1), NUM(chat_keep_days, 0, 36500), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
+        NUM(writes_per_minute, 0, 1000000), NUM(output_per_address, 0, 10000000), NUM(notify_per_hour, 0, 1000000), NUM(notify_admins_overdue, 0, 1), NUM(chat_keep_days, 0, 36500), NUM(games_keep_days, 0, 36500), NUM(replays_per_second, 0, 100000000), NUM(max_output_anonymous, 65536, 1L << 30),
         NUM(max_output_player, 65536, 1L << 30), NUM(max_watchers_per_game, 0, 1000000),
         NUM(max_anonymous_watchers, 0, 1000000), NUM(max_anonymous_per_address, 0, 1000000), NUM(max_output_total, 1L << 20, 1L << 40), NUM(games_per_user, 0, 1000000),
         NUM(login_failures, 1, 1000000), NUM(login_window, 1, 86400 * 30),

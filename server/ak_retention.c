@@ -3,8 +3,18 @@
  * it"). Chat: with chat_keep_days set, messages older than that are
  * deleted with their reports, RETENTION_BATCH at a time in a group commit
  * (never a long write on the loop), once an hour, and again at the next
- * tick while a whole batch went (a backlog drains in seconds). */
+ * tick while a whole batch went (a backlog drains in seconds).
+ *
+ * Finished games: with games_keep_days set, a game over or called off
+ * that last moved longer ago than that goes with its actions, snapshot,
+ * chat and rating changes (the ratings stay: they are the sum of what
+ * was played); a tournament's pairings stay, its standings are counted
+ * from them. The games in memory are looked at GAMES_LOOKED at a time
+ * from a cursor (the writer reads each one's last move, an indexed
+ * lookup), at most GAMES_BATCH deleted a commit, once an hour and again
+ * at the next tick while the cursor has not gone round. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ak_server.h"
 
@@ -45,9 +55,94 @@ static void expire_undo(struct ak_server *srv, struct ak_commit *k)
 
 static const struct ak_job expire_job = {expire_write, expire_answer, expire_undo, NULL, NULL};
 
+#define GAMES_LOOKED 1000
+#define GAMES_BATCH 100
+
+struct games_expiry {
+    int64_t before;
+    int n, ndeleted;
+    int64_t id[GAMES_LOOKED], deleted[GAMES_BATCH];
+};
+
+static bool games_running;
+static int64_t games_next_run, games_cursor;
+
+static int games_write(struct ak_store *st, const struct ak_commit *k)
+{
+    struct games_expiry *e = k->data;
+    e->ndeleted = 0;
+    for (int i = 0; i < e->n && e->ndeleted < GAMES_BATCH; i++) {
+        bool expired = false;
+        int rc = ak_store_game_expire(st, e->id[i], e->before, &expired);
+        if (rc != AK_STORE_OK)
+            return rc;
+        if (expired)
+            e->deleted[e->ndeleted++] = e->id[i];
+    }
+    return AK_STORE_OK;
+}
+
+static void games_answer(struct ak_server *srv, struct ak_commit *k)
+{
+    const struct games_expiry *e = k->data;
+    games_running = false;
+    for (int i = 0; i < e->ndeleted; i++) {
+        struct ak_game *g = ak_game_find(srv, e->deleted[i]);
+        if (g)
+            ak_game_remove(srv, g);
+    }
+    if (e->ndeleted)
+        ak_log(AK_LOG_INFO, "game retention: %d finished games older than games_keep_days deleted", e->ndeleted);
+    if (games_cursor)
+        games_next_run = 0;     /* the cursor has not gone round: the next tick goes on */
+}
+
+static void games_undo(struct ak_server *srv, struct ak_commit *k)
+{
+    (void)srv;
+    (void)k;
+    games_running = false;      /* not stored: tried again in an hour */
+}
+
+static const struct ak_job games_job = {games_write, games_answer, games_undo, NULL, NULL};
+
+/* A game the retention may look at: over or called off, not a
+ * tournament's, not on its way to the store, nobody watching it now. */
+static bool finished(struct ak_game *g)
+{
+    bool over = ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "aborted") == 0 ||
+                strcmp(g->meta.status, "declined") == 0;
+    return over && !g->tournament && !g->creating && g->nwatchers == 0;
+}
+
+static void games_tick(struct ak_server *srv, int64_t now)
+{
+    if (!srv->cfg.games_keep_days || games_running || now < games_next_run)
+        return;
+    struct games_expiry *e = calloc(1, sizeof *e);
+    if (!e)
+        return;
+    e->before = now - (int64_t)srv->cfg.games_keep_days * 86400;
+    int64_t id = games_cursor + 1;
+    for (; id < srv->next_game_id && e->n < GAMES_LOOKED; id++) {
+        struct ak_game *g = ak_game_find(srv, id);
+        if (g && finished(g))
+            e->id[e->n++] = id;
+    }
+    games_cursor = id < srv->next_game_id ? id - 1 : 0;
+    games_next_run = now + RETENTION_EVERY;
+    if (!e->n) {
+        free(e);
+        return;
+    }
+    games_running = true;
+    ak_batch_job(srv, NULL, NULL, &games_job, NULL, e);
+}
+
 void ak_retention_tick(struct ak_server *srv)
 {
     int64_t now = ak_now();
+    games_tick(srv, now);
     if (!srv->cfg.chat_keep_days || running || now < next_run)
         return;
     struct expiry *e = calloc(1, sizeof *e);

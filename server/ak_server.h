@@ -80,6 +80,7 @@ struct ak_config {
     int notify_admins_overdue;  /* 1: admins are told (game_overdue) when a game waits for an operator */
     char delete_games[12];      /* a deleted account's unfinished games: "resign" or "adjudicate" */
     int chat_keep_days;         /* chat older than this is deleted (ak_retention.c); 0: kept for ever */
+    int games_keep_days;        /* finished games deleted after this many days, 0 never (ak_retention.c) */
     int replays_per_second;     /* actions replayed by `record` and `replay`, everyone's together */
     int games_per_user;         /* unfinished games a user may have */
     int login_failures;         /* failed logins per account or address ... */

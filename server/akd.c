@@ -348,7 +348,7 @@ static int read_settings(struct ak_config *cfg, int argc, char **argv)
         {"max-anonymous-per-address", required_argument, NULL, 's'},
         {"session-idle-timeout", required_argument, NULL, 's'},
         {"keep-finished", required_argument, NULL, 's'}, {"notify-admins-overdue", required_argument, NULL, 's'},
-        {"delete-games", required_argument, NULL, 's'}, {"chat-keep-days", required_argument, NULL, 's'},
+        {"delete-games", required_argument, NULL, 's'}, {"chat-keep-days", required_argument, NULL, 's'}, {"games-keep-days", required_argument, NULL, 's'},
         {"admins", required_argument, NULL, 's'}, {"rating-tau", required_argument, NULL, 's'},
         {"rating-volatility", required_argument, NULL, 's'}, {"rating-max-rd", required_argument, NULL, 's'},
         {"rating-period-days", required_argument, NULL, 's'},

@@ -99,6 +99,39 @@ start_akd kept --db "$db" --chat-keep-days 7 --clock-tick-ms 100
 sleep 1
 check "chat_keep_days 7: a message of 10 days ago is deleted, today's kept, and the log says so" \
     "[ \"\$(sqlite3 '$db' \"SELECT group_concat(text) FROM chat WHERE game_id = $g\")\" = 'a new line' ] && grep -q 'chat retention: 1 messages older than chat_keep_days deleted' '$dir/kept.log'"
+# finished-game retention: with games_keep_days, a game over that last
+# moved longer ago goes (actions, chat, rating change; the rating stays),
+# a recent one and a tournament's pairing stay
+kill -TERM $pid; wait $pid 2>/dev/null
+start_akd games --db "$db" --clock-tick-ms 100
+for u in alice dora; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+old=$(newgame dora new axis --opponent alice --rated)
+as alice join "$old" >/dev/null 2>&1
+as dora chat "$old" good game >/dev/null 2>&1
+as dora resign "$old" >/dev/null 2>&1
+recent=$(newgame dora new axis --opponent alice)
+as alice join "$recent" >/dev/null 2>&1
+as dora resign "$recent" >/dev/null 2>&1
+as alice admin tournament-create "Old cup" round_robin >/dev/null 2>&1
+tid=$(sqlite3 "$db" "SELECT id FROM tournaments WHERE name = 'Old cup'")
+for u in alice dora; do as $u tournament join "$tid" >/dev/null 2>&1; done
+as alice admin tournament-start "$tid" >/dev/null 2>&1
+sleep 0.3
+paired=$(sqlite3 "$db" "SELECT game_id FROM tournament_games WHERE tournament_id = $tid")
+as alice resign "$paired" >/dev/null 2>&1; as dora resign "$paired" >/dev/null 2>&1
+sleep 0.3
+kill -TERM $pid; wait $pid 2>/dev/null
+sqlite3 "$db" "UPDATE actions SET created = created - 40 * 86400 WHERE game_id IN ($old, $paired); UPDATE games SET created = created - 40 * 86400 WHERE id IN ($old, $paired)"
+rating_before=$(sqlite3 "$db" "SELECT rating FROM ratings WHERE user_id = (SELECT id FROM users WHERE name = 'alice')")
+start_akd kept2 --db "$db" --games-keep-days 30 --clock-tick-ms 100
+for u in alice dora; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
+sleep 1
+as alice show "$old" >"$dir/old.out" 2>&1; rc=$?
+check "games_keep_days 30: a game over 40 days ago is gone (exit $rc), with its actions, chat and rating change; the log says so" \
+    "[ $rc = 1 ] && grep -q 'no_such_game\|no game' '$dir/old.out' && [ \$(sqlite3 '$db' \"SELECT (SELECT count(*) FROM actions WHERE game_id = $old) + (SELECT count(*) FROM chat WHERE game_id = $old) + (SELECT count(*) FROM rating_changes WHERE game_id = $old)\") = 0 ] && grep -q 'game retention: 1 finished games older than games_keep_days deleted' '$dir/kept2.log'"
+check "... the rating it gave stays; today's game and the tournament's old pairing stay" \
+    "[ \"\$(sqlite3 '$db' \"SELECT rating FROM ratings WHERE user_id = (SELECT id FROM users WHERE name = 'alice')\")\" = '$rating_before' ] && as alice show $recent >/dev/null 2>&1 && as alice show $paired >/dev/null 2>&1"
+
 # abuse: a stolen session cannot guess the password through delete-account
 # faster than a login may (login_failures counts these guesses too)
 kill -TERM $pid; wait $pid 2>/dev/null
