@@ -124,9 +124,11 @@ static void games_tick(struct ak_server *srv, int64_t now)
         return;
     e->before = now - (int64_t)srv->cfg.games_keep_days * 86400;
     int64_t id = games_cursor + 1;
+    /* the newest game stays whatever its age: akd numbers new games from
+     * the highest kept, and a number must never name a second game */
     for (; id < srv->next_game_id && e->n < GAMES_LOOKED; id++) {
         struct ak_game *g = ak_game_find(srv, id);
-        if (g && finished(g))
+        if (g && finished(g) && id != srv->next_game_id - 1)
             e->id[e->n++] = id;
     }
     games_cursor = id < srv->next_game_id ? id - 1 : 0;
