@@ -799,7 +799,8 @@ static int cmd_player(struct ak_net *n, const char *name)
         if (json_is_object(bid))    /* the side auction the game began with */
             snprintf(bid_text, sizeof bid_text, "; bid %lld for %s",
                      (long long)json_integer_value(json_object_get(bid, "supply")),
-                     json_string_value(json_object_get(bid, "side")));
+                     json_string_value(json_object_get(bid, "side")) ? json_string_value(json_object_get(bid, "side"))
+                                                                        : "?");
         printf("  game %-5lld %-7s %-6s against %-16s %s, rating %lld -> %lld%s\n",
                (long long)json_integer_value(json_object_get(x, "game")),
                json_string_value(json_object_get(x, "ruleset")), json_string_value(json_object_get(x, "side")),

@@ -174,8 +174,9 @@ int ak_store_tournament_leave(struct ak_store *st, int64_t id, int64_t user);
 int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user);
 int ak_store_tournament_withdrawn(struct ak_store *st, int64_t id, int64_t user, int *withdrawn);
 /* Up to max (tournament, player) pairs withdrawn from running
- * tournaments; how many, or -1. */
-int ak_store_tournament_withdrawn_all(struct ak_store *st, int64_t *tournament, int64_t *user, int max);
+ * tournaments, in order, after the pair given; how many, or -1. */
+int ak_store_tournament_withdrawn_all(struct ak_store *st, int64_t after_tournament, int64_t after_user,
+                                      int64_t *tournament, int64_t *user, int max);
 int ak_store_tournament_edit(struct ak_store *st, const struct ak_store_tournament *t);
 /* Cancelled, open or running: its status "cancelled" and its name
  * renamed (free for a new tournament); NOT_FOUND when it is neither,

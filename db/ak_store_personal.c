@@ -102,17 +102,21 @@ int ak_store_user_erase(struct ak_store *st, int64_t user, const char *placehold
 
 int ak_store_game_expire(struct ak_store *st, int64_t game, int64_t before, bool *expired)
 {
-    /* when it last moved (its creation when nothing was played), and
-     * whether a tournament's standings count it */
-    sqlite3_stmt *q = ak_store_prep(st, "SELECT coalesce((SELECT max(created) FROM actions WHERE game_id = ?1), "
-                                        "(SELECT created FROM games WHERE id = ?1)), "
-                                        "(SELECT count(*) FROM tournament_games WHERE game_id = ?1)");
+    /* when it last moved (its creation when nothing was played: its last
+     * action by the log's key, one lookup), whether a tournament's
+     * standings count it, and whether it is the newest game: that one
+     * stays whatever its age, since akd numbers new games from the highest
+     * kept and a number must never name a second game */
+    sqlite3_stmt *q = ak_store_prep(st, "SELECT coalesce((SELECT created FROM actions WHERE game_id = ?1 "
+                                        "ORDER BY seq DESC LIMIT 1), (SELECT created FROM games WHERE id = ?1)), "
+                                        "(SELECT count(*) FROM tournament_games WHERE game_id = ?1) + "
+                                        "(?1 >= (SELECT max(id) FROM games))");
     if (!q)
         return AK_STORE_ERROR;
     sqlite3_bind_int64(q, 1, game);
     int rc = sqlite3_step(q);
     int64_t last = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-    bool paired = rc == SQLITE_ROW && sqlite3_column_int(q, 1) > 0;
+    bool paired = rc == SQLITE_ROW && sqlite3_column_int(q, 1) > 0;     /* or the newest */
     ak_store_done(st, q);
     *expired = false;
     if (rc != SQLITE_ROW)

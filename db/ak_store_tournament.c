@@ -147,14 +147,19 @@ int ak_store_tournament_withdraw(struct ak_store *st, int64_t id, int64_t user)
     return ak_store_run_changed(st, q);
 }
 
-int ak_store_tournament_withdrawn_all(struct ak_store *st, int64_t *tournament, int64_t *user, int max)
+int ak_store_tournament_withdrawn_all(struct ak_store *st, int64_t after_tournament, int64_t after_user,
+                                      int64_t *tournament, int64_t *user, int max)
 {
     sqlite3_stmt *q = ak_store_prep(st, "SELECT p.tournament_id, p.user_id FROM tournament_players p "
                                         "JOIN tournaments t ON t.id = p.tournament_id "
-                                        "WHERE p.withdrawn > 0 AND t.status = 'running' ORDER BY 1, 2 LIMIT ?");
+                                        "WHERE p.withdrawn > 0 AND t.status = 'running' "
+                                        "AND (p.tournament_id > ?1 OR (p.tournament_id = ?1 AND p.user_id > ?2)) "
+                                        "ORDER BY 1, 2 LIMIT ?3");
     if (!q)
         return -1;
-    sqlite3_bind_int(q, 1, max);
+    sqlite3_bind_int64(q, 1, after_tournament);
+    sqlite3_bind_int64(q, 2, after_user);
+    sqlite3_bind_int(q, 3, max);
     int n = 0, rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max) {
         tournament[n] = sqlite3_column_int64(q, 0);

@@ -83,8 +83,9 @@ static void op_extend(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "seconds is from 60 to 7776000 (90 days)");
         return;
     }
-    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER) {
-        ak_conn_reply_error(c, id, "bad_request", "game %lld has no clock running", (long long)g->id);
+    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_bid_open(g)) {
+        ak_conn_reply_error(c, id, "bad_request", "game %lld has no clock running%s", (long long)g->id,
+                            ak_bid_open(g) ? " (its side auction is not over)" : "");
         return;
     }
     struct ak_deadline_change *d = calloc(1, sizeof *d);

@@ -20,7 +20,8 @@
  * to the Axis), so a game sees at most six bids and one acceptance, each
  * one of the account's small writes (the command table), stored in the
  * next group commit like a seat. Anything else is refused before any
- * work: not a player, not his turn to bid, no auction, a bid not higher.
+ * work: not a player, not his turn to bid, no auction (none made, settled,
+ * or the game ended some other way), a bid not higher.
  * What an auction is (going on, whose turn, as clients read it) is
  * ak_bid_state.c's, below the game table.
  */
@@ -73,8 +74,8 @@ struct bid_step {
     char *position;                     /* settled: a copy of the new start for the writer, else NULL */
     char *old_position;                 /* settled: the one the game had (taken back by an undo) */
     struct ak_state *old_state;         /* settled: the state before the bid's units */
-    int64_t by, old_deadline;
-    bool settled;
+    int64_t by;
+    bool settled, warned, overdue;      /* the clock's flags before the settling started it */
 };
 
 static int bid_write(struct ak_store *st, const struct ak_commit *k)
@@ -117,9 +118,12 @@ static void bid_undo(struct ak_server *srv, struct ak_commit *k)
     memcpy(g->player, d->old_player, sizeof g->player);
     g->meta = d->old_meta;
     if (d->settled) {
+        free(g->position);      /* the settled start settle() made */
         g->position = d->old_position;
         d->old_position = NULL;
         *g->state = *d->old_state;
+        g->warned = d->warned;
+        g->overdue = d->overdue;
     }
     ak_game_name_players(srv, g);
 }
@@ -154,6 +158,8 @@ static bool settle(struct ak_game *g, struct bid_step *d)
         return false;
     }
     *d->old_state = *g->state;
+    d->warned = g->warned;
+    d->overdue = g->overdue;
     d->old_position = g->position;
     g->position = text;
     if (ak_game_start(g, start.ruleset, g->state) != 0) {   /* read back as every replay will */
@@ -185,7 +191,8 @@ static bool bid_check(struct ak_conn *c, const json_t *id, const json_t *msg, co
     if (ak_bid_to_move(g) != c->user)
         return ak_conn_reply_error(c, id, "not_your_bid", "it is %s's turn to bid", ak_bid_user_name(g, ak_bid_to_move(g))),
                false;
-    if (accept == (n != NULL) || (*side != AK_AXIS && *side != AK_ALLIED) || (n && !json_is_integer(n)))
+    if (accept == (n != NULL) || (*side != AK_AXIS && *side != AK_ALLIED) ||
+        (n && (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 99)))
         return ak_conn_reply_error(c, id, "bad_request", "bid with \"accept\": true, or \"supply\": N and an "
                                    "optional \"side\" (axis or allied; yours by default)"), false;
     if (accept && g->meta.bid_supply < 0)

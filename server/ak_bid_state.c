@@ -8,9 +8,15 @@
 #include "ak_bid.h"
 #include "ak_server.h"
 
+/* Open: made with an auction not yet settled, and still at its opening
+ * (an admin's adjudication, a resignation by withdrawal or deletion can
+ * end a game whose auction never ended: then there is none to take part
+ * in). */
 bool ak_bid_open(const struct ak_game *g)
 {
-    return g->meta.bid == 1;
+    uint32_t actions = g->state ? g->state->actions : g->brief.actions;
+    int phase = g->state ? g->state->phase : g->brief.phase;
+    return g->meta.bid == 1 && actions == 0 && phase != AK_PHASE_OVER && strcmp(g->meta.status, "active") == 0;
 }
 
 /* Whose turn it is to bid: the Axis seat opens a tournament's auction;

@@ -147,8 +147,8 @@ void ak_clock_tick(struct ak_server *srv)
     int64_t now = ak_now();
     for (struct ak_game *g = srv->listed; g; g = g->listed_next) {      /* not the called-off ones */
         int late = ak_game_waiting(g);
-        if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g))
-            continue;
+        if (!g->meta.deadline || late >= AK_SIDES || !ak_game_listed(g) || ak_bid_open(g))
+            continue;       /* (an auction has no clock: a deadline left from before is not its) */
         int64_t left = g->meta.deadline - now;
         if (ak_vacation_pauses(g))
             continue;       /* away: his clock stands still (ak_vacation.c) */

@@ -25,7 +25,7 @@ struct ak_game *ak_game_find(struct ak_server *srv, int64_t id)
     if (id <= 0 || (uint64_t)id >= srv->games_cap)
         return NULL;
     struct ak_game *g = srv->game_by_id[id];
-    return g && ak_game_listed(g) ? g : NULL;
+    return g && ak_game_listed(g) && !g->expiring ? g : NULL;
 }
 
 /* Game numbers are the store's row ids, dense from 1: an array indexed by

@@ -435,7 +435,8 @@ static void waiting_lists(struct ak_server *srv, struct digest_slice *d)
     for (int64_t id = 1; id < srv->next_game_id; id++) {
         const struct ak_game *g = ak_game_find(srv, id);
         int w = g ? ak_game_waiting(g) : AK_SIDES;
-        int i = w < AK_SIDES && !ak_game_open(g) ? user_index(d, g->player[w]) : -1;
+        int64_t bidder = g ? ak_bid_to_move(g) : 0;     /* a side auction waits for its bidder */
+        int i = bidder ? user_index(d, bidder) : w < AK_SIDES && !ak_game_open(g) ? user_index(d, g->player[w]) : -1;
         size_t len = i >= 0 ? strlen(d->lists[i]) : 0;
         if (i >= 0 && len + 24 < DIGEST_LIST)
             snprintf(d->lists[i] + len, DIGEST_LIST - len, "%s%lld", len ? " " : "", (long long)id);

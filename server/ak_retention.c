@@ -10,9 +10,13 @@
  * chat and rating changes (the ratings stay: they are the sum of what
  * was played); a tournament's pairings stay, its standings are counted
  * from them. The games in memory are looked at GAMES_LOOKED at a time
- * from a cursor (the writer reads each one's last move, an indexed
+ * from a cursor (the writer reads each one's last move, one indexed
  * lookup), at most GAMES_BATCH deleted a commit, once an hour and again
- * at the next tick while the cursor has not gone round. */
+ * at the next tick while the cursor has not gone round. A game looked at
+ * is marked expiring until the commit is answered: nobody finds it
+ * meanwhile (ak_game_find), so no chat, report or watch of it can follow
+ * its deletion into a batch, and the ones before it are answered before
+ * it is freed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,15 +86,31 @@ static int games_write(struct ak_store *st, const struct ak_commit *k)
     return AK_STORE_OK;
 }
 
+/* The games looked at, found again by number (ak_game_find would not). */
+static struct ak_game *looked_at(struct ak_server *srv, int64_t id)
+{
+    return id > 0 && (uint64_t)id < srv->games_cap ? srv->game_by_id[id] : NULL;
+}
+
+static void unmark(struct ak_server *srv, const struct games_expiry *e)
+{
+    for (int i = 0; i < e->n; i++) {
+        struct ak_game *g = looked_at(srv, e->id[i]);
+        if (g)
+            g->expiring = false;
+    }
+}
+
 static void games_answer(struct ak_server *srv, struct ak_commit *k)
 {
     const struct games_expiry *e = k->data;
     games_running = false;
     for (int i = 0; i < e->ndeleted; i++) {
-        struct ak_game *g = ak_game_find(srv, e->deleted[i]);
+        struct ak_game *g = looked_at(srv, e->deleted[i]);
         if (g)
             ak_game_remove(srv, g);
     }
+    unmark(srv, e);     /* those kept */
     if (e->ndeleted)
         ak_log(AK_LOG_INFO, "game retention: %d finished games older than games_keep_days deleted", e->ndeleted);
     if (games_cursor)
@@ -99,20 +119,19 @@ static void games_answer(struct ak_server *srv, struct ak_commit *k)
 
 static void games_undo(struct ak_server *srv, struct ak_commit *k)
 {
-    (void)srv;
-    (void)k;
     games_running = false;      /* not stored: tried again in an hour */
+    unmark(srv, k->data);
 }
 
 static const struct ak_job games_job = {games_write, games_answer, games_undo, NULL, NULL};
 
 /* A game the retention may look at: over or called off, not a
  * tournament's, not on its way to the store, nobody watching it now. */
-static bool finished(struct ak_game *g)
+static bool finished(const struct ak_game *g)
 {
     bool over = ak_game_brief_of(g).phase == AK_PHASE_OVER || strcmp(g->meta.status, "aborted") == 0 ||
                 strcmp(g->meta.status, "declined") == 0;
-    return over && !g->tournament && !g->creating && g->nwatchers == 0;
+    return over && !g->tournament && !g->creating && !g->expiring && g->nwatchers == 0;
 }
 
 static void games_tick(struct ak_server *srv, int64_t now)
@@ -124,12 +143,12 @@ static void games_tick(struct ak_server *srv, int64_t now)
         return;
     e->before = now - (int64_t)srv->cfg.games_keep_days * 86400;
     int64_t id = games_cursor + 1;
-    /* the newest game stays whatever its age: akd numbers new games from
-     * the highest kept, and a number must never name a second game */
     for (; id < srv->next_game_id && e->n < GAMES_LOOKED; id++) {
-        struct ak_game *g = ak_game_find(srv, id);
-        if (g && finished(g) && id != srv->next_game_id - 1)
+        struct ak_game *g = looked_at(srv, id);
+        if (g && finished(g)) {
+            g->expiring = true;
             e->id[e->n++] = id;
+        }
     }
     games_cursor = id < srv->next_game_id ? id - 1 : 0;
     games_next_run = now + RETENTION_EVERY;

@@ -220,6 +220,7 @@ struct ak_game {
     uint64_t touched;           /* loop time (ms) it was last asked for or changed */
     struct ak_store_game_meta meta;     /* dice, challenge, time control, status */
     bool creating;          /* not stored yet: no one else sees it */
+    bool expiring;          /* its rows are being deleted (games_keep_days, ak_retention.c): found no more */
     bool warned;            /* the awaited player was told the deadline nears */
     bool overdue;           /* the deadline passed and the game waits for an operator */
     char *position;         /* the starting position (state JSON), NULL: the campaign's */

@@ -60,11 +60,15 @@ static int fix_write(struct ak_store *st, const struct ak_commit *k)
     return f->admin[0] ? ak_store_audit(st, f->when, f->admin, fix_ops[f->kind], target, f->detail) : AK_STORE_OK;
 }
 
-/* A player who left a running tournament resigns its unfinished games. */
+/* A player who left a running tournament resigns its unfinished games
+ * (his own games, from the seats index: not a scan of every game). */
 static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
 {
     int n = 0;
-    for (struct ak_game *g = srv->games; g; g = g->next) {
+    struct ak_game *const *games;
+    int of = ak_seats_of(user, &games);
+    for (int i = 0; i < of; i++) {
+        struct ak_game *g = games[i];
         int side = g->player[AK_AXIS] == user ? AK_AXIS : g->player[AK_ALLIED] == user ? AK_ALLIED : -1;
         if (side < 0 || g->tournament != tid || g->creating || strcmp(g->meta.status, "active") != 0 ||
             ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_game_load(srv, g) != 0)
@@ -86,20 +90,26 @@ static int resign_games_of(struct ak_server *srv, int64_t tid, int64_t user)
  * withdrawn player keeps unfinished games. Every minute (and at the first
  * tick after a start) the players withdrawn from running tournaments are
  * read, and their unfinished games of it resigned again; once stored,
- * nothing is left to do. At most SWEEP_MAX pairs a sweep (the rest next
- * time); each is one scan of the games in memory. */
+ * nothing is left to do. At most SWEEP_MAX pairs a sweep, from where the
+ * last one stopped; each looks at the player's own games. */
 #define SWEEP_MAX 64
 #define SWEEP_SECONDS 60
 
 void ak_tournament_fix_sweep(struct ak_server *srv)
 {
-    static int64_t last;
+    static int64_t last, after_tid, after_user;     /* where the last sweep stopped */
     int64_t now = ak_now();
     if (last && now - last < SWEEP_SECONDS)
         return;
     last = now;
     int64_t tid[SWEEP_MAX], user[SWEEP_MAX];
-    int n = ak_store_tournament_withdrawn_all(srv->store, tid, user, SWEEP_MAX);
+    int n = ak_store_tournament_withdrawn_all(srv->store, after_tid, after_user, tid, user, SWEEP_MAX);
+    if (n == SWEEP_MAX) {       /* more after these: from here next time */
+        after_tid = tid[n - 1];
+        after_user = user[n - 1];
+    } else {
+        after_tid = after_user = 0;
+    }
     for (int i = 0; i < n; i++) {
         int resigned = resign_games_of(srv, tid[i], user[i]);
         if (resigned)

@@ -110,6 +110,18 @@ check "30 refused bids by each player changed nothing (the standing bid is alice
 for n in 1 2 3; do as bob bid "$g2" $n allied >/dev/null 2>&1; as alice bid "$g2" $((n + 1)) axis >/dev/null 2>&1; done
 check "an auction ends within its bounds: bids stop at the quota (the Allies 3, the Axis 2)" \
     "[ \"\$(row 'bid_supply' $g2)\" -le 3 ] && as bob bid $g2 9 allied 2>&1 | grep -q 'at most'"
+# an auction ended some other way is over: an admin's adjudication closes
+# it (no bid resets the finished game), and no clock runs meanwhile (an
+# admin's extend is refused)
+g3=$(newgame carol new axis --opponent dora --bid 1 --time 1h)
+as dora join "$g3" >/dev/null 2>&1
+as alice admin extend "$g3" 2h >"$dir/extend.out" 2>&1; rc=$?
+check "no clock during an auction: an admin's extend is refused (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'side auction is not over' '$dir/extend.out' && [ \"\$(row deadline $g3)\" = 0 ]"
+as alice admin adjudicate "$g3" draw "the auction never ended" >/dev/null 2>&1
+as dora bid "$g3" accept >"$dir/after-adj.out" 2>&1; rc=$?
+check "after an adjudication the auction is closed: accept refused (exit $rc), the game stays over" \
+    "[ $rc = 1 ] && grep -q 'no side auction' '$dir/after-adj.out' && as dora show $g3 | grep -qi 'drawn\|draw'"
 # a restart keeps an auction's state
 kill -TERM $pid; wait $pid 2>/dev/null
 start_akd again --db "$db"

@@ -109,6 +109,8 @@ old=$(newgame dora new axis --opponent alice --rated)
 as alice join "$old" >/dev/null 2>&1
 as dora chat "$old" good game >/dev/null 2>&1
 as dora resign "$old" >/dev/null 2>&1
+called_off=$(newgame dora new allied)
+as dora abort "$called_off" >/dev/null 2>&1
 recent=$(newgame dora new axis --opponent alice)
 as alice join "$recent" >/dev/null 2>&1
 as dora resign "$recent" >/dev/null 2>&1
@@ -121,14 +123,14 @@ paired=$(sqlite3 "$db" "SELECT game_id FROM tournament_games WHERE tournament_id
 as alice resign "$paired" >/dev/null 2>&1; as dora resign "$paired" >/dev/null 2>&1
 sleep 0.3
 kill -TERM $pid; wait $pid 2>/dev/null
-sqlite3 "$db" "UPDATE actions SET created = created - 40 * 86400 WHERE game_id IN ($old, $paired); UPDATE games SET created = created - 40 * 86400 WHERE id IN ($old, $paired)"
+sqlite3 "$db" "UPDATE actions SET created = created - 40 * 86400 WHERE game_id IN ($old, $paired); UPDATE games SET created = created - 40 * 86400 WHERE id IN ($old, $paired, $called_off)"
 rating_before=$(sqlite3 "$db" "SELECT rating FROM ratings WHERE user_id = (SELECT id FROM users WHERE name = 'alice')")
 start_akd kept2 --db "$db" --games-keep-days 30 --clock-tick-ms 100
 for u in alice dora; do AKC_PASSWORD=password-$u as $u login $u >/dev/null 2>&1; done
 sleep 1
 as alice show "$old" >"$dir/old.out" 2>&1; rc=$?
-check "games_keep_days 30: a game over 40 days ago is gone (exit $rc), with its actions, chat and rating change; the log says so" \
-    "[ $rc = 1 ] && grep -q 'no_such_game\|no game' '$dir/old.out' && [ \$(sqlite3 '$db' \"SELECT (SELECT count(*) FROM actions WHERE game_id = $old) + (SELECT count(*) FROM chat WHERE game_id = $old) + (SELECT count(*) FROM rating_changes WHERE game_id = $old)\") = 0 ] && grep -q 'game retention: 1 finished games older than games_keep_days deleted' '$dir/kept2.log'"
+check "games_keep_days 30: a game over 40 days ago is gone (exit $rc), with its actions, chat and rating change, and a seek called off then too; the log says so" \
+    "[ $rc = 1 ] && grep -q 'no_such_game\|no game' '$dir/old.out' && [ \$(sqlite3 '$db' \"SELECT (SELECT count(*) FROM actions WHERE game_id = $old) + (SELECT count(*) FROM chat WHERE game_id = $old) + (SELECT count(*) FROM rating_changes WHERE game_id = $old) + (SELECT count(*) FROM games WHERE id IN ($old, $called_off))\") = 0 ] && grep -q 'game retention: 2 finished games older than games_keep_days deleted' '$dir/kept2.log'"
 check "... the rating it gave stays; today's game and the tournament's old pairing stay" \
     "[ \"\$(sqlite3 '$db' \"SELECT rating FROM ratings WHERE user_id = (SELECT id FROM users WHERE name = 'alice')\")\" = '$rating_before' ] && as alice show $recent >/dev/null 2>&1 && as alice show $paired >/dev/null 2>&1"
 

@@ -35,11 +35,12 @@ export class AdminView {
     } catch (e) { this.showError(errorText(e)); return null; }
   }
 
-  async load() {
+  // after: the last line of the page before (50 a page, oldest first)
+  async load(after = 0) {
     const body = $("admin-reports");
     body.textContent = "";
     if (!this.conn.admin) { body.textContent = "These screens are for the server's admins."; return; }
-    const r = await this.op({ op: "chat_reports" });
+    const r = await this.op(after ? { op: "chat_reports", after } : { op: "chat_reports" });
     if (!r) return;
     const t = table("Reported chat lines, oldest first", ["Line", "Game", "Author", "Said", "Text", "Reports", ""], { id: "report-list" });
     for (const x of r.reports) {
@@ -60,6 +61,8 @@ export class AdminView {
     }
     if (!r.reports.length) t.tBodies[0].insertRow().insertCell().textContent = "No reports waiting.";
     body.appendChild(wrapped(t));
+    if (after) button(body, "From the first", () => this.load(), { id: "reports-first" });
+    if (r.more) button(body, "Next 50", () => this.load(r.reports[r.reports.length - 1].message), { id: "reports-next" });
   }
 
   async remedy(question, fields) {
@@ -107,10 +110,10 @@ export function tournamentActions(conn, showError, t, reload) {
       if (name && name.trim() !== t.name) send(null, { op: "tournament_edit", name: name.trim() });
     }, { id: "tournament-rename" });
     button(box, "Edit the clock", () => {
-      const answer = prompt("Time for each player turn (90s, 30m, 12h, 3d)", "3d");
+      const answer = prompt(`Time on the clock (90s, 30m, 12h, 3d), ${t.time_control.per === "turn" ? "a player turn" : "an action"}`, "3d");
       if (answer === null) return;
       const d = durationSeconds(answer);
-      if (d) send(null, { op: "tournament_edit", time_control: { seconds: d, per: "turn", on_expiry: "lose" } });
+      if (d) send(null, { op: "tournament_edit", time_control: { seconds: d } });    // how it is counted and what ends it stay
       else showError("A duration such as 3d: nothing was sent.");
     }, { id: "tournament-clock" });
   }
