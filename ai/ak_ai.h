@@ -74,6 +74,12 @@ void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed);
  * false only when nothing can be done (the game is over). */
 bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out);
 
+/* A playout (ak_ai_rollout.c): s played by both sides with a light random
+ * policy to its end, or until max_actions were applied; how many were
+ * (the game may not be over at the cap), or -1 when the policy found no
+ * legal way on. Deterministic for the seed. */
+int ak_ai_rollout(struct ak_state *s, uint64_t seed, int max_actions);
+
 /* The position for side, higher better (ak_ai_eval.c). */
 double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side);
 /* What each of side's supply units is worth now (the last one most). */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "ak_ai.h"
 #include "ak_engine.h"
 #include "ak_notation.h"
 #include "ak_odds.h"
@@ -224,6 +225,8 @@ static void bench_odds_front(void)
 }
 
 /* A busy mid-game position from a random game, then whole random games. */
+static void bench_rollouts(int ruleset);
+
 static void bench_listing_and_games(void)
 {
     static struct ak_player_game g;
@@ -259,9 +262,40 @@ static void bench_listing_and_games(void)
     }
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action)\n",
            best, 1e6 * 10 / best / (double)best_actions);
+    bench_rollouts(0);
     bench_replay(&g);
     bench_odds(&g);
     ak_player_free(&g);
+}
+
+/* Playouts to the end with the AI's light policy (ak_ai_rollout), the
+ * search's random games: games a second on one core, best of 3 batches
+ * of 50, and how many ended (the rest reached the action cap). */
+static void bench_rollouts(int ruleset)
+{
+    double best = 0;
+    long best_actions = 0;
+    int over = 0, failed = 0;
+    for (int batch = 0; batch < 3; batch++) {
+        long actions = 0;
+        double t0 = now();
+        for (int i = 0; i < 50; i++) {
+            static struct ak_state s;
+            ak_player_init_state(&s, ruleset, 5000 + (uint64_t)(batch * 50 + i));
+            int n = ak_ai_rollout(&s, (uint64_t)(batch * 50 + i), 20000);
+            failed += n < 0;
+            actions += n > 0 ? n : 0;
+            over += batch == 0 && s.phase == AK_PHASE_OVER;
+        }
+        double rate = 50 / (now() - t0);
+        if (rate > best) {
+            best = rate;
+            best_actions = actions;
+        }
+    }
+    printf("playouts to the end (ak_ai_rollout, the search's random games), one core: %.1f games/s (best of 3 "
+           "batches of 50; %.1f us per action, %ld actions a game; %d of 50 over, %d stopped)\n",
+           best, 1e6 * 50 / best / (double)best_actions, best_actions / 50, over, failed);
 }
 
 /* Legal destinations of every unit of a position. */
@@ -322,6 +356,7 @@ static void bench_updated(void)
     }
     printf("random games to the end, one core: %.2f games/s (best of 3 batches of 10; %.0f us per action; %ld battles in the 30)\n",
            best, 1e6 * 10 / best / (double)best_actions, battles);
+    bench_rollouts(ruleset);
     bench_replay(&g);
     bench_odds(&g);
     ak_player_free(&g);

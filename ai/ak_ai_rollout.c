@@ -1,0 +1,408 @@
+/* ak_ai_rollout: a light player for playouts (issue 31): random games to
+ * the end, fast, for a search that values positions by playing them out
+ * and for the engine's games-per-second figure (scripts/bench).
+ *
+ * Where the AI's levels weigh every unit's every destination, a playout
+ * needs many games more than good ones: each part of a turn it places
+ * what arrives (a side that left its supply in the pool would lose every
+ * unit in two turns, ISOLATION 1, and the games would be short and
+ * meaningless), moves at most three units chosen at random (each to a
+ * random destination, or half the time the one nearest an enemy combat
+ * unit; stacks kept within the limit; supply units never next to the
+ * enemy, nor moved at all while a combat unit of theirs stands in an enemy
+ * zone, so that no unit is left beyond supply, SUSTAIN ATTACKS 2 and
+ * LOGISTICS, MOVEMENT 5), declares up to three of the battles on offer
+ * (each with two chances in three),
+ * fights the declared battles in order, answers each decision at random
+ * among the legal answers, and ends the part. When the rules will not let
+ * it end (a unit that must attack, a supply unit out of reach), it follows
+ * the engine's own way forward (ak_way_forward_path) to the end, as the
+ * AI's levels do. Every action goes through ak_apply: an action the rules
+ * refuse is never played. It never lists every unit's moves
+ * (ak_legal_actions without AK_LIST_MOVES lists the rest: placements,
+ * decisions), which is where the test suite's random player spends its
+ * time. Deterministic for a seed. */
+#include "ak_ai.h"
+#include "ak_lister.h"
+#include "ak_query.h"
+#include "ak_zoc.h"
+
+#include <string.h>
+
+#include <stddef.h>
+
+#define ROLLOUT_LIST 1024
+#define MOVES_MAX 8         /* units moved at most in one part of a turn */
+#define PLACE_TRIES 12       /* placements at most in one part */
+#define EXTRA_MOVES 12      /* moves more in a part that cannot end yet, before the engine's way */
+#define ENDING_TRIES 400    /* moves tried for one after which the part can end */
+#define BATTLES_MAX 3       /* battles declared at most in one combat part */
+
+struct rollout {
+    struct ak_state *s;
+    struct ak_rng rng;
+    int applied, max;
+    /* the side's view for this part of the turn: the squares next to an
+     * enemy unit and the front (the side's own moves change neither) */
+    uint8_t near[AK_HEX_COUNT];
+    ak_hex front;
+};
+
+static int pick(struct rollout *ro, int n)
+{
+    return n <= 1 ? 0 : (int)(ak_rng_next(&ro->rng) % (uint64_t)n);
+}
+
+static bool play(struct rollout *ro, const struct ak_action *a)
+{
+    if (ro->applied >= ro->max || !ak_apply(ro->s, a, NULL, NULL))
+        return false;
+    ro->applied++;
+    return true;
+}
+
+/* The engine's way to the end of this part of the turn, followed. */
+static bool way_forward(struct rollout *ro)
+{
+    static struct ak_action path[AK_AI_PLAN_MAX];
+    int n = ak_way_forward_path(ro->s, 4000, path, AK_AI_PLAN_MAX);
+    for (int i = 0; i < n; i++)
+        if (!play(ro, &path[i]))
+            return false;
+    return n > 0;
+}
+
+/* The destination of `moves` nearest an enemy combat unit. */
+static int nearest_enemy(const struct ak_state *s, const struct ak_action *moves, int n)
+{
+    int best = 0, best_d = 1 << 20;
+    for (int e = 0; e < s->units; e++) {
+        if (ak_def(e)->side == s->side || !ak_on_board(s, e) || !ak_unit_is_combat(ak_def(e)))
+            continue;
+        for (int i = 0; i < n; i++) {
+            int d = ak_hex_distance(s->unit[e].hex, moves[i].hex);
+            if (d < best_d) {
+                best_d = d;
+                best = i;
+            }
+        }
+    }
+    return best;
+}
+
+/* The stacking limit, the stricter one where an edition has two (the
+ * Updated ruleset's two units with an Italian division): a playout keeps
+ * within it rather than work out which applies. */
+static int stack_limit(const struct ak_state *s)
+{
+    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
+    return r->italian_stack_limit && r->italian_stack_limit < r->stack_limit ? r->italian_stack_limit
+                                                                              : r->stack_limit;
+}
+
+/* Own combat units on each square (of side), into count. */
+static void count_own(const struct ak_state *s, uint8_t *count)
+{
+    memset(count, 0, AK_HEX_COUNT);
+    for (int v = 0; v < s->units; v++)
+        if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)))
+            count[s->unit[v].hex]++;
+}
+
+static bool may_move(const struct ak_state *s, int u)
+{
+    const struct ak_unit *x = &s->unit[u];
+    return ak_def(u)->side == s->side && x->where == AK_AT_BOARD &&
+           !(x->flags & (AK_U_MOVED | AK_U_HALTED | AK_U_NO_MOVE));
+}
+
+/* A unit of the side to move that may still move, picked at random;
+ * crowded: one from a square over the stacking limit (the opening's W6
+ * holds eight), which must be thinned before the part can end. */
+static int movable_unit(struct rollout *ro, bool crowded)
+{
+    const struct ak_state *s = ro->s;
+    if (crowded) {
+        static uint8_t count[AK_HEX_COUNT];
+        int limit = stack_limit(s), found = -1, seen = 0;
+        count_own(s, count);
+        for (int u = 0; u < s->units; u++)      /* one of them at random (reservoir) */
+            if (may_move(s, u) && ak_unit_is_combat(ak_def(u)) && count[s->unit[u].hex] > limit &&
+                pick(ro, ++seen) == 0)
+                found = u;
+        if (found >= 0)
+            return found;
+    }
+    for (int tries = 0; tries < 8; tries++) {
+        int u = pick(ro, s->units);
+        if (may_move(s, u))
+            return u;
+    }
+    return -1;
+}
+
+/* The moves of `list` a careful random player makes: combat units where
+ * the stack keeps within the limit, into an enemy zone only near a supply
+ * unit; supply units away from the enemy, and not while a combat unit
+ * moved into an enemy zone this turn (one moved away could leave it
+ * beyond reach). Kept in place; how many. */
+static int careful(const struct ak_state *s, const uint8_t *near, int u, struct ak_action *list, int n)
+{
+    static uint8_t own[AK_HEX_COUNT];
+    int limit = stack_limit(s), k = 0;
+    bool combat = ak_unit_is_combat(ak_def(u)), engaged = false;
+    count_own(s, own);
+    for (int v = 0; v < s->units; v++)      /* moved into a zone this turn: SUSTAIN ATTACKS 2 holds it to its supply */
+        engaged |= ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)) &&
+                   near[s->unit[v].hex] && (s->unit[v].flags & AK_U_MOVED);
+    if (!combat && engaged)
+        return 0;
+    /* into an enemy zone only within 5 squares of an own supply unit (as
+     * the crow flies: the rules count a route free of enemy zones, which
+     * the engine checks; this keeps the playout from moves only a later
+     * supply move could make good) */
+    ak_hex supply[16];
+    int nsupply = 0;
+    for (int v = 0; v < s->units && nsupply < 16; v++)
+        if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_def(v)->type == AK_TYPE_SUPPLY)
+            supply[nsupply++] = s->unit[v].hex;
+    for (int i = 0; i < n; i++) {
+        ak_hex h = list[i].hex;
+        bool fed = !near[h];
+        for (int j = 0; j < nsupply && !fed; j++)
+            fed = ak_hex_distance(h, supply[j]) <= 5;
+        if (combat ? own[h] < limit && fed : !near[h])
+            list[k++] = list[i];
+    }
+    return k;
+}
+
+/* The front: the square of the side's combat unit nearest an enemy
+ * combat unit, where its supply is wanted; AK_HEX_NONE without one. */
+static ak_hex front_square(const struct ak_state *s)
+{
+    ak_hex best = AK_HEX_NONE;
+    int best_d = 1 << 20;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        for (int e = 0; e < s->units; e++)
+            if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
+                ak_hex_distance(s->unit[e].hex, s->unit[u].hex) < best_d) {
+                best_d = ak_hex_distance(s->unit[e].hex, s->unit[u].hex);
+                best = s->unit[u].hex;
+            }
+    }
+    return best;
+}
+
+/* The square of the enemy combat unit nearest h, or AK_HEX_NONE. */
+static ak_hex nearest_enemy_square(const struct ak_state *s, ak_hex h)
+{
+    ak_hex best = AK_HEX_NONE;
+    int best_d = 1 << 20;
+    for (int e = 0; e < s->units; e++)
+        if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
+            ak_hex_distance(s->unit[e].hex, h) < best_d) {
+            best_d = ak_hex_distance(s->unit[e].hex, h);
+            best = s->unit[e].hex;
+        }
+    return best;
+}
+
+/* A move by a random walk, the engine judging it: up to the unit's
+ * movement in steps, each through an open side of the square (two times
+ * in three the one that comes nearest an enemy combat unit, for a supply
+ * unit the own combat unit nearest the enemy), stopping where
+ * the rules stop a unit (an enemy zone); the action carries its path, so
+ * ak_apply checks it step by step instead of listing every destination.
+ * The careful player's rules apply to where it ends. */
+static bool walk_move(struct rollout *ro, int u, struct ak_action *a)
+{
+    const struct ak_state *s = ro->s;
+    const struct ak_map *m = ak_map();
+    const uint8_t *near = ro->near;
+    bool combat = ak_unit_is_combat(ak_def(u));
+    /* combat units toward the nearest enemy, supply units to the front */
+    ak_hex h = s->unit[u].hex, target = combat ? nearest_enemy_square(s, h) : ro->front;
+    bool toward = pick(ro, 3) > 0 && target != AK_HEX_NONE;
+    int steps = 1 + pick(ro, ak_def(u)->movement > 0 ? ak_def(u)->movement : 1);
+    *a = (struct ak_action){.kind = AK_ACT_MOVE, .side = (uint8_t)s->side, .nunits = 1, .hex = AK_HEX_NONE,
+                            .supply = AK_UNIT_NONE};
+    a->units[0] = (uint8_t)u;
+    for (int i = 0; i < steps && a->npath < AK_PATH_MAX; i++) {
+        int dir = -1, best = 1 << 20, seen = 0;
+        for (int d = 0; d < AK_DIRS; d++) {
+            if (!(m->open[h] & (1u << d)))
+                continue;
+            ak_hex to = ak_hex_step(h, d);
+            int dist = toward ? ak_hex_distance(to, target) : 0;
+            if (toward ? dist < best : pick(ro, ++seen) == 0) {
+                best = dist;
+                dir = d;
+            }
+        }
+        if (dir < 0)
+            break;
+        if (toward && !combat && ak_hex_distance(h, target) <= 1)
+            break;      /* supply: beside the front is close enough */
+        h = ak_hex_step(h, dir);
+        a->path[a->npath++] = h;
+        if (near[h] && (!combat || i + 1 < steps))
+            break;      /* a zone stops it (the engine says so too); supply keeps out */
+    }
+    if (a->npath == 0 || (!combat && near[h]))
+        return false;
+    a->hex = h;
+    return true;
+}
+
+/* One unit moved: by a walk, else to a random destination of its list, or
+ * half the time the one nearest an enemy combat unit. False when none
+ * could. */
+static bool move_one(struct rollout *ro, bool crowded)
+{
+    static struct ak_action list[ROLLOUT_LIST];
+    int u = movable_unit(ro, crowded);
+    if (u >= 0 && walk_move(ro, u, &list[0]) && careful(ro->s, ro->near, u, list, 1) == 1 && play(ro, &list[0]))
+        return true;    /* a walk first: no list of every destination */
+    int n = u < 0 ? 0 : ak_legal_moves(ro->s, u, list, ROLLOUT_LIST);
+    n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
+    return n > 0 && play(ro, &list[pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro->s, list, n)]);
+}
+
+/* What arrives placed, each on a random square of those offered (a stack
+ * over the limit is thinned before the part ends: the crowded moves). */
+static void place_arrivals(struct rollout *ro)
+{
+    static struct ak_action list[ROLLOUT_LIST];
+    void (*placements)(struct ak_lister *) = ak_ruleset_get(ro->s->ruleset)->list[AK_ACT_PLACE];
+    for (int i = 0; placements && (ak_possible_actions(ro->s) & (1u << AK_ACT_PLACE)) && i < PLACE_TRIES; i++) {
+        struct ak_lister l = {ro->s, list, 0, ROLLOUT_LIST};    /* the placements alone, not every kind */
+        placements(&l);
+        if (l.n == 0 || !play(ro, &list[pick(ro, l.n)]))
+            break;
+    }
+}
+
+/* What arrives placed, then a few units moved. */
+static void move_part(struct rollout *ro)
+{
+    place_arrivals(ro);
+    int moves = pick(ro, MOVES_MAX + 1);
+    for (int i = 0; i < moves; i++) {
+        int u = movable_unit(ro, false);
+        struct ak_action walk;
+        if (u >= 0 && walk_move(ro, u, &walk) && careful(ro->s, ro->near, u, &walk, 1) == 1)
+            play(ro, &walk);
+    }
+}
+
+/* The part cannot end (a unit in an enemy zone beyond supply, SUSTAIN
+ * ATTACKS 2; a supply unit left next to the enemy): the first move after
+ * which the ending action is legal, played; supply units' moves first
+ * (they are what brings a unit within reach), then the others', units
+ * taken from a random one on; at most ENDING_TRIES tried. */
+static bool move_to_end(struct rollout *ro, const struct ak_action *end)
+{
+    static struct ak_action list[ROLLOUT_LIST];
+    static struct ak_state after;
+    const struct ak_state *s = ro->s;
+    int tries = 0, first = pick(ro, s->units);
+    for (int i = 0; i < 2 * s->units && tries < ENDING_TRIES; i++) {
+        int u = (first + i) % s->units;
+        bool supply = ak_def(u)->type == AK_TYPE_SUPPLY;
+        if (!may_move(s, u) || supply != (i < s->units))
+            continue;
+        int n = ak_legal_moves(s, u, list, ROLLOUT_LIST);
+        for (int j = 0; j < n && tries < ENDING_TRIES; j++, tries++) {
+            after = *s;
+            if (ak_apply(&after, &list[j], NULL, NULL) && ak_try(&after, end, NULL))
+                return play(ro, &list[j]);
+        }
+    }
+    return false;
+}
+
+/* Whether a combat unit of the side to move stands next to an enemy unit:
+ * else there is no battle to list. */
+static bool in_contact(struct rollout *ro)
+{
+    const struct ak_state *s = ro->s;
+    ak_mark_near_enemy(s, s->side, ro->near);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
+            ro->near[s->unit[u].hex])
+            return true;
+    return false;
+}
+
+/* The first declared battle not fought yet, or -1. */
+static int unfought(const struct ak_state *s)
+{
+    for (int b = 0; b < s->nbattles; b++)
+        if (!s->battle[b].resolved)
+            return b;
+    return -1;
+}
+
+/* One step of the playout; false when it cannot go on. */
+static bool step(struct rollout *ro, bool *moved, int *declared, int *extra)
+{
+    static struct ak_action list[ROLLOUT_LIST];
+    struct ak_state *s = ro->s;
+    if (s->pending.kind) {      /* a decision: any legal answer */
+        int n = ak_legal_actions(s, 0, list, ROLLOUT_LIST);
+        return n > 0 ? play(ro, &list[pick(ro, n)]) : way_forward(ro);
+    }
+    unsigned kinds = ak_possible_actions(s);
+    if ((kinds & (1u << AK_ACT_MOVE)) && !*moved) {
+        *moved = true;
+        ak_mark_near_enemy(s, s->side, ro->near);
+        ro->front = front_square(s);
+        move_part(ro);
+        return true;
+    }
+    if ((kinds & (1u << AK_ACT_BATTLE)) && *declared < BATTLES_MAX && !s->combat_locked) {
+        int n = pick(ro, 3) && in_contact(ro) ? ak_query_battles(s, list, ROLLOUT_LIST) : 0;
+        *declared = n > 0 && play(ro, &list[pick(ro, n)]) ? *declared + 1 : BATTLES_MAX;
+        return true;
+    }
+    int b = unfought(s);
+    if (b >= 0 && (kinds & (1u << AK_ACT_RESOLVE))) {
+        struct ak_action fight = {.kind = AK_ACT_RESOLVE, .side = s->side, .battle = (uint8_t)b,
+                                  .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+        if (play(ro, &fight))
+            return true;
+    }
+    struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)s->side, .hex = AK_HEX_NONE,
+                            .supply = AK_UNIT_NONE};
+    if (play(ro, &end))
+        return true;
+    /* the part cannot end yet: more moves while they may help (a crowded
+     * square thinned first), then the engine's way */
+    if ((kinds & (1u << AK_ACT_MOVE)) && (*extra)++ < EXTRA_MOVES && move_one(ro, true))
+        return true;
+    return ((kinds & (1u << AK_ACT_MOVE)) && move_to_end(ro, &end)) || way_forward(ro);
+}
+
+int ak_ai_rollout(struct ak_state *s, uint64_t seed, int max_actions)
+{
+    struct rollout ro = {.s = s, .max = max_actions};
+    ak_rng_seed(&ro.rng, seed);
+    int turn = -1, side = -1, phase = -1;
+    bool moved = false;
+    int extra = 0, declared = 0;
+    while (s->phase != AK_PHASE_OVER && ro.applied < ro.max) {
+        if (s->turn != turn || s->side != side || s->phase != phase) {
+            turn = s->turn;
+            side = s->side;
+            phase = s->phase;
+            moved = false;
+            extra = declared = 0;
+        }
+        if (!step(&ro, &moved, &declared, &extra))
+            return -1;
+    }
+    return ro.applied;
+}
