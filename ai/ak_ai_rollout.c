@@ -402,7 +402,7 @@ int ak_ai_rollout(struct ak_state *s, uint64_t seed, int max_actions)
             extra = declared = 0;
         }
         if (!step(&ro, &moved, &declared, &extra))
-            return -1;
+            return ro.applied >= ro.max ? ro.applied : -1;    /* the cap met inside a step is no dead end */
     }
     return ro.applied;
 }

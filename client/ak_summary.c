@@ -108,7 +108,9 @@ bool ak_summary_bid(const json_t *g, const char *me, char *buf, size_t cap)
     long long n = json_integer_value(json_object_get(b, "supply"));
     const char *units = n == 1 ? "supply unit" : "supply units";
     bool mine = next && me && strcasecmp(next, me) == 0;
-    if (status && strcmp(status, "settled") == 0)
+    if (status && strcmp(status, "closed") == 0)
+        snprintf(buf, cap, "Side auction: closed without an accepted bid (the game ended first)");
+    else if (status && strcmp(status, "settled") == 0)
         snprintf(buf, cap, "Side bid: %s plays the %s side for %lld %s; the %s side started with them", by ? by : "?",
                  side_title(side), n, units, side_title(json_string_value(json_object_get(b, "receives"))));
     else if (!side)

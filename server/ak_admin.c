@@ -83,7 +83,8 @@ static void op_extend(struct ak_conn *c, const json_t *id, const json_t *msg)
         ak_conn_reply_error(c, id, "bad_request", "seconds is from 60 to 7776000 (90 days)");
         return;
     }
-    if (!g->meta.tc_seconds || ak_game_brief_of(g).phase == AK_PHASE_OVER || ak_bid_open(g)) {
+    if (!g->meta.tc_seconds || !g->meta.deadline || ak_game_open(g) || ak_game_brief_of(g).phase == AK_PHASE_OVER ||
+        ak_bid_open(g)) {
         ak_conn_reply_error(c, id, "bad_request", "game %lld has no clock running%s", (long long)g->id,
                             ak_bid_open(g) ? " (its side auction is not over)" : "");
         return;

@@ -50,7 +50,10 @@ json_t *ak_bid_json(const struct ak_game *g)
     if (!m->bid)
         return json_null();
     bool any = m->bid_supply >= 0;
-    json_t *j = json_pack("{s:s,s:o,s:o,s:o}", "status", ak_bid_open(g) ? "open" : "settled",
+    /* settled: a bid accepted; closed: the game ended (an adjudication, a
+     * resignation by withdrawal or deletion, a call-off) before one was */
+    const char *status = m->bid == 2 ? "settled" : ak_bid_open(g) ? "open" : "closed";
+    json_t *j = json_pack("{s:s,s:o,s:o,s:o}", "status", status,
                           "supply", any ? json_integer(m->bid_supply) : json_null(),
                           "side", any ? json_string(ak_bid_side_word(m->bid_side)) : json_null(),
                           "by", any && ak_bid_user_name(g, m->bid_by) ? json_string(ak_bid_user_name(g, m->bid_by)) : json_null());

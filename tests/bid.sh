@@ -121,7 +121,7 @@ check "no clock during an auction: an admin's extend is refused (exit $rc)" \
 as alice admin adjudicate "$g3" draw "the auction never ended" >/dev/null 2>&1
 as dora bid "$g3" accept >"$dir/after-adj.out" 2>&1; rc=$?
 check "after an adjudication the auction is closed: accept refused (exit $rc), the game stays over" \
-    "[ $rc = 1 ] && grep -q 'no side auction' '$dir/after-adj.out' && as dora show $g3 | grep -qi 'drawn\|draw'"
+    "[ $rc = 1 ] && grep -q 'no side auction' '$dir/after-adj.out' && as dora show $g3 | grep -qi 'drawn\|draw' && as dora show $g3 | grep -q 'Side auction: closed without an accepted bid'"
 # a restart keeps an auction's state
 kill -TERM $pid; wait $pid 2>/dev/null
 start_akd again --db "$db"

@@ -183,6 +183,13 @@ as alice admin overdue >"$dir/overdue-list.out" 2>&1
 expect overdue-list "^game $slow: alice (Axis) against bob (Allied), axis to move, overdue"
 as alice admin extend "$slow" 1h >"$dir/extend.out" 2>&1
 expect extend "game $slow: the clock is 1h 0m left"
+# a seek with a clock waits for an opponent: no clock runs, none to extend
+# (else its deadline would pass and end a game nobody joined)
+seek_tc=$(as alice --json new allied --time 1h | sed -n 's/.*"game":\([0-9]*\).*/\1/p')
+as alice admin extend "$seek_tc" 1h >"$dir/extend-open.out" 2>&1; rc=$?
+check "admin extend of an open seek is refused: no clock runs yet (exit $rc)" \
+    "[ $rc = 1 ] && grep -q 'has no clock running' '$dir/extend-open.out'"
+as alice abort "$seek_tc" >/dev/null 2>&1
 as alice admin overdue >"$dir/overdue-none.out" 2>&1
 expect overdue-none 'no game is overdue'
 as alice move "$slow" 21pz5 W14 >/dev/null 2>&1

@@ -12,6 +12,7 @@ const units = (n) => `${n} supply unit${n === 1 ? "" : "s"}`;
 export function bidText(g, me) {
   const b = g.bid;
   if (!b) return null;
+  if (b.status === "closed") return "Side auction: closed without an accepted bid (the game ended first).";
   if (b.status === "settled")
     return `Side bid: ${b.by} plays the ${sideName(b.side)} side for ${units(b.supply)}; the ${sideName(b.receives)} side started with them.`;
   const mine = b.to_bid && me && b.to_bid.toLowerCase() === me.toLowerCase();
