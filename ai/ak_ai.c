@@ -291,7 +291,8 @@ static bool random_choice(struct ak_ai *ai, const struct ak_state *s, int n, str
     }
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (list[i].kind != AK_ACT_RESIGN && (ai->steps < STEP_LIMIT / 2 || is_ending(s, &list[i]) || s->pending.kind))
+        if (list[i].kind != AK_ACT_RESIGN && !ak_ai_crowds(s, &list[i]) &&
+            (ai->steps < STEP_LIMIT / 2 || is_ending(s, &list[i]) || s->pending.kind))
             list[k++] = list[i];
     if (k > 0) {
         *out = list[pick(ai, k)];
@@ -391,6 +392,29 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
     return way_forward(ai, s, out);
 }
 
+/* A crowded stack thinned (ak_ai_stack.c): one of its units to the legal
+ * destination with the fewest of its side's combat units, when the part
+ * cannot end for it and nothing else the AI would do is left (a move cap
+ * met, arrivals placed on a full base). */
+static bool thin_stack(const struct ak_state *s, struct ak_action *out)
+{
+    static uint8_t count[AK_HEX_COUNT];
+    uint8_t units[AK_UNIT_MAX];
+    int n = (ak_possible_actions(s) & (1u << AK_ACT_MOVE)) ? ak_ai_crowded_units(s, units, AK_UNIT_MAX) : 0;
+    ak_ai_count_own(s, count);
+    for (int i = 0; i < n; i++) {
+        int k = ak_legal_moves(s, units[i], moves, AK_HEX_COUNT), best = -1;
+        for (int j = 0; j < k; j++)
+            if (count[moves[j].hex] < ak_ai_stack_limit(s) && (best < 0 || count[moves[j].hex] < count[moves[best].hex]))
+                best = j;
+        if (best >= 0) {
+            *out = moves[best];
+            return true;
+        }
+    }
+    return false;
+}
+
 bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)
 {
     if (s->phase == AK_PHASE_OVER)
@@ -406,13 +430,17 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
         ai->cancelled |= out->kind == AK_ACT_CANCEL;
         return true;
     }
+    /* a stack over the limit holds the part open: thinned first, before
+     * anything listed (placing more there would not help) */
+    if (thin_stack(s, out) && ak_try(s, out, &rej))
+        return true;
     /* never an illegal action: the first legal one listed that is neither
      * a resignation nor, while anything else is left, a battle called off
      * (calling off what was just declared, then declaring it again, would
      * go round for ever) */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++)
-            if (list[i].kind != AK_ACT_RESIGN && (pass || list[i].kind != AK_ACT_CANCEL) &&
+            if (list[i].kind != AK_ACT_RESIGN && (pass || (list[i].kind != AK_ACT_CANCEL && !ak_ai_crowds(s, &list[i]))) &&
                 ak_try(s, &list[i], &rej)) {
                 *out = list[i];
                 ai->cancelled |= out->kind == AK_ACT_CANCEL;

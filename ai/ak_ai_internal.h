@@ -17,4 +17,17 @@ double ak_ai_battle_against(const struct ak_state *s, ak_hex e, int side);
  * (ak_ai_plan.c): at most cap moves, in the order to send them. */
 int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, struct ak_action *plan, int cap);
 
+/* Crowded squares (ak_ai_stack.c): the stricter stacking limit of the
+ * edition; the side to move's combat units per square; whether unit u
+ * may still move this part; its movable combat units on squares over the
+ * limit, up to max, how many. */
+int ak_ai_stack_limit(const struct ak_state *s);
+void ak_ai_count_own(const struct ak_state *s, uint8_t *count);
+bool ak_ai_may_move(const struct ak_state *s, int u);
+int ak_ai_crowded_units(const struct ak_state *s, uint8_t *out, int max);
+/* Whether action a places a combat unit on a square the side's stack
+ * already fills: legal (the stack may be thinned later) but, with many
+ * arrivals on one base, a part that can no longer end. */
+bool ak_ai_crowds(const struct ak_state *s, const struct ak_action *a);
+
 #endif

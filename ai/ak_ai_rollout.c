@@ -22,7 +22,7 @@
  * (ak_legal_actions without AK_LIST_MOVES lists the rest: placements,
  * decisions), which is where the test suite's random player spends its
  * time. Deterministic for a seed. */
-#include "ak_ai.h"
+#include "ak_ai_internal.h"
 #include "ak_lister.h"
 #include "ak_query.h"
 #include "ak_zoc.h"
@@ -90,32 +90,6 @@ static int nearest_enemy(const struct ak_state *s, const struct ak_action *moves
     return best;
 }
 
-/* The stacking limit, the stricter one where an edition has two (the
- * Updated ruleset's two units with an Italian division): a playout keeps
- * within it rather than work out which applies. */
-static int stack_limit(const struct ak_state *s)
-{
-    const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
-    return r->italian_stack_limit && r->italian_stack_limit < r->stack_limit ? r->italian_stack_limit
-                                                                              : r->stack_limit;
-}
-
-/* Own combat units on each square (of side), into count. */
-static void count_own(const struct ak_state *s, uint8_t *count)
-{
-    memset(count, 0, AK_HEX_COUNT);
-    for (int v = 0; v < s->units; v++)
-        if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)))
-            count[s->unit[v].hex]++;
-}
-
-static bool may_move(const struct ak_state *s, int u)
-{
-    const struct ak_unit *x = &s->unit[u];
-    return ak_def(u)->side == s->side && x->where == AK_AT_BOARD &&
-           !(x->flags & (AK_U_MOVED | AK_U_HALTED | AK_U_NO_MOVE));
-}
-
 /* A unit of the side to move that may still move, picked at random;
  * crowded: one from a square over the stacking limit (the opening's W6
  * holds eight), which must be thinned before the part can end. */
@@ -123,19 +97,14 @@ static int movable_unit(struct rollout *ro, bool crowded)
 {
     const struct ak_state *s = ro->s;
     if (crowded) {
-        static uint8_t count[AK_HEX_COUNT];
-        int limit = stack_limit(s), found = -1, seen = 0;
-        count_own(s, count);
-        for (int u = 0; u < s->units; u++)      /* one of them at random (reservoir) */
-            if (may_move(s, u) && ak_unit_is_combat(ak_def(u)) && count[s->unit[u].hex] > limit &&
-                pick(ro, ++seen) == 0)
-                found = u;
-        if (found >= 0)
-            return found;
+        uint8_t units[AK_UNIT_MAX];
+        int n = ak_ai_crowded_units(s, units, AK_UNIT_MAX);
+        if (n > 0)
+            return units[pick(ro, n)];
     }
     for (int tries = 0; tries < 8; tries++) {
         int u = pick(ro, s->units);
-        if (may_move(s, u))
+        if (ak_ai_may_move(s, u))
             return u;
     }
     return -1;
@@ -149,9 +118,9 @@ static int movable_unit(struct rollout *ro, bool crowded)
 static int careful(const struct ak_state *s, const uint8_t *near, int u, struct ak_action *list, int n)
 {
     static uint8_t own[AK_HEX_COUNT];
-    int limit = stack_limit(s), k = 0;
+    int limit = ak_ai_stack_limit(s), k = 0;
     bool combat = ak_unit_is_combat(ak_def(u)), engaged = false;
-    count_own(s, own);
+    ak_ai_count_own(s, own);
     for (int v = 0; v < s->units; v++)      /* moved into a zone this turn: SUSTAIN ATTACKS 2 holds it to its supply */
         engaged |= ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)) &&
                    near[s->unit[v].hex] && (s->unit[v].flags & AK_U_MOVED);
@@ -312,7 +281,7 @@ static bool move_to_end(struct rollout *ro, const struct ak_action *end)
     for (int i = 0; i < 2 * s->units && tries < ENDING_TRIES; i++) {
         int u = (first + i) % s->units;
         bool supply = ak_def(u)->type == AK_TYPE_SUPPLY;
-        if (!may_move(s, u) || supply != (i < s->units))
+        if (!ak_ai_may_move(s, u) || supply != (i < s->units))
             continue;
         int n = ak_legal_moves(s, u, list, ROLLOUT_LIST);
         for (int j = 0; j < n && tries < ENDING_TRIES; j++, tries++) {

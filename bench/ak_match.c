@@ -1,9 +1,11 @@
 /* ak_match: one refereed game between two computer players, and the
  * interval of a match's score (ak_match.h). */
 #include "ak_match.h"
+#include "ak_query.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -76,6 +78,20 @@ static void report_failure(const struct ak_state *s, uint64_t seed, long n, int 
     struct ak_reject rej;
     if (!chose && !ak_try(s, &end, &rej))      /* why the part could not end */
         fprintf(stderr, "  (ending refused: %s [%s])\n", rej.text, rej.code);
+    /* each unit of a stack over the limit: may it move, and where */
+    static uint8_t count[AK_HEX_COUNT];
+    static struct ak_action moves[AK_HEX_COUNT];
+    memset(count, 0, sizeof count);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            count[s->unit[u].hex]++;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == s->side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) &&
+            count[s->unit[u].hex] > ak_ruleset_get(s->ruleset)->stack_limit) {
+            char h[8];
+            fprintf(stderr, "  %s at %s: flags %#x, %d legal moves\n", ak_def(u)->shortname,
+                    ak_hex_format(s->unit[u].hex, h), s->unit[u].flags, ak_legal_moves(s, u, moves, AK_HEX_COUNT));
+        }
 }
 
 double ak_match_game(int ruleset, const struct ak_match_player *a, const struct ak_match_player *b, int a_side,
