@@ -6,22 +6,24 @@
  * needs many games more than good ones: each part of a turn it places
  * what arrives (a side that left its supply in the pool would lose every
  * unit in two turns, ISOLATION 1, and the games would be short and
- * meaningless), moves at most three units chosen at random (each to a
- * random destination, or half the time the one nearest an enemy combat
- * unit; stacks kept within the limit; supply units never next to the
- * enemy, nor moved at all while a combat unit of theirs stands in an enemy
- * zone, so that no unit is left beyond supply, SUSTAIN ATTACKS 2 and
- * LOGISTICS, MOVEMENT 5), declares up to three of the battles on offer
- * (each with two chances in three),
- * fights the declared battles in order, answers each decision at random
+ * meaningless), brings its supply units up behind the front, moves up to
+ * eight units chosen at random by random walks (see walk_move; stacks
+ * kept within the limit; into an enemy zone only near a supply unit;
+ * supply units never next to the enemy, nor moved while a combat unit
+ * that moved into an enemy zone this turn needs them, so that no unit is
+ * left beyond supply, SUSTAIN ATTACKS 2 and LOGISTICS, MOVEMENT 5),
+ * declares up to three of the battles on offer (each with two chances in
+ * three), puts a unit the rules oblige to attack in a battle,
+ * fights the declared battles in order (calling off one the rules want
+ * more of), answers each decision at random
  * among the legal answers, and ends the part. When the rules will not let
  * it end (a unit that must attack, a supply unit out of reach), it follows
  * the engine's own way forward (ak_way_forward_path) to the end, as the
  * AI's levels do. Every action goes through ak_apply: an action the rules
- * refuse is never played. It never lists every unit's moves
- * (ak_legal_actions without AK_LIST_MOVES lists the rest: placements,
- * decisions), which is where the test suite's random player spends its
- * time. Deterministic for a seed. */
+ * refuse is never played. It never lists every unit's moves, where the
+ * test suite's random player spends its time (the placements come from
+ * their lister alone, decisions from ak_legal_actions without moves).
+ * Deterministic for a seed. */
 #include "ak_ai_internal.h"
 #include "ak_lister.h"
 #include "ak_query.h"
@@ -254,10 +256,18 @@ static void place_arrivals(struct rollout *ro)
     }
 }
 
-/* What arrives placed, then a few units moved. */
+/* What arrives placed, the supply units brought up behind the front
+ * (every one, each part: the playout's battles need supply within five
+ * squares), then a few units moved. */
 static void move_part(struct rollout *ro)
 {
     place_arrivals(ro);
+    for (int u = 0; u < ro->s->units; u++) {
+        struct ak_action walk;
+        if (ak_def(u)->type == AK_TYPE_SUPPLY && ak_ai_may_move(ro->s, u) && walk_move(ro, u, &walk) &&
+            careful(ro->s, ro->near, u, &walk, 1) == 1)
+            play(ro, &walk);
+    }
     int moves = pick(ro, MOVES_MAX + 1);
     for (int i = 0; i < moves; i++) {
         int u = movable_unit(ro, false);
@@ -306,6 +316,28 @@ static bool in_contact(struct rollout *ro)
     return false;
 }
 
+/* ATTACKING 6: a unit that must attack and is in no battle yet: a battle
+ * on offer that takes it in, declared (else the abandonment the rules
+ * give a unit that cannot attack at 1-6). False when neither is offered. */
+static bool owed_battle(struct rollout *ro)
+{
+    static struct ak_action list[ROLLOUT_LIST];
+    const struct ak_state *s = ro->s;
+    uint8_t owed[AK_GROUP_MAX];
+    int nowed = ak_query_owed(s, owed, AK_GROUP_MAX);
+    if (nowed == 0)
+        return false;
+    int n = ak_query_battles(s, list, ROLLOUT_LIST);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < list[i].nunits; j++)
+            if (list[i].units[j] == owed[0])
+                return play(ro, &list[i]);
+    struct ak_action abandon = {.kind = AK_ACT_ABANDON, .side = (uint8_t)s->side, .nunits = 1, .hex = AK_HEX_NONE,
+                                .supply = AK_UNIT_NONE};
+    abandon.units[0] = owed[0];
+    return play(ro, &abandon);
+}
+
 /* The first declared battle not fought yet, or -1. */
 static int unfought(const struct ak_state *s)
 {
@@ -343,6 +375,12 @@ static bool step(struct rollout *ro, bool *moved, int *declared, int *extra)
                                   .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
         if (play(ro, &fight))
             return true;
+        /* not to be fought as declared (another enemy unit its attackers
+         * stand next to must be fought too, MULTIPLE UNIT BATTLES 3):
+         * called off while combat has not started */
+        fight.kind = AK_ACT_CANCEL;
+        if (!s->combat_locked && play(ro, &fight))
+            return true;
     }
     struct ak_action end = {.kind = (uint8_t)ak_ending_action(s), .side = (uint8_t)s->side, .hex = AK_HEX_NONE,
                             .supply = AK_UNIT_NONE};
@@ -351,6 +389,8 @@ static bool step(struct rollout *ro, bool *moved, int *declared, int *extra)
     /* the part cannot end yet: more moves while they may help (a crowded
      * square thinned first), then the engine's way */
     if ((kinds & (1u << AK_ACT_MOVE)) && (*extra)++ < EXTRA_MOVES && move_one(ro, true))
+        return true;
+    if ((kinds & (1u << AK_ACT_BATTLE)) && (*extra)++ < EXTRA_MOVES && owed_battle(ro))
         return true;
     return ((kinds & (1u << AK_ACT_MOVE)) && move_to_end(ro, &end)) || way_forward(ro);
 }
