@@ -44,9 +44,7 @@ bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int 
     const char *named = json_string_value(json_object_get(msg, "side"));
     if (!bid || json_is_null(bid))
         return true;
-    struct ak_state start;
-    ak_state_init(&start, ruleset, 1);
-    int max = ak_bid_supply_max(&start, !side);
+    int max = ak_bid_room(ruleset, !side);
     if (!json_is_integer(bid) || json_integer_value(bid) < 0 || json_integer_value(bid) > max) {
         ak_conn_reply_error(c, id, "bad_request", "\"bid\" is the supply units the %s player would start with "
                             "more: 0 to %d (LOGISTICS: at most %d on board)", ak_bid_side_word(!side), max,
@@ -198,9 +196,7 @@ static bool bid_check(struct ak_conn *c, const json_t *id, const json_t *msg, co
     if (accept && g->meta.bid_supply < 0)
         return ak_conn_reply_error(c, id, "bad_request", "there is no bid to accept yet: you open the auction"), false;
     *supply = accept ? -1 : (int)json_integer_value(n);
-    struct ak_state start;
-    ak_state_init(&start, ak_game_brief_of(g).ruleset, 1);
-    int max = ak_bid_supply_max(&start, !*side);
+    int max = ak_bid_room(ak_game_brief_of(g).ruleset, !*side);
     if (!accept && (*supply <= g->meta.bid_supply || *supply > max))
         return ak_conn_reply_error(c, id, "bad_bid", "a bid for the %s is more than the standing %d and at most %d "
                                    "(the %s may start with at most %d more supply units: LOGISTICS)",

@@ -44,6 +44,25 @@ const char *ak_bid_user_name(const struct ak_game *g, int64_t user)
     return NULL;
 }
 
+/* The most supply units side may receive at the campaign's opening in the
+ * ruleset (ak_bid_supply_max): worked out once per ruleset, since the
+ * opening is the same in every game; every summary of a bid game asks. */
+int ak_bid_room(int ruleset, int side)
+{
+    static int room[8][AK_SIDES];
+    static bool known[8];
+    if (ruleset < 0 || ruleset >= 8 || side < 0 || side >= AK_SIDES)
+        return 0;
+    if (!known[ruleset]) {
+        static struct ak_state start;
+        ak_state_init(&start, ruleset, 1);
+        for (int i = 0; i < AK_SIDES; i++)
+            room[ruleset][i] = ak_bid_supply_max(&start, i);
+        known[ruleset] = true;
+    }
+    return room[ruleset][side];
+}
+
 json_t *ak_bid_json(const struct ak_game *g)
 {
     const struct ak_store_game_meta *m = &g->meta;
@@ -61,10 +80,9 @@ json_t *ak_bid_json(const struct ak_game *g)
     json_object_set_new(j, "to_bid", next && ak_bid_user_name(g, next) ? json_string(ak_bid_user_name(g, next)) : json_null());
     json_object_set_new(j, "receives", any ? json_string(ak_bid_side_word(!m->bid_side)) : json_null());
     /* what the receiving side may be given at most, for a raise's bounds */
-    struct ak_state start;
-    ak_state_init(&start, g->state ? g->state->ruleset : g->brief.ruleset, 1);
-    json_object_set_new(j, "max", json_pack("{s:i,s:i}", "axis", ak_bid_supply_max(&start, AK_AXIS),
-                                            "allied", ak_bid_supply_max(&start, AK_ALLIED)));
+    int ruleset = g->state ? g->state->ruleset : g->brief.ruleset;
+    json_object_set_new(j, "max", json_pack("{s:i,s:i}", "axis", ak_bid_room(ruleset, AK_AXIS),
+                                            "allied", ak_bid_room(ruleset, AK_ALLIED)));
     return j;
 }
 

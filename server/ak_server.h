@@ -778,6 +778,7 @@ bool ak_bid_new_arg(struct ak_conn *c, const json_t *id, const json_t *msg, int 
 bool ak_bid_open(const struct ak_game *g);
 int64_t ak_bid_to_move(const struct ak_game *g);
 json_t *ak_bid_json(const struct ak_game *g);
+int ak_bid_room(int ruleset, int side);     /* supply units side may receive at the opening (once per ruleset) */
 const char *ak_bid_side_word(int side);     /* "axis", "allied" */
 const char *ak_bid_user_name(const struct ak_game *g, int64_t user);   /* a seated player's name, or NULL */
 void ak_cmd_abort(struct ak_conn *c, const json_t *id, const json_t *msg);
