@@ -110,6 +110,22 @@ static int best_after(const struct ak_ai *ai, const struct ak_state *s, const st
     return best;
 }
 
+/* The strong level weighs the enemy's reply (ak_ai_reply.c) before a
+ * greedy move too: a move whose gain the enemy's best answer takes back
+ * (a unit stepping out of the screen that kept a pocket open) is not
+ * made. */
+static bool safe_enough(const struct ak_ai *ai, const struct ak_state *s, int side, double base, double top,
+                        const struct ak_action *move)
+{
+    if (ai->level < AK_AI_STRONG || ai->w.reply <= 0)
+        return true;
+    double before = ak_ai_reply_cost(&ai->w, s, side);
+    work = *s;
+    if (!ak_apply(&work, move, NULL, NULL))
+        return false;
+    return top - ai->w.reply * ak_ai_reply_cost(&ai->w, &work, side) > base - ai->w.reply * before;
+}
+
 /* The best move of the units looked at, by the value after it: true with
  * *out when it raises the value above base. */
 static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, double base, struct ak_action *out)
@@ -126,7 +142,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
         for (int i = 0; i < n; i++) {
             double v = after(ai, s, &moves[i], side);
             if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
-                v += 0.5 * ai->w.battle * ak_ai_opened_battle(&work, moves[i].hex, side);
+                v += 0.5 * ak_ai_opened_battle(&ai->w, &work, moves[i].hex, side);
             if (v > top && keeps_ending(s, &moves[i])) {
                 top = v;
                 *out = moves[i];
@@ -134,7 +150,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
             }
         }
     }
-    return found;
+    return found && safe_enough(ai, s, side, base, top, out);
 }
 
 /* A declared battle (index b) as a battle action, to value it. */
@@ -160,7 +176,7 @@ static int combat_choice(const struct ak_ai *ai, const struct ak_state *s, int n
     for (int i = 0; i < n && !ai->cancelled; i++)
         if (list[i].kind == AK_ACT_BATTLE) {
             /* a supply unit that sustains the battle is spent (SUSTAIN ATTACKS) */
-            double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
+            double v = ak_ai_battle_worth(&ai->w, s, &list[i]) -
                        (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
             if (v > top) {
                 top = v;
@@ -199,7 +215,7 @@ static int obliged_battle(const struct ak_ai *ai, const struct ak_state *s, int 
     for (int i = 0; i < n; i++) {
         if (list[i].kind != AK_ACT_BATTLE || (ai->cancelled && !owed_now))
             continue;
-        double v = ai->w.battle * ak_ai_battle_value(s, &list[i]) -
+        double v = ak_ai_battle_worth(&ai->w, s, &list[i]) -
                    (list[i].supply != AK_UNIT_NONE ? ak_ai_supply_worth(&ai->w, s, side) : 0);
         declared_one = *s;
         if (!ak_apply(&declared_one, &list[i], NULL, NULL))
@@ -230,7 +246,7 @@ static int supply_for_attacks(const struct ak_ai *ai, const struct ak_state *s, 
             continue;
         int k = ak_query_battles(&spent, then, LIST_MAX);
         for (int j = 0; j < k; j++)
-            if (ai->w.battle * ak_ai_battle_value(&spent, &then[j]) > ai->w.supply_unit + battle_min[ai->level])
+            if (ak_ai_battle_worth(&ai->w, &spent, &then[j]) > ai->w.supply_unit + battle_min[ai->level])
                 return i;
     }
     return -1;
@@ -437,10 +453,15 @@ bool ak_ai_choose(struct ak_ai *ai, const struct ak_state *s, struct ak_action *
     /* never an illegal action: the first legal one listed that is neither
      * a resignation nor, while anything else is left, a battle called off
      * (calling off what was just declared, then declaring it again, would
-     * go round for ever) */
+     * go round for ever), nor, once one was called off, a battle declared
+     * again: where no set of battles meets what the rules oblige and the
+     * engine's search finds no way, the units that cannot attack are
+     * removed (ATTACKING 6) */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++)
-            if (list[i].kind != AK_ACT_RESIGN && (pass || (list[i].kind != AK_ACT_CANCEL && !ak_ai_crowds(s, &list[i]))) &&
+            if (list[i].kind != AK_ACT_RESIGN &&
+                (pass || (list[i].kind != AK_ACT_CANCEL && !ak_ai_crowds(s, &list[i]) &&
+                          !(ai->cancelled && list[i].kind == AK_ACT_BATTLE))) &&
                 ak_try(s, &list[i], &rej)) {
                 *out = list[i];
                 ai->cancelled |= out->kind == AK_ACT_CANCEL;

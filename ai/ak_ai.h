@@ -44,6 +44,9 @@ struct ak_ai_weights {
     double threat;          /* the enemy's best attack on a stack next turn, its expected gain */
     double home_garrison;   /* a combat unit on one's own home base: supply and reinforcements arrive only there (LOGISTICS) */
     double no_supply;       /* per turn without a supply unit on board (two: every unit lost, ISOLATION 1) */
+    double key_square;      /* each fortress and home base one controls now (HOW TO WIN, CONTROL) */
+    double reply;           /* the strong level's plan: what the enemy's best single move next would cost */
+    double supply_front;    /* a supply unit within supply range of own units in contact (SUSTAIN ATTACKS) */
 };
 
 #define AK_AI_PLAN_MAX 40
@@ -88,5 +91,13 @@ double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *
  * ruleset's battle preview: each result's exact chance times what it
  * costs each side (ak_ai_battle.c). */
 double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *battle);
+/* What a battle is worth to its attacker with the weights: its expected
+ * gain in factors (ak_ai_battle_value) times the battle weight, and the
+ * chance it empties the defenders' squares times what taking them is
+ * worth (a fortress, a home base: ak_ai_square_worth). */
+double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *s, const struct ak_action *battle);
+/* What taking square h would be worth to side beyond the material: a key
+ * square it does not hold (HOW TO WIN), 0 for any other (ak_ai_eval.c). */
+double ak_ai_square_worth(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex h, int side);
 
 #endif

@@ -46,20 +46,67 @@ static double result_value(const char *name, double att, double def)
     return v;
 }
 
-double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *battle)
+/* Does a result ("DE", "EX", "DB2", "DL50%/DR2") empty the defenders'
+ * square: eliminated, exchanged, driven back (in a fortress a retreat is
+ * an elimination: FORTRESSES 5), or every step lost? */
+static bool vacates(const char *name)
 {
-    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
-    int na = 0, nd = 0;
+    for (const char *p = name; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len >= 2 && ((p[0] == 'D' && strchr("EBR", p[1])) || (p[0] == 'E' && p[1] == 'X')))
+            return true;
+        if (len >= 3 && p[0] == 'D' && p[1] == 'L' && atof(p + 2) >= 100)
+            return true;
+        p += len + (p[len] == '/');
+    }
+    return false;
+}
+
+/* The battle's attackers and defenders, and its preview; false when the
+ * odds allow no battle. */
+static bool preview_of(const struct ak_state *s, const struct ak_action *battle, uint8_t *att, int *na, uint8_t *def,
+                       int *nd, struct ak_battle_preview *p)
+{
+    *na = *nd = 0;
     for (int i = 0; i < battle->nunits; i++) {
         int u = battle->units[i];
         if (ak_def(u)->side == battle->side)
-            att[na++] = (uint8_t)u;
+            att[(*na)++] = (uint8_t)u;
         else
-            def[nd++] = (uint8_t)u;
+            def[(*nd)++] = (uint8_t)u;
     }
+    ak_battle_preview(s, att, *na, def, *nd, battle->supply, p);
+    return p->known && p->allowed && p->faces > 0;
+}
+
+double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *s, const struct ak_action *battle)
+{
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na, nd;
     struct ak_battle_preview p;
-    ak_battle_preview(s, att, na, def, nd, battle->supply, &p);
-    if (!p.known || !p.allowed || p.faces <= 0)
+    if (!preview_of(s, battle, att, &na, def, &nd, &p))
+        return 0;
+    double empties = 0, taken = 0;
+    for (int i = 0; i < p.nresults; i++)
+        empties += vacates(p.result[i].name) ? (double)p.result[i].chances / p.faces : 0;
+    static uint8_t seen[AK_HEX_COUNT];
+    for (int i = 0; i < nd; i++)
+        seen[s->unit[def[i]].hex] = 0;
+    for (int i = 0; i < nd && empties > 0; i++) {
+        ak_hex h = s->unit[def[i]].hex;
+        if (!seen[h])
+            taken += ak_ai_square_worth(w, s, h, battle->side);
+        seen[h] = 1;
+    }
+    return w->battle * ak_ai_battle_value(s, battle) + empties * taken;
+}
+
+double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *battle)
+{
+    uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
+    int na, nd;
+    struct ak_battle_preview p;
+    if (!preview_of(s, battle, att, &na, def, &nd, &p))
         return 0;
     /* what each side stands to lose: its units' factors, as the
      * evaluation counts material */
@@ -74,8 +121,9 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
 }
 
 /* The battle side's combat units next to enemy square e would fight
- * against it, valued (0 when e holds no enemy combat unit). */
-double ak_ai_battle_against(const struct ak_state *s, ak_hex e, int side)
+ * against it, valued (ak_ai_battle_worth; 0 when e holds no enemy combat
+ * unit). */
+double ak_ai_battle_against(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex e, int side)
 {
     struct ak_action b = {.kind = AK_ACT_BATTLE, .side = (uint8_t)side, .supply = AK_UNIT_NONE, .hex = AK_HEX_NONE};
     for (int u = 0; u < s->units && b.nunits < AK_GROUP_MAX; u++)
@@ -87,19 +135,19 @@ double ak_ai_battle_against(const struct ak_state *s, ak_hex e, int side)
         if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && ak_def(u)->side == side &&
             ak_adjacent(s->unit[u].hex, e))
             b.units[b.nunits++] = (uint8_t)u;
-    return ak_ai_battle_value(s, &b);
+    return ak_ai_battle_worth(w, s, &b);
 }
 
 /* The battle the strong level expects a unit on h to open: the best of
  * those against the enemy squares next to h. */
-double ak_ai_opened_battle(const struct ak_state *s, ak_hex h, int side)
+double ak_ai_opened_battle(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex h, int side)
 {
     double best = 0;
     for (int d = 0; d < AK_DIRS; d++) {
         ak_hex e = ak_hex_neighbor(h, d);
         if (e == AK_HEX_NONE || !ak_adjacent(h, e))
             continue;
-        double v = ak_ai_battle_against(s, e, side);
+        double v = ak_ai_battle_against(w, s, e, side);
         if (v > best)
             best = v;
     }

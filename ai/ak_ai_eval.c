@@ -1,15 +1,17 @@
 /* ak_ai_eval: what a position is worth to one side, for the computer
  * player's search. A sum of what the rules reward, in factor points:
  * combat factors on board (material), supply units, Tobruch, the enemy's
- * threat to one's home base, the Axis's advance toward the Allied base
- * (the Axis must take ground to win; the Allies hold it), and the risks
+ * threat to one's home base, the Axis's advance toward the nearest key
+ * square it does not hold (the Axis must take ground to win; the Allies
+ * hold it), and the risks
  * the rules punish: units with no supply line (ISOLATION, SUPPLY PHASE)
  * and units isolated for turns. Counted for both sides, the enemy's
  * subtracted, so the value is symmetric. The game's end outweighs all. */
 #include <math.h>
 #include <string.h>
 
-#include "ak_ai.h"
+#include "ak_ai_internal.h"
+#include "ak_battle.h"
 #include "ak_zoc.h"
 
 #define WON 100000.0
@@ -27,6 +29,9 @@ const struct ak_ai_weights ak_ai_default_weights = {
     .home_garrison = 20.0,
     .threat = 0.0,     /* off: at 0.5 a player turn took ten times as long (docs/ai.md) */
     .no_supply = 40.0,
+    .key_square = 10.0,
+    .reply = 1.0,
+    .supply_front = 8.0,
 };
 
 /* A supply unit on h with no own combat unit on h, within an enemy combat
@@ -44,6 +49,34 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
             threatened = true;
     }
     return threatened && !guarded;
+}
+
+#define FRONT_REACH 40     /* squares: a supply unit this far behind the front still feels its pull */
+
+/* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
+ * need one within AK_SUPPLY_RANGE squares): 1 within supply range of one
+ * of side's combat units next to an enemy combat unit, falling to 0
+ * FRONT_REACH squares further back (a gradient that brings it up over
+ * the turns it takes), 0 with no unit in contact. */
+static double at_front(const struct ak_state *s, ak_hex h, int side)
+{
+    int nearest = -1;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        int d = ak_hex_distance(s->unit[u].hex, h);
+        if (nearest >= 0 && d >= nearest)
+            continue;
+        for (int e = 0; e < s->units; e++)
+            if (ak_def(e)->side != side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
+                ak_adjacent(s->unit[u].hex, s->unit[e].hex)) {
+                nearest = d;
+                break;
+            }
+    }
+    if (nearest < 0 || nearest > AK_SUPPLY_RANGE + FRONT_REACH)
+        return 0;
+    return nearest <= AK_SUPPLY_RANGE ? 1 : 0.5 * (1 - (double)(nearest - AK_SUPPLY_RANGE) / FRONT_REACH);
 }
 
 /* A combat unit's factors as they stand (a reduced unit at half). */
@@ -111,8 +144,10 @@ static double forced_attack(const struct ak_state *s, ak_hex h, int side)
     return best < 0 && best > -HUGE_VAL ? best : 0;
 }
 
-/* What one's supply units are worth each: much more for the last one
- * (without any for two turns, every unit is lost: ISOLATION 1). */
+/* What spending one of one's supply units costs: much more for the last
+ * one (without any for two turns, every unit is lost: ISOLATION 1). The
+ * position counts the same: each supply unit at supply_unit, and having
+ * any at all no_supply / 2 more (side_value). */
 double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *s, int side)
 {
     int n = 0;
@@ -122,12 +157,13 @@ double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *
 }
 
 /* One side's part of the value (the caller subtracts the enemy's). */
-static double side_value(const struct ak_ai_weights *w, const struct ak_state *s, int side, const uint8_t *supply)
+static double side_value(const struct ak_ai_weights *w, const struct ak_state *s, int side, const uint8_t *supply,
+                         const uint8_t *open)
 {
     const struct ak_map *m = ak_map();
     ak_hex goal = m->homebase[!side];
-    double v = 0, supply_worth = ak_ai_supply_worth(w, s, side);
-    bool garrison = false;
+    double v = 0;
+    bool garrison = false, any_supply = false;
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
     for (int u = 0; u < s->units; u++) {
@@ -136,7 +172,9 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             continue;
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
-            v += supply_worth - (exposed(s, h, side) ? w->supply_exposed : 0);
+            v += w->supply_unit - (exposed(s, h, side) ? w->supply_exposed : 0) +
+                 w->supply_front * at_front(s, h, side);
+            any_supply = true;
             continue;
         }
         if (!ak_unit_is_combat(d))
@@ -150,17 +188,25 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             v += w->battle * forced_attack(s, h, side);
         }
         if (side == AK_AXIS)
-            v -= w->advance * ak_hex_distance(h, goal);
+            v -= w->advance * ak_ai_key_distance(s, side, h);
         if (!supply[h])
             v -= w->out_of_supply * f;
-        v -= w->isolated * f * s->unit[u].isolated;
+        /* cut off now, not as the turn began: a unit that walks out of a
+         * pocket is saved, one that a pocket closes on counts from now, and
+         * the turns it has been isolated already bring it nearer its end
+         * (1964: eliminated at the end of its second turn) */
+        if (!open[h])
+            v -= w->isolated * f * (1 + s->unit[u].isolated);
         if (ak_hex_distance(h, goal) <= 3)
             v += w->home_threat;       /* the enemy's base threatened */
         if (h == m->tobruch)
             v += w->tobruch;
         garrison = garrison || h == m->homebase[side];
     }
-    return v + (garrison ? w->home_garrison : 0) - w->no_supply * s->no_supply_turns[side];
+    for (int k = 0; k < AK_KEYS; k++)
+        v += ak_control_now(s, k) == side ? w->key_square : 0;
+    return v + (garrison ? w->home_garrison : 0) + (any_supply ? w->no_supply / 2 : 0) -
+           w->no_supply * s->no_supply_turns[side];
 }
 
 double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side)
@@ -168,8 +214,10 @@ double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, i
     if (s->phase == AK_PHASE_OVER)
             return s->result == AK_RESULT_DRAW ? 0
                : s->result == (side == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS) ? WON : -WON;
-    static uint8_t supply[AK_SIDES][AK_HEX_COUNT];
-    ak_overlay(s, AK_AXIS, NULL, supply[AK_AXIS]);
-    ak_overlay(s, AK_ALLIED, NULL, supply[AK_ALLIED]);
-    return side_value(w, s, side, supply[side]) - side_value(w, s, !side, supply[!side]);
+    static uint8_t supply[AK_SIDES][AK_HEX_COUNT], open[AK_SIDES][AK_HEX_COUNT];
+    for (int x = 0; x < AK_SIDES; x++) {
+        ak_overlay(s, x, NULL, supply[x]);
+        ak_isolation_overlay(s, x, open[x]);
+    }
+    return side_value(w, s, side, supply[side], open[side]) - side_value(w, s, !side, supply[!side], open[!side]);
 }

@@ -73,7 +73,7 @@ static double value(const struct ak_ai *ai, const struct ak_state *s, const stru
             if (e == AK_HEX_NONE || counted[e])
                 continue;
             counted[e] = 1;
-            v += 0.5 * ai->w.battle * ak_ai_battle_against(s, e, p->side);
+            v += 0.5 * ak_ai_battle_against(&ai->w, s, e, p->side);
         }
     }
     return v;
@@ -134,7 +134,7 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
             work = *s;
             v[i] = ak_apply(&work, &dests[i], NULL, NULL)
                        ? ak_ai_evaluate(&ai->w, &work, side) +
-                             0.5 * ai->w.battle * ak_ai_opened_battle(&work, dests[i].hex, side)
+                             0.5 * ak_ai_opened_battle(&ai->w, &work, dests[i].hex, side)
                        : -HUGE_VAL;
         }
         int k = n < CHOICES_MAX - 1 ? n : CHOICES_MAX - 1;
@@ -171,6 +171,44 @@ static int by_fitness(const void *x, const void *y)
     return a->fitness < b->fitness ? 1 : a->fitness > b->fitness ? -1 : (a->born > b->born) - (a->born < b->born);
 }
 
+#define REPLY_WORTH 2.0         /* a reply that costs less is not worth hardening against */
+#define HARDEN_CHOICES 3        /* per unit: standing still and its two best destinations */
+
+/* The plan's value with the enemy's reply (ak_ai_reply_cost) weighed. */
+static double safe_value(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick,
+                         double *reply)
+{
+    double f = fitness(ai, s, p, pick);        /* leaves the position after the moves in work */
+    *reply = ak_ai_reply_cost(&ai->w, &work, p->side);
+    return f - ai->w.reply * *reply;
+}
+
+/* The best genome hardened against the enemy's reply: unit by unit,
+ * standing still or one of its two best destinations instead of its
+ * move, kept when the value with the reply weighed rises. One pass; only
+ * when the reply costs something (a reply costs an evaluation per square
+ * the enemy reaches: docs/ai.md gives the time). */
+static void harden(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, struct genome *best)
+{
+    double reply = 0, cur = ai->w.reply > 0 ? safe_value(ai, s, p, best->pick, &reply) : 0;
+    if (ai->w.reply <= 0 || reply < REPLY_WORTH)
+        return;
+    static uint8_t trial[UNITS_MAX];
+    for (int i = 0; i < p->n && reply >= REPLY_WORTH; i++)
+        for (int c = 0; c < HARDEN_CHOICES && c < p->nchoice[i]; c++) {
+            if (c == best->pick[i])
+                continue;
+            memcpy(trial, best->pick, sizeof trial);
+            trial[i] = (uint8_t)c;
+            double r, v = safe_value(ai, s, p, trial, &r);
+            if (v > cur) {
+                cur = v;
+                reply = r;
+                memcpy(best->pick, trial, sizeof trial);
+            }
+        }
+}
+
 int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, struct ak_action *plan, int cap)
 {
     static struct pool p;
@@ -197,6 +235,7 @@ int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, stru
         }
     }
     qsort(pop, POP, sizeof pop[0], by_fitness);
+    harden(ai, s, &p, &pop[0]);
     int n = 0;
     for (int i = 0; i < p.n && n < cap; i++)
         if (pop[0].pick[i])

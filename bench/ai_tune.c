@@ -46,7 +46,7 @@ _Static_assert(sizeof(struct ak_ai_weights) == WEIGHTS * sizeof(double), "ak_ai_
 
 static const char *const names[] = {"material", "supply_unit", "tobruch", "home_threat", "advance",
                                     "out_of_supply", "isolated", "battle", "supply_exposed", "threat",
-                                    "home_garrison", "no_supply"};
+                                    "home_garrison", "no_supply", "key_square", "reply", "supply_front"};
 _Static_assert(sizeof names / sizeof names[0] == WEIGHTS, "a name per weight");
 
 static double *weight(struct ak_ai_weights *w, int j) { return (double *)w + j; }

@@ -67,6 +67,56 @@ static void seat(struct ak_ai *ai, const struct ak_match_player *p, uint64_t see
         ai->plan_evaluations = p->plan;
 }
 
+/* AK_AI_TRACE=1: one line a player turn on stderr: the combat units and
+ * factors each side has on board, who holds each key square (HOW TO WIN)
+ * and the evaluation for the Axis, to see how a game was won or lost. */
+static void trace_turn(const struct ak_state *s)
+{
+    int units[AK_SIDES] = {0}, factors[AK_SIDES] = {0}, supply[AK_SIDES] = {0};
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && ak_def(u)->type == AK_TYPE_SUPPLY)
+            supply[ak_def(u)->side]++;
+        else if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u))) {
+            units[ak_def(u)->side]++;
+            factors[ak_def(u)->side] += ak_def(u)->attack + ak_def(u)->defense;
+        }
+    static const char holder[] = "GA-";
+    char keys[AK_KEYS + 1];
+    for (int k = 0; k < AK_KEYS; k++)
+        keys[k] = holder[ak_control_now(s, k) < AK_SIDES ? ak_control_now(s, k) : 2];
+    keys[AK_KEYS] = 0;
+    fprintf(stderr, "  turn %2d %-6s Axis %2d units %3d factors %d supply, Allied %2d units %3d factors %d supply; keys %s; "
+            "value %+.1f\n", s->turn, ak_side_name(s->side), units[AK_AXIS], factors[AK_AXIS], supply[AK_AXIS],
+            units[AK_ALLIED], factors[AK_ALLIED], supply[AK_ALLIED],
+            keys, ak_ai_evaluate(&ak_ai_default_weights, s, AK_AXIS));
+}
+
+/* AK_AI_TRACE=4: the turn's line, then where every unit on board is. */
+static void trace_units(const struct ak_state *s)
+{
+    for (int side = 0; side < AK_SIDES; side++) {
+        fprintf(stderr, "    %s:", ak_side_name(side));
+        for (int u = 0; u < s->units; u++)
+            if (ak_def(u)->side == side && ak_on_board(s, u)) {
+                char h[8];
+                fprintf(stderr, " %s@%s", ak_def(u)->shortname, ak_hex_format(s->unit[u].hex, h));
+            }
+        fprintf(stderr, "\n");
+    }
+}
+
+/* AK_AI_TRACE=3: every action and its events, as JSON, on stderr. */
+static void trace_action(const struct ak_state *after, const struct ak_action *a, const struct ak_events *ev)
+{
+    json_t *j = ak_action_to_json(a), *e = ak_events_to_json(after, ev);
+    char *aj = json_dumps(j, JSON_COMPACT), *ej = json_dumps(e, JSON_COMPACT);
+    fprintf(stderr, "  turn %d %s: %s -> %s\n", after->turn, ak_phase_name(after->phase), aj, ej);
+    free(aj);
+    free(ej);
+    json_decref(j);
+    json_decref(e);
+}
+
 /* Why the game stopped, on stderr, when the AI failed. */
 static void report_failure(const struct ak_state *s, uint64_t seed, long n, int side, bool chose,
                            const struct ak_action *a, bool applied, const char *refused, const char *broken)
@@ -119,7 +169,11 @@ double ak_match_game(int ruleset, const struct ak_match_player *a, const struct 
         t->decisions++;
         struct ak_reject rej;
         char why[200];
-        bool applied = chose && ak_apply(&s, &act, NULL, &rej);
+        static struct ak_events ev;
+        ev.n = 0;
+        bool applied = chose && ak_apply(&s, &act, &ev, &rej);
+        if (applied && trace && atoi(trace) == 3)
+            trace_action(&s, &act, &ev);
         if (!applied || !ak_state_check(&s, why, sizeof why)) {
             report_failure(&s, seed, n, side, chose, &act, applied, rej.text, why);
             t->failures++;
@@ -128,6 +182,10 @@ double ak_match_game(int ruleset, const struct ak_match_player *a, const struct 
         if (s.side != last_side) {
             last_side = s.side;
             t->player_turns++;
+            if (trace && (atoi(trace) == 1 || atoi(trace) == 4))
+                trace_turn(&s);
+            if (trace && atoi(trace) == 4)
+                trace_units(&s);
         }
         if (trace && (n > ACTIONS_MAX - 40 || atoi(trace) > 1))
             fprintf(stderr, "  turn %d %s %s: %s\n", s.turn, ak_side_name(side), ak_phase_name(s.phase),

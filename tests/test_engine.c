@@ -249,23 +249,71 @@ START_TEST(m5_sustains_automatic_victory)
 }
 END_TEST
 
+/* A classic game's opening with only these units on board, where named
+ * ({unit, square}). */
+static void only_these(struct ak_state *s, const char *const put[][2], size_t n)
+{
+    ak_state_init(s, 0, 3);
+    for (int u = 0; u < s->units; u++) {
+        s->unit[u].where = AK_AT_POOL;
+        s->unit[u].hex = AK_HEX_NONE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int u = ak_unit_find(ak_data(), put[i][0]);
+        ck_assert_int_ge(u, 0);
+        s->unit[u].where = AK_AT_BOARD;
+        s->unit[u].hex = ak_hex_parse(put[i][1]);
+    }
+}
+
+/* Issue 34 again, met by the computer player's matches (issue 31): the
+ * Allied 2arm3 ended its move on H25 in the zone of three Axis stacks
+ * (I25, H26, I26); it must attack (ATTACKING 6) and, attacking, attack
+ * every unit next to it, which no set of battles can do (nothing else of
+ * its side reaches I25 and I26 both), so the rules' own way out is to
+ * remove it (abandon). Four battles are listed before the abandon, and the
+ * search for a way forward, which followed four actions at a level, never
+ * reached it: the combat portion had no way forward, and the computer
+ * player declared and called off a battle until its step limit. Abandons
+ * are now always followed. */
+START_TEST(forward_reaches_abandon)
+{
+    static struct ak_state s;
+    const char *const put[][2] = {{"1sainf3r", "G25"}, {"10arm23", "G25"}, {"32arm", "G25"}, {"7arm4", "G24"},
+                                  {"2arm3", "H25"},    {"21pz104", "I25"}, {"21pz3", "H26"}, {"21pz5", "H26"},
+                                  {"savena", "H26"},   {"ariete", "I26"},  {"trieste", "I26"}, {"51fj", "H27"},
+                                  {"bologna", "H27"},  {"brescia", "H23"}, {"trenta", "J26"}, {"asup1", "G25"},
+                                  {"gsup1", "W3"}};
+    only_these(&s, put, sizeof put / sizeof put[0]);
+    s.unit[ak_unit_find(ak_data(), "2arm3")].flags |= AK_U_MOVED | AK_U_HALTED;
+    s.side = AK_ALLIED;
+    s.phase = AK_PHASE_COMBAT;
+    s.supply_due = 0;
+    struct ak_action end = {.kind = AK_ACT_END_TURN, .side = AK_ALLIED, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    struct ak_reject rej;
+    ck_assert(!ak_try(&s, &end, &rej));
+    ck_assert_str_eq(rej.code, "ATTACKING-6");
+    static struct ak_action path[40];
+    int n = ak_way_forward_path(&s, 20000, path, 40);
+    ck_assert_int_gt(n, 0);
+    bool abandoned = false;
+    for (int i = 0; i < n; i++)
+        abandoned = abandoned || path[i].kind == AK_ACT_ABANDON;
+    ck_assert(abandoned);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(ak_apply(&s, &path[i], NULL, &rej), "%s %s", rej.code, rej.text);
+    ck_assert(ak_try(&s, &end, &rej));
+}
+END_TEST
+
 /* LOGISTICS, MOVEMENT 5 with the own units in a fortress (issue 30): the
  * rejection says that no zone reaches into the fortress, which is why the
  * supply unit next to the enemy sustains no attack. */
 START_TEST(m5_says_the_fortress)
 {
     static struct ak_state s;
-    ak_state_init(&s, 0, 3);
-    for (int u = 0; u < s.units; u++) {
-        s.unit[u].where = AK_AT_POOL;
-        s.unit[u].hex = AK_HEX_NONE;
-    }
     const char *const put[][2] = {{"21pz5", "G25"}, {"7arm7", "H26"}, {"gsup1", "H25"}, {"22gdsinf", "L59"}};
-    for (int i = 0; i < 4; i++) {
-        int u = ak_unit_find(ak_data(), put[i][0]);
-        s.unit[u].where = AK_AT_BOARD;
-        s.unit[u].hex = ak_hex_parse(put[i][1]);
-    }
+    only_these(&s, put, 4);
     s.unit[ak_unit_find(ak_data(), "gsup1")].flags |= AK_U_MOVED | AK_U_SUPPLY_NEAR_ENEMY;   /* it went there */
     s.supply_due = 0;
     struct ak_action end = {.kind = AK_ACT_END_MOVEMENT, .side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
@@ -334,4 +382,4 @@ END_TEST
 
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
               event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory, m5_says_the_fortress,
-              side_bid_supply)
+              side_bid_supply, forward_reaches_abandon)

@@ -107,6 +107,11 @@ void ak_overlay(const struct ak_state *s, int side, uint8_t *zone, uint8_t *supp
         ak_ruleset_get(s->ruleset)->supply_map(s, side, supply);
 }
 
+void ak_isolation_overlay(const struct ak_state *s, int side, uint8_t *open)
+{
+    ak_ruleset_get(s->ruleset)->isolation_map(s, side, open);
+}
+
 const char *ak_phase_words(const struct ak_state *s)
 {
     static const char *const phase[] = {"movement", "combat", "", "mechanized movement", "supply", "replacement"};

@@ -41,6 +41,9 @@ void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, con
  * supply[hex] = 1 where a unit of side would be in supply (the ruleset's
  * sense). Either may be NULL. */
 void ak_overlay(const struct ak_state *s, int side, uint8_t *zone, uint8_t *supply);
+/* open[hex] = 1 where a unit of side would not be isolated now (the
+ * ruleset's sense): where a pocket would close, before it does. */
+void ak_isolation_overlay(const struct ak_state *s, int side, uint8_t *open);
 
 /* The combat results table a game's battles are fought on (akd's
  * updated_crt when the game was started), attached to its state by a small

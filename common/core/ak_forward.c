@@ -13,7 +13,8 @@
  * the decision awaited (every answer to an owed decision counts). An action that changes none of
  * these is not followed (a move elsewhere on the board: there are
  * hundreds). At most FORWARD_BREADTH actions are followed from each state,
- * the ones that are not moves first. So the opening's overstacked squares
+ * the ones that are not moves first, and every abandon besides (the
+ * rules' way out of an attack owed that no battle can make). So the opening's overstacked squares
  * are undone a move at a time, and a combat portion's chain of battles and
  * decisions is followed as deep as it goes, at the cost of a legal-action
  * list per level.
@@ -132,8 +133,12 @@ static int search(const struct ak_state *from, const struct ak_state *s, int dep
         return 0;
     int followed = 0, r = 0;
     int n = ak_legal_actions(s, 0, fw.other[depth], FORWARD_OTHER);
-    for (int i = 0; i < n && followed < FORWARD_BREADTH && r == 0; i++)
-        r = follow(from, s, depth, &fw.other[depth][i], &followed);
+    /* a unit removed is the rules' own way out of an attack it owes and
+     * cannot make (ATTACKING 6): always followed, however many battles
+     * were listed before it (one per owing unit at most) */
+    for (int i = 0; i < n && r == 0; i++)
+        if (followed < FORWARD_BREADTH || fw.other[depth][i].kind == AK_ACT_ABANDON)
+            r = follow(from, s, depth, &fw.other[depth][i], &followed);
     bool moves = ak_possible_actions(s) & (1u << AK_ACT_MOVE);
     for (int u = 0; moves && u < s->units && followed < FORWARD_BREADTH && r == 0; u++) {
         if (ak_def(u)->side != s->side || !ak_on_board(s, u))

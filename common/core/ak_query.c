@@ -33,6 +33,19 @@ static bool supply_adjacency_matters(const struct ak_state *s)
     return false;
 }
 
+int ak_reach(const struct ak_state *s, int unit, ak_hex *out, int max)
+{
+    static struct ak_dest dest[AK_HEX_COUNT];
+    if (unit < 0 || unit >= s->units || !ak_on_board(s, unit))
+        return 0;
+    uint8_t u = (uint8_t)unit;
+    int n = ak_move_destinations(s, ak_def(unit)->side, &u, 1, dest, AK_HEX_COUNT, NULL), count = 0;
+    for (int i = 0; i < n && count < max; i++)
+        if (dest[i].hex != s->unit[unit].hex)
+            out[count++] = dest[i].hex;
+    return count;
+}
+
 int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max)
 {
     static struct ak_dest dest[AK_HEX_COUNT];

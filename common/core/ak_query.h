@@ -21,6 +21,11 @@ int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action 
 /* The legal moves of one unit: one action per destination, with the path
  * the engine would choose for it. */
 int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max);
+/* Where unit could end a move if its side moved now, whoever's turn it is
+ * (the squares, up to max): the enemy's reach, for a player (or the
+ * computer) weighing what the enemy can do next turn. Its own movement as
+ * the ruleset counts it, through the position as it stands. */
+int ak_reach(const struct ak_state *s, int unit, ak_hex *out, int max);
 /* Battles the attacker could declare now: against each enemy square next
  * to his units, by all his free units next to it and by each alone, with
  * the first supply unit that makes the battle legal. */

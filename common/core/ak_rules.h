@@ -208,6 +208,12 @@ struct ak_ruleset {
      * ISOLATION 1964; traced to a source or extender, SUPPLY PHASE
      * Updated): what a player's map overlay shows. */
     void (*supply_map)(const struct ak_state *s, int side, uint8_t *in);
+    /* open[hex] = 1 where a unit of side would not be isolated now, in the
+     * edition's sense (a supply line or a way home free of enemy zones,
+     * ISOLATION 1964; a line of any length to a supply unit, port or entry
+     * square, SUPPLY PHASE 4 Updated): what a player (or the computer)
+     * weighs before a pocket closes. */
+    void (*isolation_map)(const struct ak_state *s, int side, uint8_t *open);
     /* Start of a player turn: control snapshot, supply due, flags reset
      * (the Updated ruleset's reinforcement phase). */
     void (*start_player_turn)(struct ak_state *s, struct ak_events *ev);

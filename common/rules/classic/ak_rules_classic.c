@@ -96,6 +96,7 @@ const struct ak_ruleset ak_rules_classic = {
     .battle_preview = ak_classic_battle_preview,
     .declared_preview = ak_classic_declared_preview,
     .supply_map = ak_supply_lines,
+    .isolation_map = ak_isolation_map,
     .apply = {
         [AK_ACT_MOVE] = classic_move,
         [AK_ACT_PLACE] = classic_place,

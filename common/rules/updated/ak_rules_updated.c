@@ -134,6 +134,7 @@ const struct ak_ruleset ak_rules_updated = {
     .battle_preview = ak_updated_battle_preview,
     .declared_preview = ak_updated_declared_preview,
     .supply_map = ak_updated_supply_map,
+    .isolation_map = ak_updated_isolation_map,
     .apply = {
         [AK_ACT_MOVE] = updated_move,
         [AK_ACT_PLACE] = ak_updated_place,

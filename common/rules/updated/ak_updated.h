@@ -66,6 +66,9 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev);
 /* in[hex] = 1 where side's units would be in supply (SUPPLY PHASE 1-3). */
 void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in);
+/* The ruleset's isolation_map: in supply, or a line of any length to a
+ * supply unit, the port or the entry square (SUPPLY PHASE 4). */
+void ak_updated_isolation_map(const struct ak_state *s, int side, uint8_t *open);
 bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej);
 /* TOBRUK CAPTURE: the first Axis garrison of Tobruch gets a captured

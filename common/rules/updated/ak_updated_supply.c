@@ -193,6 +193,16 @@ void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in)
     trace_supply(s, side, in, extender);
 }
 
+void ak_updated_isolation_map(const struct ak_state *s, int side, uint8_t *open)
+{
+    static uint8_t in[AK_HEX_COUNT];
+    static bool extender[AK_UNIT_MAX];
+    trace_supply(s, side, in, extender);
+    trace_lines(s, side, open);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+        open[h] = open[h] || in[h];
+}
+
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev)
 {
     static uint8_t in[AK_HEX_COUNT], line[AK_HEX_COUNT];
