@@ -110,28 +110,60 @@ static int best_after(const struct ak_ai *ai, const struct ak_state *s, const st
     return best;
 }
 
-/* The strong level weighs the enemy's reply (ak_ai_reply.c) before a
- * greedy move too: a move whose gain the enemy's best answer takes back
- * (a unit stepping out of the screen that kept a pocket open) is not
- * made. */
-static bool safe_enough(const struct ak_ai *ai, const struct ak_state *s, int side, double base, double top,
-                        const struct ak_action *move)
+#define SAFE_TRIES 3            /* the strong level's best greedy moves weighed against the reply, best first */
+
+struct candidates {
+    int n;
+    double value[SAFE_TRIES];
+    struct ak_action move[SAFE_TRIES];
+};
+
+/* Keep the SAFE_TRIES best moves by value, best first. */
+static void keep(struct candidates *c, double v, const struct ak_action *a)
 {
-    if (ai->level < AK_AI_STRONG || ai->w.reply <= 0)
-        return true;
-    double before = ak_ai_reply_cost(&ai->w, s, side);
-    work = *s;
-    if (!ak_apply(&work, move, NULL, NULL))
+    if (c->n == SAFE_TRIES && v <= c->value[SAFE_TRIES - 1])
+        return;
+    int i = c->n < SAFE_TRIES ? c->n++ : SAFE_TRIES - 1;     /* full: the last one goes */
+    for (; i > 0 && c->value[i - 1] < v; i--) {
+        c->value[i] = c->value[i - 1];
+        c->move[i] = c->move[i - 1];
+    }
+    c->value[i] = v;
+    c->move[i] = *a;
+}
+
+/* The first of the candidate moves whose gain the enemy's best answer
+ * (ak_ai_reply.c) does not take back (a unit stepping out of the screen
+ * that kept a pocket open): the strong level weighs the reply before a
+ * greedy move as its plan does; the other levels take the best. */
+static bool safe_move(const struct ak_ai *ai, const struct ak_state *s, int side, double base,
+                      const struct candidates *c, struct ak_action *out)
+{
+    if (c->n == 0)
         return false;
-    return top - ai->w.reply * ak_ai_reply_cost(&ai->w, &work, side) > base - ai->w.reply * before;
+    if (ai->level < AK_AI_STRONG || ai->w.reply <= 0) {
+        *out = c->move[0];
+        return true;
+    }
+    double before = base - ai->w.reply * ak_ai_reply_cost(&ai->w, s, side);
+    for (int i = 0; i < c->n; i++) {
+        work = *s;
+        if (ak_apply(&work, &c->move[i], NULL, NULL) &&
+            c->value[i] - ai->w.reply * ak_ai_reply_cost(&ai->w, &work, side) > before) {
+            *out = c->move[i];
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The best move of the units looked at, by the value after it: true with
- * *out when it raises the value above base. */
+ * *out when it raises the value above base (and, at the strong level,
+ * survives the enemy's reply). */
 static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, double base, struct ak_action *out)
 {
-    double top = base + GAIN_MIN;
-    bool found = false;
+    static struct candidates c;
+    c.n = 0;
     int look = units_looked_at[ai->level], start = pick(ai, s->units);
     for (int k = 0, looked = 0; k < s->units && (!look || looked < look); k++) {
         int u = (start + k) % s->units;
@@ -143,14 +175,12 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
             double v = after(ai, s, &moves[i], side);
             if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
                 v += 0.5 * ak_ai_opened_battle(&ai->w, &work, moves[i].hex, side);
-            if (v > top && keeps_ending(s, &moves[i])) {
-                top = v;
-                *out = moves[i];
-                found = true;
-            }
+            if (v > base + GAIN_MIN && (c.n < SAFE_TRIES || v > c.value[SAFE_TRIES - 1]) &&
+                keeps_ending(s, &moves[i]))
+                keep(&c, v, &moves[i]);
         }
     }
-    return found && safe_enough(ai, s, side, base, top, out);
+    return safe_move(ai, s, side, base, &c, out);
 }
 
 /* A declared battle (index b) as a battle action, to value it. */

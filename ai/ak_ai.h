@@ -26,7 +26,7 @@ enum ak_ai_level {
     AK_AI_RANDOM = 0,       /* any legal action: the yardstick */
     AK_AI_BEGINNER = 1,     /* greedy over a few units, battles at good odds */
     AK_AI_STANDARD = 2,     /* greedy over every unit and every battle */
-    AK_AI_STRONG = 3,       /* a plan of the whole movement part by evolution, then the standard search */
+    AK_AI_STRONG = 3,       /* a plan of the whole movement part by evolution, hardened against the enemy's reply, then the standard search */
     AK_AI_LEVELS
 };
 
@@ -36,16 +36,16 @@ struct ak_ai_weights {
     double supply_unit;     /* each supply unit on board */
     double tobruch;         /* holding Tobruch */
     double home_threat;     /* an enemy combat unit within 3 squares of one's home base */
-    double advance;         /* per square nearer the enemy's home base, per unit (Axis), or holding (Allied) */
+    double advance;         /* per square, per Axis unit, of the way left to holding every key square (ak_ai_keys.c) */
     double out_of_supply;   /* a combat unit with no supply line, times its factors */
-    double isolated;        /* a combat unit isolated, times its factors and turns */
+    double isolated;        /* a combat unit cut off now, times its factors and 1 + the turns it has been isolated */
     double battle;          /* a battle's expected gain, in factors */
     double supply_exposed;  /* a supply unit an enemy combat unit can reach, with no own one on its square */
     double threat;          /* the enemy's best attack on a stack next turn, its expected gain */
     double home_garrison;   /* a combat unit on one's own home base: supply and reinforcements arrive only there (LOGISTICS) */
     double no_supply;       /* per turn without a supply unit on board (two: every unit lost, ISOLATION 1) */
     double key_square;      /* each fortress and home base one controls now (HOW TO WIN, CONTROL) */
-    double reply;           /* the strong level's plan: what the enemy's best single move next would cost */
+    double reply;           /* the strong level: what the enemy's best single move next would cost (ak_ai_reply.c) */
     double supply_front;    /* a supply unit within supply range of own units in contact (SUSTAIN ATTACKS) */
 };
 
@@ -85,7 +85,7 @@ int ak_ai_rollout(struct ak_state *s, uint64_t seed, int max_actions);
 
 /* The position for side, higher better (ak_ai_eval.c). */
 double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, int side);
-/* What each of side's supply units is worth now (the last one most). */
+/* What spending one of side's supply units costs now (the last one most). */
 double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *s, int side);
 /* A battle action's expected gain for its attacker, in factors, from the
  * ruleset's battle preview: each result's exact chance times what it
@@ -97,7 +97,7 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
  * worth (a fortress, a home base: ak_ai_square_worth). */
 double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *s, const struct ak_action *battle);
 /* What taking square h would be worth to side beyond the material: a key
- * square it does not hold (HOW TO WIN), 0 for any other (ak_ai_eval.c). */
+ * square it does not hold (HOW TO WIN), 0 for any other (ak_ai_keys.c). */
 double ak_ai_square_worth(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex h, int side);
 
 #endif

@@ -46,20 +46,29 @@ static double result_value(const char *name, double att, double def)
     return v;
 }
 
-/* Does a result ("DE", "EX", "DB2", "DL50%/DR2") empty the defenders'
- * square: eliminated, exchanged, driven back (in a fortress a retreat is
- * an elimination: FORTRESSES 5), or every step lost? */
-static bool vacates(const char *name)
+#define RETREAT_VACATES 0.5     /* a retreat empties the square as often as not (see vacates) */
+
+/* How surely a result ("DE", "EX", "DB2", "DL50%/DR2") empties the
+ * defenders' square: 1 when they are eliminated, exchanged or lose every
+ * step; RETREAT_VACATES when they are driven back (a retreat empties it,
+ * or in a 1964 fortress eliminates them, FORTRESSES 5, but an Updated
+ * fortress may be held by losing a step instead); 0 otherwise. A guess
+ * from the name, cheap enough for the plan's inner loop; ak_battle_odds
+ * (the engine fighting every face on a copy) knows exactly, at a
+ * resolution a face. */
+static double vacates(const char *name)
 {
+    double v = 0;
     for (const char *p = name; *p;) {
         size_t len = strcspn(p, "/");
-        if (len >= 2 && ((p[0] == 'D' && strchr("EBR", p[1])) || (p[0] == 'E' && p[1] == 'X')))
-            return true;
-        if (len >= 3 && p[0] == 'D' && p[1] == 'L' && atof(p + 2) >= 100)
-            return true;
+        if ((len >= 2 && ((p[0] == 'D' && p[1] == 'E') || (p[0] == 'E' && p[1] == 'X'))) ||
+            (len >= 3 && p[0] == 'D' && p[1] == 'L' && atof(p + 2) >= 100))
+            return 1;
+        if (len >= 2 && p[0] == 'D' && (p[1] == 'B' || p[1] == 'R'))
+            v = RETREAT_VACATES;
         p += len + (p[len] == '/');
     }
-    return false;
+    return v;
 }
 
 /* The battle's attackers and defenders, and its preview; false when the
@@ -88,14 +97,16 @@ double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *
         return 0;
     double empties = 0, taken = 0;
     for (int i = 0; i < p.nresults; i++)
-        empties += vacates(p.result[i].name) ? (double)p.result[i].chances / p.faces : 0;
+        empties += vacates(p.result[i].name) * p.result[i].chances / p.faces;
     static uint8_t seen[AK_HEX_COUNT];
     for (int i = 0; i < nd; i++)
-        seen[s->unit[def[i]].hex] = 0;
+        if (s->unit[def[i]].hex != AK_HEX_NONE)
+            seen[s->unit[def[i]].hex] = 0;
     for (int i = 0; i < nd && empties > 0; i++) {
         ak_hex h = s->unit[def[i]].hex;
-        if (!seen[h])
-            taken += ak_ai_square_worth(w, s, h, battle->side);
+        if (h == AK_HEX_NONE || seen[h])
+            continue;
+        taken += ak_ai_square_worth(w, s, h, battle->side);
         seen[h] = 1;
     }
     return w->battle * ak_ai_battle_value(s, battle) + empties * taken;

@@ -53,26 +53,50 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
 
 #define FRONT_REACH 40     /* squares: a supply unit this far behind the front still feels its pull */
 
-/* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
- * need one within AK_SUPPLY_RANGE squares): 1 within supply range of one
- * of side's combat units next to an enemy combat unit, falling to 0
- * FRONT_REACH squares further back (a gradient that brings it up over
- * the turns it takes), 0 with no unit in contact. */
-static double at_front(const struct ak_state *s, ak_hex h, int side)
+/* What side_value needs of the whole position for one side, worked out
+ * once an evaluation: where its units would be in supply and where they
+ * would not be isolated (the ruleset's senses), who controls each key
+ * square, and its front: the squares of its combat units next to an
+ * enemy combat unit. */
+struct side_view {
+    const uint8_t *supply, *open;
+    const uint8_t *control;     /* [AK_KEYS] */
+    int nfront;
+    ak_hex front[AK_UNIT_MAX];
+};
+
+static void find_front(const struct ak_state *s, int side, struct side_view *v)
 {
-    int nearest = -1;
+    static uint8_t enemy[AK_HEX_COUNT];
+    memset(enemy, 0, sizeof enemy);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            enemy[s->unit[u].hex] = 1;
+    v->nfront = 0;
     for (int u = 0; u < s->units; u++) {
         if (ak_def(u)->side != side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
             continue;
-        int d = ak_hex_distance(s->unit[u].hex, h);
-        if (nearest >= 0 && d >= nearest)
-            continue;
-        for (int e = 0; e < s->units; e++)
-            if (ak_def(e)->side != side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
-                ak_adjacent(s->unit[u].hex, s->unit[e].hex)) {
-                nearest = d;
+        ak_hex h = s->unit[u].hex;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(h, d);
+            if (n != AK_HEX_NONE && enemy[n] && ak_adjacent(h, n)) {
+                v->front[v->nfront++] = h;
                 break;
             }
+        }
+    }
+}
+
+/* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
+ * need one within AK_SUPPLY_RANGE squares): 1 within supply range of the
+ * front, falling to 0 FRONT_REACH squares further back (a gradient that
+ * brings it up over the turns it takes), 0 with no front. */
+static double at_front(const struct side_view *v, ak_hex h)
+{
+    int nearest = -1;
+    for (int i = 0; i < v->nfront; i++) {
+        int d = ak_hex_distance(v->front[i], h);
+        nearest = nearest < 0 || d < nearest ? d : nearest;
     }
     if (nearest < 0 || nearest > AK_SUPPLY_RANGE + FRONT_REACH)
         return 0;
@@ -156,10 +180,19 @@ double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *
     return n <= 1 ? w->supply_unit + w->no_supply / 2 : w->supply_unit;
 }
 
-/* One side's part of the value (the caller subtracts the enemy's). */
-static double side_value(const struct ak_ai_weights *w, const struct ak_state *s, int side, const uint8_t *supply,
-                         const uint8_t *open)
+static bool all_in_supply(const struct ak_state *s, int side, const uint8_t *supply)
 {
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)) && !supply[s->unit[u].hex])
+            return false;
+    return true;
+}
+
+/* One side's part of the value (the caller subtracts the enemy's). */
+static double side_value(const struct ak_ai_weights *w, const struct ak_state *s, int side,
+                         const struct side_view *view)
+{
+    const uint8_t *supply = view->supply, *open = view->open;
     const struct ak_map *m = ak_map();
     ak_hex goal = m->homebase[!side];
     double v = 0;
@@ -173,7 +206,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
             v += w->supply_unit - (exposed(s, h, side) ? w->supply_exposed : 0) +
-                 w->supply_front * at_front(s, h, side);
+                 w->supply_front * at_front(view, h);
             any_supply = true;
             continue;
         }
@@ -188,7 +221,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             v += w->battle * forced_attack(s, h, side);
         }
         if (side == AK_AXIS)
-            v -= w->advance * ak_ai_key_distance(s, side, h);
+            v -= w->advance * ak_ai_key_distance(view->control, side, h);
         if (!supply[h])
             v -= w->out_of_supply * f;
         /* cut off now, not as the turn began: a unit that walks out of a
@@ -204,7 +237,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         garrison = garrison || h == m->homebase[side];
     }
     for (int k = 0; k < AK_KEYS; k++)
-        v += ak_control_now(s, k) == side ? w->key_square : 0;
+        v += view->control[k] == side ? w->key_square : 0;
     return v + (garrison ? w->home_garrison : 0) + (any_supply ? w->no_supply / 2 : 0) -
            w->no_supply * s->no_supply_turns[side];
 }
@@ -215,9 +248,18 @@ double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, i
             return s->result == AK_RESULT_DRAW ? 0
                : s->result == (side == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS) ? WON : -WON;
     static uint8_t supply[AK_SIDES][AK_HEX_COUNT], open[AK_SIDES][AK_HEX_COUNT];
+    static struct side_view view[AK_SIDES];
+    uint8_t control[AK_KEYS];
+    for (int k = 0; k < AK_KEYS; k++)
+        control[k] = (uint8_t)ak_control_now(s, k);
     for (int x = 0; x < AK_SIDES; x++) {
         ak_overlay(s, x, NULL, supply[x]);
-        ak_isolation_overlay(s, x, open[x]);
+        view[x].supply = supply[x];
+        /* a unit in supply is never isolated (in both rulesets): the
+         * isolation map is worked out only when some unit is out of supply */
+        view[x].open = all_in_supply(s, x, supply[x]) ? supply[x] : (ak_isolation_overlay(s, x, open[x]), open[x]);
+        view[x].control = control;
+        find_front(s, x, &view[x]);
     }
-    return side_value(w, s, side, supply[side], open[side]) - side_value(w, s, !side, supply[!side], open[!side]);
+    return side_value(w, s, side, &view[side]) - side_value(w, s, !side, &view[!side]);
 }

@@ -7,15 +7,16 @@
 
 /* The best battle a unit of side on h could open next to it: its side's
  * combat units next to the best enemy square next to h, against it, by
- * ak_ai_battle_value (ak_ai_battle.c). */
+ * ak_ai_battle_worth (ak_ai_battle.c). */
 double ak_ai_opened_battle(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex h, int side);
 /* The battle side's combat units next to enemy square e would fight. */
 double ak_ai_battle_against(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex e, int side);
 
 /* The way from h to holding every key square for side, in squares: to
- * the nearest one it does not control, and a leg for each other one; 0
- * when it controls them all (ak_ai_keys.c). */
-int ak_ai_key_distance(const struct ak_state *s, int side, ak_hex h);
+ * the nearest one it does not control (control[k]: ak_control_now of
+ * each key), and a leg for each other one; 0 when it controls them all
+ * (ak_ai_keys.c). */
+int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h);
 
 /* The strong level's plan of the movement part of the turn s is in, by
  * online evolutionary planning within `evaluations` positions valued

@@ -17,11 +17,11 @@
  * The legs make taking a key always worth more than the longer way to the
  * next one (without them a unit stepping into Bengasi lost value: every
  * unit's nearest unheld key jumped to Tobruch). */
-int ak_ai_key_distance(const struct ak_state *s, int side, ak_hex h)
+int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h)
 {
     int nearest = 0, unheld = 0;
     for (int k = 0; k < AK_KEYS; k++) {
-        if (ak_control_now(s, k) == side)
+        if (control[k] == side)
             continue;
         int d = ak_hex_distance(h, ak_key_hex(k));
         nearest = unheld++ == 0 || d < nearest ? d : nearest;

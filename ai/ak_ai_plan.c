@@ -14,14 +14,17 @@
  * unit order on a copy of the state (a move the rules refuse there is
  * skipped), then the evaluation, plus half the battle weight times the
  * battles against the enemy squares next to the moved units (each square
- * once, with every unit of the side next to it). The first population holds the
+ * once, with every unit of the side next to it, by ak_ai_battle_worth).
+ * The first population holds the
  * greedy picks (each unit's best destination when it raises the value),
  * standing still, and random genomes; each generation keeps the better
  * half and fills the rest with children of two of them (uniform
  * crossover, one or more genes mutated). The budget is a number of
  * evaluations, so the plan is the same for the same state and seed. The
- * best genome's moves, in order, are the plan ak_ai.c follows (each
- * tried again by the engine before it is sent).
+ * best genome is then hardened against the enemy's reply (harden, below:
+ * ak_ai_reply.c's evaluations come on top of the budget), and its moves,
+ * in order, are the plan ak_ai.c follows (each tried again by the engine
+ * before it is sent).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -187,7 +190,8 @@ static double safe_value(const struct ak_ai *ai, const struct ak_state *s, const
  * standing still or one of its two best destinations instead of its
  * move, kept when the value with the reply weighed rises. One pass; only
  * when the reply costs something (a reply costs an evaluation per square
- * the enemy reaches: docs/ai.md gives the time). */
+ * the enemy reaches; these evaluations come on top of the plan's budget:
+ * docs/ai.md gives the time a player turn). */
 static void harden(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, struct genome *best)
 {
     double reply = 0, cur = ai->w.reply > 0 ? safe_value(ai, s, p, best->pick, &reply) : 0;

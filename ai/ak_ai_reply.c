@@ -1,5 +1,6 @@
 /* ak_ai_reply: what the enemy's best single move next turn would cost a
- * position, for the strong level's plan (ak_ai_plan.c).
+ * position, for the strong level (its plan, ak_ai_plan.c, and its greedy
+ * moves, ak_ai.c).
  *
  * The evaluation is static: it sees a pocket once it is closed, a supply
  * unit once it can be taken, a home base once an enemy zone covers it,
@@ -18,7 +19,9 @@
  * the battles that could follow are the evaluation's battle and forced
  * attack terms, and two enemy units moving together are not looked at.
  * Its cost is an evaluation per reachable square of every enemy unit
- * (some hundreds), so the plan asks it only for its best few genomes.
+ * (some hundreds), so it is asked only of the plan's best genome and its
+ * variants (harden) and of the best few greedy moves, never inside the
+ * plan's evolution.
  */
 #include <math.h>
 #include <stddef.h>

@@ -18,10 +18,11 @@
  * usage: ai-bench GAMES LEVEL-A LEVEL-B [RULESET [STOP-TURN [FIRST-SEED]]]
  *   AK_AI_PLAN=N sets the first level's plan budget (the strong level's
  *   whole-movement plan; 0: none)
- *   AK_AI_TRACE=1 a line a player turn (units, factors and supply units
- *   each side has on board, who holds each key square, the evaluation),
- *   2 every action's kind, 3 every action and its events as JSON, 4 the
- *   line and where every unit stands; all on stderr
+ *   AK_AI_TRACE=1 a line a player turn (units, full factors and supply
+ *   units each side has on board, who holds each key square, the
+ *   evaluation), 2 every action's kind, 3 that and every action with its
+ *   events as JSON, 4 the turn's line and where every unit stands (with
+ *   the kinds); all on stderr
  *   RULESET classic (default) or updated (needs AK_AI_CRT=FILE, a table
  *   in docs/crt-format.md's format)
  */

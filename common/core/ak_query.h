@@ -24,7 +24,11 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
 /* Where unit could end a move if its side moved now, whoever's turn it is
  * (the squares, up to max): the enemy's reach, for a player (or the
  * computer) weighing what the enemy can do next turn. Its own movement as
- * the ruleset counts it, through the position as it stands. */
+ * the ruleset counts it, through the position as it stands, with what it
+ * carries from its own last turn: in the Updated ruleset an enemy unit
+ * that built a box stays put, and during the mover's mechanized movement
+ * phase only mechanized units reach, at that phase's allowance (an
+ * under-estimate of the enemy's next movement phase). */
 int ak_reach(const struct ak_state *s, int unit, ak_hex *out, int max);
 /* Battles the attacker could declare now: against each enemy square next
  * to his units, by all his free units next to it and by each alone, with
