@@ -113,17 +113,24 @@ static int best_after(const struct ak_ai *ai, const struct ak_state *s, const st
 #define SAFE_TRIES 3            /* the strong level's best greedy moves weighed against the reply, best first */
 
 struct candidates {
-    int n;
+    int n, max;             /* max: SAFE_TRIES at the strong level, else 1 (only the best is taken) */
     double value[SAFE_TRIES];
     struct ak_action move[SAFE_TRIES];
 };
 
-/* Keep the SAFE_TRIES best moves by value, best first. */
+/* Whether a move of value v would be kept (it beats the last one kept
+ * when the list is full). */
+static bool would_keep(const struct candidates *c, double v)
+{
+    return c->n < c->max || v > c->value[c->max - 1];
+}
+
+/* Keep the c->max best moves by value, best first (the earlier of equals). */
 static void keep(struct candidates *c, double v, const struct ak_action *a)
 {
-    if (c->n == SAFE_TRIES && v <= c->value[SAFE_TRIES - 1])
+    if (!would_keep(c, v))
         return;
-    int i = c->n < SAFE_TRIES ? c->n++ : SAFE_TRIES - 1;     /* full: the last one goes */
+    int i = c->n < c->max ? c->n++ : c->max - 1;     /* full: the last one goes */
     for (; i > 0 && c->value[i - 1] < v; i--) {
         c->value[i] = c->value[i - 1];
         c->move[i] = c->move[i - 1];
@@ -164,6 +171,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
 {
     static struct candidates c;
     c.n = 0;
+    c.max = ai->level >= AK_AI_STRONG && ai->w.reply > 0 ? SAFE_TRIES : 1;
     int look = units_looked_at[ai->level], start = pick(ai, s->units);
     for (int k = 0, looked = 0; k < s->units && (!look || looked < look); k++) {
         int u = (start + k) % s->units;
@@ -175,8 +183,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
             double v = after(ai, s, &moves[i], side);
             if (ai->level >= AK_AI_STRONG && v > -HUGE_VAL)
                 v += 0.5 * ak_ai_opened_battle(&ai->w, &work, moves[i].hex, side);
-            if (v > base + GAIN_MIN && (c.n < SAFE_TRIES || v > c.value[SAFE_TRIES - 1]) &&
-                keeps_ending(s, &moves[i]))
+            if (v > base + GAIN_MIN && would_keep(&c, v) && keeps_ending(s, &moves[i]))
                 keep(&c, v, &moves[i]);
         }
     }

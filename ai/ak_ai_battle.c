@@ -46,26 +46,29 @@ static double result_value(const char *name, double att, double def)
     return v;
 }
 
-#define RETREAT_VACATES 0.5     /* a retreat empties the square as often as not (see vacates) */
+#define UNSURE 0.5      /* a result that empties the square as often as not */
 
 /* How surely a result ("DE", "EX", "DB2", "DL50%/DR2") empties the
- * defenders' square: 1 when they are eliminated, exchanged or lose every
- * step; RETREAT_VACATES when they are driven back (a retreat empties it,
- * or in a 1964 fortress eliminates them, FORTRESSES 5, but an Updated
- * fortress may be held by losing a step instead); 0 otherwise. A guess
+ * defenders' square: 1 when they are eliminated or lose every step, or
+ * are driven back (a retreat, or in a 1964 fortress an elimination,
+ * FORTRESSES 5), except that where a ruleset's two-step units may hold a
+ * fortress by losing a step instead (step_holds), a retreat there is
+ * UNSURE; an exchange is UNSURE too (1964: only the weaker side is
+ * removed, and a fortress doubles the defence); 0 otherwise. A guess
  * from the name, cheap enough for the plan's inner loop; ak_battle_odds
  * (the engine fighting every face on a copy) knows exactly, at a
  * resolution a face. */
-static double vacates(const char *name)
+static double vacates(const char *name, bool step_holds)
 {
     double v = 0;
     for (const char *p = name; *p;) {
         size_t len = strcspn(p, "/");
-        if ((len >= 2 && ((p[0] == 'D' && p[1] == 'E') || (p[0] == 'E' && p[1] == 'X'))) ||
-            (len >= 3 && p[0] == 'D' && p[1] == 'L' && atof(p + 2) >= 100))
+        if ((len >= 2 && p[0] == 'D' && p[1] == 'E') || (len >= 3 && p[0] == 'D' && p[1] == 'L' && atof(p + 2) >= 100))
             return 1;
         if (len >= 2 && p[0] == 'D' && (p[1] == 'B' || p[1] == 'R'))
-            v = RETREAT_VACATES;
+            v = step_holds ? UNSURE : 1;
+        else if (len >= 2 && p[0] == 'E' && p[1] == 'X' && v < UNSURE)
+            v = UNSURE;
         p += len + (p[len] == '/');
     }
     return v;
@@ -95,9 +98,14 @@ double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *
     struct ak_battle_preview p;
     if (!preview_of(s, battle, att, &na, def, &nd, &p))
         return 0;
+    bool fortress = false;
+    for (int i = 0; i < nd; i++)
+        fortress = fortress || (s->unit[def[i]].hex != AK_HEX_NONE &&
+                                ak_map()->terrain[s->unit[def[i]].hex] == AK_TERRAIN_FORTRESS);
+    bool step_holds = fortress && ak_ruleset_get(s->ruleset)->two_step_units;
     double empties = 0, taken = 0;
     for (int i = 0; i < p.nresults; i++)
-        empties += vacates(p.result[i].name) * p.result[i].chances / p.faces;
+        empties += vacates(p.result[i].name, step_holds) * p.result[i].chances / p.faces;
     static uint8_t seen[AK_HEX_COUNT];
     for (int i = 0; i < nd; i++)
         if (s->unit[def[i]].hex != AK_HEX_NONE)

@@ -89,8 +89,9 @@ static void find_front(const struct ak_state *s, int side, struct side_view *v)
 
 /* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
  * need one within AK_SUPPLY_RANGE squares): 1 within supply range of the
- * front, falling to 0 FRONT_REACH squares further back (a gradient that
- * brings it up over the turns it takes), 0 with no front. */
+ * front; beyond, half as much falling to 0 FRONT_REACH squares further
+ * back (a gradient that brings it up over the turns it takes, and a step
+ * that is worth the last square into range); 0 with no front. */
 static double at_front(const struct side_view *v, ak_hex h)
 {
     int nearest = -1;
@@ -249,7 +250,7 @@ double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, i
                : s->result == (side == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS) ? WON : -WON;
     static uint8_t supply[AK_SIDES][AK_HEX_COUNT], open[AK_SIDES][AK_HEX_COUNT];
     static struct side_view view[AK_SIDES];
-    uint8_t control[AK_KEYS];
+    static uint8_t control[AK_KEYS];
     for (int k = 0; k < AK_KEYS; k++)
         control[k] = (uint8_t)ak_control_now(s, k);
     for (int x = 0; x < AK_SIDES; x++) {

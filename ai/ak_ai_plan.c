@@ -12,9 +12,9 @@
  * CHOICES_MAX - 1 best destinations alone (by the value after that move
  * and the battle it opens), or none. Its fitness: the moves applied in
  * unit order on a copy of the state (a move the rules refuse there is
- * skipped), then the evaluation, plus half the battle weight times the
- * battles against the enemy squares next to the moved units (each square
- * once, with every unit of the side next to it, by ak_ai_battle_worth).
+ * skipped), then the evaluation, plus half what the battles against the
+ * enemy squares next to the moved units are worth (each square once, with
+ * every unit of the side next to it; ak_ai_battle_worth).
  * The first population holds the
  * greedy picks (each unit's best destination when it raises the value),
  * standing still, and random genomes; each generation keeps the better
