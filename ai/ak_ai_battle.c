@@ -16,8 +16,10 @@
 #define RETREAT_SHARE (1.0 / 3.0)
 #define EXCHANGE_SHARE 0.2      /* EX: both lose about as much; the defender's square opens */
 
-/* What one part of a result ("DE", "AL50%", "DR2") gives the attacker. */
-static double part_value(const char *p, size_t len, double att, double def)
+/* What one part of a result ("DE", "AL50%", "DR2") gives the attacker;
+ * retreat_kills: the defenders hold a fortress where the ruleset makes a
+ * retreat an elimination (1964: FORTRESSES 5). */
+static double part_value(const char *p, size_t len, double att, double def, bool retreat_kills)
 {
     double weaker = att < def ? att : def;
     if (len >= 2 && p[0] == 'D' && p[1] == 'E')
@@ -31,16 +33,16 @@ static double part_value(const char *p, size_t len, double att, double def)
         return p[0] == 'D' ? share * weaker : -share * weaker;
     }
     if (len >= 2 && (p[1] == 'B' || p[1] == 'R'))
-        return p[0] == 'D' ? RETREAT_SHARE * def : p[0] == 'A' ? -RETREAT_SHARE * att : 0;
+        return p[0] == 'D' ? (retreat_kills ? def : RETREAT_SHARE * def) : p[0] == 'A' ? -RETREAT_SHARE * att : 0;
     return 0;
 }
 
-static double result_value(const char *name, double att, double def)
+static double result_value(const char *name, double att, double def, bool retreat_kills)
 {
     double v = 0;
     for (const char *p = name; *p;) {
         size_t len = strcspn(p, "/");
-        v += part_value(p, len, att, def);
+        v += part_value(p, len, att, def, retreat_kills);
         p += len + (p[len] == '/');
     }
     return v;
@@ -91,6 +93,15 @@ static bool preview_of(const struct ak_state *s, const struct ak_action *battle,
     return p->known && p->allowed && p->faces > 0;
 }
 
+/* Whether any of the defenders stands in a fortress. */
+static bool in_fortress(const struct ak_state *s, const uint8_t *def, int nd)
+{
+    for (int i = 0; i < nd; i++)
+        if (s->unit[def[i]].hex != AK_HEX_NONE && ak_map()->terrain[s->unit[def[i]].hex] == AK_TERRAIN_FORTRESS)
+            return true;
+    return false;
+}
+
 double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *s, const struct ak_action *battle)
 {
     uint8_t att[AK_GROUP_MAX], def[AK_GROUP_MAX];
@@ -98,11 +109,7 @@ double ak_ai_battle_worth(const struct ak_ai_weights *w, const struct ak_state *
     struct ak_battle_preview p;
     if (!preview_of(s, battle, att, &na, def, &nd, &p))
         return 0;
-    bool fortress = false;
-    for (int i = 0; i < nd; i++)
-        fortress = fortress || (s->unit[def[i]].hex != AK_HEX_NONE &&
-                                ak_map()->terrain[s->unit[def[i]].hex] == AK_TERRAIN_FORTRESS);
-    bool step_holds = fortress && ak_ruleset_get(s->ruleset)->two_step_units;
+    bool step_holds = in_fortress(s, def, nd) && ak_ruleset_get(s->ruleset)->two_step_units;
     double empties = 0, taken = 0;
     for (int i = 0; i < p.nresults; i++)
         empties += vacates(p.result[i].name, step_holds) * p.result[i].chances / p.faces;
@@ -134,8 +141,9 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
         a += ak_def(att[i])->attack + ak_def(att[i])->defense;
     for (int i = 0; i < nd; i++)
         d += ak_def(def[i])->attack + ak_def(def[i])->defense;
+    bool retreat_kills = in_fortress(s, def, nd) && ak_ruleset_get(s->ruleset)->fortress_retreat_kills;
     for (int i = 0; i < p.nresults; i++)
-        v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d);
+        v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d, retreat_kills);
     return v;
 }
 

@@ -57,12 +57,14 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
  * once an evaluation: where its units would be in supply and where they
  * would not be isolated (the ruleset's senses), who controls each key
  * square, and its front: the squares of its combat units next to an
- * enemy combat unit. */
+ * enemy combat unit, and the key squares it could assault (enemy units
+ * on a key it does not hold: the siege its supply must come up to before
+ * any unit is next to the enemy; ak_ai_assault.c). */
 struct side_view {
     const uint8_t *supply, *open;
     const uint8_t *control;     /* [AK_KEYS] */
     int nfront;
-    ak_hex front[AK_UNIT_MAX];
+    ak_hex front[AK_UNIT_MAX + AK_KEYS];
 };
 
 static void find_front(const struct ak_state *s, int side, struct side_view *v)
@@ -85,6 +87,7 @@ static void find_front(const struct ak_state *s, int side, struct side_view *v)
             }
         }
     }
+    v->nfront += ak_ai_assault_targets(s, side, v->front + v->nfront);
 }
 
 /* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
@@ -196,7 +199,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
     const uint8_t *supply = view->supply, *open = view->open;
     const struct ak_map *m = ak_map();
     ak_hex goal = m->homebase[!side];
-    double v = 0;
+    double v = 0, front = 0;    /* front: the supply unit nearest the front's at_front */
     bool garrison = false, any_supply = false;
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
@@ -206,8 +209,9 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             continue;
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
-            v += w->supply_unit - (exposed(s, h, side) ? w->supply_exposed : 0) +
-                 w->supply_front * at_front(view, h);
+            v += w->supply_unit - (exposed(s, h, side) ? w->supply_exposed : 0);
+            double f = at_front(view, h);
+            front = f > front ? f : front;
             any_supply = true;
             continue;
         }
@@ -239,7 +243,9 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
     }
     for (int k = 0; k < AK_KEYS; k++)
         v += view->control[k] == side ? w->key_square : 0;
-    return v + (garrison ? w->home_garrison : 0) + (any_supply ? w->no_supply / 2 : 0) -
+    /* one supply unit in range sustains every attack (SUSTAIN ATTACKS 4-5):
+     * the front is worth its weight once */
+    return v + w->supply_front * front + (garrison ? w->home_garrison : 0) + (any_supply ? w->no_supply / 2 : 0) -
            w->no_supply * s->no_supply_turns[side];
 }
 

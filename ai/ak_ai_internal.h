@@ -18,6 +18,19 @@ double ak_ai_battle_against(const struct ak_ai_weights *w, const struct ak_state
  * (ak_ai_keys.c). */
 int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h);
 
+/* The key squares side could assault: those it does not control with
+ * enemy combat units on them, into out[AK_KEYS]; how many
+ * (ak_ai_assault.c). */
+int ak_ai_assault_targets(const struct ak_state *s, int side, ak_hex *out);
+/* Unit u's part in the assault on t, of its n destinations dests (valued
+ * v, the best part taken): a combat unit next to t, on a square whose
+ * stack (stacked[], counted by the caller for this assault, and raised
+ * here) has room; a supply unit within range of every square next to t;
+ * the unit's own square when it is there already; AK_HEX_NONE when it
+ * cannot take part this turn. */
+ak_hex ak_ai_assault_part(const struct ak_state *s, int u, ak_hex t, const struct ak_action *dests, const double *v,
+                          int n, uint8_t *stacked);
+
 /* The strong level's plan of the movement part of the turn s is in, by
  * online evolutionary planning within `evaluations` positions valued
  * (ak_ai_plan.c): at most cap moves, in the order to send them. */

@@ -27,6 +27,7 @@
  * before it is sent).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,14 +35,24 @@
 #include "ak_query.h"
 
 #define UNITS_MAX 72            /* every unit of a side (the Allies have 68 counters) */
-#define CHOICES_MAX 10          /* per unit: standing still and its 9 best destinations */
+#define BEST_MAX 9              /* per unit: its best destinations alone */
+#define CHOICES_MAX (1 + BEST_MAX + AK_KEYS)   /* and standing still, and its part in each assault */
 #define POP 12
+#define NO_PART 0xFF            /* a unit with no part in an assault */
 
+/* The destinations the genomes choose from, and the assaults: for each
+ * key square side does not hold with enemy combat units on it, the
+ * choice that brings each unit into it (a combat unit next to the
+ * square, a supply unit within range of it; ak_ai_assault.c). */
 struct pool {
     int side, n;
     uint8_t unit[UNITS_MAX];
+    ak_hex unit_hex[UNITS_MAX];
     int nchoice[UNITS_MAX];
     ak_hex choice[UNITS_MAX][CHOICES_MAX];  /* [0]: stands still */
+    int ntarget;
+    ak_hex target[AK_KEYS];
+    uint8_t part[AK_KEYS][UNITS_MAX];       /* a choice, or NO_PART */
 };
 
 struct genome {
@@ -118,14 +129,30 @@ static void keep_best(struct ak_action *d, double *v, int n, int k)
     }
 }
 
-/* Each unit's best destinations alone; *greedy gets the best one where it
- * raises the value. */
+/* Choice index of hex h in unit i's choices, added when it is not there. */
+static uint8_t choice_of(struct pool *p, int i, ak_hex h)
+{
+    if (h == p->unit_hex[i])
+        return 0;
+    for (int c = 1; c < p->nchoice[i]; c++)
+        if (p->choice[i][c] == h)
+            return (uint8_t)c;
+    p->choice[i][p->nchoice[i]] = h;
+    return (uint8_t)p->nchoice[i]++;
+}
+
+/* Each unit's best destinations alone, and its part in each assault;
+ * *greedy gets the best one where it raises the value. */
 static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side, struct pool *p, uint8_t *greedy)
 {
     static double v[AK_HEX_COUNT];
+    static uint8_t stacked[AK_KEYS][AK_HEX_COUNT];
     uint8_t none[UNITS_MAX] = {0};
     p->side = side;
     p->n = 0;
+    p->ntarget = ak_ai_assault_targets(s, side, p->target);
+    for (int t = 0; t < p->ntarget; t++)
+        ak_ai_count_own(s, stacked[t]);
     double base = value(ai, s, p, none);
     for (int u = 0; u < s->units && p->n < UNITS_MAX; u++) {
         if (ak_def(u)->side != side || !ak_on_board(s, u))
@@ -140,16 +167,30 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
                              0.5 * ak_ai_opened_battle(&ai->w, &work, dests[i].hex, side)
                        : -HUGE_VAL;
         }
-        int k = n < CHOICES_MAX - 1 ? n : CHOICES_MAX - 1;
+        ak_hex part[AK_KEYS];
+        for (int t = 0; t < p->ntarget; t++)
+            part[t] = ak_ai_assault_part(s, u, p->target[t], dests, v, n, stacked[t]);
+        int k = n < BEST_MAX ? n : BEST_MAX;
         keep_best(dests, v, n, k);
         int i = p->n++;
         p->unit[i] = (uint8_t)u;
+        p->unit_hex[i] = s->unit[u].hex;
         p->choice[i][0] = AK_HEX_NONE;
         for (int j = 0; j < k; j++)
             p->choice[i][j + 1] = dests[j].hex;
         p->nchoice[i] = k + 1;
+        for (int t = 0; t < p->ntarget; t++)
+            p->part[t][i] = part[t] == AK_HEX_NONE ? NO_PART : choice_of(p, i, part[t]);
         greedy[i] = v[0] > base ? 1 : 0;
     }
+}
+
+/* The assault on target t: every unit that can take its part, the others
+ * as the greedy genome has them. */
+static void assault(const struct pool *p, int t, const uint8_t *greedy, uint8_t *pick)
+{
+    for (int i = 0; i < p->n; i++)
+        pick[i] = p->part[t][i] == NO_PART ? greedy[i] : p->part[t][i];
 }
 
 static int pick_index(struct ak_ai *ai, int n)
@@ -225,10 +266,19 @@ int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, stru
     for (int g = 2; g < POP; g++)           /* [1] stands still */
         for (int i = 0; i < p.n; i++)
             pop[g].pick[i] = (uint8_t)(pick_index(ai, 2) ? pick_index(ai, p.nchoice[i]) : 0);
+    for (int t = 0; t < p.ntarget; t++)     /* then the assaults */
+        assault(&p, t, pop[0].pick, pop[2 + t].pick);
     int born = 0;
     for (int g = 0; g < POP; g++) {
         pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
         pop[g].born = born++;
+    }
+    if (getenv("DBG_ASSAULT")) for (int t = 0; t < p.ntarget; t++) {
+        int parts = 0; for (int i = 0; i < p.n; i++) parts += p.part[t][i] != NO_PART && p.part[t][i] != pop[0].pick[i];
+        fitness(ai, s, &p, pop[2+t].pick);
+        { char b[8]; for (int i = 0; i < p.n; i++) if (pop[2+t].pick[i]) fprintf(stderr, " %s->%s", ak_def(p.unit[i])->shortname, ak_hex_format(p.choice[i][pop[2+t].pick[i]], b)); }
+        fprintf(stderr, "\nDBG eval %.1f battle %.1f ending %d\n", ak_ai_evaluate(&ai->w, &work, side), ak_ai_battle_against(&ai->w, &work, p.target[t], side), 0);
+        fprintf(stderr, "DBG target %d parts %d fitness %.1f greedy %.1f still %.1f\n", p.target[t], parts, pop[2+t].fitness, pop[0].fitness, pop[1].fitness);
     }
     for (int used = POP; used + POP / 2 <= evaluations;) {
         qsort(pop, POP, sizeof pop[0], by_fitness);

@@ -79,6 +79,7 @@ const struct ak_ruleset ak_rules_classic = {
     .start_stack_limit = 10,
     .road_bonus = 10,
     .rommel_bonus = 2,
+    .fortress_retreat_kills = true,
     .zoc_halt_code = "ATTACKING-1",
     .movement = &ak_movement_squares,
     .odds_name = classic_odds_name,
