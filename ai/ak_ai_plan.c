@@ -27,7 +27,6 @@
  * before it is sent).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,13 +271,6 @@ int ak_ai_plan(struct ak_ai *ai, const struct ak_state *s, int evaluations, stru
     for (int g = 0; g < POP; g++) {
         pop[g].fitness = fitness(ai, s, &p, pop[g].pick);
         pop[g].born = born++;
-    }
-    if (getenv("DBG_ASSAULT")) for (int t = 0; t < p.ntarget; t++) {
-        int parts = 0; for (int i = 0; i < p.n; i++) parts += p.part[t][i] != NO_PART && p.part[t][i] != pop[0].pick[i];
-        fitness(ai, s, &p, pop[2+t].pick);
-        { char b[8]; for (int i = 0; i < p.n; i++) if (pop[2+t].pick[i]) fprintf(stderr, " %s->%s", ak_def(p.unit[i])->shortname, ak_hex_format(p.choice[i][pop[2+t].pick[i]], b)); }
-        fprintf(stderr, "\nDBG eval %.1f battle %.1f ending %d\n", ak_ai_evaluate(&ai->w, &work, side), ak_ai_battle_against(&ai->w, &work, p.target[t], side), 0);
-        fprintf(stderr, "DBG target %d parts %d fitness %.1f greedy %.1f still %.1f\n", p.target[t], parts, pop[2+t].fitness, pop[0].fitness, pop[1].fitness);
     }
     for (int used = POP; used + POP / 2 <= evaluations;) {
         qsort(pop, POP, sizeof pop[0], by_fitness);

@@ -306,6 +306,71 @@ START_TEST(forward_reaches_abandon)
 }
 END_TEST
 
+/* EXCHANGE: the side with more defence factors "removes the number of
+ * Units whose combined Attack Factors total at least that of the Defense
+ * Factors removed by his opponent". Nine Axis units (32 attack factors)
+ * took Tobruch at 2-1 and rolled an exchange against 16 doubled defence
+ * factors: no single unit or pair reaches 16, and the list offered only
+ * "all nine", which the computer player took (issue 31's matches). The
+ * list now holds the cheapest set that meets the exchange, found here by
+ * trying every set. */
+START_TEST(exchange_lists_the_cheapest_set)
+{
+    static struct ak_state s, t;
+    const char *const put[][2] = {{"2arm3", "G25"},   {"22gdsinf", "G25"}, {"9ainf20", "G25"}, {"15pz115", "G24"},
+                                  {"15pz33", "G24"},  {"15pz8", "G24"},    {"21pz104", "H25"}, {"21pz3", "H25"},
+                                  {"21pz5", "H25"},   {"ariete", "H26"},   {"bologna", "H26"}, {"pavia", "H26"},
+                                  {"gsup2", "G23"},   {"asup1", "J62"}};
+    only_these(&s, put, sizeof put / sizeof put[0]);
+    s.side = AK_AXIS;
+    s.phase = AK_PHASE_COMBAT;
+    struct ak_action b = {.kind = AK_ACT_BATTLE, .side = AK_AXIS, .hex = AK_HEX_NONE,
+                          .supply = (uint8_t)ak_unit_find(ak_data(), "gsup2")};
+    for (size_t i = 0; i < 12; i++)
+        b.units[b.nunits++] = (uint8_t)ak_unit_find(ak_data(), put[i][0]);
+    struct ak_reject rej;
+    ck_assert_msg(ak_apply(&s, &b, NULL, &rej), "%s %s", rej.code, rej.text);
+    struct ak_action r = {.kind = AK_ACT_RESOLVE, .side = AK_AXIS, .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
+    uint64_t seed = 1;
+    for (;; seed++) {
+        ck_assert_int_lt(seed, 1000);
+        t = s;
+        ak_rng_seed(&t.rng, seed);
+        ck_assert_msg(ak_apply(&t, &r, NULL, &rej), "%s %s", rej.code, rej.text);
+        if (t.pending.kind == AK_PEND_EXCHANGE)
+            break;
+    }
+    ck_assert_int_eq(t.pending.side, AK_AXIS);
+    ck_assert_int_eq(t.pending.need, 16);
+    /* the cheapest set by trying all 2^9 of the attackers' */
+    int best = -1;
+    for (unsigned m = 1; m < 1u << 9; m++) {
+        int attack = 0, cost = 0;
+        for (int i = 0; i < 9; i++)
+            if (m & 1u << i) {
+                const struct ak_unit_def *d = ak_def(ak_unit_find(ak_data(), put[3 + i][0]));
+                attack += d->attack;
+                cost += d->attack + d->defense;
+            }
+        if (attack >= 16 && (best < 0 || cost < best))
+            best = cost;
+    }
+    static struct ak_action list[512];
+    int n = ak_legal_actions(&t, 0, list, 512), cheapest = -1;
+    for (int i = 0; i < n; i++) {
+        if (list[i].kind != AK_ACT_EXCHANGE)
+            continue;
+        int cost = 0;
+        for (int j = 0; j < list[i].nunits; j++)
+            cost += ak_def(list[i].units[j])->attack + ak_def(list[i].units[j])->defense;
+        if (cheapest < 0 || cost < cheapest)
+            cheapest = cost;
+    }
+    ck_assert_int_eq(cheapest, best);
+    ck_assert_int_lt(best, 64);     /* all nine: 64 factors */
+}
+END_TEST
+
 /* LOGISTICS, MOVEMENT 5 with the own units in a fortress (issue 30): the
  * rejection says that no zone reaches into the fortress, which is why the
  * supply unit next to the enemy sustains no attack. */
@@ -382,4 +447,4 @@ END_TEST
 
 AK_CHECK_MAIN("engine", replay_is_identical, rejection_changes_nothing, state_json_round_trip, queries,
               event_words, adjudication, battle_lists_are_sides, m5_sustains_automatic_victory, m5_says_the_fortress,
-              side_bid_supply, forward_reaches_abandon)
+              side_bid_supply, forward_reaches_abandon, exchange_lists_the_cheapest_set)

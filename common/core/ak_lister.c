@@ -175,10 +175,49 @@ int ak_lister_battle_units(const struct ak_state *s, int b, int side, struct ak_
     return a->nunits;
 }
 
+#define EXCHANGE_NEED_MAX 255
+
+/* Of the units in all, the ones whose attack factors reach need at the
+ * least cost in factors (attack and defence: what the side keeps on
+ * board): a knapsack over the attack total, capped at need. Into out;
+ * false when even all of them fall short. */
+static bool cheapest_exchange(const struct ak_state *s, const struct ak_action *all, int need, struct ak_action *out)
+{
+    static int cost[EXCHANGE_NEED_MAX + 1], was[EXCHANGE_NEED_MAX + 1];
+    static uint32_t set[EXCHANGE_NEED_MAX + 1], was_set[EXCHANGE_NEED_MAX + 1];
+    if (need < 1 || need > EXCHANGE_NEED_MAX || all->nunits > 32)
+        return false;
+    for (int k = 0; k <= need; k++)
+        cost[k] = k ? -1 : 0, set[k] = 0;
+    for (int i = 0; i < all->nunits; i++) {
+        const struct ak_unit_def *d = ak_def(all->units[i]);
+        memcpy(was, cost, sizeof(int) * (size_t)(need + 1));
+        memcpy(was_set, set, sizeof(uint32_t) * (size_t)(need + 1));
+        for (int k = 0; k <= need; k++) {
+            int to = k + d->attack > need ? need : k + d->attack, c = was[k] + d->attack + d->defense;
+            if (was[k] >= 0 && (cost[to] < 0 || c < cost[to])) {
+                cost[to] = c;
+                set[to] = was_set[k] | 1u << i;
+            }
+        }
+    }
+    if (cost[need] < 0)
+        return false;
+    *out = ak_lister_blank(s, AK_ACT_EXCHANGE);
+    for (int i = 0; i < all->nunits; i++)
+        if (set[need] & 1u << i)
+            out->units[out->nunits++] = all->units[i];
+    return true;
+}
+
+/* Every single unit and pair, all of them, and the cheapest set that
+ * meets the exchange (EXCHANGE: units "whose combined Attack Factors
+ * total at least" the loser's; a player gives no more than he must, and
+ * a list of pairs alone would leave a big attack only "all"). */
 void ak_list_exchanges(struct ak_lister *l)
 {
     const struct ak_state *s = l->s;
-    struct ak_action all = ak_lister_blank(s, AK_ACT_EXCHANGE);
+    struct ak_action all = ak_lister_blank(s, AK_ACT_EXCHANGE), cheapest;
     int n = ak_lister_battle_units(s, s->pending.battle, s->pending.side, &all);
     for (int i = 0; i < n; i++)
         for (int j = i; j < n; j++) {
@@ -190,6 +229,9 @@ void ak_list_exchanges(struct ak_lister *l)
         }
     if (n > 2)      /* two units: the pair above is all of them */
         ak_lister_offer(l, &all);
+    if (n > 2 && cheapest_exchange(s, &all, s->pending.need, &cheapest) && cheapest.nunits > 2 &&
+        cheapest.nunits < n)
+        ak_lister_offer(l, &cheapest);
 }
 
 void ak_list_advances(struct ak_lister *l)
