@@ -159,10 +159,18 @@ as carol analyse "$a" --playouts 4 --adjudicate analysed >"$dir/adjnot.out" 2>&1
 check "a player without the admin role cannot adjudicate from akc analyse (exit $rc)" \
     "[ $rc != 0 ] && grep -q 'admin role' '$dir/adjnot.out'"
 as alice analyse "$a" --playouts 4 --adjudicate analysed >"$dir/adj.out" 2>&1; rc=$?
-check "an admin's akc analyse --adjudicate analysed ends the game as the analysis says, the analysis as the reason (exit $rc)" \
-    "[ $rc = 0 ] && grep -q \"Game $a adjudicated: the Allied player wins (reason: akc analyse: Axis wins 0.01\" '$dir/adj.out'"
+# the verdict the analysis prints ("An adjudication now (...): the Allied
+# player wins", or a draw) is the result akd is sent
+verdict=$(sed -n 's/^An adjudication now ([^)]*): //p' "$dir/adj.out")
+case "$verdict" in
+    "the Axis player wins") won=axis ;;
+    "the Allied player wins") won=allied ;;
+    *) verdict="a draw" won=draw ;;
+esac
+check "an admin's akc analyse --adjudicate analysed ends the game as the analysis says ($verdict), the analysis as the reason (exit $rc)" \
+    "[ $rc = 0 ] && grep -q \"Game $a adjudicated: $verdict (reason: akc analyse: Axis wins\" '$dir/adj.out'"
 as alice show "$a" >"$dir/adjshow.out" 2>&1
-check "the adjudicated game is over, to the Allies" "grep -Eqi 'allied.*adjudicat|adjudicat.*allied' '$dir/adjshow.out'"
+check "the adjudicated game is over ($won)" "grep -Eqi '$won.*adjudicat|adjudicat.*$won' '$dir/adjshow.out'"
 as alice analyse "$a" --playouts 2 --adjudicate axis >"$dir/adjover.out" 2>&1; rc=$?
 check "a finished game is not adjudicated again (exit $rc)" "[ $rc != 0 ] && grep -q 'nothing to adjudicate' '$dir/adjover.out'"
 # akc odds (issue 32): the exact chances of the declared battle, worked out
