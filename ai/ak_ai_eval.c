@@ -51,7 +51,6 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
     return threatened && !guarded;
 }
 
-#define ADVANCE_UNIT 4.0     /* attack factors: the march of a unit this strong counts as advance says */
 #define FRONT_REACH 40     /* squares: a supply unit this far behind the front still feels its pull */
 
 /* What side_value needs of the whole position for one side, worked out
@@ -226,11 +225,11 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
                 v -= w->threat * threat_on(s, h, side);
             v += w->battle * forced_attack(s, h, side);
         }
-        /* the march measured in attack factors (ADVANCE_UNIT a unit of the
-         * average): the assault needs them at the front, and the weakest
-         * are the ones to leave behind as garrisons */
+        /* the march measured in attack factors (AK_AI_ADVANCE_UNIT: a unit
+         * of the average): the assault needs them at the front, and the
+         * weakest are the ones to leave behind as garrisons */
         if (side == AK_AXIS)
-            v -= w->advance * ak_ai_key_distance(view->control, side, h) * d->attack / ADVANCE_UNIT;
+            v -= w->advance * ak_ai_key_distance(view->control, side, h) * d->attack / AK_AI_ADVANCE_UNIT;
         if (!supply[h])
             v -= w->out_of_supply * f;
         /* cut off now, not as the turn began: a unit that walks out of a

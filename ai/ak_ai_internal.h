@@ -17,6 +17,9 @@ double ak_ai_battle_against(const struct ak_ai_weights *w, const struct ak_state
  * each key), and a leg for each other one; 0 when it controls them all
  * (ak_ai_keys.c). */
 int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h);
+/* The Axis's advance is counted in attack factors, a unit of this many
+ * attack factors at the weight `advance` says (ak_ai_eval.c). */
+#define AK_AI_ADVANCE_UNIT 4.0
 
 /* The key squares side could assault: those it does not control with
  * enemy combat units on them, into out[AK_KEYS]; how many

@@ -31,12 +31,14 @@ int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h)
 
 /* Taking a key square side does not hold: the key itself, Tobruch's own
  * weight, and for the Axis (the side the advance term moves: ak_ai_eval.c)
- * the leg every one of its combat units no longer has to go. */
+ * the leg every one of its combat units no longer has to go (counted as
+ * the advance counts them, by attack factors). */
 double ak_ai_square_worth(const struct ak_ai_weights *w, const struct ak_state *s, ak_hex h, int side)
 {
-    int units = 0;
+    double units = 0;       /* in the advance's units: attack factors (ak_ai_eval.c) */
     for (int u = 0; u < s->units && side == AK_AXIS; u++)
-        units += ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u));
+        if (ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            units += ak_def(u)->attack / AK_AI_ADVANCE_UNIT;
     double v = 0;
     for (int k = 0; k < AK_KEYS; k++)
         if (ak_key_hex(k) == h && ak_control_now(s, k) != side)
