@@ -9,15 +9,17 @@
  * sides) are found.
  *
  * A genome picks, for each of the side's units that can move, one of its
- * CHOICES_MAX - 1 best destinations alone (by the value after that move
- * and the battle it opens), or none. Its fitness: the moves applied in
+ * BEST_MAX best destinations alone (by the value after that move and the
+ * battle it opens), its part in an assault on a key square the enemy
+ * garrisons (ak_ai_assault.c), or none. Its fitness: the moves applied in
  * unit order on a copy of the state (a move the rules refuse there is
  * skipped), then the evaluation, plus half what the battles against the
  * enemy squares next to the moved units are worth (each square once, with
  * every unit of the side next to it; ak_ai_battle_worth).
- * The first population holds the
- * greedy picks (each unit's best destination when it raises the value),
- * standing still, and random genomes; each generation keeps the better
+ * The first population holds the greedy picks (each unit's best
+ * destination when it raises the value), standing still, each assault
+ * (every unit that can take its part, the rest as the greedy picks), and
+ * random genomes; each generation keeps the better
  * half and fills the rest with children of two of them (uniform
  * crossover, one or more genes mutated). The budget is a number of
  * evaluations, so the plan is the same for the same state and seed. The
