@@ -2,20 +2,24 @@
  * (ak_ai_plan.c) and the pull of supply toward it (ak_ai_eval.c).
  *
  * HOW TO WIN asks the Axis to take Tobruch and the Allied home base from
- * an enemy that garrisons them, and a fortress doubles its defenders
- * (DEFENDING 2): an assault at odds worth taking needs four to six units
- * next to the square and a supply unit within five squares of them
- * (SUSTAIN ATTACKS 1), all moved in the same turn. One unit stepping
+ * an enemy that garrisons them (and the Allies, for their own win, the
+ * same of the Axis; the targets are made for both sides alike), and a
+ * fortress doubles its defenders (DEFENDING 2): an assault at odds worth
+ * taking needs four to nine units next to the square and a supply unit
+ * within five squares of them (SUSTAIN ATTACKS 1), all moved in the same
+ * turn. One unit stepping
  * next to the square alone opens a battle it loses, so no unit's best
  * destinations alone hold its part in the assault, and a plan made of
  * those destinations finds it only by chance. The plan is therefore
  * offered, for each such square, the move that gives every unit its
  * part: a combat unit to a square next to it (no more than a stack each),
- * a supply unit to a square within range of all of them. The plan values
+ * one supply unit (the plan keeps the best placed) to a square within
+ * range of all of them by distance (the engine judges the route, SUSTAIN
+ * ATTACKS 1, when the plan is tried). The plan values
  * the assault as a whole (the battle by its outcome distribution,
  * ak_ai_battle.c) and keeps it only when it is worth more than the rest.
  * Below the plan and the evaluation, so that neither needs the other. */
-#include <string.h>
+#include <math.h>
 
 #include "ak_ai_internal.h"
 #include "ak_battle.h"
@@ -50,19 +54,21 @@ static bool in_assault(int u, ak_hex h, ak_hex t)
 }
 
 ak_hex ak_ai_assault_part(const struct ak_state *s, int u, ak_hex t, const struct ak_action *dests, const double *v,
-                          int n, uint8_t *stacked)
+                          int n, uint8_t *stacked, double *worth)
 {
     bool combat = ak_unit_is_combat(ak_def(u));
+    *worth = HUGE_VAL;
     if (in_assault(u, s->unit[u].hex, t))
         return s->unit[u].hex;      /* its part already: standing still */
     int best = -1, limit = ak_ai_stack_limit(s);
     for (int i = 0; i < n; i++)
-        if (in_assault(u, dests[i].hex, t) && (!combat || stacked[dests[i].hex] < limit) &&
+        if (v[i] > -HUGE_VAL && in_assault(u, dests[i].hex, t) && (!combat || stacked[dests[i].hex] < limit) &&
             (best < 0 || v[i] > v[best]))
             best = i;
     if (best < 0)
         return AK_HEX_NONE;
     if (combat)
         stacked[dests[best].hex]++;
+    *worth = v[best];
     return dests[best].hex;
 }

@@ -6,7 +6,9 @@
  * table's cells ("DL50%/DR2": the defender loses half, retreats two),
  * each part counted. A loss counts the factors lost (attack and defence,
  * as the evaluation counts material); a retreat a third of the side's
- * factors (a retreat can end in elimination, and gives ground). */
+ * factors (a retreat can end in elimination, and gives ground), and all
+ * of them from a fortress where the ruleset makes it an elimination
+ * (1964: FORTRESSES 5, "Units in Fortresses Back 2 are eliminated"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +19,10 @@
 #define EXCHANGE_SHARE 0.2      /* EX: both lose about as much; the defender's square opens */
 
 /* What one part of a result ("DE", "AL50%", "DR2") gives the attacker;
- * retreat_kills: the defenders hold a fortress where the ruleset makes a
- * retreat an elimination (1964: FORTRESSES 5). */
-static double part_value(const char *p, size_t len, double att, double def, bool retreat_kills)
+ * kills[side]: that side fights from a fortress where the ruleset makes
+ * a retreat an elimination (1964: FORTRESSES 5; a side with units both in
+ * and out of one is counted as in it, an over-estimate of its loss). */
+static double part_value(const char *p, size_t len, double att, double def, const bool *kills)
 {
     double weaker = att < def ? att : def;
     if (len >= 2 && p[0] == 'D' && p[1] == 'E')
@@ -33,16 +36,18 @@ static double part_value(const char *p, size_t len, double att, double def, bool
         return p[0] == 'D' ? share * weaker : -share * weaker;
     }
     if (len >= 2 && (p[1] == 'B' || p[1] == 'R'))
-        return p[0] == 'D' ? (retreat_kills ? def : RETREAT_SHARE * def) : p[0] == 'A' ? -RETREAT_SHARE * att : 0;
+        return p[0] == 'D'   ? (kills[1] ? def : RETREAT_SHARE * def)
+               : p[0] == 'A' ? -(kills[0] ? att : RETREAT_SHARE * att)
+                             : 0;
     return 0;
 }
 
-static double result_value(const char *name, double att, double def, bool retreat_kills)
+static double result_value(const char *name, double att, double def, const bool *kills)
 {
     double v = 0;
     for (const char *p = name; *p;) {
         size_t len = strcspn(p, "/");
-        v += part_value(p, len, att, def, retreat_kills);
+        v += part_value(p, len, att, def, kills);
         p += len + (p[len] == '/');
     }
     return v;
@@ -93,11 +98,11 @@ static bool preview_of(const struct ak_state *s, const struct ak_action *battle,
     return p->known && p->allowed && p->faces > 0;
 }
 
-/* Whether any of the defenders stands in a fortress. */
-static bool in_fortress(const struct ak_state *s, const uint8_t *def, int nd)
+/* Whether any of these units stands in a fortress. */
+static bool in_fortress(const struct ak_state *s, const uint8_t *units, int n)
 {
-    for (int i = 0; i < nd; i++)
-        if (s->unit[def[i]].hex != AK_HEX_NONE && ak_map()->terrain[s->unit[def[i]].hex] == AK_TERRAIN_FORTRESS)
+    for (int i = 0; i < n; i++)
+        if (s->unit[units[i]].hex != AK_HEX_NONE && ak_map()->terrain[s->unit[units[i]].hex] == AK_TERRAIN_FORTRESS)
             return true;
     return false;
 }
@@ -141,9 +146,10 @@ double ak_ai_battle_value(const struct ak_state *s, const struct ak_action *batt
         a += ak_def(att[i])->attack + ak_def(att[i])->defense;
     for (int i = 0; i < nd; i++)
         d += ak_def(def[i])->attack + ak_def(def[i])->defense;
-    bool retreat_kills = in_fortress(s, def, nd) && ak_ruleset_get(s->ruleset)->fortress_retreat_kills;
+    bool rule = ak_ruleset_get(s->ruleset)->fortress_retreat_kills;
+    const bool kills[2] = {rule && in_fortress(s, att, na), rule && in_fortress(s, def, nd)};    /* attackers, defenders */
     for (int i = 0; i < p.nresults; i++)
-        v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d, retreat_kills);
+        v += (double)p.result[i].chances / p.faces * result_value(p.result[i].name, a, d, kills);
     return v;
 }
 

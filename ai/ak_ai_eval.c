@@ -87,7 +87,9 @@ static void find_front(const struct ak_state *s, int side, struct side_view *v)
             }
         }
     }
-    v->nfront += ak_ai_assault_targets(s, side, v->front + v->nfront);
+    for (int k = 0; k < AK_KEYS; k++)      /* the assault targets (ak_ai_assault_targets), from what is at hand */
+        if (v->control[k] != side && enemy[ak_key_hex(k)])
+            v->front[v->nfront++] = ak_key_hex(k);
 }
 
 /* How near a supply unit on h is to the front (SUSTAIN ATTACKS: attacks
@@ -225,9 +227,9 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
                 v -= w->threat * threat_on(s, h, side);
             v += w->battle * forced_attack(s, h, side);
         }
-        /* the march measured in attack factors (AK_AI_ADVANCE_UNIT: a unit
-         * of the average): the assault needs them at the front, and the
-         * weakest are the ones to leave behind as garrisons */
+        /* the march measured in attack factors (AK_AI_ADVANCE_UNIT a
+         * unit): the assault needs them at the front, and the weakest are
+         * the ones to leave behind as garrisons */
         if (side == AK_AXIS)
             v -= w->advance * ak_ai_key_distance(view->control, side, h) * d->attack / AK_AI_ADVANCE_UNIT;
         if (!supply[h])

@@ -18,7 +18,9 @@ double ak_ai_battle_against(const struct ak_ai_weights *w, const struct ak_state
  * (ak_ai_keys.c). */
 int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h);
 /* The Axis's advance is counted in attack factors, a unit of this many
- * attack factors at the weight `advance` says (ak_ai_eval.c). */
+ * attack factors at the weight `advance` says (ak_ai_eval.c; the Axis's
+ * units average 2.7, so the march weighs about two thirds of what it did
+ * counted by units: measured so, docs/ai.md). */
 #define AK_AI_ADVANCE_UNIT 4.0
 
 /* The key squares side could assault: those it does not control with
@@ -26,13 +28,14 @@ int ak_ai_key_distance(const uint8_t *control, int side, ak_hex h);
  * (ak_ai_assault.c). */
 int ak_ai_assault_targets(const struct ak_state *s, int side, ak_hex *out);
 /* Unit u's part in the assault on t, of its n destinations dests (valued
- * v, the best part taken): a combat unit next to t, on a square whose
+ * v, the best part taken, its value in *worth; HUGE_VAL when the unit
+ * is in its place already): a combat unit next to t, on a square whose
  * stack (stacked[], counted by the caller for this assault, and raised
- * here) has room; a supply unit within range of every square next to t;
- * the unit's own square when it is there already; AK_HEX_NONE when it
- * cannot take part this turn. */
+ * here) has room; a supply unit within range of every square next to t
+ * by distance; the unit's own square when it is there already;
+ * AK_HEX_NONE when it cannot take part this turn. */
 ak_hex ak_ai_assault_part(const struct ak_state *s, int u, ak_hex t, const struct ak_action *dests, const double *v,
-                          int n, uint8_t *stacked);
+                          int n, uint8_t *stacked, double *worth);
 
 /* The strong level's plan of the movement part of the turn s is in, by
  * online evolutionary planning within `evaluations` positions valued

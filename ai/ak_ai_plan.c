@@ -34,6 +34,7 @@
 
 #include "ak_ai_internal.h"
 #include "ak_query.h"
+#include "ak_zoc.h"
 
 #define UNITS_MAX 72            /* every unit of a side (the Allies have 68 counters) */
 #define BEST_MAX 9              /* per unit: its best destinations alone */
@@ -142,6 +143,21 @@ static uint8_t choice_of(struct pool *p, int i, ak_hex h)
     return (uint8_t)p->nchoice[i]++;
 }
 
+/* One supply unit sustains the whole assault (SUSTAIN ATTACKS 4): of those
+ * that can take part in assault t, the best placed keeps its part (one
+ * already in range first), the others go as the greedy picks have them. */
+static void one_supply(struct pool *p, int t, int i, double worth, int *at, double *best)
+{
+    if (*at >= 0 && worth <= *best) {
+        p->part[t][i] = NO_PART;
+        return;
+    }
+    if (*at >= 0)
+        p->part[t][*at] = NO_PART;
+    *at = i;
+    *best = worth;
+}
+
 /* Each unit's best destinations alone, and its part in each assault;
  * *greedy gets the best one where it raises the value. */
 static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side, struct pool *p, uint8_t *greedy)
@@ -151,9 +167,13 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
     uint8_t none[UNITS_MAX] = {0};
     p->side = side;
     p->n = 0;
+    int supply_at[AK_KEYS];
+    double supply_worth[AK_KEYS];
     p->ntarget = ak_ai_assault_targets(s, side, p->target);
-    for (int t = 0; t < p->ntarget; t++)
+    for (int t = 0; t < p->ntarget; t++) {
         ak_ai_count_own(s, stacked[t]);
+        supply_at[t] = -1;
+    }
     double base = value(ai, s, p, none);
     for (int u = 0; u < s->units && p->n < UNITS_MAX; u++) {
         if (ak_def(u)->side != side || !ak_on_board(s, u))
@@ -169,8 +189,9 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
                        : -HUGE_VAL;
         }
         ak_hex part[AK_KEYS];
+        double worth[AK_KEYS];
         for (int t = 0; t < p->ntarget; t++)
-            part[t] = ak_ai_assault_part(s, u, p->target[t], dests, v, n, stacked[t]);
+            part[t] = ak_ai_assault_part(s, u, p->target[t], dests, v, n, stacked[t], &worth[t]);
         int k = n < BEST_MAX ? n : BEST_MAX;
         keep_best(dests, v, n, k);
         int i = p->n++;
@@ -180,18 +201,26 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
         for (int j = 0; j < k; j++)
             p->choice[i][j + 1] = dests[j].hex;
         p->nchoice[i] = k + 1;
-        for (int t = 0; t < p->ntarget; t++)
+        for (int t = 0; t < p->ntarget; t++) {
             p->part[t][i] = part[t] == AK_HEX_NONE ? NO_PART : choice_of(p, i, part[t]);
+            if (ak_def(u)->type == AK_TYPE_SUPPLY && part[t] != AK_HEX_NONE)
+                one_supply(p, t, i, worth[t], &supply_at[t], &supply_worth[t]);
+        }
         greedy[i] = v[0] > base ? 1 : 0;
     }
 }
 
 /* The assault on target t: every unit that can take its part, the others
- * as the greedy genome has them. */
+ * as the greedy genome has them, except onto a square next to t (its
+ * stacks are the assault's: a greedy arrival there could overstack one,
+ * and the part could not end). */
 static void assault(const struct pool *p, int t, const uint8_t *greedy, uint8_t *pick)
 {
-    for (int i = 0; i < p->n; i++)
-        pick[i] = p->part[t][i] == NO_PART ? greedy[i] : p->part[t][i];
+    for (int i = 0; i < p->n; i++) {
+        uint8_t g = greedy[i];
+        bool crowds = g && ak_adjacent(p->choice[i][g], p->target[t]);
+        pick[i] = p->part[t][i] != NO_PART ? p->part[t][i] : crowds ? 0 : g;
+    }
 }
 
 static int pick_index(struct ak_ai *ai, int n)

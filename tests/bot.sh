@@ -165,7 +165,8 @@ verdict=$(sed -n 's/^An adjudication now ([^)]*): //p' "$dir/adj.out")
 case "$verdict" in
     "the Axis player wins") won=axis ;;
     "the Allied player wins") won=allied ;;
-    *) verdict="a draw" won=draw ;;
+    "a draw (neither side 20 factors ahead)") verdict="a draw" won=draw ;;
+    *) won="no verdict in the analysis" ;;
 esac
 check "an admin's akc analyse --adjudicate analysed ends the game as the analysis says ($verdict), the analysis as the reason (exit $rc)" \
     "[ $rc = 0 ] && grep -q \"Game $a adjudicated: $verdict (reason: akc analyse: Axis wins\" '$dir/adj.out'"

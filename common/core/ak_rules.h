@@ -155,7 +155,7 @@ struct ak_ruleset {
     int italian_stack_limit;    /* NEW STACKING: a square holding an Italian division; 0: no such rule */
     bool zoc_out_of_fortress;   /* units in a fortress exert a zone out of it (NEW ZOCS 4) */
     bool two_step_units;        /* units over 2 attack factors have a reduced side (NEW COMBAT SYSTEM 5) */
-    bool fortress_retreat_kills;    /* defenders driven back from a fortress are eliminated (FORTRESSES 5) */
+    bool fortress_retreat_kills;    /* losers told to retreat from a fortress are eliminated instead (FORTRESSES 5) */
     const char *zoc_halt_code;  /* the rule that stops a unit in an enemy zone */
     unsigned phases;            /* bit per enum ak_phase the edition has */
     /* The action kinds possible now (a bit per enum ak_action_kind), by
