@@ -148,50 +148,44 @@ int ak_supply_near(const struct ak_state *s, int side, ak_hex h, const uint8_t *
     return AK_UNIT_NONE;
 }
 
-/* Breadth-first from the seeds already marked in line (and queued) over
- * squares free of enemy zones; a square in a zone is reached (a line may
- * end there: the supply unit's square, or the unit's own) but not passed
- * through, and one held by enemy combat units is never reached. */
-static void spread_lines(const uint8_t *zoc, uint8_t *line, ak_hex *queue, int tail)
+/* The squares a line of side may enter (no enemy combat unit) and pass
+ * through (no enemy zone either), as sets for ak_hexset_flood. */
+static void line_squares(const struct ak_state *s, int side, struct ak_hexset *enter, struct ak_hexset *pass)
 {
-    int head = 0;
-    while (head < tail) {
-        ak_hex c = queue[head++];
-        unsigned open = ak_map()->open[c];
+    *enter = ak_map()->playable;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            ak_hexset_remove(enter, s->unit[u].hex);
+    *pass = *enter;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
+            continue;
         for (int d = 0; d < AK_DIRS; d++) {
-            if (!(open & (1u << d)))
-                continue;
-            ak_hex n = ak_hex_step(c, d);
-            if (line[n] || (zoc[n] & HELD))
-                continue;
-            line[n] = 1;
-            if (!(zoc[n] & ZONE))
-                queue[tail++] = n;
+            ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
+            if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
+                ak_hexset_remove(pass, n);
         }
     }
 }
 
 /* The lines of side from its supply units and, with home, from its home
- * base (not when enemy combat units hold it). */
+ * base (not when enemy combat units hold it): every square reached over
+ * squares free of enemy zones; a square in a zone is reached (a line may
+ * end there: the supply unit's square, or the unit's own) but not passed
+ * through, and one held by enemy combat units is never reached. */
 static void lines_from(const struct ak_state *s, int side, bool home, uint8_t *line)
 {
-    static uint8_t zoc[AK_HEX_COUNT];
-    ak_hex queue[AK_HEX_COUNT];
-    int tail = 0;
-    enemy_zones(s, side, NULL, 0, zoc);
-    memset(line, 0, AK_HEX_COUNT);
+    struct ak_hexset enter, pass, reached;
+    line_squares(s, side, &enter, &pass);
+    ak_hexset_clear(&reached);
     for (int u = 0; u < s->units; u++)
-        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u) &&
-            !line[s->unit[u].hex]) {
-            line[s->unit[u].hex] = 1;
-            queue[tail++] = s->unit[u].hex;
-        }
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u))
+            ak_hexset_add(&reached, s->unit[u].hex);
     ak_hex base = ak_map()->homebase[side];
-    if (home && base != AK_HEX_NONE && !line[base] && !(zoc[base] & HELD)) {
-        line[base] = 1;
-        queue[tail++] = base;
-    }
-    spread_lines(zoc, line, queue, tail);
+    if (home && base != AK_HEX_NONE && ak_hexset_has(&enter, base))
+        ak_hexset_add(&reached, base);
+    ak_hexset_flood(&reached, &enter, &pass, ak_map()->open_to);
+    ak_hexset_to_bytes(&reached, line);
 }
 
 void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ak_hex.h"
+#include "ak_hexset.h"
 
 enum ak_terrain {
     AK_TERRAIN_OFFBOARD = 0,    /* no printed coordinate: never enterable */
@@ -51,6 +52,8 @@ struct ak_map {
     uint8_t is_junction[AK_HEX_COUNT];  /* the middle square of a junction */
     uint8_t open[AK_HEX_COUNT];         /* bit d: the neighbour in direction d can be
                                            entered from here (playable, no blocked side) */
+    struct ak_hexset open_to[AK_DIRS];  /* the same as sets: the squares with side d open */
+    struct ak_hexset playable;          /* every square a unit may stand on */
     struct { ak_hex hex; char text[40]; } name[16];
     int names;
 };

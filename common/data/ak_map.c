@@ -102,11 +102,18 @@ static bool playable(const struct ak_map *m, ak_hex h)
  * searches, which ask millions of times). */
 static void find_open_sides(struct ak_map *m)
 {
+    for (int d = 0; d < AK_DIRS; d++)
+        ak_hexset_clear(&m->open_to[d]);
+    ak_hexset_clear(&m->playable);
     for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
         m->open[h] = 0;
+        if (playable(m, h))
+            ak_hexset_add(&m->playable, h);
         for (int d = 0; d < AK_DIRS; d++)
-            if (playable(m, ak_hex_neighbor(h, d)) && !(m->blocked[h] & (1u << d)))
+            if (playable(m, ak_hex_neighbor(h, d)) && !(m->blocked[h] & (1u << d))) {
                 m->open[h] |= (uint8_t)(1u << d);
+                ak_hexset_add(&m->open_to[d], h);
+            }
     }
 }
 
