@@ -50,6 +50,14 @@ static inline bool ak_hexset_has(const struct ak_hexset *s, ak_hex h)
     return (s->row[ak_hex_row(h)][n >> 6] >> (n & 63)) & 1;
 }
 
+/* a = a or b */
+static inline void ak_hexset_or(struct ak_hexset *a, const struct ak_hexset *b)
+{
+    for (int r = 0; r < AK_ROWS; r++)
+        for (int w = 0; w < AK_HEXSET_WORDS; w++)
+            a->row[r][w] |= b->row[r][w];
+}
+
 /* out[h] = 1 for every square of s, 0 elsewhere (AK_HEX_COUNT bytes). */
 void ak_hexset_to_bytes(const struct ak_hexset *s, uint8_t *out);
 

@@ -30,13 +30,14 @@
 #include "ak_zoc.h"
 
 #define TRACE 5         /* SUPPLY PHASE 1, SU SUMMARY (4): 5 hexes */
-#define FAR 0xff
+#define ANY_LENGTH (-1)
 
 struct trace {
     uint8_t passable[AK_HEX_COUNT];
     uint8_t source[AK_HEX_COUNT];
     uint8_t road[AK_HEX_COUNT];         /* a road square whose road leads back */
-    uint8_t dist[AK_HEX_COUNT];         /* squares to the nearest target, FAR beyond */
+    struct ak_hexset pass;              /* passable, as a set for the fills */
+    struct ak_hexset reached;           /* what the last spread reached */
     ak_hex queue[AK_HEX_COUNT];
 };
 
@@ -51,9 +52,13 @@ static void mark_passable(const struct ak_state *s, int side, struct trace *t)
     for (int u = 0; u < s->units; u++)
         if (ak_on_board(s, u) && ak_def(u)->side == side && ak_unit_is_combat(ak_def(u)))
             friendly[s->unit[u].hex] = 1;
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+    ak_hexset_clear(&t->pass);
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
         t->passable[h] = ak_hex_playable(h) && !(b.enemy[h] & (ENEMY_COMBAT | ENEMY_PASSABLE | ENEMY_OTHER)) &&
                          (!b.zoc[h] || friendly[h]);
+        if (t->passable[h])
+            ak_hexset_add(&t->pass, h);
+    }
 }
 
 static void mark_sources(const struct ak_state *s, int side, struct trace *t)
@@ -113,34 +118,19 @@ static void mark_roads(struct trace *t)
     }
 }
 
-/* Breadth first from the squares marked in seed, through passable ones,
- * at most limit squares: dist[] of every square reached. A square that
- * cannot be passed still gets its distance, as the end of a line: the
- * square of the unit or supply unit that traces never blocks its own
- * line (a supply unit alone in an enemy zone still extends or burns). */
-static void spread(struct trace *t, const uint8_t *seed, int limit)
+/* From the seeds through passable squares, at most limit squares
+ * (ANY_LENGTH: no limit): t->reached. A square that cannot be passed is
+ * still reached, as the end of a line: the square of the unit or supply
+ * unit that traces never blocks its own line (a supply unit alone in an
+ * enemy zone still extends or burns). */
+static void spread(struct trace *t, const struct ak_hexset *seeds, int limit)
 {
     const struct ak_map *m = ak_map();
-    int head = 0, tail = 0;
-    memset(t->dist, FAR, sizeof t->dist);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        if (seed[h]) {
-            t->dist[h] = 0;
-            t->queue[tail++] = h;
-        }
-    while (head < tail) {
-        ak_hex h = t->queue[head++];
-        if (t->dist[h] >= limit)
-            continue;
-        for (int d = 0; d < AK_DIRS; d++) {
-            ak_hex n = ak_hex_neighbor(h, d);
-            if (n != AK_HEX_NONE && (m->open[h] & (1u << d)) && t->dist[n] == FAR) {
-                t->dist[n] = (uint8_t)(t->dist[h] + 1);
-                if (t->passable[n])
-                    t->queue[tail++] = n;
-            }
-        }
-    }
+    t->reached = *seeds;
+    if (limit == ANY_LENGTH)
+        ak_hexset_flood(&t->reached, &m->playable, &t->pass, m->open_to);
+    else
+        ak_hexset_reach(&t->reached, &m->playable, &t->pass, m->open_to, limit);
 }
 
 static bool own_supply_on_board(const struct ak_state *s, int u, int side)
@@ -152,39 +142,41 @@ static bool own_supply_on_board(const struct ak_state *s, int u, int side)
  * for supply units. */
 static void trace_supply(const struct ak_state *s, int side, uint8_t *in, bool *extender)
 {
-    static uint8_t seed[AK_HEX_COUNT];
+    struct ak_hexset seeds, supplied;
     mark_passable(s, side, &T);
     mark_sources(s, side, &T);
     mark_roads(&T);
+    ak_hexset_clear(&seeds);
     for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        seed[h] = T.road[h] || T.source[h];
-    spread(&T, seed, TRACE);
-    memset(seed, 0, sizeof seed);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        in[h] = T.dist[h] <= TRACE;
+        if (T.road[h] || T.source[h])
+            ak_hexset_add(&seeds, h);
+    spread(&T, &seeds, TRACE);
+    supplied = T.reached;
+    ak_hexset_clear(&seeds);
     for (int u = 0; u < s->units; u++) {
-        extender[u] = own_supply_on_board(s, u, side) && T.dist[s->unit[u].hex] <= TRACE;
+        extender[u] = own_supply_on_board(s, u, side) && ak_hexset_has(&supplied, s->unit[u].hex);
         if (extender[u])
-            seed[s->unit[u].hex] = 1;
+            ak_hexset_add(&seeds, s->unit[u].hex);
     }
-    spread(&T, seed, TRACE);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        in[h] = in[h] || T.dist[h] <= TRACE;
+    spread(&T, &seeds, TRACE);
+    ak_hexset_or(&supplied, &T.reached);
+    ak_hexset_to_bytes(&supplied, in);
 }
 
 /* not_isolated[h]: a line of any length reaches a supply unit, the port or
  * the entry square (SUPPLY PHASE 4). Uses T as trace_supply left it. */
 static void trace_lines(const struct ak_state *s, int side, uint8_t *reached)
 {
-    static uint8_t seed[AK_HEX_COUNT];
+    struct ak_hexset seeds;
+    ak_hexset_clear(&seeds);
     for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        seed[h] = T.source[h];
+        if (T.source[h])
+            ak_hexset_add(&seeds, h);
     for (int u = 0; u < s->units; u++)
         if (own_supply_on_board(s, u, side))
-            seed[s->unit[u].hex] = 1;
-    spread(&T, seed, FAR - 1);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        reached[h] = T.dist[h] != FAR;
+            ak_hexset_add(&seeds, s->unit[u].hex);
+    spread(&T, &seeds, ANY_LENGTH);
+    ak_hexset_to_bytes(&T.reached, reached);
 }
 
 void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in)
@@ -231,8 +223,9 @@ void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev)
 bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, const struct ak_action *a,
                             struct ak_events *ev, struct ak_reject *rej)
 {
-    static uint8_t in[AK_HEX_COUNT], seed[AK_HEX_COUNT];
+    static uint8_t in[AK_HEX_COUNT];
     static bool extender[AK_UNIT_MAX];
+    struct ak_hexset seed;
     (void)r;
     if (a->nunits != 1)
         return ak_reject(rej, "ACTION", "name one supply unit to burn");
@@ -244,14 +237,14 @@ bool ak_updated_burn_supply(const struct ak_ruleset *r, struct ak_state *s, cons
     if (extender[su])
         return ak_reject(rej, "UPD-SUPPLY-3", "%s reaches a road to a source within 5 squares: it extends supply without being burned",
                          name);
-    memset(seed, 0, sizeof seed);
-    seed[s->unit[su].hex] = 1;
-    spread(&T, seed, TRACE);
+    ak_hexset_clear(&seed);
+    ak_hexset_add(&seed, s->unit[su].hex);
+    spread(&T, &seed, TRACE);
     int saved = 0;
     for (int u = 0; u < s->units; u++) {
         struct ak_unit *x = &s->unit[u];
         if (ak_on_board(s, u) && ak_def(u)->side == s->side && ak_unit_is_combat(ak_def(u)) &&
-            (x->marks & AK_MARK_OOS) && T.dist[x->hex] <= TRACE) {
+            (x->marks & AK_MARK_OOS) && ak_hexset_has(&T.reached, x->hex)) {
             x->marks &= (uint8_t)~(AK_MARK_OOS | AK_MARK_ISOLATED);
             ak_event_add(ev, AK_EV_OUT_OF_SUPPLY, s->side, u, AK_UNIT_NONE, x->hex, AK_HEX_NONE, -1, 0, 0);
             saved++;
