@@ -62,6 +62,7 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
  * any unit is next to the enemy; ak_ai_assault.c). */
 struct side_view {
     const uint8_t *supply, *open;
+    const uint8_t *zone;        /* in an enemy zone of control (ak_overlay) */
     const uint8_t *control;     /* [AK_KEYS] */
     int nfront;
     ak_hex front[AK_UNIT_MAX + AK_KEYS];
@@ -146,9 +147,9 @@ static double threat_on(const struct ak_state *s, ak_hex h, int side)
 /* A stack on h in an enemy zone must attack (1964: ATTACKING 6; units
  * that cannot, even at 1-6, are abandoned): its best attack on a square
  * next to it, when even that loses, is what being there costs. */
-static double forced_attack(const struct ak_state *s, ak_hex h, int side)
+static double forced_attack(const struct ak_state *s, const struct side_view *view, ak_hex h, int side)
 {
-    if (!ak_ruleset_get(s->ruleset)->attacks_obligatory || !ak_in_enemy_zoc(s, h, side))
+    if (!ak_ruleset_get(s->ruleset)->attacks_obligatory || !view->zone[h])
         return 0;
     double best = -HUGE_VAL;
     for (int d = 0; d < AK_DIRS; d++) {
@@ -225,7 +226,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             seen[h] = 1;
             if (w->threat)
                 v -= w->threat * threat_on(s, h, side);
-            v += w->battle * forced_attack(s, h, side);
+            v += w->battle * forced_attack(s, view, h, side);
         }
         /* the march measured in attack factors (AK_AI_ADVANCE_UNIT a
          * unit): the assault needs them at the front, and the weakest are
@@ -259,14 +260,15 @@ double ak_ai_evaluate(const struct ak_ai_weights *w, const struct ak_state *s, i
     if (s->phase == AK_PHASE_OVER)
             return s->result == AK_RESULT_DRAW ? 0
                : s->result == (side == AK_AXIS ? AK_RESULT_AXIS_WINS : AK_RESULT_ALLIED_WINS) ? WON : -WON;
-    static uint8_t supply[AK_SIDES][AK_HEX_COUNT], open[AK_SIDES][AK_HEX_COUNT];
+    static uint8_t supply[AK_SIDES][AK_HEX_COUNT], open[AK_SIDES][AK_HEX_COUNT], zone[AK_SIDES][AK_HEX_COUNT];
     static struct side_view view[AK_SIDES];
     static uint8_t control[AK_KEYS];
     for (int k = 0; k < AK_KEYS; k++)
         control[k] = (uint8_t)ak_control_now(s, k);
     for (int x = 0; x < AK_SIDES; x++) {
-        ak_overlay(s, x, NULL, supply[x]);
+        ak_overlay(s, x, zone[x], supply[x]);
         view[x].supply = supply[x];
+        view[x].zone = zone[x];
         /* a unit in supply is never isolated (in both rulesets): the
          * isolation map is worked out only when some unit is out of supply */
         view[x].open = all_in_supply(s, x, supply[x]) ? supply[x] : (ak_isolation_overlay(s, x, open[x]), open[x]);
