@@ -92,11 +92,13 @@ struct ak_crt {
 
 /* The Updated ruleset's calendar (updated-1941.txt), by turn of the
  * campaign. */
+#define AK_ENTRY_MAX 4     /* entry squares a side (the Updated data file) */
+
 struct ak_updated_calendar {
     bool month_start[AK_TURNS_MAX + 1];     /* the first turn of a month */
     uint8_t points[AK_TURNS_MAX + 1][AK_SIDES][2];  /* replacement points added: [infantry, armor] */
     int convoy_drm_first, convoy_drm_last;  /* turns whose Axis convoy roll may get +1 */
-    ak_hex entry[AK_SIDES][4];              /* where the road leaves the map to the side's box */
+    ak_hex entry[AK_SIDES][AK_ENTRY_MAX];   /* where the road leaves the map to the side's box */
     int nentries[AK_SIDES];
 };
 

@@ -58,6 +58,14 @@ static inline void ak_hexset_or(struct ak_hexset *a, const struct ak_hexset *b)
             a->row[r][w] |= b->row[r][w];
 }
 
+/* a = a and not b */
+static inline void ak_hexset_and_not(struct ak_hexset *a, const struct ak_hexset *b)
+{
+    for (int r = 0; r < AK_ROWS; r++)
+        for (int w = 0; w < AK_HEXSET_WORDS; w++)
+            a->row[r][w] &= ~b->row[r][w];
+}
+
 /* out[h] = 1 for every square of s, 0 elsewhere (AK_HEX_COUNT bytes). */
 void ak_hexset_to_bytes(const struct ak_hexset *s, uint8_t *out);
 

@@ -75,7 +75,7 @@ const char *ak_updated_calendar_parse(struct ak_data *d, const char *text, char 
             for (int i = 2; i < t.n; i++) {
                 ak_hex h = ak_hex_parse(t.word[i]);
                 if (h == AK_HEX_NONE || d->map.terrain[h] == AK_TERRAIN_OFFBOARD || d->map.terrain[h] == AK_TERRAIN_SEA ||
-                    d->map.terrain[h] == AK_TERRAIN_QATTARA || c->nentries[side] >= 4) {
+                    d->map.terrain[h] == AK_TERRAIN_QATTARA || c->nentries[side] >= AK_ENTRY_MAX) {
                     snprintf(err, errlen, "line %d: entry SIDE SQUARE...: squares a unit may stand on", t.line);
                     return err;
                 }

@@ -32,54 +32,78 @@
 #define TRACE 5         /* SUPPLY PHASE 1, SU SUMMARY (4): 5 hexes */
 #define ANY_LENGTH (-1)
 
+/* The work of one trace, as sets of squares for the fills (ak_hexset). */
 struct trace {
-    uint8_t passable[AK_HEX_COUNT];
-    uint8_t source[AK_HEX_COUNT];
-    uint8_t road[AK_HEX_COUNT];         /* a road square whose road leads back */
-    struct ak_hexset pass;              /* passable, as a set for the fills */
+    struct ak_hexset pass;              /* a line may pass (and so may a road) */
+    struct ak_hexset source;
+    struct ak_hexset road;              /* a road square whose road leads back */
     struct ak_hexset reached;           /* what the last spread reached */
+    ak_hex sources[AK_ENTRY_MAX + 1];
+    int nsources;
     ak_hex queue[AK_HEX_COUNT];
 };
 
 static struct trace T;  /* one work area; the engine is single-threaded */
 
+/* No square holding an enemy unit, none in an enemy zone without a
+ * friendly combat unit in it (NEW ZOCS 3). Unit by unit: a scan of the
+ * squares would look at all of them for the few that matter. */
 static void mark_passable(const struct ak_state *s, int side, struct trace *t)
 {
-    static struct ak_move_board b;
-    static uint8_t friendly[AK_HEX_COUNT];
-    ak_move_board_mark(s, side, &b);
-    memset(friendly, 0, sizeof friendly);
-    for (int u = 0; u < s->units; u++)
-        if (ak_on_board(s, u) && ak_def(u)->side == side && ak_unit_is_combat(ak_def(u)))
-            friendly[s->unit[u].hex] = 1;
-    ak_hexset_clear(&t->pass);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++) {
-        t->passable[h] = ak_hex_playable(h) && !(b.enemy[h] & (ENEMY_COMBAT | ENEMY_PASSABLE | ENEMY_OTHER)) &&
-                         (!b.zoc[h] || friendly[h]);
-        if (t->passable[h])
-            ak_hexset_add(&t->pass, h);
+    struct ak_hexset zone, friendly;
+    ak_hexset_clear(&zone);
+    ak_hexset_clear(&friendly);
+    t->pass = ak_map()->playable;
+    for (int u = 0; u < s->units; u++) {
+        if (!ak_on_board(s, u))
+            continue;
+        ak_hex h = s->unit[u].hex;
+        if (ak_def(u)->side == side) {
+            if (ak_unit_is_combat(ak_def(u)))
+                ak_hexset_add(&friendly, h);
+            continue;
+        }
+        ak_hexset_remove(&t->pass, h);
+        if (!ak_exerts_zoc(s, u))
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(h, d);
+            if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
+                ak_hexset_add(&zone, n);
+        }
     }
+    ak_hexset_and_not(&zone, &friendly);
+    ak_hexset_and_not(&t->pass, &zone);
+}
+
+static void add_source(struct trace *t, ak_hex h)
+{
+    if (ak_hexset_has(&t->source, h))
+        return;
+    ak_hexset_add(&t->source, h);
+    t->sources[t->nsources++] = h;
 }
 
 static void mark_sources(const struct ak_state *s, int side, struct trace *t)
 {
     const struct ak_updated_calendar *c = &ak_data()->updated;
-    memset(t->source, 0, sizeof t->source);
+    ak_hexset_clear(&t->source);
+    t->nsources = 0;
     for (int i = 0; i < c->nentries[side]; i++)
-        if (t->passable[c->entry[side][i]])
-            t->source[c->entry[side][i]] = 1;
+        if (ak_hexset_has(&t->pass, c->entry[side][i]))
+            add_source(t, c->entry[side][i]);
     if (ak_control_now(s, AK_KEY_TOBRUCH) == side)
-        t->source[ak_map()->tobruch] = 1;   /* PORTS 1: a supply source by sea for its controller */
+        add_source(t, ak_map()->tobruch);   /* PORTS 1: a supply source by sea for its controller */
 }
 
 static bool next_to_source(const struct trace *t, ak_hex h)
 {
     for (int d = 0; d < AK_DIRS; d++) {
         ak_hex n = ak_hex_neighbor(h, d);
-        if (n != AK_HEX_NONE && (ak_map()->open[h] & (1u << d)) && t->source[n])
+        if (n != AK_HEX_NONE && (ak_map()->open[h] & (1u << d)) && ak_hexset_has(&t->source, n))
             return true;
     }
-    return t->source[h];
+    return ak_hexset_has(&t->source, h);
 }
 
 /* May the road network step from h to its neighbour n in direction d?
@@ -100,18 +124,24 @@ static void mark_roads(struct trace *t)
 {
     const struct ak_map *m = ak_map();
     int head = 0, tail = 0;
-    memset(t->road, 0, sizeof t->road);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        if (m->road[h] && t->passable[h] && next_to_source(t, h)) {
-            t->road[h] = 1;
-            t->queue[tail++] = h;
+    ak_hexset_clear(&t->road);
+    /* the roads' first squares: a source or a square next to one */
+    for (int i = 0; i < t->nsources; i++)
+        for (int d = -1; d < AK_DIRS; d++) {
+            ak_hex h = d < 0 ? t->sources[i] : ak_hex_neighbor(t->sources[i], d);
+            if (h != AK_HEX_NONE && m->road[h] && ak_hexset_has(&t->pass, h) && !ak_hexset_has(&t->road, h) &&
+                next_to_source(t, h)) {
+                ak_hexset_add(&t->road, h);
+                t->queue[tail++] = h;
+            }
         }
     while (head < tail) {
         ak_hex h = t->queue[head++];
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(h, d);
-            if (n != AK_HEX_NONE && road_link(m, h, d, n) && !t->road[n] && t->passable[n]) {
-                t->road[n] = 1;
+            if (n != AK_HEX_NONE && road_link(m, h, d, n) && !ak_hexset_has(&t->road, n) &&
+                ak_hexset_has(&t->pass, n)) {
+                ak_hexset_add(&t->road, n);
                 t->queue[tail++] = n;
             }
         }
@@ -146,10 +176,8 @@ static void trace_supply(const struct ak_state *s, int side, uint8_t *in, bool *
     mark_passable(s, side, &T);
     mark_sources(s, side, &T);
     mark_roads(&T);
-    ak_hexset_clear(&seeds);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        if (T.road[h] || T.source[h])
-            ak_hexset_add(&seeds, h);
+    seeds = T.road;
+    ak_hexset_or(&seeds, &T.source);
     spread(&T, &seeds, TRACE);
     supplied = T.reached;
     ak_hexset_clear(&seeds);
@@ -167,11 +195,7 @@ static void trace_supply(const struct ak_state *s, int side, uint8_t *in, bool *
  * the entry square (SUPPLY PHASE 4). Uses T as trace_supply left it. */
 static void trace_lines(const struct ak_state *s, int side, uint8_t *reached)
 {
-    struct ak_hexset seeds;
-    ak_hexset_clear(&seeds);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        if (T.source[h])
-            ak_hexset_add(&seeds, h);
+    struct ak_hexset seeds = T.source;
     for (int u = 0; u < s->units; u++)
         if (own_supply_on_board(s, u, side))
             ak_hexset_add(&seeds, s->unit[u].hex);
