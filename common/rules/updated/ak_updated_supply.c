@@ -358,12 +358,26 @@ static void break_out(struct ak_state *s, ak_hex h, bool loss, struct ak_events 
     s->pool[s->side][AK_POOL_INFANTRY] = (uint8_t)(pool > 255 ? 255 : pool);
 }
 
+/* The first square after `after`, in the board's order, that holds an
+ * isolated unit of the mover (AK_HEX_NONE: none): unit by unit, not a scan
+ * of every square. */
+static ak_hex next_isolated_square(const struct ak_state *s, ak_hex after)
+{
+    ak_hex next = AK_HEX_NONE;
+    for (int u = 0; u < s->units; u++) {
+        ak_hex h = s->unit[u].hex;
+        if (ak_on_board(s, u) && ak_def(u)->side == s->side && (s->unit[u].marks & AK_MARK_ISOLATED) &&
+            h > after && (next == AK_HEX_NONE || h < next))
+            next = h;
+    }
+    return next;
+}
+
 void ak_updated_attrition(struct ak_state *s, ak_hex after, struct ak_events *ev)
 {
-    for (ak_hex h = (ak_hex)(after + 1); h < AK_HEX_COUNT; h++) {
+    for (ak_hex h = next_isolated_square(s, after); h != AK_HEX_NONE; h = next_isolated_square(s, h)) {
         bool declared;
-        if (!isolated_square(s, h, &declared))
-            continue;
+        isolated_square(s, h, &declared);
         int roll = ak_rng_die(&s->rng) + ak_rng_die(&s->rng);
         int modified = roll - (ak_updated_enemy_adjacent(s, h) ? 1 : 0);
         bool loss = modified <= 7;
