@@ -2,7 +2,7 @@
  * search on the real map (its water and Qattara hexsides, its edges), over
  * random sets of squares to enter and to pass: the flood the supply and
  * isolation maps use, the fill limited in steps, and the conversion to
- * one byte a square. */
+ * one byte a square; and the direction between two squares. */
 #include "ak_check.h"
 
 #include <string.h>
@@ -172,5 +172,30 @@ START_TEST(bytes_are_the_set)
 }
 END_TEST
 
+/* ak_hex_dir is the inverse of ak_hex_neighbor, and -1 for every square
+ * that does not touch (its 3 by 3 table against the printed steps). */
+START_TEST(directions_invert_neighbours)
+{
+    for (ak_hex a = 0; a < AK_HEX_COUNT; a++) {
+        int touching = 0;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(a, d);
+            if (n != AK_HEX_NONE)
+                ck_assert_int_eq(ak_hex_dir(a, n), d);
+        }
+        for (int dr = -2; dr <= 2; dr++)
+            for (int dn = -2; dn <= 2; dn++) {
+                ak_hex b = ak_hex_make(ak_hex_row(a) + dr, ak_hex_num(a) + dn);
+                if (b != AK_HEX_NONE && ak_hex_dir(a, b) >= 0) {
+                    ck_assert_int_eq(ak_hex_distance(a, b), 1);
+                    touching++;
+                }
+            }
+        ck_assert_int_le(touching, AK_DIRS);
+    }
+    ck_assert_int_eq(ak_hex_dir(0, AK_HEX_NONE), -1);
+}
+END_TEST
+
 AK_CHECK_MAIN("hexset", flood_reaches_what_a_search_reaches, reach_stops_after_its_steps,
-              blocked_sides_are_not_crossed, bytes_are_the_set)
+              blocked_sides_are_not_crossed, bytes_are_the_set, directions_invert_neighbours)

@@ -55,16 +55,18 @@ static inline ak_hex ak_hex_step(ak_hex h, int dir)
     return (ak_hex)(h + delta[dir]);
 }
 
-/* The direction from a to its neighbour b, or -1 if they do not touch. */
+/* The direction from a to its neighbour b, or -1 if they do not touch:
+ * the (row, number) steps above as a 3 by 3 table (the searches ask it for
+ * every pair of units they compare). */
 static inline int ak_hex_dir(ak_hex a, ak_hex b)
 {
+    static const int8_t dir[3][3] = {{2, 3, -1}, {0, -1, 1}, {-1, 4, 5}};
     if (a < 0 || b < 0)
         return -1;
     int dr = ak_hex_row(b) - ak_hex_row(a), dn = ak_hex_num(b) - ak_hex_num(a);
-    for (int d = 0; d < AK_DIRS; d++)
-        if (ak_hex_drow[d] == dr && ak_hex_dnum[d] == dn)
-            return d;
-    return -1;
+    if (dr < -1 || dr > 1 || dn < -1 || dn > 1)
+        return -1;
+    return dir[dr + 1][dn + 1];
 }
 static inline int ak_hex_distance(ak_hex a, ak_hex b)
 {
