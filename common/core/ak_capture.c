@@ -79,11 +79,34 @@ void ak_capture_around(struct ak_state *s, int side, ak_hex h, struct ak_events 
             displace_rommel(s, u, ev);
 }
 
+/* The units a combat unit may take on the board (supply units, Rommel). */
+static int list_prey(const struct ak_state *s, uint8_t *prey)
+{
+    int n = 0;
+    for (int u = 0; u < s->units; u++)
+        if (ak_on_board(s, u) && !ak_unit_is_combat(ak_def(u)))
+            prey[n++] = (uint8_t)u;
+    return n;
+}
+
 void ak_capture_sweep(struct ak_state *s, struct ak_events *ev)
 {
-    for (int u = 0; u < s->units; u++)
-        if (ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
-            ak_capture_around(s, ak_def(u)->side, s->unit[u].hex, ev);
+    /* Only a unit next to enemy prey can take anything: test that against
+     * the few prey first (listed again after a capture, which changes them). */
+    uint8_t prey[AK_UNIT_MAX];
+    int nprey = list_prey(s, prey);
+    for (int u = 0; u < s->units; u++) {
+        if (!ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        int side = ak_def(u)->side;
+        bool near = false;
+        for (int p = 0; p < nprey && !near; p++)
+            near = ak_def(prey[p])->side != side && ak_hex_distance(s->unit[prey[p]].hex, s->unit[u].hex) <= 1;
+        if (near) {
+            ak_capture_around(s, side, s->unit[u].hex, ev);
+            nprey = list_prey(s, prey);
+        }
+    }
 }
 
 void ak_rommel_isolation(struct ak_state *s, int mover, struct ak_events *ev)
