@@ -14,6 +14,8 @@
 /* What one step means for the moving stack. */
 enum step_flag { STEP_ROAD = 1, STEP_HALT = 2, STEP_NO_STOP = 4 };
 
+#define ROAD_MAX 16     /* road steps a search tells apart (the 1964 bonus is 10) */
+
 /* Everything the step rule needs about the moving stack and the board,
  * computed once per move or search. */
 struct group {
@@ -26,6 +28,7 @@ struct group {
     bool escarpment_start;  /* ESCARPMENT 5: began the turn here, unmoved */
     int mp[AK_GROUP_MAX], road[AK_GROUP_MAX], bonus[AK_GROUP_MAX];
     int max_road;
+    int clear_limit[ROAD_MAX];      /* with r road steps (r < ROAD_MAX), at most this many others */
     bool relax_halts, relax_cost;   /* for explaining why a square is out of reach */
     ak_hex target;          /* a route search: prune squares too far from it */
     int budget;             /* the most squares any unit of the stack can go */
@@ -68,6 +71,14 @@ static bool group_init(struct group *g, const struct ak_ruleset *r, const struct
                           ? r->rommel_bonus - x->rommel_spent : 0;
         if (g->road[i] > g->max_road)
             g->max_road = g->road[i];
+    }
+    for (int road = 0; road < ROAD_MAX; road++) {
+        g->clear_limit[road] = 1 << 20;
+        for (int i = 0; i < n; i++) {
+            int extra = road > g->road[i] ? road - g->road[i] : 0;
+            if (g->mp[i] + g->bonus[i] - extra < g->clear_limit[road])
+                g->clear_limit[road] = g->mp[i] + g->bonus[i] - extra;
+        }
     }
     g->target = AK_HEX_NONE;
     g->budget = 0;
@@ -187,7 +198,6 @@ enum { VIA_NONE = 0, VIA_ROAD = 1, VIA_HALT = 2 };
  * road steps: its way in, and at a road junction also the side it came
  * through by road (the next step's road depends on it). */
 #define VIAS (3 + AK_DIRS)
-#define ROAD_MAX 16
 #define STATES (AK_HEX_COUNT * ROAD_MAX * VIAS)
 
 struct search {
@@ -210,6 +220,7 @@ static struct search S;
  * one used no more road and no more clear steps (dominance pruning); at a
  * road junction the way in matters, so nothing is pruned there. */
 static struct {
+    int levels;                     /* road counts in use: the search's road cap + 1 */
     uint32_t generation[AK_HEX_COUNT];
     uint8_t go_on[AK_HEX_COUNT][ROAD_MAX];
     uint8_t any[AK_HEX_COUNT][ROAD_MAX];
@@ -217,7 +228,7 @@ static struct {
 
 static void lower_from(uint8_t *prefix, int road, int clear)
 {
-    for (int r = road; r < ROAD_MAX && prefix[r] > clear; r++)
+    for (int r = road; r < P.levels && prefix[r] > clear; r++)
         prefix[r] = (uint8_t)clear;
 }
 
@@ -225,8 +236,8 @@ static bool pareto_admit(const struct ak_map *m, ak_hex h, int road, int clear, 
 {
     if (P.generation[h] != S.generation) {
         P.generation[h] = S.generation;
-        memset(P.go_on[h], 0xff, ROAD_MAX);
-        memset(P.any[h], 0xff, ROAD_MAX);
+        memset(P.go_on[h], 0xff, (size_t)P.levels);
+        memset(P.any[h], 0xff, (size_t)P.levels);
     }
     if (!m->is_junction[h] && (halted ? P.any[h][road] : P.go_on[h][road]) <= clear)
         return false;
@@ -309,7 +320,7 @@ static void expand(const struct group *g, int i, int road_cap)
             road++;
         else
             clear++;
-        if (!g->relax_cost && !affordable(g, road, clear))
+        if (!g->relax_cost && clear > g->clear_limit[road])   /* affordable(), road < ROAD_MAX here */
             continue;
         if (g->relax_halts)
             f &= ~STEP_HALT;
@@ -322,10 +333,11 @@ static void expand(const struct group *g, int i, int road_cap)
 /* Every state the stack can reach, breadth first. */
 static void search(const struct group *g)
 {
+    int road_cap = road_cap_of(g);
     search_begin();
+    P.levels = road_cap + 1;
     pareto_admit(g->m, g->start, 0, 0, false);
     visit(g->m, g->start, 0, 0, VIA_NONE, 0, -1);
-    int road_cap = road_cap_of(g);
     for (int i = 0; i < S.count; i++)
         expand(g, i, road_cap);
 }
@@ -375,10 +387,11 @@ static void search_to(const struct group *g)
 {
     for (int k = 0; k < KEYS; k++)
         head[k] = tail[k] = -1;
+    int road_cap = road_cap_of(g), target_key = KEYS;
     search_begin();
+    P.levels = road_cap + 1;
     pareto_admit(g->m, g->start, 0, 0, false);
     visit(g->m, g->start, 0, 0, VIA_NONE, 0, -1);
-    int road_cap = road_cap_of(g), target_key = KEYS;
     int pushed = file_new(g, road_cap, 0, &target_key);
     for (int k = 0; k < KEYS && k <= target_key; k++)
         for (int i = head[k]; i >= 0; i = next[i]) {
