@@ -110,6 +110,27 @@ static int best_after(const struct ak_ai *ai, const struct ak_state *s, const st
     return best;
 }
 
+/* The best of the listed actions that raises the value above base by
+ * GAIN_MIN and keeps the part's ending, or -1. Best first, the next when
+ * one would take the ending away: a reinforcement that would overstack
+ * Tobruch is placed at the home base instead of not at all. */
+static int best_gain(const struct ak_ai *ai, const struct ak_state *s, const struct ak_action *l, int n, int side,
+                     double base)
+{
+    static double value[LIST_MAX];
+    for (int i = 0; i < n; i++)
+        value[i] = l[i].kind == AK_ACT_RESIGN || is_ending(s, &l[i]) ? -HUGE_VAL : after(ai, s, &l[i], side);
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (value[i] > base + GAIN_MIN && (best < 0 || value[i] > value[best]))
+                best = i;
+        if (best < 0 || keeps_ending(s, &l[best]))
+            return best;
+        value[best] = -HUGE_VAL;
+    }
+}
+
 #define SAFE_TRIES 3            /* the strong level's best greedy moves weighed against the reply, best first */
 
 struct candidates {
@@ -418,8 +439,7 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
     for (int j = 0; j < n; j++)
         if (!(not_other & (1u << list[j].kind)))
             other[k++] = list[j];
-    if (ai->moves < ai->move_cap && (i = best_after(ai, s, other, k, side, false, &v)) >= 0 &&
-        v > base + GAIN_MIN && keeps_ending(s, &other[i])) {
+    if (ai->moves < ai->move_cap && (i = best_gain(ai, s, other, k, side, base)) >= 0) {
         ai->moves++;    /* counted with the moves: an embarkation and a landing cannot go round for ever */
         *out = other[i];
         return true;
