@@ -98,8 +98,8 @@ static double value(const struct ak_ai *ai, const struct ak_state *s, const stru
 #define UNFINISHED 1000.0      /* a plan after which the part cannot end (a square overstacked): never chosen */
 
 /* The moves applied in unit order (at most the plan's length: the rest
- * stand still), the value after them. */
-static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
+ * stand still) to work; true when the part may end after them. */
+static bool apply_plan(const struct ak_state *s, const struct pool *p, uint8_t *pick)
 {
     work = *s;
     for (int i = 0, moved = 0; i < p->n; i++) {
@@ -113,7 +113,43 @@ static double fitness(const struct ak_ai *ai, const struct ak_state *s, const st
     }
     struct ak_action end = {.kind = (uint8_t)ak_ending_action(&work), .side = (uint8_t)p->side,
                             .hex = AK_HEX_NONE, .supply = AK_UNIT_NONE};
-    return value(ai, &work, p, pick) - (ak_try(&work, &end, NULL) ? 0 : UNFINISHED);
+    return ak_try(&work, &end, NULL);
+}
+
+static bool next_to_target(const struct pool *p, ak_hex h)
+{
+    for (int t = 0; t < p->ntarget; t++)
+        if (ak_hex_distance(h, p->target[t]) == 1)
+            return true;
+    return false;
+}
+
+/* A plan the part cannot end after has, most often, a unit in an enemy
+ * zone that the rules will not let stay there (1964: beyond its supply's
+ * reach, SUSTAIN ATTACKS 2), a greedy pick that an assault kept: every
+ * such move but the assaults' own is repaired to standing still. True if
+ * any was. */
+static bool repair(const struct ak_state *s, const struct pool *p, uint8_t *pick)
+{
+    bool changed = false;
+    for (int i = 0; i < p->n; i++) {
+        ak_hex h = p->choice[i][pick[i]];
+        if (pick[i] && ak_enemy_unit_adjacent(s, h, p->side) && !next_to_target(p, h)) {
+            pick[i] = 0;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+/* The value after the plan, repaired once if the part could not end
+ * after it (and never chosen if it still cannot). */
+static double fitness(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, uint8_t *pick)
+{
+    bool ends = apply_plan(s, p, pick);
+    if (!ends && repair(s, p, pick))
+        ends = apply_plan(s, p, pick);
+    return value(ai, &work, p, pick) - (ends ? 0 : UNFINISHED);
 }
 
 /* Keep the k best of n destinations by value (a partial selection sort). */
