@@ -1,5 +1,7 @@
 /* ak_ai_assault: the assault on a key square, for the strong level's plan
- * (ak_ai_plan.c) and the pull of supply toward it (ak_ai_eval.c).
+ * (ak_ai_plan.c). (The evaluation's pull of supply toward the same
+ * squares finds them from the maps it has already made, ak_ai_eval.c's
+ * find_front: the same test, written there for its cost.)
  *
  * HOW TO WIN asks the Axis to take Tobruch and the Allied home base from
  * an enemy that garrisons them (and the Allies, for their own win, the
@@ -17,8 +19,9 @@
  * range of all of them by distance (the engine judges the route, SUSTAIN
  * ATTACKS 1, when the plan is tried). The plan values
  * the assault as a whole (the battle by its outcome distribution,
- * ak_ai_battle.c) and keeps it only when it is worth more than the rest.
- * Below the plan and the evaluation, so that neither needs the other. */
+ * ak_ai_battle.c) and keeps it only when it is worth more than the rest;
+ * a plan whose part cannot end (a unit the assault did not move left in
+ * an enemy zone beyond its supply) is repaired first (ak_ai_plan.c). */
 #include <math.h>
 
 #include "ak_ai_internal.h"

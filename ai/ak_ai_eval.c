@@ -51,7 +51,7 @@ static bool exposed(const struct ak_state *s, ak_hex h, int side)
     return threatened && !guarded;
 }
 
-#define FRONT_REACH 40     /* squares: a supply unit this far behind the front still feels its pull */
+#define FRONT_REACH 80     /* squares: a supply unit this far behind the front still feels its pull (the map is 69 wide) */
 
 /* What side_value needs of the whole position for one side, worked out
  * once an evaluation: where its units would be in supply and where they
