@@ -26,6 +26,7 @@
 
 #include "ak_ai_internal.h"
 #include "ak_battle.h"
+#include "ak_query.h"
 #include "ak_zoc.h"
 
 int ak_ai_assault_targets(const struct ak_state *s, int side, ak_hex *out)
@@ -56,22 +57,64 @@ static bool in_assault(int u, ak_hex h, ak_hex t)
     return ak_unit_is_combat(ak_def(u)) && ak_adjacent(h, t);
 }
 
+/* Whether a unit on h takes part in the march up to t: out of every
+ * enemy zone (its part can end wherever its supply is), combat units a
+ * square or two short of t's neighbours. */
+static bool in_staging(const struct ak_state *s, int u, ak_hex h, ak_hex t)
+{
+    int d = ak_hex_distance(h, t);
+    if (ak_enemy_unit_adjacent(s, h, ak_def(u)->side))
+        return false;
+    return ak_def(u)->type == AK_TYPE_SUPPLY || (ak_unit_is_combat(ak_def(u)) && d >= 2 && d <= 3);
+}
+
+/* Is destination a a better part than b? In an assault or a combat
+ * unit's march the better valued; a supply unit's march the nearer t. */
+static bool better_part(const struct ak_state *s, int u, bool stage, ak_hex t, const struct ak_action *dests,
+                        const double *v, int a, int b)
+{
+    if (stage && ak_def(u)->type == AK_TYPE_SUPPLY) {
+        int da = ak_hex_distance(dests[a].hex, t), db = ak_hex_distance(dests[b].hex, t);
+        if (da != db)
+            return da < db;
+    }
+    (void)s;
+    return v[a] > v[b];
+}
+
 ak_hex ak_ai_assault_part(const struct ak_state *s, int u, ak_hex t, const struct ak_action *dests, const double *v,
-                          int n, uint8_t *stacked, double *worth)
+                          int n, uint8_t *stacked, bool stage, double *worth)
 {
     bool combat = ak_unit_is_combat(ak_def(u));
     *worth = HUGE_VAL;
-    if (in_assault(u, s->unit[u].hex, t))
+    if (stage ? in_staging(s, u, s->unit[u].hex, t) && ak_def(u)->type != AK_TYPE_SUPPLY
+              : in_assault(u, s->unit[u].hex, t))
         return s->unit[u].hex;      /* its part already: standing still */
     int best = -1, limit = ak_ai_stack_limit(s);
     for (int i = 0; i < n; i++)
-        if (v[i] > -HUGE_VAL && in_assault(u, dests[i].hex, t) && (!combat || stacked[dests[i].hex] < limit) &&
-            (best < 0 || v[i] > v[best]))
+        if (v[i] > -HUGE_VAL && (stage ? in_staging(s, u, dests[i].hex, t) : in_assault(u, dests[i].hex, t)) &&
+            (!combat || stacked[dests[i].hex] < limit) && (best < 0 || better_part(s, u, stage, t, dests, v, i, best)))
             best = i;
-    if (best < 0)
-        return AK_HEX_NONE;
+    if (best < 0 || (stage && !combat && ak_hex_distance(dests[best].hex, t) >= ak_hex_distance(s->unit[u].hex, t)))
+        return AK_HEX_NONE;     /* (a supply unit that comes no nearer has no part in the march) */
     if (combat)
         stacked[dests[best].hex]++;
     *worth = v[best];
     return dests[best].hex;
+}
+
+bool ak_ai_assault_supplied(const struct ak_state *s, int side, ak_hex t)
+{
+    static struct ak_action dests[AK_HEX_COUNT];
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != side || ak_def(u)->type != AK_TYPE_SUPPLY || !ak_on_board(s, u))
+            continue;
+        if (in_assault(u, s->unit[u].hex, t))
+            return true;
+        int n = ak_legal_moves(s, u, dests, AK_HEX_COUNT);
+        for (int i = 0; i < n; i++)
+            if (in_assault(u, dests[i].hex, t))
+                return true;
+    }
+    return false;
 }

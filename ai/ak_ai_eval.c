@@ -122,6 +122,16 @@ static double factors(const struct ak_state *s, int u)
     return a + f;
 }
 
+/* Every combat unit of side on board, in factors. */
+static double own_material(const struct ak_state *s, int side)
+{
+    double f = 0;
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
+            f += factors(s, u);
+    return f;
+}
+
 #define THREAT_REACH 3     /* enemy combat units this near may attack a stack next turn */
 
 /* The enemy's best attack on the stack on h next turn, as if every enemy
@@ -175,16 +185,35 @@ static double forced_attack(const struct ak_state *s, const struct side_view *vi
     return best < 0 && best > -HUGE_VAL ? best : 0;
 }
 
+/* The chance that side has no supply unit at the start of its next turn
+ * if it has none now: the scenario's supply table (a side given one a turn
+ * never misses; the Axis's is SUNK on the faces the table gives that
+ * turn), where the ruleset makes that lose every unit on board
+ * (ISOLATION 1); 0 elsewhere. */
+static double supply_miss_chance(const struct ak_state *s, int side)
+{
+    const struct ak_scenario *sc = &ak_data()->scenario;
+    int next = s->turn + 1, faces = 0;
+    if (!ak_ruleset_get(s->ruleset)->no_supply_loses_all || next > sc->turns || sc->supply_per_turn[side] > 0)
+        return 0;
+    for (int r = 1; r <= 6; r++)
+        faces += (sc->sunk[next] >> r) & 1;
+    return faces / 6.0;
+}
+
 /* What spending one of one's supply units costs: much more for the last
- * one (without any for two turns, every unit is lost: ISOLATION 1). The
- * position counts the same: each supply unit at supply_unit, and having
- * any at all no_supply / 2 more (side_value). */
+ * one (without any for two turns, every unit is lost: ISOLATION 1, at the
+ * chance the next one is sunk). The position counts the same: each
+ * supply unit at supply_unit, having any at all no_supply / 2 more, and
+ * having none that chance of every unit (side_value). */
 double ak_ai_supply_worth(const struct ak_ai_weights *w, const struct ak_state *s, int side)
 {
     int n = 0;
     for (int u = 0; u < s->units; u++)
         n += ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
-    return n <= 1 ? w->supply_unit + w->no_supply / 2 : w->supply_unit;
+    if (n > 1)
+        return w->supply_unit;
+    return w->supply_unit + w->no_supply / 2 + supply_miss_chance(s, side) * w->material * own_material(s, side);
 }
 
 static bool all_in_supply(const struct ak_state *s, int side, const uint8_t *supply)
@@ -203,6 +232,11 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
     const struct ak_map *m = ak_map();
     ak_hex goal = m->homebase[!side];
     double v = 0, front = 0;    /* front: the supply unit nearest the front's at_front */
+    double material = 0;
+    int supply_units = 0;
+    for (int u = 0; u < s->units; u++)
+        supply_units += ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
+    bool last_supply = supply_units == 1;
     bool garrison = false, any_supply = false;
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
@@ -212,7 +246,11 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             continue;
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
-            v += w->supply_unit - (exposed(s, h, side) ? w->supply_exposed : 0);
+            /* an exposed supply unit is taken if the enemy can: the last
+             * one at all it is worth (ak_ai_supply_worth) */
+            if (exposed(s, h, side))
+                v -= w->supply_exposed + (last_supply ? ak_ai_supply_worth(w, s, side) - w->supply_unit : 0);
+            v += w->supply_unit;
             double f = at_front(view, h);
             front = f > front ? f : front;
             any_supply = true;
@@ -221,6 +259,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         if (!ak_unit_is_combat(d))
             continue;
         double f = factors(s, u);
+        material += f;
         v += w->material * f;
         if (!seen[h]) {
             seen[h] = 1;
@@ -251,6 +290,8 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         v += view->control[k] == side ? w->key_square : 0;
     /* one supply unit in range sustains every attack (SUSTAIN ATTACKS 4-5):
      * the front is worth its weight once */
+    if (!any_supply)    /* every unit lost if the next supply unit is sunk (ISOLATION 1) */
+        v -= supply_miss_chance(s, side) * w->material * material;
     return v + w->supply_front * front + (garrison ? w->home_garrison : 0) + (any_supply ? w->no_supply / 2 : 0) -
            w->no_supply * s->no_supply_turns[side];
 }

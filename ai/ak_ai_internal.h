@@ -33,9 +33,16 @@ int ak_ai_assault_targets(const struct ak_state *s, int side, ak_hex *out);
  * stack (stacked[], counted by the caller for this assault, and raised
  * here) has room; a supply unit within range of every square next to t
  * by distance; the unit's own square when it is there already;
- * AK_HEX_NONE when it cannot take part this turn. */
+ * AK_HEX_NONE when it cannot take part this turn. With stage (no supply
+ * unit can come within range of t this turn: an assault now could not
+ * end its part), the march up to it instead: a combat unit to a square
+ * two or three from t and next to no enemy unit, a supply unit as near t
+ * as it can get next to no enemy unit. */
 ak_hex ak_ai_assault_part(const struct ak_state *s, int u, ak_hex t, const struct ak_action *dests, const double *v,
-                          int n, uint8_t *stacked, double *worth);
+                          int n, uint8_t *stacked, bool stage, double *worth);
+/* Whether a supply unit of side can end this movement within range of
+ * every square next to t (ak_ai_assault_part's supply part). */
+bool ak_ai_assault_supplied(const struct ak_state *s, int side, ak_hex t);
 
 /* The strong level's plan of the movement part of the turn s is in, by
  * online evolutionary planning within `evaluations` positions valued

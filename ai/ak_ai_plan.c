@@ -205,10 +205,12 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
     p->n = 0;
     int supply_at[AK_KEYS];
     double supply_worth[AK_KEYS];
+    bool stage[AK_KEYS];
     p->ntarget = ak_ai_assault_targets(s, side, p->target);
     for (int t = 0; t < p->ntarget; t++) {
         ak_ai_count_own(s, stacked[t]);
         supply_at[t] = -1;
+        stage[t] = !ak_ai_assault_supplied(s, side, p->target[t]);
     }
     double base = value(ai, s, p, none);
     for (int u = 0; u < s->units && p->n < UNITS_MAX; u++) {
@@ -227,7 +229,7 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
         ak_hex part[AK_KEYS];
         double worth[AK_KEYS];
         for (int t = 0; t < p->ntarget; t++)
-            part[t] = ak_ai_assault_part(s, u, p->target[t], dests, v, n, stacked[t], &worth[t]);
+            part[t] = ak_ai_assault_part(s, u, p->target[t], dests, v, n, stacked[t], stage[t], &worth[t]);
         int k = n < BEST_MAX ? n : BEST_MAX;
         keep_best(dests, v, n, k);
         int i = p->n++;
@@ -239,7 +241,7 @@ static void make_pool(const struct ak_ai *ai, const struct ak_state *s, int side
         p->nchoice[i] = k + 1;
         for (int t = 0; t < p->ntarget; t++) {
             p->part[t][i] = part[t] == AK_HEX_NONE ? NO_PART : choice_of(p, i, part[t]);
-            if (ak_def(u)->type == AK_TYPE_SUPPLY && part[t] != AK_HEX_NONE)
+            if (ak_def(u)->type == AK_TYPE_SUPPLY && part[t] != AK_HEX_NONE && !stage[t])
                 one_supply(p, t, i, worth[t], &supply_at[t], &supply_worth[t]);
         }
         greedy[i] = v[0] > base ? 1 : 0;

@@ -156,6 +156,7 @@ struct ak_ruleset {
     bool zoc_out_of_fortress;   /* units in a fortress exert a zone out of it (NEW ZOCS 4) */
     bool two_step_units;        /* units over 2 attack factors have a reduced side (NEW COMBAT SYSTEM 5) */
     bool fortress_retreat_kills;    /* losers told to retreat from a fortress are eliminated instead (FORTRESSES 5) */
+    bool no_supply_loses_all;       /* two turns with no supply unit on board lose every unit (ISOLATION 1) */
     const char *zoc_halt_code;  /* the rule that stops a unit in an enemy zone */
     unsigned phases;            /* bit per enum ak_phase the edition has */
     /* The action kinds possible now (a bit per enum ak_action_kind), by

@@ -80,6 +80,7 @@ const struct ak_ruleset ak_rules_classic = {
     .road_bonus = 10,
     .rommel_bonus = 2,
     .fortress_retreat_kills = true,
+    .no_supply_loses_all = true,
     .zoc_halt_code = "ATTACKING-1",
     .movement = &ak_movement_squares,
     .odds_name = classic_odds_name,
