@@ -120,12 +120,16 @@ static int best_gain(const struct ak_ai *ai, const struct ak_state *s, const str
     static double value[LIST_MAX];
     for (int i = 0; i < n; i++)
         value[i] = l[i].kind == AK_ACT_RESIGN || is_ending(s, &l[i]) ? -HUGE_VAL : after(ai, s, &l[i], side);
+    bool ends = can_end(s);     /* keeps_ending's first question, asked once */
     for (;;) {
         int best = -1;
         for (int i = 0; i < n; i++)
             if (value[i] > base + GAIN_MIN && (best < 0 || value[i] > value[best]))
                 best = i;
-        if (best < 0 || keeps_ending(s, &l[best]))
+        if (best < 0 || !ends)
+            return best;
+        work = *s;
+        if (ak_apply(&work, &l[best], NULL, NULL) && can_end(&work))
             return best;
         value[best] = -HUGE_VAL;
     }

@@ -57,9 +57,9 @@ static bool in_assault(int u, ak_hex h, ak_hex t)
     return ak_unit_is_combat(ak_def(u)) && ak_adjacent(h, t);
 }
 
-/* Whether a unit on h takes part in the march up to t: out of every
- * enemy zone (its part can end wherever its supply is), combat units a
- * square or two short of t's neighbours. */
+/* Whether a unit on h takes part in the march up to t: next to no enemy
+ * unit (so out of every enemy zone: its part can end wherever its supply
+ * is), combat units a square or two short of t's neighbours. */
 static bool in_staging(const struct ak_state *s, int u, ak_hex h, ak_hex t)
 {
     int d = ak_hex_distance(h, t);

@@ -186,15 +186,24 @@ static double forced_attack(const struct ak_state *s, const struct side_view *vi
 }
 
 /* The chance that side has no supply unit at the start of its next turn
- * if it has none now: the scenario's supply table (a side given one a turn
- * never misses; the Axis's is SUNK on the faces the table gives that
- * turn), where the ruleset makes that lose every unit on board
- * (ISOLATION 1); 0 elsewhere. */
+ * if it has none now, where the ruleset makes two such turns lose every
+ * unit on board (ISOLATION 1); 0 elsewhere. None can come without a port
+ * held (its home base or Tobruch, LOGISTICS); one still due this turn can
+ * be placed; a side given one a turn never misses; the Axis's is SUNK on
+ * the faces the scenario's supply table gives its next turn. */
 static double supply_miss_chance(const struct ak_state *s, int side)
 {
     const struct ak_scenario *sc = &ak_data()->scenario;
+    const struct ak_map *m = ak_map();
     int next = s->turn + 1, faces = 0;
-    if (!ak_ruleset_get(s->ruleset)->no_supply_loses_all || next > sc->turns || sc->supply_per_turn[side] > 0)
+    if (!ak_ruleset_get(s->ruleset)->no_supply_loses_all || next > sc->turns)
+        return 0;
+    bool port = false;
+    for (int k = 0; k < AK_KEYS; k++)
+        port = port || (s->control[k] == side && (ak_key_hex(k) == m->homebase[side] || ak_key_hex(k) == m->tobruch));
+    if (!port)
+        return 1;
+    if ((side == s->side && s->supply_due > 0) || sc->supply_per_turn[side] > 0)
         return 0;
     for (int r = 1; r <= 6; r++)
         faces += (sc->sunk[next] >> r) & 1;
@@ -246,10 +255,13 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
             continue;
         ak_hex h = s->unit[u].hex;
         if (d->type == AK_TYPE_SUPPLY) {
-            /* an exposed supply unit is taken if the enemy can: the last
-             * one at all it is worth (ak_ai_supply_worth) */
+            /* an exposed supply unit is taken if the enemy can; the last
+             * one then takes with it what having any is worth
+             * (ak_ai_supply_worth), so that it counts as much as having
+             * none: no gain in spending or burning it */
             if (exposed(s, h, side))
-                v -= w->supply_exposed + (last_supply ? ak_ai_supply_worth(w, s, side) - w->supply_unit : 0);
+                v -= last_supply ? ak_ai_supply_worth(w, s, side) - w->supply_unit + fmin(w->supply_exposed, w->supply_unit)
+                                 : w->supply_exposed;
             v += w->supply_unit;
             double f = at_front(view, h);
             front = f > front ? f : front;

@@ -127,8 +127,9 @@ static bool next_to_target(const struct pool *p, ak_hex h)
 /* A plan the part cannot end after has, most often, a unit in an enemy
  * zone that the rules will not let stay there (1964: beyond its supply's
  * reach, SUSTAIN ATTACKS 2), a greedy pick that an assault kept: every
- * such move but the assaults' own is repaired to standing still. True if
- * any was. */
+ * move next to an enemy unit but the assaults' own (a cheap superset of
+ * the zones: next to enemy supply too) is repaired to standing still.
+ * True if any was. */
 static bool repair(const struct ak_state *s, const struct pool *p, uint8_t *pick)
 {
     bool changed = false;

@@ -29,11 +29,18 @@ static ak_hex random_playable(void)
     }
 }
 
+/* May a step leave c by side d: the map's own open sides (bytes, not the
+ * sets the fills use) or, for the made-up boards, the sets given. */
+static bool side_open(const struct ak_hexset *open_to, ak_hex c, int d)
+{
+    return open_to ? ak_hexset_has(&open_to[d], c) : (ak_map()->open[c] >> d) & 1;
+}
+
 /* The reference: breadth first from the seeds; a step through an open
  * side into a square of enter; onward only from seeds and squares of pass;
  * at most limit steps. */
 static void reference(const uint8_t *seed, const struct ak_hexset *enter, const struct ak_hexset *pass, int limit,
-                      uint8_t *reached)
+                      const struct ak_hexset *open_to, uint8_t *reached)
 {
     static ak_hex queue[AK_HEX_COUNT];
     static int depth[AK_HEX_COUNT];
@@ -51,7 +58,7 @@ static void reference(const uint8_t *seed, const struct ak_hexset *enter, const 
             continue;
         for (int d = 0; d < AK_DIRS; d++) {
             ak_hex n = ak_hex_neighbor(c, d);
-            if (n == AK_HEX_NONE || !(ak_map()->open[c] & (1u << d)) || reached[n] || !ak_hexset_has(enter, n))
+            if (n == AK_HEX_NONE || !side_open(open_to, c, d) || reached[n] || !ak_hexset_has(enter, n))
                 continue;
             reached[n] = 1;
             depth[n] = depth[c] + 1;
@@ -110,7 +117,7 @@ START_TEST(flood_reaches_what_a_search_reaches)
         for (int j = 0; j < 5; j++)
             for (int t = 0; t < 40; t++, trial++) {
                 random_case(&enter, &pass, seed, &got, holes[k], zones[j]);
-                reference(seed, &enter, &pass, AK_HEX_COUNT, want);
+                reference(seed, &enter, &pass, AK_HEX_COUNT, NULL, want);
                 ak_hexset_flood(&got, &enter, &pass, ak_map()->open_to);
                 check_same(&got, want, trial);
             }
@@ -124,9 +131,58 @@ START_TEST(reach_stops_after_its_steps)
     for (int trial = 0; trial < 600; trial++) {
         int steps = trial % 12;
         random_case(&enter, &pass, seed, &got, (trial / 12) % 30, (trial / 7) % 40);
-        reference(seed, &enter, &pass, steps, want);
+        reference(seed, &enter, &pass, steps, NULL, want);
         ak_hexset_reach(&got, &enter, &pass, ak_map()->open_to, steps);
         check_same(&got, want, trial);
+    }
+}
+END_TEST
+
+/* Made-up boards where the real map's rows never test the fill along a
+ * row: the whole grid (numbers 0 to 71, every row), sides blocked one way
+ * at random, and corridors of one to three rows, so that a run along a
+ * row cannot be reached round through the rows beside it; seeds near the
+ * ends of a row. The fills must find what the plain search finds, and
+ * set no bit beyond the row's last number. */
+START_TEST(corridors_along_whole_rows)
+{
+    static uint8_t seed[AK_HEX_COUNT], want[AK_HEX_COUNT];
+    struct ak_hexset open_to[AK_DIRS], enter, pass, got;
+    for (int trial = 0; trial < 2000; trial++) {
+        int blocked = trial % 4 == 0 ? 0 : (int)(next_random() % 8);
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hexset_clear(&open_to[d]);
+            for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+                if (ak_hex_neighbor(h, d) != AK_HEX_NONE && (int)(next_random() % 100) >= blocked)
+                    ak_hexset_add(&open_to[d], h);
+        }
+        int first = (int)(next_random() % AK_ROWS), rows = 1 + (int)(next_random() % 3);
+        ak_hexset_clear(&enter);
+        for (int r = first; r < first + rows && r < AK_ROWS; r++)
+            for (int n = 0; n < AK_NUMS; n++)
+                if ((int)(next_random() % 100) >= (trial % 3 == 0 ? 0 : 3))
+                    ak_hexset_add(&enter, ak_hex_make(r, n));
+        pass = enter;
+        for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
+            if (ak_hexset_has(&pass, h) && (int)(next_random() % 100) < (trial % 5 == 0 ? 10 : 0))
+                ak_hexset_remove(&pass, h);
+        memset(seed, 0, sizeof seed);
+        ak_hexset_clear(&got);
+        int n = next_random() % 2 ? 0 + (int)(next_random() % 4) : AK_NUMS - 1 - (int)(next_random() % 4);
+        ak_hex h = ak_hex_make(first, n);
+        seed[h] = 1;
+        ak_hexset_add(&got, h);
+        bool limited = trial % 2;
+        int steps = limited ? (int)(next_random() % 80) : AK_HEX_COUNT;
+        reference(seed, &enter, &pass, steps, open_to, want);
+        if (limited)
+            ak_hexset_reach(&got, &enter, &pass, open_to, steps);
+        else
+            ak_hexset_flood(&got, &enter, &pass, open_to);
+        check_same(&got, want, trial);
+        for (int r = 0; r < AK_ROWS; r++)
+            ck_assert_msg((got.row[r][1] >> (AK_NUMS - 64)) == 0, "trial %d: bits beyond number %d in row %d", trial,
+                          AK_NUMS - 1, r);
     }
 }
 END_TEST
@@ -198,4 +254,5 @@ START_TEST(directions_invert_neighbours)
 END_TEST
 
 AK_CHECK_MAIN("hexset", flood_reaches_what_a_search_reaches, reach_stops_after_its_steps,
-              blocked_sides_are_not_crossed, bytes_are_the_set, directions_invert_neighbours)
+              corridors_along_whole_rows, blocked_sides_are_not_crossed, bytes_are_the_set,
+              directions_invert_neighbours)

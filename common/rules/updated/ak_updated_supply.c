@@ -22,10 +22,7 @@
  * squares of a supply unit that is not an extender may be saved by
  * burning it (`burn_supply`, emergency supply). Readings in
  * docs/rules-notes.md; cases U-136 to U-149. */
-#include <string.h>
-
 #include "ak_combat.h"
-#include "ak_move_internal.h"
 #include "ak_updated.h"
 #include "ak_zoc.h"
 
