@@ -38,6 +38,7 @@
 #define PLACE_TRIES 12       /* placements at most in one part */
 #define EXTRA_MOVES 12      /* moves more in a part that cannot end yet, before the engine's way */
 #define ENDING_TRIES 400    /* moves tried for one after which the part can end */
+#define MOVE_TRIES 4        /* destinations tried for one unit the rules let go there */
 #define BATTLES_MAX 3       /* battles declared at most in one combat part */
 
 struct rollout {
@@ -228,18 +229,48 @@ static bool walk_move(struct rollout *ro, int u, struct ak_action *a)
     return true;
 }
 
+/* Unit u's destinations as moves with their paths, as the search finds
+ * them: what depends on the whole position after a move (SUSTAIN ATTACKS
+ * 2, LOGISTICS, MOVEMENT 5) is left to ak_apply when one is played.
+ * ak_legal_moves would try every one of them first (an opening unit has
+ * about 170), where a playout wants one. */
+static int raw_moves(const struct ak_state *s, int u, struct ak_action *list, int max)
+{
+    static struct ak_dest dest[AK_HEX_COUNT];
+    uint8_t one = (uint8_t)u;
+    int n = ak_move_destinations(s, s->side, &one, 1, dest, AK_HEX_COUNT, NULL), count = 0;
+    for (int i = 0; i < n && count < max; i++) {
+        if (dest[i].hex == s->unit[u].hex)
+            continue;
+        struct ak_action *a = &list[count++];
+        *a = ak_lister_blank(s, AK_ACT_MOVE);
+        a->nunits = 1;
+        a->units[0] = (uint8_t)u;
+        a->hex = dest[i].hex;
+        a->npath = dest[i].npath;
+        memcpy(a->path, dest[i].path, sizeof a->path[0] * (size_t)dest[i].npath);
+    }
+    return count;
+}
+
 /* One unit moved: by a walk, else to a random destination of its list, or
- * half the time the one nearest an enemy combat unit. False when none
- * could. */
+ * half the time the one nearest an enemy combat unit, a few tried when the
+ * rules refuse one. False when none could. */
 static bool move_one(struct rollout *ro, bool crowded)
 {
     static struct ak_action list[ROLLOUT_LIST];
     int u = movable_unit(ro, crowded);
     if (u >= 0 && walk_move(ro, u, &list[0]) && careful(ro->s, ro->near, u, list, 1) == 1 && play(ro, &list[0]))
         return true;    /* a walk first: no list of every destination */
-    int n = u < 0 ? 0 : ak_legal_moves(ro->s, u, list, ROLLOUT_LIST);
+    int n = u < 0 ? 0 : raw_moves(ro->s, u, list, ROLLOUT_LIST);
     n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
-    return n > 0 && play(ro, &list[pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro->s, list, n)]);
+    for (int tries = 0; tries < MOVE_TRIES && n > 0; tries++) {
+        int i = pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro->s, list, n);
+        if (play(ro, &list[i]))
+            return true;
+        list[i] = list[--n];
+    }
+    return false;
 }
 
 /* What arrives placed, each on a random square of those offered (a stack
@@ -293,7 +324,7 @@ static bool move_to_end(struct rollout *ro, const struct ak_action *end)
         bool supply = ak_def(u)->type == AK_TYPE_SUPPLY;
         if (!ak_ai_may_move(s, u) || supply != (i < s->units))
             continue;
-        int n = ak_legal_moves(s, u, list, ROLLOUT_LIST);
+        int n = raw_moves(s, u, list, ROLLOUT_LIST);
         for (int j = 0; j < n && tries < ENDING_TRIES; j++, tries++) {
             after = *s;
             if (ak_apply(&after, &list[j], NULL, NULL) && ak_try(&after, end, NULL))

@@ -42,6 +42,24 @@ bool ak_battle_zoc(const struct ak_state *s, int e, ak_hex h)
            ak_map()->terrain[x->hex] != AK_TERRAIN_FORTRESS && ak_zoc_covers(s, e, h);
 }
 
+void ak_battle_zone_map(const struct ak_state *s, int side, uint8_t *zone)
+{
+    const struct ak_map *m = ak_map();
+    memset(zone, 0, AK_HEX_COUNT);
+    for (int e = 0; e < s->units; e++) {
+        const struct ak_unit *x = &s->unit[e];
+        if (ak_def(e)->side == side || x->where != AK_AT_BOARD || !ak_unit_is_combat(ak_def(e)) ||
+            m->terrain[x->hex] == AK_TERRAIN_FORTRESS)
+            continue;
+        unsigned open = m->open[x->hex];    /* ak_adjacent, onto squares a unit may stand on */
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex h = ak_hex_step(x->hex, d);
+            if ((open & (1u << d)) && m->terrain[h] != AK_TERRAIN_FORTRESS)    /* ak_zoc_covers */
+                zone[h] = 1;
+        }
+    }
+}
+
 /* zoc[h]: ZONE where an enemy of side exerts a zone (units in ignore
  * excepted), HELD where enemy combat units stand. */
 enum { ZONE = 1, HELD = 2 };

@@ -28,6 +28,10 @@ int ak_defense_now(const struct ak_state *s, int u);
 /* Enemy unit e obliges a battle from h: it is a combat unit on board whose
  * zone covers h. Automatic victory does not lift the obligation. */
 bool ak_battle_zoc(const struct ak_state *s, int e, ak_hex h);
+/* The same for every square a unit may stand on, at once: zone[h] = 1
+ * where some enemy of side obliges a battle from h (one pass over the
+ * units instead of one per square asked). */
+void ak_battle_zone_map(const struct ak_state *s, int side, uint8_t *zone);
 /* Every square next to h is closed to the side standing on h: blocked
  * hexside, no-go terrain, enemy units or enemy zone of control. */
 bool ak_surrounded(const struct ak_state *s, ak_hex h, int side);

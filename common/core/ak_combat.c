@@ -54,13 +54,14 @@ static const uint8_t *lines_if_needed(const struct ak_state *s)
 
 int ak_combat_owed(const struct ak_state *s, uint8_t *out, int max)
 {
+    static uint8_t zone[AK_HEX_COUNT];
     const uint8_t *line = lines_if_needed(s);
+    ak_battle_zone_map(s, s->side, zone);      /* obliging_enemy for every square at once */
     int n = 0;
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-            x->battle || (x->isolated && line && ak_isolated(s, u, line)) ||
-            obliging_enemy(s, s->side, x->hex, false) < 0)
+            x->battle || (x->isolated && line && ak_isolated(s, u, line)) || !zone[x->hex])
             continue;
         if (n < max)
             out[n] = (uint8_t)u;

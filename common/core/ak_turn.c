@@ -59,9 +59,18 @@ bool ak_turn_stacking_ok(const struct ak_ruleset *r, const struct ak_state *s, i
                          struct ak_reject *rej)
 {
     char a[8];
+    /* Combat units counted square by square first: only a square over the
+     * lowest limit the ruleset has is looked at unit by unit. */
+    static uint8_t count[AK_HEX_COUNT];
+    memset(count, 0, sizeof count);
+    for (int u = 0; u < s->units; u++)
+        if (s->unit[u].where == AK_AT_BOARD && ak_def(u)->side == side && ak_unit_is_combat(ak_def(u)))
+            count[s->unit[u].hex]++;
+    int lowest = r->italian_stack_limit > 0 && r->italian_stack_limit < r->stack_limit ? r->italian_stack_limit
+                                                                                       : r->stack_limit;
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
-        if (x->where == AK_AT_BOARD && ak_def(u)->side == side &&
+        if (x->where == AK_AT_BOARD && ak_def(u)->side == side && count[x->hex] > lowest &&
             !ak_stack_room(r, s, x->hex, side, NULL, 0, NULL)) {
             int limit = ak_stack_limit(r, s, x->hex, side, NULL, 0);
             return ak_reject(rej, limit < r->stack_limit ? "UPD-STACK" : "STACK-1",

@@ -308,15 +308,23 @@ static bool consistent(const struct ak_state *s, const struct av_battle *b, unsi
     return ok;
 }
 
-/* The factors of the mover's units next to h: no battle against h can
+/* attack_near[h]: the factors of the mover's units next to h, for every
+ * square a unit may stand on (one pass over the mover's units, where a
+ * sum per enemy stack walked them all for each). No battle against h can
  * have more. */
-static int attack_next_to(const struct ak_state *s, ak_hex h)
+static uint16_t attack_near[AK_HEX_COUNT];
+
+static void mark_attack_near(const struct ak_state *s)
 {
-    int near = 0;
-    for (int i = 0; i < on.nmine; i++)
-        if (ak_adjacent(s->unit[on.mine[i]].hex, h))
-            near += ak_def(on.mine[i])->attack;
-    return near;
+    const struct ak_map *m = ak_map();
+    memset(attack_near, 0, sizeof attack_near);
+    for (int i = 0; i < on.nmine; i++) {
+        ak_hex h = s->unit[on.mine[i]].hex;
+        unsigned open = m->open[h];     /* ak_adjacent, onto squares a unit may stand on */
+        for (int d = 0; d < AK_DIRS; d++)
+            if (open & (1u << d))
+                attack_near[ak_hex_step(h, d)] += (uint16_t)ak_def(on.mine[i])->attack;
+    }
 }
 
 static int stack_defense(const struct ak_state *s, ak_hex h)
@@ -358,6 +366,9 @@ void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
     list_combat_units(s);
+    if (on.nmine == 0 || on.nfoes == 0)
+        return;
+    mark_attack_near(s);
     for (int k = 0; k < on.nfoes; k++) {
         int e = on.foes[k];
         if ((s->unit[e].flags & AK_U_ZOC_OFF) || seen[s->unit[e].hex])
@@ -365,7 +376,7 @@ void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
         ak_hex h = s->unit[e].hex;
         seen[h] = 1;
         /* Cheap bound first: 5 to 1 is the least automatic odds. */
-        if (attack_next_to(s, h) < 5 * stack_defense(s, h))
+        if (attack_near[h] < 5 * stack_defense(s, h))
             continue;
         struct av_battle b;
         int attack;

@@ -21,11 +21,11 @@ static int foes_at(const struct ak_state *s, ak_hex h, uint8_t *foes)
 
 /* Unit u of the mover, moved or placed this turn, stands in an enemy zone
  * with no supply unit within reach. */
-static bool out_of_reach(const struct ak_state *s, int u)
+static bool out_of_reach(const struct ak_state *s, const uint8_t *zone, int u)
 {
     const struct ak_unit *x = &s->unit[u];
     if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)) ||
-        !(x->flags & (AK_U_MOVED | AK_U_ARRIVED)))
+        !(x->flags & (AK_U_MOVED | AK_U_ARRIVED)) || !zone[x->hex])
         return false;
     uint8_t foes[AK_GROUP_MAX];
     int nf = foes_at(s, x->hex, foes);
@@ -34,9 +34,11 @@ static bool out_of_reach(const struct ak_state *s, int u)
 
 int ak_sustain_out_of_reach(const struct ak_state *s, uint8_t *out, int max)
 {
+    static uint8_t zone[AK_HEX_COUNT];
+    ak_battle_zone_map(s, s->side, zone);      /* foes_at's test for every square at once */
     int n = 0;
     for (int u = 0; u < s->units && n < max; u++)
-        if (out_of_reach(s, u))
+        if (out_of_reach(s, zone, u))
             out[n++] = (uint8_t)u;
     return n;
 }
