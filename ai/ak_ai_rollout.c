@@ -39,6 +39,7 @@
 #define EXTRA_MOVES 12      /* moves more in a part that cannot end yet, before the engine's way */
 #define ENDING_TRIES 400    /* moves tried for one after which the part can end */
 #define MOVE_TRIES 4        /* destinations tried for one unit the rules let go there */
+#define PICK_TRIES 8        /* untried placements tried for one the rules accept */
 #define BATTLES_MAX 3       /* battles declared at most in one combat part */
 
 struct rollout {
@@ -46,8 +47,11 @@ struct rollout {
     struct ak_rng rng;
     int applied, max;
     /* the side's view for this part of the turn: the squares next to an
-     * enemy unit and the front (the side's own moves change neither) */
+     * enemy unit, the enemy combat units' squares and the front (the
+     * side's own moves change none of them) */
     uint8_t near[AK_HEX_COUNT];
+    ak_hex foe[AK_UNIT_MAX];
+    int nfoes;
     ak_hex front;
 };
 
@@ -76,20 +80,17 @@ static bool way_forward(struct rollout *ro)
 }
 
 /* The destination of `moves` nearest an enemy combat unit. */
-static int nearest_enemy(const struct ak_state *s, const struct ak_action *moves, int n)
+static int nearest_enemy(const struct rollout *ro, const struct ak_action *moves, int n)
 {
     int best = 0, best_d = 1 << 20;
-    for (int e = 0; e < s->units; e++) {
-        if (ak_def(e)->side == s->side || !ak_on_board(s, e) || !ak_unit_is_combat(ak_def(e)))
-            continue;
+    for (int e = 0; e < ro->nfoes; e++)
         for (int i = 0; i < n; i++) {
-            int d = ak_hex_distance(s->unit[e].hex, moves[i].hex);
+            int d = ak_hex_distance(ro->foe[e], moves[i].hex);
             if (d < best_d) {
                 best_d = d;
                 best = i;
             }
         }
-    }
     return best;
 }
 
@@ -149,37 +150,44 @@ static int careful(const struct ak_state *s, const uint8_t *near, int u, struct 
     return k;
 }
 
-/* The front: the square of the side's combat unit nearest an enemy
- * combat unit, where its supply is wanted; AK_HEX_NONE without one. */
-static ak_hex front_square(const struct ak_state *s)
+/* The square of the enemy combat unit nearest h, or AK_HEX_NONE. */
+static ak_hex nearest_enemy_square(const struct rollout *ro, ak_hex h)
 {
     ak_hex best = AK_HEX_NONE;
     int best_d = 1 << 20;
-    for (int u = 0; u < s->units; u++) {
-        if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
-            continue;
-        for (int e = 0; e < s->units; e++)
-            if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
-                ak_hex_distance(s->unit[e].hex, s->unit[u].hex) < best_d) {
-                best_d = ak_hex_distance(s->unit[e].hex, s->unit[u].hex);
-                best = s->unit[u].hex;
-            }
+    for (int e = 0; e < ro->nfoes; e++) {
+        int d = ak_hex_distance(ro->foe[e], h);
+        if (d < best_d) {
+            best_d = d;
+            best = ro->foe[e];
+        }
     }
     return best;
 }
 
-/* The square of the enemy combat unit nearest h, or AK_HEX_NONE. */
-static ak_hex nearest_enemy_square(const struct ak_state *s, ak_hex h)
+/* The side's view at the start of a movement part: the squares next to
+ * an enemy unit, the enemy combat units' squares, and the front (the
+ * square of the side's combat unit nearest an enemy combat unit, where
+ * its supply is wanted; AK_HEX_NONE without one). */
+static void view_part(struct rollout *ro)
 {
-    ak_hex best = AK_HEX_NONE;
-    int best_d = 1 << 20;
+    const struct ak_state *s = ro->s;
+    ak_mark_near_enemy(s, s->side, ro->near);
+    ro->nfoes = 0;
     for (int e = 0; e < s->units; e++)
-        if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)) &&
-            ak_hex_distance(s->unit[e].hex, h) < best_d) {
-            best_d = ak_hex_distance(s->unit[e].hex, h);
-            best = s->unit[e].hex;
+        if (ak_def(e)->side != s->side && ak_on_board(s, e) && ak_unit_is_combat(ak_def(e)))
+            ro->foe[ro->nfoes++] = s->unit[e].hex;
+    ro->front = AK_HEX_NONE;
+    int best_d = 1 << 20;
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side != s->side || !ak_on_board(s, u) || !ak_unit_is_combat(ak_def(u)))
+            continue;
+        ak_hex foe = nearest_enemy_square(ro, s->unit[u].hex);
+        if (foe != AK_HEX_NONE && ak_hex_distance(foe, s->unit[u].hex) < best_d) {
+            best_d = ak_hex_distance(foe, s->unit[u].hex);
+            ro->front = s->unit[u].hex;
         }
-    return best;
+    }
 }
 
 /* A move by a random walk, the engine judging it: up to the unit's
@@ -196,7 +204,7 @@ static bool walk_move(struct rollout *ro, int u, struct ak_action *a)
     const uint8_t *near = ro->near;
     bool combat = ak_unit_is_combat(ak_def(u));
     /* combat units toward the nearest enemy, supply units to the front */
-    ak_hex h = s->unit[u].hex, target = combat ? nearest_enemy_square(s, h) : ro->front;
+    ak_hex h = s->unit[u].hex, target = combat ? nearest_enemy_square(ro, h) : ro->front;
     bool toward = pick(ro, 3) > 0 && target != AK_HEX_NONE;
     int steps = 1 + pick(ro, ak_def(u)->movement > 0 ? ak_def(u)->movement : 1);
     *a = (struct ak_action){.kind = AK_ACT_MOVE, .side = (uint8_t)s->side, .nunits = 1, .hex = AK_HEX_NONE,
@@ -265,7 +273,7 @@ static bool move_one(struct rollout *ro, bool crowded)
     int n = u < 0 ? 0 : raw_moves(ro->s, u, list, ROLLOUT_LIST);
     n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
     for (int tries = 0; tries < MOVE_TRIES && n > 0; tries++) {
-        int i = pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro->s, list, n);
+        int i = pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro, list, n);
         if (play(ro, &list[i]))
             return true;
         list[i] = list[--n];
@@ -273,16 +281,30 @@ static bool move_one(struct rollout *ro, bool crowded)
     return false;
 }
 
-/* What arrives placed, each on a random square of those offered (a stack
- * over the limit is thinned before the part ends: the crowded moves). */
+/* One of list[0..n) played, picked at random, a few tried when the rules
+ * refuse one. */
+static bool play_one_of(struct rollout *ro, struct ak_action *list, int n)
+{
+    for (int tries = 0; tries < PICK_TRIES && n > 0; tries++) {
+        int i = pick(ro, n);
+        if (play(ro, &list[i]))
+            return true;
+        list[i] = list[--n];
+    }
+    return false;
+}
+
+/* What arrives placed, each on a random square of those the ruleset's
+ * lister gives untried (a stack over the limit is thinned before the part
+ * ends: the crowded moves). */
 static void place_arrivals(struct rollout *ro)
 {
     static struct ak_action list[ROLLOUT_LIST];
     void (*placements)(struct ak_lister *) = ak_ruleset_get(ro->s->ruleset)->list[AK_ACT_PLACE];
     for (int i = 0; placements && (ak_possible_actions(ro->s) & (1u << AK_ACT_PLACE)) && i < PLACE_TRIES; i++) {
-        struct ak_lister l = {ro->s, list, 0, ROLLOUT_LIST};    /* the placements alone, not every kind */
+        struct ak_lister l = {ro->s, list, 0, ROLLOUT_LIST, .untried = true};  /* the placements alone */
         placements(&l);
-        if (l.n == 0 || !play(ro, &list[pick(ro, l.n)]))
+        if (!play_one_of(ro, list, l.n))
             break;
     }
 }
@@ -390,8 +412,7 @@ static bool step(struct rollout *ro, bool *moved, int *declared, int *extra)
     unsigned kinds = ak_possible_actions(s);
     if ((kinds & (1u << AK_ACT_MOVE)) && !*moved) {
         *moved = true;
-        ak_mark_near_enemy(s, s->side, ro->near);
-        ro->front = front_square(s);
+        view_part(ro);
         move_part(ro);
         return true;
     }

@@ -19,10 +19,10 @@ struct ak_action ak_lister_blank(const struct ak_state *s, int kind)
     return a;
 }
 
-/* Keep a if the engine accepts it on a copy of the state. */
+/* Keep a if the engine accepts it on a copy of the state (or untried). */
 bool ak_lister_offer(struct ak_lister *l, const struct ak_action *a)
 {
-    if (l->n >= l->max || !ak_try(l->s, a, NULL))
+    if (l->n >= l->max || (!l->untried && !ak_try(l->s, a, NULL)))
         return false;
     l->out[l->n++] = *a;
     return true;

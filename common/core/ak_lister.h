@@ -15,11 +15,15 @@ struct ak_lister {
     const struct ak_state *s;
     struct ak_action *out;
     int n, max;
+    /* Keep every offer without the trial: candidates, not legal actions,
+     * for a playout that plays one and lets ak_apply judge it (a trial
+     * of each costs a whole application). */
+    bool untried;
 };
 
 /* An action of kind for the player the game waits for, nothing chosen. */
 struct ak_action ak_lister_blank(const struct ak_state *s, int kind);
-/* Keep a if the engine accepts it on a copy of the state. */
+/* Keep a if the engine accepts it on a copy of the state (or untried). */
 bool ak_lister_offer(struct ak_lister *l, const struct ak_action *a);
 /* Unit u is side's and on board. */
 bool ak_lister_own(const struct ak_state *s, int u, int side);

@@ -52,7 +52,7 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
     struct ak_reject rej;
     uint8_t u = (uint8_t)unit;
     int n = ak_move_destinations(s, s->side, &u, 1, dest, AK_HEX_COUNT, &rej), count = 0;
-    struct ak_lister l = {s, out, 0, max};
+    struct ak_lister l = {s, out, 0, max, false};
     bool check_supply = (ak_def(unit)->type == AK_TYPE_SUPPLY && supply_reach_matters(s)) ||
                         supply_adjacency_matters(s);
     static uint8_t near_enemy[AK_HEX_COUNT];
@@ -86,7 +86,7 @@ int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, in
 
 int ak_query_battles(const struct ak_state *s, struct ak_action *out, int max)
 {
-    struct ak_lister l = {s, out, 0, max};
+    struct ak_lister l = {s, out, 0, max, false};
     ak_list_battles(&l);
     return l.n;
 }
@@ -108,7 +108,7 @@ static const uint8_t list_order[] = {
 
 int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action *out, int max)
 {
-    struct ak_lister l = {s, out, 0, max};
+    struct ak_lister l = {s, out, 0, max, false};
     const struct ak_ruleset *r = ak_ruleset_get(s->ruleset);
     unsigned kinds = ak_possible_actions(s);
     if ((kinds & (1u << AK_ACT_MOVE)) && (flags & AK_LIST_MOVES))

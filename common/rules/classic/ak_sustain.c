@@ -101,27 +101,37 @@ static struct {
     bool used[LA_SUPPLIES];
 } la;
 
-/* What a supply unit's moves depend on: every counter but the mover's own
- * combat units (they neither block a supply unit's move nor open it; a
- * supply unit moves alone here), the turn, and the automatic victories
- * (in the enemy's flags). A listing of legal moves tries many moves of one
- * combat unit in the same position: the searches below are kept while
- * this stays the same. */
+/* What a supply unit's moves depend on besides its own counter: the
+ * enemy's counters (their zones, their supply units it may not go next
+ * to), the turn, and the automatic victories (in the enemy's flags). The
+ * mover's other units neither block a supply unit's move nor open it (a
+ * supply unit moves alone here; own units never block, and a stack with
+ * no combat unit may stop anywhere the rules let it enter). A listing of
+ * legal moves tries many moves of one unit in the same position, and a
+ * turn moves one unit at a time: each supply unit's search is kept while
+ * this and its own counter stay the same. */
+static uint64_t fnv_bytes(uint64_t h, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t unit_key(const struct ak_unit *x)
+{
+    const uint8_t f[] = {x->where, x->flags, x->mp_spent, x->road_spent, x->rommel_spent, x->sea_turn,
+                         x->isolated, x->battle, x->reduced, x->marks, (uint8_t)x->hex,
+                         (uint8_t)(x->hex >> 8), (uint8_t)x->start_hex, (uint8_t)(x->start_hex >> 8)};
+    return fnv_bytes(1469598103934665603ull, f, sizeof f);
+}
+
 static uint64_t supply_world(const struct ak_state *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    const uint8_t head[] = {s->turn, s->side, s->phase, s->supply_due};
-    for (size_t i = 0; i < sizeof head; i++)
-        h = (h ^ head[i]) * 1099511628211ull;
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        if (ak_def(u)->side == s->side && ak_unit_is_combat(ak_def(u)))
-            continue;
-        const uint8_t f[] = {x->where, (uint8_t)x->hex, (uint8_t)(x->hex >> 8), x->flags, x->mp_spent,
-                             x->road_spent, x->rommel_spent};
-        for (size_t i = 0; i < sizeof f; i++)
-            h = (h ^ f[i]) * 1099511628211ull;
-    }
+    const uint8_t head[] = {s->turn, s->side, s->phase};
+    uint64_t h = fnv_bytes(1469598103934665603ull, head, sizeof head);
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side != s->side)
+            h = (h ^ unit_key(&s->unit[u])) * 1099511628211ull;
     return h;
 }
 
@@ -142,19 +152,22 @@ static void reach_of(const struct ak_state *w, int sup, uint8_t *reach)
 static struct {
     uint64_t world;
     bool known[AK_UNIT_MAX];
+    uint64_t unit[AK_UNIT_MAX];     /* the supply unit's own counter when searched */
     uint8_t reach[AK_UNIT_MAX][AK_HEX_COUNT];
 } reach_cache;
 
-/* reach_of, kept for the same world (supply_world). */
+/* reach_of, kept for the same world (supply_world) and counter. */
 static void cached_reach(const struct ak_state *s, int sup, uint64_t world, uint8_t *reach)
 {
     if (reach_cache.world != world) {
         reach_cache.world = world;
         memset(reach_cache.known, 0, sizeof reach_cache.known);
     }
-    if (!reach_cache.known[sup]) {
+    uint64_t key = unit_key(&s->unit[sup]);
+    if (!reach_cache.known[sup] || reach_cache.unit[sup] != key) {
         reach_of(s, sup, reach_cache.reach[sup]);
         reach_cache.known[sup] = true;
+        reach_cache.unit[sup] = key;
     }
     memcpy(reach, reach_cache.reach[sup], AK_HEX_COUNT);
 }
