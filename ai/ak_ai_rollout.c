@@ -124,27 +124,40 @@ static int careful(const struct ak_state *s, const uint8_t *near, int u, struct 
     static uint8_t own[AK_HEX_COUNT];
     int limit = ak_ai_stack_limit(s), k = 0;
     bool combat = ak_unit_is_combat(ak_def(u)), engaged = false;
-    ak_ai_count_own(s, own);
-    for (int v = 0; v < s->units; v++)      /* moved into a zone this turn: SUSTAIN ATTACKS 2 holds it to its supply */
-        engaged |= ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)) &&
-                   near[s->unit[v].hex] && (s->unit[v].flags & AK_U_MOVED);
+    /* One pass over the side's units: own combat units per square (for a
+     * single move only on its square, where a walk asks), whether one
+     * moved into a zone this turn (SUSTAIN ATTACKS 2 holds it to its
+     * supply), and the supply units' squares. */
+    ak_hex supply[16];
+    int nsupply = 0, at_one = 0;
+    if (n > 1)
+        memset(own, 0, sizeof own);
+    for (int v = 0; v < s->units; v++) {
+        const struct ak_unit *x = &s->unit[v];
+        if (ak_def(v)->side != s->side || x->where != AK_AT_BOARD)
+            continue;
+        if (ak_unit_is_combat(ak_def(v))) {
+            engaged |= near[x->hex] && (x->flags & AK_U_MOVED);
+            if (n > 1)
+                own[x->hex]++;
+            else
+                at_one += n == 1 && x->hex == list[0].hex;
+        } else if (ak_def(v)->type == AK_TYPE_SUPPLY && nsupply < 16) {
+            supply[nsupply++] = x->hex;
+        }
+    }
     if (!combat && engaged)
         return 0;
     /* into an enemy zone only within 5 squares of an own supply unit (as
      * the crow flies: the rules count a route free of enemy zones, which
      * the engine checks; this keeps the playout from moves only a later
      * supply move could make good) */
-    ak_hex supply[16];
-    int nsupply = 0;
-    for (int v = 0; v < s->units && nsupply < 16; v++)
-        if (ak_def(v)->side == s->side && ak_on_board(s, v) && ak_def(v)->type == AK_TYPE_SUPPLY)
-            supply[nsupply++] = s->unit[v].hex;
     for (int i = 0; i < n; i++) {
         ak_hex h = list[i].hex;
         bool fed = !near[h];
         for (int j = 0; j < nsupply && !fed; j++)
             fed = ak_hex_distance(h, supply[j]) <= 5;
-        if (combat ? own[h] < limit && fed : !near[h])
+        if (combat ? (n > 1 ? own[h] : at_one) < limit && fed : !near[h])
             list[k++] = list[i];
     }
     return k;
@@ -237,6 +250,25 @@ static bool walk_move(struct rollout *ro, int u, struct ak_action *a)
     return true;
 }
 
+/* A walk of unit u played where the careful player allows it; a walk the
+ * rules refuse (a stop the walk does not know of: an escarpment in the
+ * 1964 rules, a square its movement points do not reach in the Updated
+ * ones) is cut to the first half of its path and tried again, so that
+ * the walk needs no ruleset's terrain rules. */
+static bool play_walk(struct rollout *ro, int u)
+{
+    struct ak_action walk;
+    if (!walk_move(ro, u, &walk))
+        return false;
+    while (walk.npath > 0) {
+        walk.hex = walk.path[walk.npath - 1];
+        if (careful(ro->s, ro->near, u, &walk, 1) == 1 && play(ro, &walk))
+            return true;
+        walk.npath /= 2;
+    }
+    return false;
+}
+
 /* Unit u's destinations as moves with their paths, as the search finds
  * them: what depends on the whole position after a move (SUSTAIN ATTACKS
  * 2, LOGISTICS, MOVEMENT 5) is left to ak_apply when one is played.
@@ -261,15 +293,16 @@ static int raw_moves(const struct ak_state *s, int u, struct ak_action *list, in
     return count;
 }
 
-/* One unit moved: by a walk, else to a random destination of its list, or
+/* One unit moved: by a walk (a few tried), else to a random destination of its list, or
  * half the time the one nearest an enemy combat unit, a few tried when the
  * rules refuse one. False when none could. */
 static bool move_one(struct rollout *ro, bool crowded)
 {
     static struct ak_action list[ROLLOUT_LIST];
     int u = movable_unit(ro, crowded);
-    if (u >= 0 && walk_move(ro, u, &list[0]) && careful(ro->s, ro->near, u, list, 1) == 1 && play(ro, &list[0]))
-        return true;    /* a walk first: no list of every destination */
+    for (int walk = 0; walk < MOVE_TRIES && u >= 0; walk++)    /* walks first: no list of every destination */
+        if (play_walk(ro, u))
+            return true;
     int n = u < 0 ? 0 : raw_moves(ro->s, u, list, ROLLOUT_LIST);
     n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
     for (int tries = 0; tries < MOVE_TRIES && n > 0; tries++) {
@@ -315,18 +348,14 @@ static void place_arrivals(struct rollout *ro)
 static void move_part(struct rollout *ro)
 {
     place_arrivals(ro);
-    for (int u = 0; u < ro->s->units; u++) {
-        struct ak_action walk;
-        if (ak_def(u)->type == AK_TYPE_SUPPLY && ak_ai_may_move(ro->s, u) && walk_move(ro, u, &walk) &&
-            careful(ro->s, ro->near, u, &walk, 1) == 1)
-            play(ro, &walk);
-    }
+    for (int u = 0; u < ro->s->units; u++)
+        if (ak_def(u)->type == AK_TYPE_SUPPLY && ak_ai_may_move(ro->s, u))
+            play_walk(ro, u);
     int moves = pick(ro, MOVES_MAX + 1);
     for (int i = 0; i < moves; i++) {
         int u = movable_unit(ro, false);
-        struct ak_action walk;
-        if (u >= 0 && walk_move(ro, u, &walk) && careful(ro->s, ro->near, u, &walk, 1) == 1)
-            play(ro, &walk);
+        if (u >= 0)
+            play_walk(ro, u);
     }
 }
 
