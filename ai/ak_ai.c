@@ -27,13 +27,13 @@
 #include "ak_zoc.h"
 
 #define LIST_MAX 4096
+#define MOVES_MAX (3 * AK_HEX_COUNT)     /* a unit's moves, and a supply unit's with its escorts */
 #define STEP_LIMIT 300          /* choices in one part of a turn before following the way forward */
 #define FORWARD_BUDGET 20000
 #define GAIN_MIN 0.05           /* a move must raise the value at least this much */
-#define PLAN_EVALUATIONS 240    /* the strong level's budget for a movement part's plan (ak_ai_plan.c) */
 #define PLAN_EXTRA 4            /* greedy moves after the plan, at most (each values every move of every unit) */
 
-static struct ak_action list[LIST_MAX], moves[AK_HEX_COUNT];
+static struct ak_action list[LIST_MAX], moves[MOVES_MAX];
 static struct ak_state work;
 
 /* battles must promise this much (factors) to be declared, by level */
@@ -41,6 +41,10 @@ static const double battle_min[AK_AI_LEVELS] = {0, 1.5, 0.25, 0.0};
 /* units looked at for a move: 0 every one */
 static const int units_looked_at[AK_AI_LEVELS] = {0, 4, 0, 0};
 static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30};
+/* evaluations for a movement part's plan (ak_ai_plan.c): 0 none, the
+ * greedy search alone; the standard level plans on a quarter of the
+ * strong level's budget and does not harden its plan against the reply */
+static const int plan_budgets[AK_AI_LEVELS] = {0, 0, 60, 240};
 
 void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
 {
@@ -49,7 +53,7 @@ void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
     ak_rng_seed(&ai->rng, seed);
     ai->w = ak_ai_default_weights;
     ai->move_cap = move_caps[ai->level];
-    ai->plan_evaluations = ai->level >= AK_AI_STRONG ? PLAN_EVALUATIONS : 0;
+    ai->plan_evaluations = plan_budgets[ai->level];
     ai->turn = -1;
 }
 
@@ -203,6 +207,7 @@ static bool best_move(struct ak_ai *ai, const struct ak_state *s, int side, doub
         if (ak_def(u)->side != side || !ak_on_board(s, u))
             continue;
         int n = ak_legal_moves(s, u, moves, AK_HEX_COUNT);
+        n += ak_ai_escorted_moves(s, u, moves + n, MOVES_MAX - n);    /* a supply unit covered on its way */
         looked += n > 0;
         for (int i = 0; i < n; i++) {
             double v = after(ai, s, &moves[i], side);
@@ -449,7 +454,7 @@ static bool searched_choice(struct ak_ai *ai, const struct ak_state *s, int n, s
         return true;
     }
     bool can_move = (ak_possible_actions(s) & (1u << AK_ACT_MOVE)) && ai->moves < ai->move_cap;
-    if (can_move && ai->level >= AK_AI_STRONG && planned_move(ai, s, out)) {
+    if (can_move && ai->plan_evaluations > 0 && planned_move(ai, s, out)) {
         ai->moves++;
         return true;
     }

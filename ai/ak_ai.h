@@ -25,7 +25,7 @@
 enum ak_ai_level {
     AK_AI_RANDOM = 0,       /* any legal action: the yardstick */
     AK_AI_BEGINNER = 1,     /* greedy over a few units, battles at good odds */
-    AK_AI_STANDARD = 2,     /* greedy over every unit and every battle */
+    AK_AI_STANDARD = 2,     /* a plan of the movement part on a quarter of the strong level's budget, not hardened; greedy over every unit and every battle */
     AK_AI_STRONG = 3,       /* a plan of the whole movement part by evolution, hardened against the enemy's reply, then greedy moves weighed against it; every battle that gains */
     AK_AI_LEVELS
 };
@@ -56,7 +56,7 @@ struct ak_ai {
     struct ak_rng rng;
     struct ak_ai_weights w;
     int move_cap;           /* moves at most in one movement portion or phase */
-    int plan_evaluations;   /* the strong level's plan budget (ak_ai_plan.c); 0: no plan, the greedy search alone */
+    int plan_evaluations;   /* the plan's budget (ak_ai_plan.c), by level; 0: no plan, the greedy search alone */
     /* the part of the turn the last choice was made in, and what was done in it */
     int turn, side, phase, moves, steps;
     bool cancelled;         /* a battle was called off this part (the engine's way forward): no more declared by choice */

@@ -247,6 +247,18 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         supply_units += ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
     bool last_supply = supply_units == 1;
     bool garrison = false, any_supply = false;
+    /* the Axis's march counts no further than its supply can follow: a
+     * unit more than AK_SUPPLY_RANGE squares ahead of the most advanced
+     * supply unit cannot attack (SUSTAIN ATTACKS 1), so its advance stops
+     * there and the supply unit's next step carries every unit waiting
+     * on it (the army and its supply go up together) */
+    int supply_way = -1;    /* none on board: no bound */
+    for (int u = 0; u < s->units && side == AK_AXIS; u++)
+        if (ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u)) {
+            int d = ak_ai_key_distance(view->control, side, s->unit[u].hex) - AK_SUPPLY_RANGE;
+            if (supply_way < 0 || d < supply_way)
+                supply_way = d > 0 ? d : 0;
+        }
     static uint8_t seen[AK_HEX_COUNT];
     memset(seen, 0, sizeof seen);
     for (int u = 0; u < s->units; u++) {
@@ -282,8 +294,10 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         /* the march measured in attack factors (AK_AI_ADVANCE_UNIT a
          * unit): the assault needs them at the front, and the weakest are
          * the ones to leave behind as garrisons */
-        if (side == AK_AXIS)
-            v -= w->advance * ak_ai_key_distance(view->control, side, h) * d->attack / AK_AI_ADVANCE_UNIT;
+        if (side == AK_AXIS) {
+            int way = ak_ai_key_distance(view->control, side, h);
+            v -= w->advance * (way > supply_way ? way : supply_way) * d->attack / AK_AI_ADVANCE_UNIT;
+        }
         if (!supply[h])
             v -= w->out_of_supply * f;
         /* cut off now, not as the turn began: a unit that walks out of a

@@ -65,5 +65,9 @@ int ak_ai_crowded_units(const struct ak_state *s, uint8_t *out, int max);
  * already fills: legal (the stack may be thinned later) but, with many
  * arrivals on one base, a part that can no longer end. */
 bool ak_ai_crowds(const struct ak_state *s, const struct ak_action *a);
+/* Supply unit sup's moves as one stack with a combat unit of its square
+ * that may still move (ak_ai_escort.c), up to max; how many. Candidates:
+ * the engine judges each when it is tried. */
+int ak_ai_escorted_moves(const struct ak_state *s, int sup, struct ak_action *out, int max);
 
 #endif

@@ -1,5 +1,7 @@
-/* ak_ai_plan: the strong level's plan of a whole movement portion or
- * phase, by online evolutionary planning (Justesen, Mahlmann, Risi and
+/* ak_ai_plan: the searching levels' plan of a whole movement portion or
+ * phase (the strong level's budget, and a quarter of it for the standard
+ * level, which does not harden it against the reply), by online
+ * evolutionary planning (Justesen, Mahlmann, Risi and
  * Togelius, "Playing multi-action adversarial games: online evolutionary
  * planning versus tree search", 2017): the greedy levels choose one move
  * at a time, each the best on its own; a plan is a move (or none) for
@@ -23,7 +25,7 @@
  * half and fills the rest with children of two of them (uniform
  * crossover, one or more genes mutated). The budget is a number of
  * evaluations, so the plan is the same for the same state and seed. The
- * best genome is then hardened against the enemy's reply (harden, below:
+ * strong level's best genome is then hardened against the enemy's reply (harden, below:
  * ak_ai_reply.c's evaluations come on top of the budget), and its moves,
  * in order, are the plan ak_ai.c follows (each tried again by the engine
  * before it is sent).
@@ -304,8 +306,10 @@ static double safe_value(const struct ak_ai *ai, const struct ak_state *s, const
  * docs/ai.md gives the time a player turn). */
 static void harden(const struct ak_ai *ai, const struct ak_state *s, const struct pool *p, struct genome *best)
 {
-    double reply = 0, cur = ai->w.reply > 0 ? safe_value(ai, s, p, best->pick, &reply) : 0;
-    if (ai->w.reply <= 0 || reply < REPLY_WORTH)
+    if (ai->level < AK_AI_STRONG || ai->w.reply <= 0)
+        return;
+    double reply = 0, cur = safe_value(ai, s, p, best->pick, &reply);
+    if (reply < REPLY_WORTH)
         return;
     static uint8_t trial[UNITS_MAX];
     for (int i = 0; i < p->n && reply >= REPLY_WORTH; i++)
