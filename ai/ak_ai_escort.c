@@ -9,37 +9,9 @@
  * (SUSTAIN ATTACKS 1). Moving the supply unit together with a combat unit
  * that stands on its square keeps it covered all the way; these moves
  * are offered beside the supply unit's own (ak_ai.c, best_move). */
-#include <string.h>
-
 #include "ak_ai_internal.h"
-#include "ak_move.h"
 
 #define ESCORTS_MAX 2       /* combat units tried as escort of one supply unit */
-
-/* The destinations of the stack {escort, sup} as move actions with their
- * paths, up to max; the engine judges each when it is tried. */
-static int stack_moves(const struct ak_state *s, int escort, int sup, struct ak_action *out, int max)
-{
-    static struct ak_dest dest[AK_HEX_COUNT];
-    uint8_t units[2] = {(uint8_t)escort, (uint8_t)sup};
-    int n = ak_move_destinations(s, s->side, units, 2, dest, AK_HEX_COUNT, NULL), count = 0;
-    for (int i = 0; i < n && count < max; i++) {
-        if (dest[i].hex == s->unit[sup].hex)
-            continue;
-        struct ak_action *a = &out[count++];
-        memset(a, 0, sizeof *a);
-        a->kind = AK_ACT_MOVE;
-        a->side = (uint8_t)s->side;
-        a->supply = AK_UNIT_NONE;
-        a->nunits = 2;
-        a->units[0] = units[0];
-        a->units[1] = units[1];
-        a->hex = dest[i].hex;
-        a->npath = dest[i].npath;
-        memcpy(a->path, dest[i].path, sizeof a->path[0] * (size_t)dest[i].npath);
-    }
-    return count;
-}
 
 int ak_ai_escorted_moves(const struct ak_state *s, int sup, struct ak_action *out, int max)
 {
@@ -48,7 +20,8 @@ int ak_ai_escorted_moves(const struct ak_state *s, int sup, struct ak_action *ou
     int n = 0, escorts = 0;
     for (int c = 0; c < s->units && escorts < ESCORTS_MAX && n < max; c++)
         if (ak_unit_is_combat(ak_def(c)) && ak_ai_may_move(s, c) && s->unit[c].hex == s->unit[sup].hex) {
-            n += stack_moves(s, c, sup, out + n, max - n);
+            uint8_t stack[2] = {(uint8_t)c, (uint8_t)sup};
+            n += ak_ai_group_moves(s, stack, 2, out + n, max - n);
             escorts++;
         }
     return n;

@@ -269,30 +269,6 @@ static bool play_walk(struct rollout *ro, int u)
     return false;
 }
 
-/* Unit u's destinations as moves with their paths, as the search finds
- * them: what depends on the whole position after a move (SUSTAIN ATTACKS
- * 2, LOGISTICS, MOVEMENT 5) is left to ak_apply when one is played.
- * ak_legal_moves would try every one of them first (an opening unit has
- * about 170), where a playout wants one. */
-static int raw_moves(const struct ak_state *s, int u, struct ak_action *list, int max)
-{
-    static struct ak_dest dest[AK_HEX_COUNT];
-    uint8_t one = (uint8_t)u;
-    int n = ak_move_destinations(s, s->side, &one, 1, dest, AK_HEX_COUNT, NULL), count = 0;
-    for (int i = 0; i < n && count < max; i++) {
-        if (dest[i].hex == s->unit[u].hex)
-            continue;
-        struct ak_action *a = &list[count++];
-        *a = ak_lister_blank(s, AK_ACT_MOVE);
-        a->nunits = 1;
-        a->units[0] = (uint8_t)u;
-        a->hex = dest[i].hex;
-        a->npath = dest[i].npath;
-        memcpy(a->path, dest[i].path, sizeof a->path[0] * (size_t)dest[i].npath);
-    }
-    return count;
-}
-
 /* One unit moved: by a walk (a few tried), else to a random destination of its list, or
  * half the time the one nearest an enemy combat unit, a few tried when the
  * rules refuse one. False when none could. */
@@ -303,7 +279,8 @@ static bool move_one(struct rollout *ro, bool crowded)
     for (int walk = 0; walk < MOVE_TRIES && u >= 0; walk++)    /* walks first: no list of every destination */
         if (play_walk(ro, u))
             return true;
-    int n = u < 0 ? 0 : raw_moves(ro->s, u, list, ROLLOUT_LIST);
+    uint8_t one = (uint8_t)u;
+    int n = u < 0 ? 0 : ak_ai_group_moves(ro->s, &one, 1, list, ROLLOUT_LIST);     /* untried: play judges */
     n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
     for (int tries = 0; tries < MOVE_TRIES && n > 0; tries++) {
         int i = pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro, list, n);
@@ -375,7 +352,8 @@ static bool move_to_end(struct rollout *ro, const struct ak_action *end)
         bool supply = ak_def(u)->type == AK_TYPE_SUPPLY;
         if (!ak_ai_may_move(s, u) || supply != (i < s->units))
             continue;
-        int n = raw_moves(s, u, list, ROLLOUT_LIST);
+        uint8_t one = (uint8_t)u;
+        int n = ak_ai_group_moves(s, &one, 1, list, ROLLOUT_LIST);
         for (int j = 0; j < n && tries < ENDING_TRIES; j++, tries++) {
             after = *s;
             if (ak_apply(&after, &list[j], NULL, NULL) && ak_try(&after, end, NULL))
