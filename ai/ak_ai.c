@@ -400,7 +400,8 @@ static void new_part(struct ak_ai *ai, const struct ak_state *s)
     ai->move_cap = move_caps[ai->level];
 }
 
-/* The strong level: the next move of its plan for this movement part,
+/* The searching levels (a plan budget: the standard and strong levels, or
+ * any level ai-bench's AK_AI_PLAN gives one): the next move of its plan for this movement part,
  * made the first time it is asked; false once the plan is done (or a
  * planned move is no longer legal: the rest is left to the greedy search). */
 static bool planned_move(struct ak_ai *ai, const struct ak_state *s, struct ak_action *out)

@@ -39,16 +39,16 @@
 #define EXTRA_MOVES 12      /* moves more in a part that cannot end yet, before the engine's way */
 #define ENDING_TRIES 400    /* moves tried for one after which the part can end */
 #define MOVE_TRIES 4        /* destinations tried for one unit the rules let go there */
-#define PICK_TRIES 8        /* untried placements tried for one the rules accept */
 #define BATTLES_MAX 3       /* battles declared at most in one combat part */
 
 struct rollout {
     struct ak_state *s;
     struct ak_rng rng;
     int applied, max;
-    /* the side's view for this part of the turn: the squares next to an
-     * enemy unit, the enemy combat units' squares and the front (the
-     * side's own moves change none of them) */
+    /* the side's view at the start of this part of the turn: the squares
+     * next to an enemy unit and the enemy combat units' squares (the
+     * side's own moves change neither), and the front (kept for the part
+     * as it was then: where its supply is wanted) */
     uint8_t near[AK_HEX_COUNT];
     ak_hex foe[AK_UNIT_MAX];
     int nfoes;
@@ -291,11 +291,14 @@ static bool move_one(struct rollout *ro, bool crowded)
     return false;
 }
 
-/* One of list[0..n) played, picked at random, a few tried when the rules
- * refuse one. */
+/* One of list[0..n) played, picked at random, each tried at most once
+ * until the rules accept one (an untried list of placements holds squares
+ * the side cannot use: a port it does not hold, the Updated ruleset's
+ * off-board box in the 1964 rules; a refusal costs the engine's first
+ * checks only). */
 static bool play_one_of(struct rollout *ro, struct ak_action *list, int n)
 {
-    for (int tries = 0; tries < PICK_TRIES && n > 0; tries++) {
+    while (n > 0) {
         int i = pick(ro, n);
         if (play(ro, &list[i]))
             return true;

@@ -16,8 +16,9 @@
  * figures docs/ai.md keeps; CI runs a tiny one.
  *
  * usage: ai-bench GAMES LEVEL-A LEVEL-B [RULESET [STOP-TURN [FIRST-SEED]]]
- *   AK_AI_PLAN=N sets the first level's plan budget (the strong level's
- *   whole-movement plan; 0: none)
+ *   AK_AI_PLAN=N sets the first level's plan budget (the whole-movement
+ *   plan: 60 at the standard level, 240 at the strong; 0: none; a
+ *   budget makes any level plan)
  *   AK_AI_TRACE=1 a line a player turn (units, full factors and supply
  *   units each side has on board, who holds each key square, the
  *   evaluation), 2 every action's kind, 3 that and every action with its

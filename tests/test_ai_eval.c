@@ -3,7 +3,8 @@
  * five squares (SUSTAIN ATTACKS 1) ahead of its most advanced supply unit,
  * so the army waits for its supply and the supply's next step is worth
  * every unit waiting on it; a supply unit may move as one stack with a
- * combat unit of its square, every such move legal and moving both. */
+ * combat unit of its square that may still move, each such move the
+ * engine accepts moving both. */
 #include "ak_check.h"
 
 #include "ak_ai.h"
@@ -39,22 +40,27 @@ static ak_hex square_at(const struct ak_state *s, int d)
     return AK_HEX_NONE;
 }
 
-/* The opening with every Axis supply unit off the board but one, on sq;
- * returns that one. */
-static int one_supply_at(struct ak_state *s, ak_hex sq)
+/* Every Axis supply unit off the board. */
+static void no_axis_supply(struct ak_state *s)
 {
-    int kept = -1;
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side == AK_AXIS && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u)) {
-            if (kept < 0) {
-                kept = u;
-                s->unit[u].hex = s->unit[u].start_hex = sq;
-            } else {
-                s->unit[u].where = AK_AT_POOL;
-                s->unit[u].hex = s->unit[u].start_hex = AK_HEX_NONE;
-            }
+            s->unit[u].where = AK_AT_POOL;
+            s->unit[u].hex = s->unit[u].start_hex = AK_HEX_NONE;
         }
-    return kept;
+}
+
+/* The k-th Axis supply counter (not a captured one) put on sq. */
+static int supply_put(struct ak_state *s, int k, ak_hex sq)
+{
+    for (int u = 0; u < s->units; u++)
+        if (ak_def(u)->side == AK_AXIS && ak_def(u)->type == AK_TYPE_SUPPLY && !ak_def(u)->captured_counter &&
+            k-- == 0) {
+            s->unit[u].where = AK_AT_BOARD;
+            s->unit[u].hex = s->unit[u].start_hex = sq;
+            return u;
+        }
+    return -1;
 }
 
 static int axis_combat_unit(const struct ak_state *s, int nth)
@@ -101,13 +107,18 @@ START_TEST(advance_waits_for_supply)
     ak_hex supply_sq = square_at(&s, far), ahead = square_at(&s, far - 12), further = square_at(&s, far - 18);
     ak_hex supply_up = square_at(&s, far - 1);
     ck_assert(supply_sq != AK_HEX_NONE && ahead != AK_HEX_NONE && further != AK_HEX_NONE && supply_up != AK_HEX_NONE);
-    int sup = one_supply_at(&s, supply_sq);
-    ck_assert_int_ge(sup, 0);
+    no_axis_supply(&s);
+    int sup = supply_put(&s, 0, supply_sq), behind = supply_put(&s, 1, square_at(&s, far + 6));
+    ck_assert(sup >= 0 && behind >= 0);
 
     /* beyond the supply's reach, a further step of the army is worth nothing */
     s.unit[c].hex = s.unit[c].start_hex = ahead;
     double at_ahead = march_value(&s);
     s.unit[c].hex = s.unit[c].start_hex = further;
+    ck_assert_double_eq_tol(march_value(&s), at_ahead, 1e-9);
+
+    /* the most advanced supply unit bounds it: the one behind does not */
+    s.unit[behind].hex = s.unit[behind].start_hex = square_at(&s, far + 9);
     ck_assert_double_eq_tol(march_value(&s), at_ahead, 1e-9);
 
     /* the supply unit's step carries the units waiting on it */
@@ -122,9 +133,16 @@ START_TEST(advance_waits_for_supply)
     s.unit[c].hex = s.unit[c].start_hex = square_at(&s, far - 4);
     ck_assert_double_gt(march_value(&s), near);
 
+    /* a supply unit within five squares of the base: no bound, whatever
+     * the others */
+    s.unit[sup].hex = s.unit[sup].start_hex = square_at(&s, 3);
+    s.unit[c].hex = s.unit[c].start_hex = ahead;
+    double short_way = march_value(&s);
+    s.unit[c].hex = s.unit[c].start_hex = further;
+    ck_assert_double_gt(march_value(&s), short_way);
+
     /* with no supply unit on the board, no bound */
-    s.unit[sup].where = AK_AT_POOL;
-    s.unit[sup].hex = s.unit[sup].start_hex = AK_HEX_NONE;
+    no_axis_supply(&s);
     s.unit[c].hex = s.unit[c].start_hex = ahead;
     double alone = march_value(&s);
     s.unit[c].hex = s.unit[c].start_hex = further;
@@ -137,7 +155,8 @@ START_TEST(supply_moves_with_an_escort)
     static struct ak_state s, w;
     static struct ak_action moves[3 * AK_HEX_COUNT];
     drive_on_the_base(&s);
-    int c = axis_combat_unit(&s, 0), sup = one_supply_at(&s, square_at(&s, 30));
+    no_axis_supply(&s);
+    int c = axis_combat_unit(&s, 0), sup = supply_put(&s, 0, square_at(&s, 30));
     ck_assert(c >= 0 && sup >= 0);
     ck_assert_int_eq(s.side, AK_AXIS);
 
@@ -151,6 +170,10 @@ START_TEST(supply_moves_with_an_escort)
     ck_assert_msg(ak_state_check(&s, why, sizeof why), "%s", why);
     int n = ak_ai_escorted_moves(&s, sup, moves, 3 * AK_HEX_COUNT), applied = 0;
     ck_assert_int_gt(n, 0);
+    /* an escort that has moved this turn is not offered */
+    w = s;
+    w.unit[c].flags |= AK_U_MOVED;
+    ck_assert_int_eq(ak_ai_escorted_moves(&w, sup, moves + n, 1), 0);
     for (int i = 0; i < n; i++) {
         ck_assert_int_eq(moves[i].nunits, 2);
         ck_assert(moves[i].units[0] == c || moves[i].units[1] == c);
@@ -162,10 +185,8 @@ START_TEST(supply_moves_with_an_escort)
         applied++;
         ck_assert_int_eq(w.unit[c].hex, moves[i].hex);
         ck_assert_int_eq(w.unit[sup].hex, moves[i].hex);
-        /* once moved, the escort is no longer offered */
-        ck_assert_int_eq(ak_ai_escorted_moves(&w, sup, moves + n, 1), 0);
     }
-    ck_assert_int_gt(applied, n / 2);
+    ck_assert_int_eq(applied, n);   /* away from the enemy, every one */
 }
 END_TEST
 

@@ -214,13 +214,17 @@ struct search {
 
 static struct search S;
 
-/* Per square and road count, the fewest clear steps reached so far with at
- * most that many road steps (a prefix minimum), kept apart for states that
- * may go on and for all states. A new state is explored only if no earlier
- * one used no more road and no more clear steps (dominance pruning); at a
- * road junction the way in matters, so nothing is pruned there.
+/* Dominance pruning: a new state is explored only if no earlier state on
+ * its square, one that may go on (or any state, for a state that halts),
+ * is at least as good; at a road junction the way in matters, so nothing
+ * is pruned there. Two ways to tell "as good", kept apart for states that
+ * may go on and for all states:
  *
- * The breadth-first search keeps one level only: there a state (depth t =
+ * The route search (P): per square and road count, the fewest clear steps
+ * reached so far with at most that many road steps (a prefix minimum): an
+ * earlier state with no more road and no more clear steps.
+ *
+ * The breadth-first search (F) keeps one level only: there a state (depth t =
  * road + clear, clear c) dominates every later one on its square with no
  * fewer clear steps. Every later state has t' >= t, and for each unit with
  * R road bonus left, a continuation of x road and y other steps costs
