@@ -8,6 +8,8 @@
  * and units isolated for turns. Counted for both sides, the enemy's
  * subtracted, so the value is symmetric. The game's end outweighs all. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ak_ai_internal.h"
@@ -33,6 +35,46 @@ const struct ak_ai_weights ak_ai_default_weights = {
     .reply = 1.0,
     .supply_front = 8.0,
 };
+
+const char *const ak_ai_weight_names[] = {"material", "supply_unit", "tobruch", "home_threat", "advance",
+                                          "out_of_supply", "isolated", "battle", "supply_exposed", "threat",
+                                          "home_garrison", "no_supply", "key_square", "reply", "supply_front"};
+_Static_assert(sizeof(struct ak_ai_weights) == AK_AI_WEIGHTS * sizeof(double), "ak_ai_weights holds doubles only");
+_Static_assert(sizeof ak_ai_weight_names / sizeof ak_ai_weight_names[0] == AK_AI_WEIGHTS, "a name per weight");
+/* The names follow the struct's order: a few spot checks where a slip would hide */
+_Static_assert(offsetof(struct ak_ai_weights, threat) == 9 * sizeof(double), "names in the struct's order");
+_Static_assert(offsetof(struct ak_ai_weights, supply_front) == 14 * sizeof(double), "names in the struct's order");
+
+double *ak_ai_weight(struct ak_ai_weights *w, int j)
+{
+    return (double *)w + j;
+}
+
+bool ak_ai_weights_parse(struct ak_ai_weights *w, const char *text, char *err, size_t errlen)
+{
+    struct ak_ai_weights out = *w;
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, "=,");
+        int j = 0;
+        while (j < AK_AI_WEIGHTS && !(strlen(ak_ai_weight_names[j]) == len && strncmp(p, ak_ai_weight_names[j], len) == 0))
+            j++;
+        if (j == AK_AI_WEIGHTS || p[len] != '=') {
+            snprintf(err, errlen, "unknown weight '%.*s' (name=value,...)", (int)len, p);
+            return false;
+        }
+        char *end;
+        double v = strtod(p + len + 1, &end);
+        if (end == p + len + 1 || (*end && *end != ',') || !(v >= 0) || !isfinite(v)) {
+            snprintf(err, errlen, "weight %s: a number >= 0", ak_ai_weight_names[j]);
+            return false;
+        }
+        *ak_ai_weight(&out, j) = v;
+        p = *end ? end + 1 : end;
+    }
+    *w = out;
+    return true;
+}
 
 /* A supply unit on h with no own combat unit on h, within an enemy combat
  * unit's movement: the enemy can take it (CAPTURE). */

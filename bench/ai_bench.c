@@ -19,6 +19,8 @@
  *   AK_AI_PLAN=N sets the first level's plan budget (the whole-movement
  *   plan: 60 at the standard level, 240 at the strong; 0: none; a
  *   budget makes any level plan)
+ *   AK_AI_WEIGHTS=name=value,... (and AK_AI_WEIGHTS_B for the second
+ *   level) changes weights of ai/ak_ai_eval.c's defaults, by name
  *   AK_AI_TRACE=1 a line a player turn (units, full factors and supply
  *   units each side has on board, who holds each key square, the
  *   evaluation), 2 every action's kind, 3 that and every action with its
@@ -55,6 +57,14 @@ int main(int argc, char **argv)
      * alone), to measure what the plan adds */
     if (getenv("AK_AI_PLAN"))
         a.plan = atoi(getenv("AK_AI_PLAN"));
+    /* AK_AI_WEIGHTS=name=value,... and AK_AI_WEIGHTS_B: the first and the
+     * second level's weights changed from the defaults, to measure one */
+    char err[128];
+    if ((getenv("AK_AI_WEIGHTS") && !ak_ai_weights_parse(&a.w, getenv("AK_AI_WEIGHTS"), err, sizeof err)) ||
+        (getenv("AK_AI_WEIGHTS_B") && !ak_ai_weights_parse(&b.w, getenv("AK_AI_WEIGHTS_B"), err, sizeof err))) {
+        fprintf(stderr, "ai-bench: %s\n", err);
+        return 2;
+    }
     for (int g = 0; g < games; g++) {
         int side = g % 2 ? AK_ALLIED : AK_AXIS;
         double r = ak_match_game(ruleset, &a, &b, side, stop, first + (uint64_t)g, &judge, &t);

@@ -35,26 +35,16 @@
 
 #include "ak_match.h"
 
-#define WEIGHTS ((int)(sizeof(struct ak_ai_weights) / sizeof(double)))
 #define SPREAD 2.0          /* a weight stays within e^2 of its start */
 #define STEP_A 1.0          /* SPSA gain a_k = A / (k + 1 + STABILITY)^0.602 */
 #define STABILITY 10.0
 #define JUDGE_SCALE 10.0
 #define STEP_C 0.3          /* perturbation c_k = C / (k + 1)^0.101, in log space */
 
-_Static_assert(sizeof(struct ak_ai_weights) == WEIGHTS * sizeof(double), "ak_ai_weights holds doubles only");
-
-static const char *const names[] = {"material", "supply_unit", "tobruch", "home_threat", "advance",
-                                    "out_of_supply", "isolated", "battle", "supply_exposed", "threat",
-                                    "home_garrison", "no_supply", "key_square", "reply", "supply_front"};
-_Static_assert(sizeof names / sizeof names[0] == WEIGHTS, "a name per weight");
-
-static double *weight(struct ak_ai_weights *w, int j) { return (double *)w + j; }
-
 /* The weights tuned: every one but the unit (material) and those off. */
 static bool tuned(const struct ak_ai_weights *start, int j)
 {
-    return strcmp(names[j], "material") != 0 && ((const double *)start)[j] > 0;
+    return strcmp(ak_ai_weight_names[j], "material") != 0 && ((const double *)start)[j] > 0;
 }
 
 /* A match of GAMES games between a and b (each seed from both sides):
@@ -78,8 +68,8 @@ static double match(int ruleset, const struct ak_match_player *a, const struct a
 static void print_weights(const char *label, const struct ak_ai_weights *w)
 {
     printf("%s", label);
-    for (int j = 0; j < WEIGHTS; j++)
-        printf(" %s=%.4g", names[j], ((const double *)w)[j]);
+    for (int j = 0; j < AK_AI_WEIGHTS; j++)
+        printf(" %s=%.4g", ak_ai_weight_names[j], ((const double *)w)[j]);
     printf("\n");
 }
 
@@ -89,18 +79,18 @@ static void spsa_step(int ruleset, int level, int games, int stop, int k, uint64
                       const struct ak_ai_weights *start, double *theta, struct ak_match_tally *t)
 {
     double ck = STEP_C / pow(k + 1, 0.101), ak = STEP_A / pow(k + 1 + STABILITY, 0.602);
-    double delta[WEIGHTS] = {0};
+    double delta[AK_AI_WEIGHTS] = {0};
     struct ak_match_player plus = ak_match_player(level), minus = ak_match_player(level);
-    for (int j = 0; j < WEIGHTS; j++) {
+    for (int j = 0; j < AK_AI_WEIGHTS; j++) {
         if (!tuned(start, j))
             continue;
         delta[j] = (ak_rng_next(rng) & 1) ? 1 : -1;
-        *weight(&plus.w, j) = exp(theta[j] + ck * delta[j]);
-        *weight(&minus.w, j) = exp(theta[j] - ck * delta[j]);
+        *ak_ai_weight(&plus.w, j) = exp(theta[j] + ck * delta[j]);
+        *ak_ai_weight(&minus.w, j) = exp(theta[j] - ck * delta[j]);
     }
     const struct ak_match_judge soft = {&ak_ai_default_weights, JUDGE_SCALE};
     double s = match(ruleset, &plus, &minus, games, stop, seed, &soft, t);
-    for (int j = 0; j < WEIGHTS; j++) {
+    for (int j = 0; j < AK_AI_WEIGHTS; j++) {
         if (!tuned(start, j))
             continue;
         double base = log(((const double *)start)[j]);
@@ -128,8 +118,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct ak_ai_weights *start = &ak_ai_default_weights;
-    double theta[WEIGHTS];
-    for (int j = 0; j < WEIGHTS; j++)
+    double theta[AK_AI_WEIGHTS];
+    for (int j = 0; j < AK_AI_WEIGHTS; j++)
         theta[j] = tuned(start, j) ? log(((const double *)start)[j]) : 0;
     struct ak_rng rng;
     ak_rng_seed(&rng, seed);
@@ -140,9 +130,9 @@ int main(int argc, char **argv)
         spsa_step(ruleset, level, games, stop, k, seed * 1000003 + (uint64_t)k * (uint64_t)games, &rng, start, theta,
                   &t);
     struct ak_match_player tuned_player = ak_match_player(level), start_player = ak_match_player(level);
-    for (int j = 0; j < WEIGHTS; j++)
+    for (int j = 0; j < AK_AI_WEIGHTS; j++)
         if (tuned(start, j))
-            *weight(&tuned_player.w, j) = exp(theta[j]);
+            *ak_ai_weight(&tuned_player.w, j) = exp(theta[j]);
     print_weights("tuned:", &tuned_player.w);
     /* seeds no iteration used: below the iterations' (seed * 1000003 on) */
     const struct ak_match_judge hard = {&ak_ai_default_weights, 0};
@@ -157,8 +147,8 @@ int main(int argc, char **argv)
     printf("%d iterations of %d games at level %d, stopped after turn %d: %.0f s, %d games adjudicated, %d played out, %d failed\n",
            iterations, games, level, stop, ak_match_now() - t0, t.adjudicated, t.played_out, t.failures);
     printf("const struct ak_ai_weights ak_ai_default_weights = {\n");
-    for (int j = 0; j < WEIGHTS; j++)
-        printf("    .%s = %.4g,\n", names[j], *weight(&tuned_player.w, j));
+    for (int j = 0; j < AK_AI_WEIGHTS; j++)
+        printf("    .%s = %.4g,\n", ak_ai_weight_names[j], *ak_ai_weight(&tuned_player.w, j));
     printf("};\n");
     return t.failures ? 1 : 0;
 }

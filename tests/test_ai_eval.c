@@ -4,8 +4,12 @@
  * so the army waits for its supply and the supply's next step is worth
  * every unit waiting on it; a supply unit may move as one stack with a
  * combat unit of its square that may still move, each such move the
- * engine accepts moving both. */
+ * engine accepts moving both; the weights are read by name (the benches'
+ * AK_AI_WEIGHTS, the tuning's printout). */
 #include "ak_check.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #include "ak_ai.h"
 #include "ak_ai_internal.h"
@@ -190,4 +194,33 @@ START_TEST(supply_moves_with_an_escort)
 }
 END_TEST
 
-AK_CHECK_MAIN("ai_eval", advance_waits_for_supply, supply_moves_with_an_escort)
+/* The weights by name, as the benches and the tuning read and print them:
+ * every name sets its own field, in the struct's order, and a bad spec
+ * changes nothing. */
+START_TEST(weights_by_name)
+{
+    for (int j = 0; j < AK_AI_WEIGHTS; j++) {
+        struct ak_ai_weights w = {0};
+        char spec[64], err[128];
+        snprintf(spec, sizeof spec, "%s=%d", ak_ai_weight_names[j], j + 1);
+        ck_assert(ak_ai_weights_parse(&w, spec, err, sizeof err));
+        for (int k = 0; k < AK_AI_WEIGHTS; k++)
+            ck_assert(*ak_ai_weight(&w, k) == (k == j ? j + 1 : 0));
+    }
+    struct ak_ai_weights w = ak_ai_default_weights;
+    char err[128];
+    ck_assert(ak_ai_weights_parse(&w, "reply=0,advance=0.5", err, sizeof err));
+    ck_assert(w.reply == 0 && w.advance == 0.5 && w.material == ak_ai_default_weights.material);
+    ck_assert(w.supply_front == ak_ai_default_weights.supply_front);
+    const char *bad[] = {"replyx=1", "reply", "reply=", "reply=-1", "reply=1x", "reply=1,,", "advance=1,foo=2", "reply=nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct ak_ai_weights v = ak_ai_default_weights;
+        err[0] = 0;
+        ck_assert_msg(!ak_ai_weights_parse(&v, bad[i], err, sizeof err), "%s accepted", bad[i]);
+        ck_assert(err[0]);
+        ck_assert(memcmp(&v, &ak_ai_default_weights, sizeof v) == 0);   /* nothing changed */
+    }
+}
+END_TEST
+
+AK_CHECK_MAIN("ai_eval", advance_waits_for_supply, supply_moves_with_an_escort, weights_by_name)
