@@ -10,6 +10,7 @@
  * that stands on its square keeps it covered all the way; these moves
  * are offered beside the supply unit's own (ak_ai.c, best_move). */
 #include "ak_ai_internal.h"
+#include "ak_query.h"
 
 #define ESCORTS_MAX 2       /* combat units tried as escort of one supply unit */
 
@@ -21,7 +22,7 @@ int ak_ai_escorted_moves(const struct ak_state *s, int sup, struct ak_action *ou
     for (int c = 0; c < s->units && escorts < ESCORTS_MAX && n < max; c++)
         if (ak_unit_is_combat(ak_def(c)) && ak_ai_may_move(s, c) && s->unit[c].hex == s->unit[sup].hex) {
             uint8_t stack[2] = {(uint8_t)c, (uint8_t)sup};
-            n += ak_ai_group_moves(s, stack, 2, out + n, max - n);
+            n += ak_untried_moves(s, stack, 2, out + n, max - n);
             escorts++;
         }
     return n;

@@ -65,12 +65,6 @@ int ak_ai_crowded_units(const struct ak_state *s, uint8_t *out, int max);
  * already fills: legal (the stack may be thinned later) but, with many
  * arrivals on one base, a part that can no longer end. */
 bool ak_ai_crowds(const struct ak_state *s, const struct ak_action *a);
-/* The stack units[0..n)'s destinations (ak_move_destinations) as move
- * actions with their paths, staying put left out, up to max; how many.
- * Untried: what depends on the whole position after a move (SUSTAIN
- * ATTACKS 2, LOGISTICS, MOVEMENT 5) is the engine's to judge when one is
- * tried (ak_legal_moves tries every one first). */
-int ak_ai_group_moves(const struct ak_state *s, const uint8_t *units, int n, struct ak_action *out, int max);
 /* Supply unit sup's moves as one stack with a combat unit of its square
  * that may still move (ak_ai_escort.c), up to max; how many. Candidates:
  * the engine judges each when it is tried. */

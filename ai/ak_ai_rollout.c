@@ -280,7 +280,7 @@ static bool move_one(struct rollout *ro, bool crowded)
         if (play_walk(ro, u))
             return true;
     uint8_t one = (uint8_t)u;
-    int n = u < 0 ? 0 : ak_ai_group_moves(ro->s, &one, 1, list, ROLLOUT_LIST);     /* untried: play judges */
+    int n = u < 0 ? 0 : ak_untried_moves(ro->s, &one, 1, list, ROLLOUT_LIST);     /* untried: play judges */
     n = n > 0 ? careful(ro->s, ro->near, u, list, n) : 0;
     for (int tries = 0; tries < MOVE_TRIES && n > 0; tries++) {
         int i = pick(ro, 2) ? pick(ro, n) : nearest_enemy(ro, list, n);
@@ -356,7 +356,7 @@ static bool move_to_end(struct rollout *ro, const struct ak_action *end)
         if (!ak_ai_may_move(s, u) || supply != (i < s->units))
             continue;
         uint8_t one = (uint8_t)u;
-        int n = ak_ai_group_moves(s, &one, 1, list, ROLLOUT_LIST);
+        int n = ak_untried_moves(s, &one, 1, list, ROLLOUT_LIST);
         for (int j = 0; j < n && tries < ENDING_TRIES; j++, tries++) {
             after = *s;
             if (ak_apply(&after, &list[j], NULL, NULL) && ak_try(&after, end, NULL))

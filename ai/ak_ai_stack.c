@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include "ak_ai_internal.h"
-#include "ak_lister.h"
-#include "ak_move.h"
 
 int ak_ai_stack_limit(const struct ak_state *s)
 {
@@ -54,22 +52,4 @@ bool ak_ai_crowds(const struct ak_state *s, const struct ak_action *a)
     for (int v = 0; v < s->units; v++)
         n += ak_def(v)->side == s->side && ak_on_board(s, v) && ak_unit_is_combat(ak_def(v)) && s->unit[v].hex == a->hex;
     return n >= ak_ai_stack_limit(s);
-}
-
-int ak_ai_group_moves(const struct ak_state *s, const uint8_t *units, int n, struct ak_action *out, int max)
-{
-    static struct ak_dest dest[AK_HEX_COUNT];
-    int found = ak_move_destinations(s, s->side, units, n, dest, AK_HEX_COUNT, NULL), count = 0;
-    for (int i = 0; i < found && count < max; i++) {
-        if (dest[i].hex == s->unit[units[0]].hex)
-            continue;
-        struct ak_action *a = &out[count++];
-        *a = ak_lister_blank(s, AK_ACT_MOVE);
-        a->nunits = (uint8_t)n;
-        memcpy(a->units, units, (size_t)n);
-        a->hex = dest[i].hex;
-        a->npath = dest[i].npath;
-        memcpy(a->path, dest[i].path, sizeof a->path[0] * (size_t)dest[i].npath);
-    }
-    return count;
 }

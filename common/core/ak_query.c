@@ -46,41 +46,42 @@ int ak_reach(const struct ak_state *s, int unit, ak_hex *out, int max)
     return count;
 }
 
-int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max)
+int ak_untried_moves(const struct ak_state *s, const uint8_t *units, int n, struct ak_action *out, int max)
 {
     static struct ak_dest dest[AK_HEX_COUNT];
-    struct ak_reject rej;
+    int found = ak_move_destinations(s, s->side, units, n, dest, AK_HEX_COUNT, NULL), count = 0;
+    for (int i = 0; i < found && count < max; i++) {
+        if (dest[i].hex == s->unit[units[0]].hex)
+            continue;
+        struct ak_action *a = &out[count++];
+        *a = ak_lister_blank(s, AK_ACT_MOVE);
+        a->nunits = (uint8_t)n;
+        memcpy(a->units, units, (size_t)n);
+        a->hex = dest[i].hex;
+        /* The path the search found goes with the move, so applying it
+         * checks that path step by step instead of searching again. */
+        a->npath = dest[i].npath;
+        memcpy(a->path, dest[i].path, sizeof a->path[0] * (size_t)dest[i].npath);
+    }
+    return count;
+}
+
+int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max)
+{
     uint8_t u = (uint8_t)unit;
-    int n = ak_move_destinations(s, s->side, &u, 1, dest, AK_HEX_COUNT, &rej), count = 0;
-    struct ak_lister l = {s, out, 0, max, false};
+    int n = ak_untried_moves(s, &u, 1, out, max), count = 0;
     bool check_supply = (ak_def(unit)->type == AK_TYPE_SUPPLY && supply_reach_matters(s)) ||
                         supply_adjacency_matters(s);
     static uint8_t near_enemy[AK_HEX_COUNT];
     ak_mark_near_enemy(s, s->side, near_enemy);
-    for (int i = 0; i < n && count < max; i++) {
-        struct ak_action a = ak_lister_blank(s, AK_ACT_MOVE);
-        a.nunits = 1;
-        a.units[0] = u;
-        a.hex = dest[i].hex;
-        /* The path the search found goes with the move, so applying it
-         * checks that path step by step instead of searching again. */
-        a.npath = dest[i].npath;
-        memcpy(a.path, dest[i].path, sizeof a.path[0] * dest[i].npath);
-        /* The search has checked everything but what depends on the whole
-         * position after the move (SUSTAIN ATTACKS 2: a unit going next to
-         * the enemy, or a supply unit going away; LOGISTICS, MOVEMENT 5:
-         * any move once a supply unit is next to the enemy): check those
-         * only. */
-        if (dest[i].hex == s->unit[u].hex)
-            continue;
-        if (check_supply || near_enemy[dest[i].hex]) {
-            if (ak_lister_offer(&l, &a))
-                count = l.n;
-            continue;
-        }
-        out[count++] = a;
-        l.n = count;
-    }
+    /* The search has checked everything but what depends on the whole
+     * position after the move (SUSTAIN ATTACKS 2: a unit going next to the
+     * enemy, or a supply unit going away; LOGISTICS, MOVEMENT 5: any move
+     * once a supply unit is next to the enemy): try those only, keeping
+     * the list's order. */
+    for (int i = 0; i < n; i++)
+        if (!(check_supply || near_enemy[out[i].hex]) || ak_try(s, &out[i], NULL))
+            out[count++] = out[i];
     return count;
 }
 

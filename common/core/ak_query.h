@@ -19,8 +19,16 @@ enum {
 /* Every legal action of the waiting player, up to max; returns the count. */
 int ak_legal_actions(const struct ak_state *s, unsigned flags, struct ak_action *out, int max);
 /* The legal moves of one unit: one action per destination, with the path
- * the engine would choose for it. */
+ * the engine would choose for it (of its first max destinations). */
 int ak_legal_moves(const struct ak_state *s, int unit, struct ak_action *out, int max);
+/* The moves of the stack units[0..n) (on one square, of the waiting
+ * player) to each destination of the movement search, staying put left
+ * out, with the search's paths, up to max; how many. Untried: the search
+ * has checked the steps and their costs, not what depends on the whole
+ * position after the move (SUSTAIN ATTACKS 2; LOGISTICS, MOVEMENT 5),
+ * which ak_legal_moves checks and ak_apply judges. For a playout or a
+ * search that applies what it picks anyway. */
+int ak_untried_moves(const struct ak_state *s, const uint8_t *units, int n, struct ak_action *out, int max);
 /* Where unit could end a move if its side moved now, whoever's turn it is
  * (the squares, up to max): the enemy's reach, for a player (or the
  * computer) weighing what the enemy can do next turn. Its own movement as
