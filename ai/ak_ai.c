@@ -87,12 +87,15 @@ static bool can_end(const struct ak_state *s)
  * unit embarked that units in an enemy zone needed, SUSTAIN ATTACKS 2; a
  * square overstacked): a choice of the AI never leaves it where only the
  * engine's search could finish the part, or nothing could. */
-static bool keeps_ending(const struct ak_state *s, const struct ak_action *a)
+static bool ends_after(const struct ak_state *s, const struct ak_action *a)
 {
-    if (!can_end(s))
-        return true;
     work = *s;
     return ak_apply(&work, a, NULL, NULL) && can_end(&work);
+}
+
+static bool keeps_ending(const struct ak_state *s, const struct ak_action *a)
+{
+    return !can_end(s) || ends_after(s, a);
 }
 
 /* The best action of the list for side by the value after it, leaving out
@@ -130,10 +133,7 @@ static int best_gain(const struct ak_ai *ai, const struct ak_state *s, const str
         for (int i = 0; i < n; i++)
             if (value[i] > base + GAIN_MIN && (best < 0 || value[i] > value[best]))
                 best = i;
-        if (best < 0 || !ends)
-            return best;
-        work = *s;
-        if (ak_apply(&work, &l[best], NULL, NULL) && can_end(&work))
+        if (best < 0 || !ends || ends_after(s, &l[best]))
             return best;
         value[best] = -HUGE_VAL;
     }
