@@ -174,16 +174,10 @@ static void line_squares(const struct ak_state *s, int side, struct ak_hexset *e
     for (int u = 0; u < s->units; u++)
         if (ak_def(u)->side != side && ak_on_board(s, u) && ak_unit_is_combat(ak_def(u)))
             ak_hexset_remove(enter, s->unit[u].hex);
+    struct ak_hexset zone;
+    ak_enemy_zones(s, side, &zone);
     *pass = *enter;
-    for (int u = 0; u < s->units; u++) {
-        if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
-            continue;
-        for (int d = 0; d < AK_DIRS; d++) {
-            ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
-            if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
-                ak_hexset_remove(pass, n);
-        }
-    }
+    ak_hexset_and_not(pass, &zone);
 }
 
 /* The lines of side from its supply units and, with home, from its home

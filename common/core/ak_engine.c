@@ -89,19 +89,10 @@ void ak_battle_preview(const struct ak_state *s, const uint8_t *att, int na, con
 
 void ak_overlay(const struct ak_state *s, int side, uint8_t *zone, uint8_t *supply)
 {
-    /* unit by unit (ak_in_enemy_zoc square by square would look at every
-     * unit for each square: a hundred times the work) */
     if (zone) {
-        memset(zone, 0, AK_HEX_COUNT);
-        for (int u = 0; u < s->units; u++) {
-            if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
-                continue;
-            for (int d = 0; d < AK_DIRS; d++) {
-                ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
-                if (n != AK_HEX_NONE && ak_enterable(n) && ak_zoc_covers(s, u, n))
-                    zone[n] = 1;
-            }
-        }
+        struct ak_hexset z;
+        ak_enemy_zones(s, side, &z);
+        ak_hexset_to_bytes(&z, zone);
     }
     if (supply)
         ak_ruleset_get(s->ruleset)->supply_map(s, side, supply);

@@ -101,3 +101,17 @@ void ak_mark_near_enemy(const struct ak_state *s, int side, uint8_t *near)
         }
     }
 }
+
+void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone)
+{
+    ak_hexset_clear(zone);
+    for (int u = 0; u < s->units; u++) {
+        if (ak_def(u)->side == side || !ak_exerts_zoc(s, u))
+            continue;
+        for (int d = 0; d < AK_DIRS; d++) {
+            ak_hex n = ak_hex_neighbor(s->unit[u].hex, d);
+            if (n != AK_HEX_NONE && ak_enterable(n) && ak_zoc_covers(s, u, n))
+                ak_hexset_add(zone, n);
+        }
+    }
+}

@@ -48,27 +48,17 @@ static struct trace T;  /* one work area; the engine is single-threaded */
 static void mark_passable(const struct ak_state *s, int side, struct trace *t)
 {
     struct ak_hexset zone, friendly;
-    ak_hexset_clear(&zone);
     ak_hexset_clear(&friendly);
     t->pass = ak_map()->playable;
     for (int u = 0; u < s->units; u++) {
         if (!ak_on_board(s, u))
             continue;
-        ak_hex h = s->unit[u].hex;
-        if (ak_def(u)->side == side) {
-            if (ak_unit_is_combat(ak_def(u)))
-                ak_hexset_add(&friendly, h);
-            continue;
-        }
-        ak_hexset_remove(&t->pass, h);
-        if (!ak_exerts_zoc(s, u))
-            continue;
-        for (int d = 0; d < AK_DIRS; d++) {
-            ak_hex n = ak_hex_neighbor(h, d);
-            if (n != AK_HEX_NONE && ak_zoc_covers(s, u, n))
-                ak_hexset_add(&zone, n);
-        }
+        if (ak_def(u)->side != side)
+            ak_hexset_remove(&t->pass, s->unit[u].hex);
+        else if (ak_unit_is_combat(ak_def(u)))
+            ak_hexset_add(&friendly, s->unit[u].hex);
     }
+    ak_enemy_zones(s, side, &zone);
     ak_hexset_and_not(&zone, &friendly);
     ak_hexset_and_not(&t->pass, &zone);
 }
