@@ -360,9 +360,8 @@ static void expand(const struct group *g, int i, int road_cap)
      * limit needs the test per neighbour. */
     int left = g->budget - cur.depth - 1;
     bool near_limit = g->target != AK_HEX_NONE && ak_hex_distance(cur.hex, g->target) + 1 > left;
-    for (int dir = 0; dir < AK_DIRS; dir++) {
-        if (!(open & (1u << dir)))
-            continue;
+    for (; open; open &= open - 1) {       /* the open sides only */
+        int dir = __builtin_ctz(open);
         ak_hex to = ak_hex_step(cur.hex, dir);
         if (pareto_covered(g->m, to, cur.road, cur.clear))
             continue;
