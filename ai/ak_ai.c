@@ -86,16 +86,17 @@ static bool can_end(const struct ak_state *s)
     return ak_try(s, &end, NULL);
 }
 
-/* a does not take away the part's ending where it was possible (a supply
- * unit embarked that units in an enemy zone needed, SUSTAIN ATTACKS 2; a
- * square overstacked): a choice of the AI never leaves it where only the
- * engine's search could finish the part, or nothing could. */
+/* a applies and the part can end after it. */
 static bool ends_after(const struct ak_state *s, const struct ak_action *a)
 {
     work = *s;
     return ak_apply(&work, a, NULL, NULL) && can_end(&work);
 }
 
+/* a does not take away the part's ending where it was possible (a supply
+ * unit embarked that units in an enemy zone needed, SUSTAIN ATTACKS 2; a
+ * square overstacked): a choice of the AI never leaves it where only the
+ * engine's search could finish the part, or nothing could. */
 static bool keeps_ending(const struct ak_state *s, const struct ak_action *a)
 {
     return !can_end(s) || ends_after(s, a);

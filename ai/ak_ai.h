@@ -73,14 +73,16 @@ struct ak_ai {
 /* The default weights (docs/ai.md: how they were chosen). */
 extern const struct ak_ai_weights ak_ai_default_weights;
 
-/* Each weight by name, in the struct's order (the tuning script prints
- * them, the benches read them): AK_AI_WEIGHTS of them. */
+/* Each weight by name (j from 0 to AK_AI_WEIGHTS - 1): the tuning prints
+ * them as name=value, the benches read them back. */
 #define AK_AI_WEIGHTS ((int)(sizeof(struct ak_ai_weights) / sizeof(double)))
-extern const char *const ak_ai_weight_names[];
+const char *ak_ai_weight_name(int j);
 double *ak_ai_weight(struct ak_ai_weights *w, int j);
-/* Set weights from "name=value,name=value" (values >= 0): false, with w
- * unchanged and the reason in err, on a name it does not know or a value
- * that is not a number. */
+double ak_ai_weight_value(const struct ak_ai_weights *w, int j);
+/* Set weights from "name=value" items apart by commas or spaces (values
+ * >= 0, the last of a name counts): false, with w unchanged and the
+ * reason in err, on a name it does not know or a value that is not a
+ * number. */
 bool ak_ai_weights_parse(struct ak_ai_weights *w, const char *text, char *err, size_t errlen);
 
 void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed);

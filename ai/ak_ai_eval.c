@@ -36,41 +36,68 @@ const struct ak_ai_weights ak_ai_default_weights = {
     .supply_front = 8.0,
 };
 
-const char *const ak_ai_weight_names[] = {"material", "supply_unit", "tobruch", "home_threat", "advance",
-                                          "out_of_supply", "isolated", "battle", "supply_exposed", "threat",
-                                          "home_garrison", "no_supply", "key_square", "reply", "supply_front"};
+/* Each weight's name and place in the struct: a table, not the struct's
+ * order, so that a name can never name the wrong weight. */
+#define WEIGHT(name) {#name, offsetof(struct ak_ai_weights, name)}
+static const struct {
+    const char *name;
+    size_t offset;
+} weight_table[] = {
+    WEIGHT(material),      WEIGHT(supply_unit),   WEIGHT(tobruch),   WEIGHT(home_threat), WEIGHT(advance),
+    WEIGHT(out_of_supply), WEIGHT(isolated),      WEIGHT(battle),    WEIGHT(supply_exposed), WEIGHT(threat),
+    WEIGHT(home_garrison), WEIGHT(no_supply),     WEIGHT(key_square), WEIGHT(reply),      WEIGHT(supply_front),
+};
 _Static_assert(sizeof(struct ak_ai_weights) == AK_AI_WEIGHTS * sizeof(double), "ak_ai_weights holds doubles only");
-_Static_assert(sizeof ak_ai_weight_names / sizeof ak_ai_weight_names[0] == AK_AI_WEIGHTS, "a name per weight");
-/* The names follow the struct's order: a few spot checks where a slip would hide */
-_Static_assert(offsetof(struct ak_ai_weights, threat) == 9 * sizeof(double), "names in the struct's order");
-_Static_assert(offsetof(struct ak_ai_weights, supply_front) == 14 * sizeof(double), "names in the struct's order");
+_Static_assert(sizeof weight_table / sizeof weight_table[0] == AK_AI_WEIGHTS, "a name per weight");
+
+const char *ak_ai_weight_name(int j)
+{
+    return weight_table[j].name;
+}
 
 double *ak_ai_weight(struct ak_ai_weights *w, int j)
 {
-    return (double *)w + j;
+    return (double *)((char *)w + weight_table[j].offset);
+}
+
+double ak_ai_weight_value(const struct ak_ai_weights *w, int j)
+{
+    return *(const double *)((const char *)w + weight_table[j].offset);
+}
+
+#define SEPARATORS ", \t\n"
+
+/* One "name=value" of the text, at p (len characters): into out. */
+static bool parse_one(struct ak_ai_weights *out, const char *p, size_t len, char *err, size_t errlen)
+{
+    size_t name = strcspn(p, "=");
+    if (name > len)
+        name = len;
+    int j = 0;
+    while (j < AK_AI_WEIGHTS && !(strlen(weight_table[j].name) == name && strncmp(p, weight_table[j].name, name) == 0))
+        j++;
+    if (j == AK_AI_WEIGHTS) {
+        snprintf(err, errlen, "unknown weight '%.*s'", (int)name, p);
+        return false;
+    }
+    char *end;
+    double v = name < len ? strtod(p + name + 1, &end) : 0;
+    if (name == len || end == p + name + 1 || end != p + len || !(v >= 0) || !isfinite(v)) {
+        snprintf(err, errlen, "weight %s: name=value with a number >= 0", weight_table[j].name);
+        return false;
+    }
+    *ak_ai_weight(out, j) = v;
+    return true;
 }
 
 bool ak_ai_weights_parse(struct ak_ai_weights *w, const char *text, char *err, size_t errlen)
 {
     struct ak_ai_weights out = *w;
-    const char *p = text;
-    while (*p) {
-        size_t len = strcspn(p, "=,");
-        int j = 0;
-        while (j < AK_AI_WEIGHTS && !(strlen(ak_ai_weight_names[j]) == len && strncmp(p, ak_ai_weight_names[j], len) == 0))
-            j++;
-        if (j == AK_AI_WEIGHTS || p[len] != '=') {
-            snprintf(err, errlen, "unknown weight '%.*s' (name=value,...)", (int)len, p);
+    for (const char *p = text + strspn(text, SEPARATORS); *p; p += strspn(p, SEPARATORS)) {
+        size_t len = strcspn(p, SEPARATORS);
+        if (!parse_one(&out, p, len, err, errlen))
             return false;
-        }
-        char *end;
-        double v = strtod(p + len + 1, &end);
-        if (end == p + len + 1 || (*end && *end != ',') || !(v >= 0) || !isfinite(v)) {
-            snprintf(err, errlen, "weight %s: a number >= 0", ak_ai_weight_names[j]);
-            return false;
-        }
-        *ak_ai_weight(&out, j) = v;
-        p = *end ? end + 1 : end;
+        p += len;
     }
     *w = out;
     return true;

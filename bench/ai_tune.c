@@ -44,7 +44,7 @@
 /* The weights tuned: every one but the unit (material) and those off. */
 static bool tuned(const struct ak_ai_weights *start, int j)
 {
-    return strcmp(ak_ai_weight_names[j], "material") != 0 && ((const double *)start)[j] > 0;
+    return strcmp(ak_ai_weight_name(j), "material") != 0 && ak_ai_weight_value(start, j) > 0;
 }
 
 /* A match of GAMES games between a and b (each seed from both sides):
@@ -69,7 +69,7 @@ static void print_weights(const char *label, const struct ak_ai_weights *w)
 {
     printf("%s", label);
     for (int j = 0; j < AK_AI_WEIGHTS; j++)
-        printf(" %s=%.4g", ak_ai_weight_names[j], ((const double *)w)[j]);
+        printf(" %s=%.4g", ak_ai_weight_name(j), ak_ai_weight_value(w, j));
     printf("\n");
 }
 
@@ -93,7 +93,7 @@ static void spsa_step(int ruleset, int level, int games, int stop, int k, uint64
     for (int j = 0; j < AK_AI_WEIGHTS; j++) {
         if (!tuned(start, j))
             continue;
-        double base = log(((const double *)start)[j]);
+        double base = log(ak_ai_weight_value(start, j));
         theta[j] += ak * (2 * s - 1) / (2 * ck * delta[j]);
         theta[j] = fmin(base + SPREAD, fmax(base - SPREAD, theta[j]));
     }
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     const struct ak_ai_weights *start = &ak_ai_default_weights;
     double theta[AK_AI_WEIGHTS];
     for (int j = 0; j < AK_AI_WEIGHTS; j++)
-        theta[j] = tuned(start, j) ? log(((const double *)start)[j]) : 0;
+        theta[j] = tuned(start, j) ? log(ak_ai_weight_value(start, j)) : 0;
     struct ak_rng rng;
     ak_rng_seed(&rng, seed);
     struct ak_match_tally t = {0};
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
            iterations, games, level, stop, ak_match_now() - t0, t.adjudicated, t.played_out, t.failures);
     printf("const struct ak_ai_weights ak_ai_default_weights = {\n");
     for (int j = 0; j < AK_AI_WEIGHTS; j++)
-        printf("    .%s = %.4g,\n", ak_ai_weight_names[j], *ak_ai_weight(&tuned_player.w, j));
+        printf("    .%s = %.4g,\n", ak_ai_weight_name(j), *ak_ai_weight(&tuned_player.w, j));
     printf("};\n");
     return t.failures ? 1 : 0;
 }

@@ -195,24 +195,38 @@ START_TEST(supply_moves_with_an_escort)
 END_TEST
 
 /* The weights by name, as the benches and the tuning read and print them:
- * every name sets its own field, in the struct's order, and a bad spec
- * changes nothing. */
+ * every name sets its own field (checked against the fields by their C
+ * names, so a name put on the wrong weight fails), items apart by commas
+ * or spaces, and a bad spec changes nothing. */
 START_TEST(weights_by_name)
 {
+    const struct ak_ai_weights want = {
+        .material = 1, .supply_unit = 2, .tobruch = 3, .home_threat = 4, .advance = 5,
+        .out_of_supply = 6, .isolated = 7, .battle = 8, .supply_exposed = 9, .threat = 10,
+        .home_garrison = 11, .no_supply = 12, .key_square = 13, .reply = 14, .supply_front = 15,
+    };
+    char spec[1024] = "", err[128];
     for (int j = 0; j < AK_AI_WEIGHTS; j++) {
+        size_t at = strlen(spec);
+        snprintf(spec + at, sizeof spec - at, "%s%s=%g", j % 2 ? ", " : " ", ak_ai_weight_name(j),
+                 ak_ai_weight_value(&want, j));
+    }
+    struct ak_ai_weights got = {0};
+    ck_assert_msg(ak_ai_weights_parse(&got, spec, err, sizeof err), "%s: %s", spec, err);
+    ck_assert(memcmp(&got, &want, sizeof got) == 0);
+    for (int j = 0; j < AK_AI_WEIGHTS; j++) {   /* one name sets its weight alone */
         struct ak_ai_weights w = {0};
-        char spec[64], err[128];
-        snprintf(spec, sizeof spec, "%s=%d", ak_ai_weight_names[j], j + 1);
+        snprintf(spec, sizeof spec, "%s=%d", ak_ai_weight_name(j), j + 1);
         ck_assert(ak_ai_weights_parse(&w, spec, err, sizeof err));
         for (int k = 0; k < AK_AI_WEIGHTS; k++)
-            ck_assert(*ak_ai_weight(&w, k) == (k == j ? j + 1 : 0));
+            ck_assert(ak_ai_weight_value(&w, k) == (k == j ? j + 1 : 0));
     }
     struct ak_ai_weights w = ak_ai_default_weights;
-    char err[128];
     ck_assert(ak_ai_weights_parse(&w, "reply=0,advance=0.5", err, sizeof err));
     ck_assert(w.reply == 0 && w.advance == 0.5 && w.material == ak_ai_default_weights.material);
     ck_assert(w.supply_front == ak_ai_default_weights.supply_front);
-    const char *bad[] = {"replyx=1", "reply", "reply=", "reply=-1", "reply=1x", "reply=1,,", "advance=1,foo=2", "reply=nan"};
+    const char *bad[] = {"replyx=1", "reply",        "reply=",         "reply=-1", "reply=1x", "=1",
+                         "reply = 1", "advance=1,foo=2", "reply=nan",   "reply=inf", "repl=1", "reply,advance=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ak_ai_weights v = ak_ai_default_weights;
         err[0] = 0;
