@@ -42,12 +42,9 @@ static const double battle_min[AK_AI_LEVELS] = {0, 1.5, 0.25, 0.0};
 static const int units_looked_at[AK_AI_LEVELS] = {0, 4, 0, 0};
 static const int move_caps[AK_AI_LEVELS] = {0, 6, 30, 30};
 /* evaluations for a movement part's plan (ak_ai_plan.c): 0 none, the
- * greedy search alone. The strong level plans on the standard level's
- * budget and hardens its plan against the reply: a larger budget lost
- * more (240 against 60, the same seeds: 0.30 against 0.50 of 20 games
- * without the reply, 0.45 against 0.60 with it; docs/ai.md, session 26),
- * for it finds the plans the evaluation overrates. */
-static const int plan_budgets[AK_AI_LEVELS] = {0, 0, 60, 60};
+ * greedy search alone; the standard level plans on a quarter of the
+ * strong level's budget and does not harden its plan against the reply */
+static const int plan_budgets[AK_AI_LEVELS] = {0, 0, 60, 240};
 
 void ak_ai_init(struct ak_ai *ai, int level, uint64_t seed)
 {

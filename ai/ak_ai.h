@@ -26,7 +26,7 @@
 enum ak_ai_level {
     AK_AI_RANDOM = 0,       /* any legal action: the yardstick */
     AK_AI_BEGINNER = 1,     /* greedy over a few units, battles at good odds */
-    AK_AI_STANDARD = 2,     /* a plan of the movement part (60 positions valued), not hardened; greedy over every unit and every battle */
+    AK_AI_STANDARD = 2,     /* a plan of the movement part on a quarter of the strong level's budget, not hardened; greedy over every unit and every battle */
     AK_AI_STRONG = 3,       /* a plan of the whole movement part by evolution, hardened against the enemy's reply, then greedy moves weighed against it; every battle that gains */
     AK_AI_LEVELS
 };

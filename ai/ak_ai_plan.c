@@ -1,6 +1,6 @@
 /* ak_ai_plan: the searching levels' plan of a whole movement portion or
- * phase (the standard and strong levels, on the same budget; only the
- * strong level hardens it against the reply), by online
+ * phase (the strong level's budget, and a quarter of it for the standard
+ * level, which does not harden it against the reply), by online
  * evolutionary planning (Justesen, Mahlmann, Risi and
  * Togelius, "Playing multi-action adversarial games: online evolutionary
  * planning versus tree search", 2017): the greedy levels choose one move

@@ -17,7 +17,7 @@
  *
  * usage: ai-bench GAMES LEVEL-A LEVEL-B [RULESET [STOP-TURN [FIRST-SEED]]]
  *   AK_AI_PLAN=N sets the first level's plan budget (the whole-movement
- *   plan: 60 at the standard and strong levels; 0: none; a
+ *   plan: 60 at the standard level, 240 at the strong; 0: none; a
  *   budget makes any level plan)
  *   AK_AI_WEIGHTS=name=value,... (and AK_AI_WEIGHTS_B for the second
  *   level) changes weights of ai/ak_ai_eval.c's defaults, by name
