@@ -24,6 +24,7 @@ struct group {
     const uint8_t *units;
     ak_hex start;
     bool combat;            /* at least one combat unit: may capture */
+    int ncombat;            /* how many: the stacking limit */
     bool rommel;            /* Rommel moves with the stack */
     bool escarpment_start;  /* ESCARPMENT 5: began the turn here, unmoved */
     int mp[AK_GROUP_MAX], road[AK_GROUP_MAX], bonus[AK_GROUP_MAX];
@@ -53,6 +54,7 @@ static bool group_init(struct group *g, const struct ak_ruleset *r, const struct
     g->n = n;
     g->start = s->unit[units[0]].hex;
     g->combat = g->rommel = false;
+    g->ncombat = ak_move_combat_count(units, n);
     g->max_road = 0;
     bool unmoved = true;
     for (int i = 0; i < n; i++) {
@@ -257,10 +259,8 @@ static void lower_from(uint8_t *prefix, int road, int clear)
 static void pareto_begin(bool flat, int road_cap)
 {
     F.flat = flat;
-    if (flat) {
-        memset(F.go_on, 0xff, sizeof F.go_on);
+    if (flat)       /* F.go_on: classify_squares, which marks the refused squares too */
         memset(F.any, 0xff, sizeof F.any);
-    }
     P.levels = road_cap + 1;
 }
 
@@ -308,6 +308,18 @@ static int state_key(ak_hex h, int road, int via, int parent)
     return (h * ROAD_MAX + road) * VIAS + via;
 }
 
+static inline int append_node(ak_hex h, int road, int clear, int via, int depth, int parent)
+{
+    struct node *nd = &S.node[S.count];
+    nd->hex = h;
+    nd->road = (uint8_t)road;
+    nd->clear = (uint8_t)clear;
+    nd->via = (uint8_t)via;
+    nd->depth = (uint8_t)depth;
+    nd->parent = parent;
+    return S.count++;
+}
+
 static inline int visit(const struct ak_map *m, ak_hex h, int road, int clear, int via, int depth, int parent)
 {
     if (S.count >= (int)(sizeof S.node / sizeof S.node[0]))
@@ -323,14 +335,7 @@ static inline int visit(const struct ak_map *m, ak_hex h, int road, int clear, i
         S.stamp[key] = S.generation;
         S.slot[key] = S.count;
     }
-    struct node *nd = &S.node[S.count];
-    nd->hex = h;
-    nd->road = (uint8_t)road;
-    nd->clear = (uint8_t)clear;
-    nd->via = (uint8_t)via;
-    nd->depth = (uint8_t)depth;
-    nd->parent = parent;
-    return S.count++;
+    return append_node(h, road, clear, via, depth, parent);
 }
 
 static void search_begin(void)
@@ -385,16 +390,103 @@ static void expand(const struct group *g, int i, int road_cap)
     }
 }
 
+/* ---- the breadth-first search's own loop ----------------------------
+ * expand() asks step_flags and the pareto_ and visit helpers, which serve
+ * every search and the checks of a given path. The breadth-first search
+ * lists every destination of every unit the AI and the listers look at,
+ * so after its first step (which alone has the zone and escarpment rules
+ * of a stack's first step) it reads one byte a square instead: what the
+ * enemy units, the zones, the escarpments and the junctions make of it
+ * for this stack, classified once a search (a pass the compiler
+ * vectorises), and a square the stack may not enter starts as already
+ * reached (F.go_on 0), so one test skips it. The verdicts are
+ * step_flags's and pareto_admit's, checked by the same destinations and
+ * paths over random games (docs/performance.md). */
+enum { SQ_REFUSED = 1, SQ_HALT = 2, SQ_ESCARPMENT = 4, SQ_JUNCTION = 8 };
+
+static uint8_t square_class[AK_HEX_COUNT];
+
+static void classify_squares(const struct group *g)
+{
+    const uint8_t *restrict enemy = g->b.enemy, *restrict zoc = g->b.zoc;
+    const uint8_t *restrict terrain = g->m->terrain, *restrict junction = g->m->is_junction;
+    uint8_t *restrict cls = square_class, *restrict go_on = F.go_on;
+    /* ak_move_step_allowed as a mask; no halts when relax_halts */
+    uint8_t refused = g->combat ? ENEMY_COMBAT
+                                : ENEMY_COMBAT | ENEMY_OTHER | ENEMY_PASSABLE | ENEMY_SUPPLY_NEAR;
+    uint8_t halt = g->relax_halts ? 0 : SQ_HALT, escarpment = g->relax_halts ? 0 : SQ_ESCARPMENT;
+    for (int h = 0; h < AK_HEX_COUNT; h++) {
+        uint8_t no = (enemy[h] & refused) != 0;     /* SQ_REFUSED */
+        cls[h] = (uint8_t)(no | (zoc[h] ? halt : 0) |
+                           (terrain[h] == AK_TERRAIN_ESCARPMENT ? escarpment : 0) |
+                           (junction[h] ? SQ_JUNCTION : 0));
+        go_on[h] = (uint8_t)(no - 1);               /* 0 refused, else 0xff */
+    }
+}
+
+/* pareto_admit and visit for a square off the junctions (F: flat). */
+static inline void admit_flat(ak_hex to, int road, int clear, int via, int depth, int parent)
+{
+    if (clear < F.any[to])
+        F.any[to] = (uint8_t)clear;
+    if (via != VIA_HALT)
+        F.go_on[to] = (uint8_t)clear;
+    if (S.count < (int)(sizeof S.node / sizeof S.node[0]))
+        append_node(to, road, clear, via, depth, parent);
+}
+
+/* expand() for a node past the first step of the breadth-first search. */
+static void expand_flat(const struct group *g, int i, int road_cap, const int *clear_limit)
+{
+    const struct node cur = S.node[i];
+    if (cur.via == VIA_HALT || cur.depth + 1 >= AK_PATH_MAX)
+        return;
+    const struct ak_map *m = g->m;
+    unsigned road_sides = m->road[cur.hex];
+    /* the junction rule needs the square before a road step into a junction */
+    ak_hex prev = cur.via == VIA_ROAD && (square_class[cur.hex] & SQ_JUNCTION) ? S.node[cur.parent].hex
+                                                                               : AK_HEX_NONE;
+    for (unsigned open = m->open[cur.hex]; open; open &= open - 1) {
+        int dir = __builtin_ctz(open);
+        ak_hex to = ak_hex_step(cur.hex, dir);
+        if (F.go_on[to] <= cur.clear)        /* covered, or refused */
+            continue;
+        unsigned k = square_class[to];
+        bool on_road = ((road_sides >> dir) & 1) &&
+                       !(prev != AK_HEX_NONE && ak_move_junction_breaks(prev, cur.hex, to));
+        int road = cur.road, clear = cur.clear;
+        if (on_road && road < road_cap)
+            road++;
+        else
+            clear++;
+        if (clear > clear_limit[road])
+            continue;
+        bool halts = (k & SQ_HALT) || ((k & SQ_ESCARPMENT) && !on_road);
+        int via = halts ? VIA_HALT : on_road ? VIA_ROAD : VIA_NONE;
+        if (k & SQ_JUNCTION) {
+            if (pareto_admit(m, to, road, clear, halts))
+                visit(m, to, road, clear, via, cur.depth + 1, i);
+        } else if ((halts ? F.any[to] : F.go_on[to]) > clear) {
+            admit_flat(to, road, clear, via, cur.depth + 1, i);
+        }
+    }
+}
+
 /* Every state the stack can reach, breadth first. */
 static void search(const struct group *g)
 {
-    int road_cap = road_cap_of(g);
+    int unlimited[ROAD_MAX], road_cap = road_cap_of(g);
     search_begin();
     pareto_begin(true, road_cap);
+    classify_squares(g);
     pareto_admit(g->m, g->start, 0, 0, false);
     visit(g->m, g->start, 0, 0, VIA_NONE, 0, -1);
-    for (int i = 0; i < S.count; i++)
-        expand(g, i, road_cap);
+    expand(g, 0, road_cap);
+    for (int r = 0; r < ROAD_MAX; r++)
+        unlimited[r] = 1 << 20;
+    const int *clear_limit = g->relax_cost ? unlimited : g->clear_limit;
+    for (int i = 1; i < S.count; i++)
+        expand_flat(g, i, road_cap, clear_limit);
 }
 
 /* The route to g->target only: states in A* order of (clear steps with a
@@ -483,7 +575,7 @@ static bool better(const struct node *a, const struct node *b)
 static bool can_stop(const struct ak_ruleset *r, const struct group *g, ak_hex h,
                      struct ak_reject *rej)
 {
-    return ak_move_can_stop(r, g->s, &g->b, g->side, g->units, g->n, h, rej);
+    return ak_move_can_stop(r, g->s, &g->b, g->side, g->units, g->n, g->ncombat, h, rej);
 }
 
 static int squares_destinations(const struct ak_state *s, int side, const uint8_t *units, int n,
@@ -508,11 +600,36 @@ static int squares_destinations(const struct ak_state *s, int side, const uint8_
             best[h] = i;
         }
     }
+    /* A destination's path is its parent's and one square more: copied
+     * from the parent's destination when that is the parent's node and
+     * already written (most are), else followed back node by node. */
+    static int32_t written[AK_HEX_COUNT];
+    static uint32_t written_gen[AK_HEX_COUNT];
     int count = 0;
     struct ak_reject ignored;
-    for (int k = 0; k < distinct && count < max; k++)
-        if (can_stop(r, &G, order[k], &ignored))
-            fill_dest(best[order[k]], &out[count++]);
+    for (int k = 0; k < distinct && count < max; k++) {
+        ak_hex h = order[k];
+        if (!can_stop(r, &G, h, &ignored))
+            continue;
+        int node = best[h], parent = S.node[node].parent;
+        ak_hex from = S.node[parent].hex;
+        struct ak_dest *d = &out[count];
+        if (parent > 0 && best[from] == parent && written_gen[from] == S.generation) {
+            const struct ak_dest *p = &out[written[from]];
+            const struct node *nd = &S.node[node];
+            d->hex = h;
+            d->road = nd->road;
+            d->clear = nd->clear;
+            d->halts = nd->via == VIA_HALT;
+            d->npath = nd->depth;
+            memcpy(d->path, p->path, sizeof(ak_hex) * p->npath);
+            d->path[p->npath] = h;
+        } else {
+            fill_dest(node, d);
+        }
+        written[h] = count++;
+        written_gen[h] = S.generation;
+    }
     return count;
 }
 

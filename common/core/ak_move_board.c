@@ -102,8 +102,16 @@ bool ak_move_junction_breaks(ak_hex a, ak_hex b, ak_hex c)
     return false;
 }
 
+int ak_move_combat_count(const uint8_t *units, int n)
+{
+    int combat = 0;
+    for (int i = 0; i < n; i++)
+        combat += ak_unit_is_combat(ak_def(units[i]));
+    return combat;
+}
+
 bool ak_move_can_stop(const struct ak_ruleset *r, const struct ak_state *s, const struct ak_move_board *b,
-                      int side, const uint8_t *units, int n, ak_hex h, struct ak_reject *rej)
+                      int side, const uint8_t *units, int n, int combat, ak_hex h, struct ak_reject *rej)
 {
     char a[8];
     if (b->enemy[h] & (ENEMY_PASSABLE | ENEMY_COMBAT))
@@ -111,9 +119,6 @@ bool ak_move_can_stop(const struct ak_ruleset *r, const struct ak_state *s, cons
                          ak_hex_format(h, a));
     if (n > 0 && s->unit[units[0]].hex == h)
         return true;
-    int combat = 0;
-    for (int i = 0; i < n; i++)
-        combat += ak_unit_is_combat(ak_def(units[i]));
     /* The common case from the board's counts; the Italian limit looks at
      * who is there (the search asks this for every square it reaches). */
     if (combat == 0 || (b->own_combat[h] + combat <= r->stack_limit &&

@@ -35,8 +35,12 @@ static inline bool ak_move_step_allowed(const struct ak_move_board *b, bool comb
 bool ak_move_dest_basic(const struct ak_move_board *b, bool combat, ak_hex dest, struct ak_reject *rej);
 /* Does the junction rule make b->c an ordinary step after a road step a->b? */
 bool ak_move_junction_breaks(ak_hex a, ak_hex b, ak_hex c);
-/* May the stack of units end its move on h: no enemy there, room in the stack. */
+/* How many of the units are combat units (what ak_move_can_stop counts
+ * against the stacking limit; the searches count them once a stack). */
+int ak_move_combat_count(const uint8_t *units, int n);
+/* May the stack of units (combat of them combat units) end its move on h:
+ * no enemy there, room in the stack. */
 bool ak_move_can_stop(const struct ak_ruleset *r, const struct ak_state *s, const struct ak_move_board *b,
-                      int side, const uint8_t *units, int n, ak_hex h, struct ak_reject *rej);
+                      int side, const uint8_t *units, int n, int combat, ak_hex h, struct ak_reject *rej);
 
 #endif

@@ -80,6 +80,7 @@ struct stack {
     const uint8_t *units;
     ak_hex start;
     bool combat, rommel, infantry, mechanized;
+    int ncombat;                        /* combat units: the stacking limit */
     int nkinds;
     int kind[AK_MOVE_CLASSES];          /* the classes present */
     int budget[AK_MOVE_CLASSES];        /* per kind present: points left */
@@ -152,6 +153,7 @@ static void stack_init(struct stack *k, const struct ak_state *s, int side, cons
         k->combat |= ak_unit_is_combat(ak_def(units[i]));
         k->rommel |= ak_def(units[i])->type == AK_TYPE_HEADQUARTERS;
     }
+    k->ncombat = ak_move_combat_count(units, n);
     k->nkinds = 0;
     for (int i = 0; i < n; i++) {
         int cls = ak_move_class_of(units[i]), at = -1;
@@ -397,7 +399,7 @@ static int points_destinations(const struct ak_state *s, int side, const uint8_t
         if (seen[h] == generation || h == K.start)
             continue;
         seen[h] = generation;
-        if (ak_move_can_stop(K.r, s, &K.b, side, units, n, h, &ignored))
+        if (ak_move_can_stop(K.r, s, &K.b, side, units, n, K.ncombat, h, &ignored))
             fill_dest(&K, best_at(h), &out[count++]);
     }
     return count;
@@ -449,7 +451,7 @@ static bool points_route(const struct ak_state *s, int side, const uint8_t *unit
     int id = best_at(dest);
     if (id < 0)
         return explain_unreachable(dest, rej);
-    if (!ak_move_can_stop(K.r, s, &K.b, side, units, n, dest, rej))
+    if (!ak_move_can_stop(K.r, s, &K.b, side, units, n, K.ncombat, dest, rej))
         return false;
     fill_dest(&K, id, out);
     return true;
@@ -492,7 +494,7 @@ static bool points_check_path(const struct ak_state *s, int side, const uint8_t 
                 return ak_reject(rej, "UPD-MP", "%s would need %s movement points for that path but has %s left",
                                  ak_def(units[i])->shortname, ak_mp_format(total[j], need, sizeof need),
                                  ak_mp_format(K.unit_budget[i] > 0 ? K.unit_budget[i] : 0, left, sizeof left));
-    if (!ak_move_can_stop(K.r, s, &K.b, side, units, n, from, rej))
+    if (!ak_move_can_stop(K.r, s, &K.b, side, units, n, K.ncombat, from, rej))
         return false;
     out->hex = from;
     out->road = (uint8_t)road;
