@@ -48,7 +48,6 @@ struct ak_ai_weights {
     double key_square;      /* each fortress and home base one controls now (HOW TO WIN, CONTROL) */
     double reply;           /* the strong level: what the enemy's best single move next would cost (ak_ai_reply.c) */
     double supply_front;    /* a supply unit within supply range of own units in contact (SUSTAIN ATTACKS) */
-    double tobruch_garrison; /* each unit in Tobruch after the first (the first counts tobruch) */
 };
 
 #define AK_AI_PLAN_MAX 40

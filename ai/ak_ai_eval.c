@@ -34,7 +34,6 @@ const struct ak_ai_weights ak_ai_default_weights = {
     .key_square = 10.0,
     .reply = 1.0,
     .supply_front = 8.0,
-    .tobruch_garrison = 8.0,
 };
 
 /* Each weight's name and place in the struct: a table, not the struct's
@@ -47,7 +46,6 @@ static const struct {
     WEIGHT(material),      WEIGHT(supply_unit),   WEIGHT(tobruch),   WEIGHT(home_threat), WEIGHT(advance),
     WEIGHT(out_of_supply), WEIGHT(isolated),      WEIGHT(battle),    WEIGHT(supply_exposed), WEIGHT(threat),
     WEIGHT(home_garrison), WEIGHT(no_supply),     WEIGHT(key_square), WEIGHT(reply),      WEIGHT(supply_front),
-    WEIGHT(tobruch_garrison),
 };
 _Static_assert(sizeof(struct ak_ai_weights) == AK_AI_WEIGHTS * sizeof(double), "ak_ai_weights holds doubles only");
 _Static_assert(sizeof weight_table / sizeof weight_table[0] == AK_AI_WEIGHTS, "a name per weight");
@@ -318,7 +316,6 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         supply_units += ak_def(u)->side == side && ak_def(u)->type == AK_TYPE_SUPPLY && ak_on_board(s, u);
     bool last_supply = supply_units == 1;
     bool garrison = false, any_supply = false;
-    int in_tobruch = 0;
     /* the Axis's march counts no further than its supply can follow: a
      * unit more than AK_SUPPLY_RANGE squares ahead of the most advanced
      * supply unit cannot attack (SUSTAIN ATTACKS 1), so its advance stops
@@ -381,7 +378,7 @@ static double side_value(const struct ak_ai_weights *w, const struct ak_state *s
         if (ak_hex_distance(h, goal) <= 3)
             v += w->home_threat;       /* the enemy's base threatened */
         if (h == m->tobruch)
-            v += in_tobruch++ ? w->tobruch_garrison : w->tobruch;
+            v += w->tobruch;
         garrison = garrison || h == m->homebase[side];
     }
     for (int k = 0; k < AK_KEYS; k++)

@@ -204,7 +204,6 @@ START_TEST(weights_by_name)
         .material = 1, .supply_unit = 2, .tobruch = 3, .home_threat = 4, .advance = 5,
         .out_of_supply = 6, .isolated = 7, .battle = 8, .supply_exposed = 9, .threat = 10,
         .home_garrison = 11, .no_supply = 12, .key_square = 13, .reply = 14, .supply_front = 15,
-        .tobruch_garrison = 16,
     };
     char spec[1024] = "", err[128];
     for (int j = 0; j < AK_AI_WEIGHTS; j++) {

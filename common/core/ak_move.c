@@ -234,7 +234,8 @@ static struct search S;
  * (road beyond the search's cap is already counted as clear). So the road
  * count drops out, and one number per square prunes what the prefix
  * arrays did and more (an opening unit: about a quarter of the tried
- * steps fewer), kept flat (F: one byte a square, reset by one memset).
+ * steps fewer), kept flat (F: one byte a square; F.any reset by one memset,
+ * F.go_on written by classify_squares).
  * The route search goes in A* order, where depth may fall, and keeps every
  * level (P). Junction squares are never lowered in F and never tested in
  * P, so nothing is pruned there. */
@@ -338,10 +339,18 @@ static inline int visit(const struct ak_map *m, ak_hex h, int road, int clear, i
     return append_node(h, road, clear, via, depth, parent);
 }
 
+/* squares_destinations's marks of the current generation: a square's
+ * first node seen, a square's destination written. */
+static struct {
+    uint32_t seen[AK_HEX_COUNT], written[AK_HEX_COUNT];
+} marks;
+
 static void search_begin(void)
 {
-    if (++S.generation == 0) {
+    if (++S.generation == 0) {      /* every mark of a generation, cleared when it wraps */
         memset(S.stamp, 0, sizeof S.stamp);
+        memset(P.generation, 0, sizeof P.generation);
+        memset(&marks, 0, sizeof marks);
         S.generation = 1;
     }
     S.count = 0;
@@ -424,7 +433,8 @@ static void classify_squares(const struct group *g)
     }
 }
 
-/* pareto_admit and visit for a square off the junctions (F: flat). */
+/* pareto_admit's bookkeeping and visit for a square off the junctions
+ * (F: flat), once the caller has found the state not dominated. */
 static inline void admit_flat(ak_hex to, int road, int clear, int via, int depth, int parent)
 {
     if (clear < F.any[to])
@@ -435,7 +445,9 @@ static inline void admit_flat(ak_hex to, int road, int clear, int via, int depth
         append_node(to, road, clear, via, depth, parent);
 }
 
-/* expand() for a node past the first step of the breadth-first search. */
+/* expand() for a node past the first step of the breadth-first search
+ * with no target (expand's pruning by the distance to a target is not
+ * here: search() keeps expand for that case). */
 static void expand_flat(const struct group *g, int i, int road_cap, const int *clear_limit)
 {
     const struct node cur = S.node[i];
@@ -485,8 +497,13 @@ static void search(const struct group *g)
     for (int r = 0; r < ROAD_MAX; r++)
         unlimited[r] = 1 << 20;
     const int *clear_limit = g->relax_cost ? unlimited : g->clear_limit;
+    /* with a target (explaining why a route failed), expand's pruning of
+     * squares too far from it keeps what the explanation finds */
     for (int i = 1; i < S.count; i++)
-        expand_flat(g, i, road_cap, clear_limit);
+        if (g->target != AK_HEX_NONE)
+            expand(g, i, road_cap);
+        else
+            expand_flat(g, i, road_cap, clear_limit);
 }
 
 /* The route to g->target only: states in A* order of (clear steps with a
@@ -587,13 +604,12 @@ static int squares_destinations(const struct ak_state *s, int side, const uint8_
     group_init(&G, r, s, side, units, n);
     search(&G);
     static int32_t best[AK_HEX_COUNT];
-    static uint32_t seen[AK_HEX_COUNT];
     static ak_hex order[AK_HEX_COUNT];
     int distinct = 0;
     for (int i = 1; i < S.count; i++) {
         ak_hex h = S.node[i].hex;
-        if (seen[h] != S.generation) {
-            seen[h] = S.generation;
+        if (marks.seen[h] != S.generation) {
+            marks.seen[h] = S.generation;
             order[distinct++] = h;
             best[h] = i;
         } else if (better(&S.node[i], &S.node[best[h]])) {
@@ -604,7 +620,6 @@ static int squares_destinations(const struct ak_state *s, int side, const uint8_
      * from the parent's destination when that is the parent's node and
      * already written (most are), else followed back node by node. */
     static int32_t written[AK_HEX_COUNT];
-    static uint32_t written_gen[AK_HEX_COUNT];
     int count = 0;
     struct ak_reject ignored;
     for (int k = 0; k < distinct && count < max; k++) {
@@ -614,7 +629,7 @@ static int squares_destinations(const struct ak_state *s, int side, const uint8_
         int node = best[h], parent = S.node[node].parent;
         ak_hex from = S.node[parent].hex;
         struct ak_dest *d = &out[count];
-        if (parent > 0 && best[from] == parent && written_gen[from] == S.generation) {
+        if (parent > 0 && best[from] == parent && marks.written[from] == S.generation) {
             const struct ak_dest *p = &out[written[from]];
             const struct node *nd = &S.node[node];
             d->hex = h;
@@ -628,7 +643,7 @@ static int squares_destinations(const struct ak_state *s, int side, const uint8_
             fill_dest(node, d);
         }
         written[h] = count++;
-        written_gen[h] = S.generation;
+        marks.written[h] = S.generation;
     }
     return count;
 }
