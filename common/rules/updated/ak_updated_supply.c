@@ -22,6 +22,8 @@
  * squares of a supply unit that is not an extender may be saved by
  * burning it (`burn_supply`, emergency supply). Readings in
  * docs/rules-notes.md; cases U-136 to U-149. */
+#include <string.h>
+
 #include "ak_combat.h"
 #include "ak_updated.h"
 #include "ak_zoc.h"
@@ -190,20 +192,52 @@ static void trace_lines(const struct ak_state *s, int side, uint8_t *reached)
     ak_hexset_to_bytes(&T.reached, reached);
 }
 
-void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in)
+/* The last supply traced for the maps below: the position (every byte of
+ * it) and side, what the trace found, and what trace_lines reads of T.
+ * The computer player's evaluation asks a position's supply map and then,
+ * when a unit is out of supply, its isolation map, which traces the same
+ * supply first: the second finds the first's work here (a fifth of an
+ * Updated evaluation). A position that differs in any byte, padding
+ * included, traces again: a miss costs a comparison that stops at the
+ * first difference and a copy, a wrong hit is impossible. */
+static struct {
+    bool valid;
+    int side;
+    struct ak_state s;
+    uint8_t in[AK_HEX_COUNT];
+    struct ak_hexset pass, source;
+} last;
+
+static void trace_supply_map(const struct ak_state *s, int side, uint8_t *in)
 {
     static bool extender[AK_UNIT_MAX];
+    if (last.valid && last.side == side && memcmp(&last.s, s, sizeof *s) == 0) {
+        memcpy(in, last.in, AK_HEX_COUNT);
+        T.pass = last.pass;
+        T.source = last.source;
+        return;
+    }
     trace_supply(s, side, in, extender);
+    last.valid = true;
+    last.side = side;
+    last.s = *s;
+    memcpy(last.in, in, AK_HEX_COUNT);
+    last.pass = T.pass;
+    last.source = T.source;
+}
+
+void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in)
+{
+    trace_supply_map(s, side, in);
 }
 
 void ak_updated_isolation_map(const struct ak_state *s, int side, uint8_t *open)
 {
     static uint8_t in[AK_HEX_COUNT];
-    static bool extender[AK_UNIT_MAX];
-    trace_supply(s, side, in, extender);
+    trace_supply_map(s, side, in);
     trace_lines(s, side, open);
-    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)
-        open[h] = open[h] || in[h];
+    for (ak_hex h = 0; h < AK_HEX_COUNT; h++)     /* both maps hold 0 or 1 */
+        open[h] |= in[h];
 }
 
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev)
