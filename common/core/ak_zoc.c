@@ -102,7 +102,7 @@ void ak_mark_near_enemy(const struct ak_state *s, int side, uint8_t *near)
     }
 }
 
-void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone)
+static void enemy_zones_walk(const struct ak_state *s, int side, struct ak_hexset *zone)
 {
     ak_hexset_clear(zone);
     for (int u = 0; u < s->units; u++) {
@@ -114,4 +114,32 @@ void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone)
                 ak_hexset_add(zone, n);
         }
     }
+}
+
+/* The last zones walked for each side, with the position (every byte of
+ * it) they were walked in: one evaluation of the computer player asks a
+ * side's zones for its zone map, its supply lines and its isolation
+ * map, all of the same position. A position that differs in any byte,
+ * padding included, is walked again (a comparison that stops at the
+ * first difference, and a copy); a wrong answer is impossible. */
+static struct {
+    bool valid;
+    struct ak_state s;
+    struct ak_hexset zone;
+} last_zones[AK_SIDES];
+
+void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone)
+{
+    if (side < 0 || side >= AK_SIDES) {
+        enemy_zones_walk(s, side, zone);
+        return;
+    }
+    if (last_zones[side].valid && memcmp(&last_zones[side].s, s, sizeof *s) == 0) {
+        *zone = last_zones[side].zone;
+        return;
+    }
+    enemy_zones_walk(s, side, zone);
+    last_zones[side].valid = true;
+    last_zones[side].s = *s;
+    last_zones[side].zone = *zone;
 }
