@@ -140,6 +140,6 @@ void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone)
     }
     enemy_zones_walk(s, side, zone);
     last_zones[side].valid = true;
-    last_zones[side].s = *s;
+    memcpy(&last_zones[side].s, s, sizeof *s);    /* every byte: the key is compared by memcmp */
     last_zones[side].zone = *zone;
 }

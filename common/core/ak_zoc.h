@@ -40,7 +40,8 @@ bool ak_enemy_unit_adjacent(const struct ak_state *s, ak_hex h, int side);
 void ak_mark_near_enemy(const struct ak_state *s, int side, uint8_t *near);
 /* Every square side's enemies hold in a zone of control, for the maps
  * and floods that need them all at once (ak_in_enemy_zoc square by square
- * would look at every unit for each square). */
+ * would look at every unit for each square). Not reentrant: it keeps the
+ * last answer of each side with the position it was found in. */
 void ak_enemy_zones(const struct ak_state *s, int side, struct ak_hexset *zone);
 
 #endif

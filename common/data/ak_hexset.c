@@ -181,27 +181,23 @@ void ak_hexset_reach(struct ak_hexset *reached, const struct ak_hexset *enter, c
     }
 }
 
-/* The eight bits of b, one a byte (bit i to bit 0 of byte i). */
-static inline uint64_t bytes_of(uint64_t b)
-{
-    b = (b | (b << 28)) & 0x0000000F0000000FULL;
-    b = (b | (b << 14)) & 0x0003000300030003ULL;
-    return (b | (b << 7)) & 0x0101010101010101ULL;
-}
-
-/* bytes_of for every byte, looked up: the computer player's evaluation
- * turns some sets into byte maps every time it values a position (a
- * tenth of an Updated evaluation went to the shifts). */
-static uint64_t byte_table[256];
-static bool byte_table_made;
+/* The eight bits of b, one a byte (bit i to bit 0 of byte i), for every
+ * byte, as a table made by the compiler: the computer player's
+ * evaluation turns some sets into byte maps every time it values a
+ * position (a tenth of an Updated evaluation went to computing these with
+ * shifts). */
+#define BYTES_OF(b)                                                                                   \
+    ((((uint64_t)(b) >> 0) & 1) | ((((uint64_t)(b) >> 1) & 1) << 8) | ((((uint64_t)(b) >> 2) & 1) << 16) | \
+     ((((uint64_t)(b) >> 3) & 1) << 24) | ((((uint64_t)(b) >> 4) & 1) << 32) |                          \
+     ((((uint64_t)(b) >> 5) & 1) << 40) | ((((uint64_t)(b) >> 6) & 1) << 48) |                          \
+     ((((uint64_t)(b) >> 7) & 1) << 56))
+#define BYTES4(b) BYTES_OF(b), BYTES_OF((b) + 1), BYTES_OF((b) + 2), BYTES_OF((b) + 3)
+#define BYTES16(b) BYTES4(b), BYTES4((b) + 4), BYTES4((b) + 8), BYTES4((b) + 12)
+#define BYTES64(b) BYTES16(b), BYTES16((b) + 16), BYTES16((b) + 32), BYTES16((b) + 48)
+static const uint64_t byte_table[256] = {BYTES64(0), BYTES64(64), BYTES64(128), BYTES64(192)};
 
 void ak_hexset_to_bytes(const struct ak_hexset *s, uint8_t *out)
 {
-    if (!byte_table_made) {
-        for (int b = 0; b < 256; b++)
-            byte_table[b] = bytes_of((uint64_t)b);
-        byte_table_made = true;
-    }
     for (int r = 0; r < AK_ROWS; r++)
         for (int k = 0; k < AK_NUMS / 8; k++) {
             uint64_t v = byte_table[(s->row[r][k >> 3] >> ((k & 7) * 8)) & 0xff];

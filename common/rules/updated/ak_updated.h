@@ -64,7 +64,9 @@ bool ak_updated_end_phase(const struct ak_ruleset *r, struct ak_state *s, const 
                           struct ak_events *ev, struct ak_reject *rej);
 /* The supply phase begins: trace and mark the phasing units. */
 void ak_updated_supply_phase(struct ak_state *s, struct ak_events *ev);
-/* in[hex] = 1 where side's units would be in supply (SUPPLY PHASE 1-3). */
+/* in[hex] = 1 where side's units would be in supply (SUPPLY PHASE 1-3).
+ * Not reentrant (with the next): they keep the last trace with its
+ * position, for the isolation map that follows a supply map. */
 void ak_updated_supply_map(const struct ak_state *s, int side, uint8_t *in);
 /* The ruleset's isolation_map: in supply, or a line of any length to a
  * supply unit, the port or the entry square (SUPPLY PHASE 4). */

@@ -220,7 +220,7 @@ static void trace_supply_map(const struct ak_state *s, int side, uint8_t *in)
     trace_supply(s, side, in, extender);
     last.valid = true;
     last.side = side;
-    last.s = *s;
+    memcpy(&last.s, s, sizeof *s);    /* every byte: the key is compared by memcmp */
     memcpy(last.in, in, AK_HEX_COUNT);
     last.pass = T.pass;
     last.source = T.source;
