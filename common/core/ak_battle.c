@@ -1,6 +1,7 @@
 /* ak_battle: odds, defense, surrounding, supply routes and supply lines. */
 #include "ak_battle.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "ak_zoc.h"
@@ -185,7 +186,7 @@ static void line_squares(const struct ak_state *s, int side, struct ak_hexset *e
  * squares free of enemy zones; a square in a zone is reached (a line may
  * end there: the supply unit's square, or the unit's own) but not passed
  * through, and one held by enemy combat units is never reached. */
-static void lines_from(const struct ak_state *s, int side, bool home, uint8_t *line)
+static void lines_fill(const struct ak_state *s, int side, bool home, uint8_t *line)
 {
     struct ak_hexset enter, pass, reached;
     line_squares(s, side, &enter, &pass);
@@ -198,6 +199,67 @@ static void lines_from(const struct ak_state *s, int side, bool home, uint8_t *l
         ak_hexset_add(&reached, base);
     ak_hexset_flood(&reached, &enter, &pass, ak_map()->open_to);
     ak_hexset_to_bytes(&reached, line);
+}
+
+/* What a side's lines depend on, and nothing else: the ruleset (zones
+ * out of fortresses), whether the home base seeds them, its own supply
+ * units' squares and the enemy combat units' squares with their zones
+ * switched off or not (line_squares, ak_exerts_zoc). */
+struct lines_key {
+    uint8_t ruleset, home;
+    uint16_t n;
+    struct {
+        uint8_t unit, zoc_off;
+        ak_hex hex;
+    } at[AK_UNIT_MAX];
+};
+
+static void lines_key(const struct ak_state *s, int side, bool home, struct lines_key *k)
+{
+    k->ruleset = s->ruleset;
+    k->home = home;
+    k->n = 0;
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit_def *d = ak_def(u);
+        if (!ak_on_board(s, u) || (d->side == side ? d->type != AK_TYPE_SUPPLY : !ak_unit_is_combat(d)))
+            continue;
+        k->at[k->n].unit = (uint8_t)u;
+        k->at[k->n].zoc_off = (s->unit[u].flags & AK_U_ZOC_OFF) != 0;
+        k->at[k->n].hex = s->unit[u].hex;
+        k->n++;
+    }
+}
+
+/* The last lines of each side, with and without the home base, kept with
+ * what they depend on: the computer player's reply moves one enemy unit
+ * at a time and values the position again, and the plan moves its own
+ * combat units, neither of which changes the lines of the side whose
+ * supply units and enemies stayed (about half the fills of a classic
+ * evaluation). */
+static struct {
+    bool valid;
+    struct lines_key key;
+    uint8_t line[AK_HEX_COUNT];
+} last_lines[AK_SIDES][2];
+
+static void lines_from(const struct ak_state *s, int side, bool home, uint8_t *line)
+{
+    static struct lines_key key;
+    if (side < 0 || side >= AK_SIDES) {
+        lines_fill(s, side, home, line);
+        return;
+    }
+    lines_key(s, side, home, &key);
+    size_t size = offsetof(struct lines_key, at) + sizeof key.at[0] * key.n;
+    if (last_lines[side][home].valid && last_lines[side][home].key.n == key.n &&
+        memcmp(&last_lines[side][home].key, &key, size) == 0) {
+        memcpy(line, last_lines[side][home].line, AK_HEX_COUNT);
+        return;
+    }
+    lines_fill(s, side, home, line);
+    last_lines[side][home].valid = true;
+    memcpy(&last_lines[side][home].key, &key, size);
+    memcpy(last_lines[side][home].line, line, AK_HEX_COUNT);
 }
 
 void ak_supply_lines(const struct ak_state *s, int side, uint8_t *line)
