@@ -1,20 +1,56 @@
 /* ak_move_board: the mover's view of the board and the step checks that
  * both ways of moving share (ak_move_internal.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "ak_move_internal.h"
 #include "ak_stacking.h"
 #include "ak_zoc.h"
 
-void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board *b)
+/* What the enemy's part of the mover's board (zoc[], enemy[]) depends
+ * on, and nothing else: the ruleset (zones out of fortresses), the side,
+ * and the enemy units on the board, each with its square and whether its
+ * zone is switched off (ak_exerts_zoc; the kind of unit comes with its
+ * index). */
+struct enemy_key {
+    uint8_t ruleset, side;
+    uint16_t n;
+    struct {
+        uint8_t unit, zoc_off;
+        ak_hex hex;
+    } at[AK_UNIT_MAX];
+};
+
+/* The key of s's enemy units for side, and side's own combat units per
+ * square in own_combat, in one pass over the units. */
+static void enemy_key(const struct ak_state *s, int side, struct enemy_key *k, uint8_t *own_combat)
+{
+    k->ruleset = s->ruleset;
+    k->side = (uint8_t)side;
+    k->n = 0;
+    for (int u = 0; u < s->units; u++) {
+        const struct ak_unit *x = &s->unit[u];
+        if (x->where != AK_AT_BOARD)
+            continue;
+        if (ak_def(u)->side == side) {
+            own_combat[x->hex] += ak_unit_is_combat(ak_def(u));
+            continue;
+        }
+        k->at[k->n].unit = (uint8_t)u;
+        k->at[k->n].zoc_off = (x->flags & AK_U_ZOC_OFF) != 0;
+        k->at[k->n].hex = x->hex;
+        k->n++;
+    }
+}
+
+static void mark_enemy(const struct ak_state *s, int side, struct ak_move_board *b)
 {
     const struct ak_map *m = ak_map();
-    memset(b, 0, sizeof *b);
+    memset(b->zoc, 0, sizeof b->zoc);
+    memset(b->enemy, 0, sizeof b->enemy);
     for (int u = 0; u < s->units; u++) {
         const struct ak_unit *x = &s->unit[u];
         const struct ak_unit_def *d = ak_def(u);
-        if (x->where == AK_AT_BOARD && d->side == side && ak_unit_is_combat(d))
-            b->own_combat[x->hex]++;
         if (x->where != AK_AT_BOARD || d->side == side)
             continue;
         if (ak_unit_is_combat(d))
@@ -37,6 +73,36 @@ void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board
                 b->zoc[h] = 1;
         }
     }
+}
+
+/* The enemy's part of the last board marked, with its key: a side's
+ * moves in one movement part leave the enemy where it stands, so each
+ * move checked after the first (a playout checks every move it makes,
+ * ai/ak_ai_rollout.c) copies it instead of marking it again. A key that
+ * differs in anything the marks read marks again; a wrong hit is
+ * impossible. Not reentrant, like the engine's other memos. */
+static struct {
+    bool valid;
+    struct enemy_key key;
+    uint8_t zoc[AK_HEX_COUNT], enemy[AK_HEX_COUNT];
+} last_board;
+
+void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board *b)
+{
+    static struct enemy_key key;
+    memset(b->own_combat, 0, sizeof b->own_combat);
+    enemy_key(s, side, &key, b->own_combat);
+    size_t size = offsetof(struct enemy_key, at) + sizeof key.at[0] * key.n;
+    if (last_board.valid && last_board.key.n == key.n && memcmp(&last_board.key, &key, size) == 0) {
+        memcpy(b->zoc, last_board.zoc, sizeof b->zoc);
+        memcpy(b->enemy, last_board.enemy, sizeof b->enemy);
+        return;
+    }
+    mark_enemy(s, side, b);
+    last_board.valid = true;
+    memcpy(&last_board.key, &key, size);
+    memcpy(last_board.zoc, b->zoc, sizeof b->zoc);
+    memcpy(last_board.enemy, b->enemy, sizeof b->enemy);
 }
 
 static const char *why_not_enterable(const struct ak_map *m, ak_hex from, int dir, ak_hex to)
