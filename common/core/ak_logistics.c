@@ -102,10 +102,12 @@ static struct {
     int tries;
 } mend;
 
+/* Asked before every 1964 move (a playout's most frequent check), so the
+ * flag that few units carry is tested here before the call. */
 static int first_idle(const struct ak_state *s)
 {
     for (int u = 0; u < s->units; u++)
-        if (idle_near_enemy(s, u, s->side))
+        if ((s->unit[u].flags & AK_U_SUPPLY_NEAR_ENEMY) && idle_near_enemy(s, u, s->side))
             return u;
     return -1;
 }

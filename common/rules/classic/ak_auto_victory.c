@@ -314,16 +314,19 @@ static bool consistent(const struct ak_state *s, const struct av_battle *b, unsi
  * have more. */
 static uint16_t attack_near[AK_HEX_COUNT];
 
-static void mark_attack_near(const struct ak_state *s)
+/* Adds (sign 1) or takes away (-1) the mover's factors next to each
+ * square: taken away again after the search, so that the map is all
+ * zeros between calls without clearing every square (this runs after
+ * every 1964 move). */
+static void mark_attack_near(const struct ak_state *s, int sign)
 {
     const struct ak_map *m = ak_map();
-    memset(attack_near, 0, sizeof attack_near);
     for (int i = 0; i < on.nmine; i++) {
         ak_hex h = s->unit[on.mine[i]].hex;
         unsigned open = m->open[h];     /* ak_adjacent, onto squares a unit may stand on */
         for (int d = 0; d < AK_DIRS; d++)
             if (open & (1u << d))
-                attack_near[ak_hex_step(h, d)] += (uint16_t)ak_def(on.mine[i])->attack;
+                attack_near[ak_hex_step(h, d)] += (uint16_t)(sign * ak_def(on.mine[i])->attack);
     }
 }
 
@@ -363,24 +366,27 @@ static bool stack_automatic(const struct ak_state *s, ak_hex h, struct av_battle
 
 void ak_combat_auto_victory(struct ak_state *s, struct ak_events *ev)
 {
-    static uint8_t seen[AK_HEX_COUNT];
-    memset(seen, 0, sizeof seen);
+    static uint8_t seen[AK_HEX_COUNT];      /* all zeros between calls, like attack_near */
     list_combat_units(s);
     if (on.nmine == 0 || on.nfoes == 0)
         return;
-    mark_attack_near(s);
+    mark_attack_near(s, 1);
     for (int k = 0; k < on.nfoes; k++) {
         int e = on.foes[k];
         if ((s->unit[e].flags & AK_U_ZOC_OFF) || seen[s->unit[e].hex])
             continue;
         ak_hex h = s->unit[e].hex;
         seen[h] = 1;
-        /* Cheap bound first: 5 to 1 is the least automatic odds. */
-        if (attack_near[h] < 5 * stack_defense(s, h))
+        /* Cheap bounds first: no attacker next to it (a combat stack
+         * defends with at least 1), then 5 to 1, the least automatic odds. */
+        if (attack_near[h] == 0 || attack_near[h] < 5 * stack_defense(s, h))
             continue;
         struct av_battle b;
         int attack;
         if (stack_automatic(s, h, &b, &attack))
             switch_off(s, &b, attack, ev);
     }
+    mark_attack_near(s, -1);
+    for (int k = 0; k < on.nfoes; k++)
+        seen[s->unit[on.foes[k]].hex] = 0;
 }
