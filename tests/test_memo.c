@@ -9,8 +9,9 @@
  *
  * Along random games of both rulesets, each position s is paired with a
  * copy t changed in one thing (a unit moved, moved next to an enemy
- * unit, put in the pool or on the board, swapped with another, its zone
- * switched off or on, the turn, the side): the maps of s and of t asked
+ * unit, put in the pool or on the board, swapped with another or
+ * replaced on its square by another, its zone switched off or on, the
+ * turn, the side): the maps of s and of t asked
  * one after the other, in both orders and twice, must equal the maps of
  * each asked after an unrelated position (a board empty but for one unit
  * a side) has taken the memories' place. A memory that kept an answer
@@ -28,8 +29,9 @@
 #define AROUND 2           /* to every square this near it */
 #define ROUTES (ROUTED * 19)    /* its square and the 18 around it */
 
-/* Routes go through the mover's board (common/core/ak_move_board.c),
- * which the list of a unit's destinations does not read. */
+/* Routes, like destinations, are searched on the mover's board
+ * (common/core/ak_move_board.c: group_init and stack_init mark it);
+ * routes to a few squares are asked because they are targeted and cheap. */
 struct route {
     int8_t ok;
     uint8_t npath;
@@ -58,7 +60,7 @@ static void ask_routes(const struct ak_state *s, int side, struct route *out)
         struct ak_unit *x = &fresh.unit[u];
         if (ak_def(u)->side != side || !ak_on_board(&fresh, u))
             continue;
-        x->flags &= (uint8_t)~AK_U_MOVED;
+        x->flags &= (uint8_t)~(AK_U_MOVED | AK_U_HALTED | AK_U_NO_MOVE);
         x->mp_spent = x->road_spent = x->rommel_spent = 0;
         x->start_hex = x->hex;
         uint8_t one = (uint8_t)u;
@@ -119,9 +121,22 @@ static int on_board_from(const struct ak_state *t, int u)
 static void change(const struct ak_state *s, struct ak_state *t, uint64_t k)
 {
     *t = *s;
-    int u = (int)((k / 7) % t->units);
+    int u = (int)((k / 8) % t->units);
     struct ak_unit *x = &t->unit[u];
-    switch (k % 7) {
+    switch (k % 8) {
+    case 7:     /* a unit on the board replaced on its square by one of its side of another kind from the pool (a
+                 * captured supply unit's counter, a substitute): the same squares held, by other units */
+        u = on_board_from(t, u);
+        x = &t->unit[u];
+        for (int v = 0; v < t->units; v++)
+            if (ak_def(v)->side == ak_def(u)->side && t->unit[v].where == AK_AT_POOL &&
+                ak_unit_is_combat(ak_def(v)) != ak_unit_is_combat(ak_def(u))) {
+                t->unit[v].where = AK_AT_BOARD;
+                t->unit[v].hex = x->hex;
+                x->where = AK_AT_POOL;
+                break;
+            }
+        break;
     case 6:     /* a unit on the board swapped with one of its side of another kind (the same squares held) */
         u = on_board_from(t, u);
         x = &t->unit[u];
@@ -141,7 +156,7 @@ static void change(const struct ak_state *s, struct ak_state *t, uint64_t k)
             if (ak_def(v)->side != ak_def(u)->side && ak_on_board(t, v)) {
                 for (int d = 0; d < AK_DIRS; d++) {
                     ak_hex h = ak_hex_neighbor(t->unit[v].hex, (int)((k + (uint64_t)d) % AK_DIRS));
-                    if (h != AK_HEX_NONE && ak_enterable(h)) {
+                    if (h != AK_HEX_NONE && ak_enterable(h) && ak_adjacent(t->unit[v].hex, h)) {
                         x->where = AK_AT_BOARD;
                         x->hex = h;
                         break;
@@ -183,7 +198,7 @@ static void check_pairs(const struct ak_state *s, uint64_t seed)
 {
     static struct ak_state t;
     static struct maps fs, ft, got;
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < 10; k++) {
         change(s, &t, seed * 131 + (uint64_t)k * 977);
         for (int side = 0; side < AK_SIDES; side++) {
             ask_fresh(s, side, &fs);

@@ -1,5 +1,6 @@
 /* ak_move_board: the mover's view of the board and the step checks that
- * both ways of moving share (ak_move_internal.h). */
+ * both ways of moving share (ak_move_internal.h). The enemy's part of the
+ * view is kept between calls with what it depends on (last_marks). */
 #include <stddef.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@
  * on, and nothing else: the ruleset (zones out of fortresses), the side,
  * and the enemy units on the board, each with its square and whether its
  * zone is switched off (ak_exerts_zoc; the kind of unit comes with its
- * index). */
+ * index). The marks are made from the key alone (mark_enemies), so that
+ * they cannot read anything it leaves out. */
 struct enemy_key {
     uint8_t ruleset, side;
     uint16_t n;
@@ -21,9 +23,9 @@ struct enemy_key {
     } at[AK_UNIT_MAX];
 };
 
-/* The key of s's enemy units for side, and side's own combat units per
- * square in own_combat, in one pass over the units. */
-static void enemy_key(const struct ak_state *s, int side, struct enemy_key *k, uint8_t *own_combat)
+/* s's enemy units for side into k, and side's own combat units per
+ * square into own_combat, in one pass over the units. */
+static void key_and_own(const struct ak_state *s, int side, struct enemy_key *k, uint8_t *own_combat)
 {
     k->ruleset = s->ruleset;
     k->side = (uint8_t)side;
@@ -43,66 +45,75 @@ static void enemy_key(const struct ak_state *s, int side, struct enemy_key *k, u
     }
 }
 
-static void mark_enemy(const struct ak_state *s, int side, struct ak_move_board *b)
+/* Whether an enemy unit exerts a zone: ak_exerts_zoc, from the key. */
+static bool key_exerts(const struct enemy_key *k, int i)
+{
+    const struct ak_unit_def *d = ak_def(k->at[i].unit);
+    return ak_unit_is_combat(d) && !k->at[i].zoc_off &&
+           (ak_map()->terrain[k->at[i].hex] != AK_TERRAIN_FORTRESS || ak_ruleset_get(k->ruleset)->zoc_out_of_fortress);
+}
+
+static void mark_enemies(const struct enemy_key *k, uint8_t *zoc, uint8_t *enemy)
 {
     const struct ak_map *m = ak_map();
-    memset(b->zoc, 0, sizeof b->zoc);
-    memset(b->enemy, 0, sizeof b->enemy);
-    for (int u = 0; u < s->units; u++) {
-        const struct ak_unit *x = &s->unit[u];
-        const struct ak_unit_def *d = ak_def(u);
-        if (x->where != AK_AT_BOARD || d->side == side)
-            continue;
+    memset(zoc, 0, AK_HEX_COUNT);
+    memset(enemy, 0, AK_HEX_COUNT);
+    for (int i = 0; i < k->n; i++) {
+        const struct ak_unit_def *d = ak_def(k->at[i].unit);
+        ak_hex at = k->at[i].hex;
         if (ak_unit_is_combat(d))
-            b->enemy[x->hex] |= (x->flags & AK_U_ZOC_OFF) ? ENEMY_PASSABLE : ENEMY_COMBAT;
+            enemy[at] |= k->at[i].zoc_off ? ENEMY_PASSABLE : ENEMY_COMBAT;
         else
-            b->enemy[x->hex] |= ENEMY_OTHER;
-        if (d->type == AK_TYPE_SUPPLY)
-            b->enemy[x->hex] |= ENEMY_SUPPLY_NEAR;
-        bool supply = d->type == AK_TYPE_SUPPLY, exerts = ak_exerts_zoc(s, u);
+            enemy[at] |= ENEMY_OTHER;
+        bool supply = d->type == AK_TYPE_SUPPLY, exerts = key_exerts(k, i);
+        if (supply)
+            enemy[at] |= ENEMY_SUPPLY_NEAR;
         if (!supply && !exerts)
             continue;
-        unsigned blocked = m->blocked[x->hex];
+        unsigned blocked = m->blocked[at];
         for (int dir = 0; dir < AK_DIRS; dir++) {
-            ak_hex h = ak_hex_neighbor(x->hex, dir);
+            ak_hex h = ak_hex_neighbor(at, dir);
             if (h == AK_HEX_NONE || (blocked & (1u << dir)))
                 continue;
             if (supply)
-                b->enemy[h] |= ENEMY_SUPPLY_NEAR;
+                enemy[h] |= ENEMY_SUPPLY_NEAR;
             if (exerts && m->terrain[h] != AK_TERRAIN_FORTRESS)    /* ak_zoc_covers */
-                b->zoc[h] = 1;
+                zoc[h] = 1;
         }
     }
 }
 
-/* The enemy's part of the last board marked, with its key: a side's
- * moves in one movement part leave the enemy where it stands, so each
- * move checked after the first (a playout checks every move it makes,
- * ai/ak_ai_rollout.c) copies it instead of marking it again. A key that
- * differs in anything the marks read marks again; a wrong hit is
- * impossible. Not reentrant, like the engine's other memos. */
+/* Each side's last enemy marks, with their key: a side's moves in one
+ * movement part leave the enemy where it stands, so each move checked
+ * after the first (a playout checks every move it makes,
+ * ai/ak_ai_rollout.c) copies them instead of marking them again, and the
+ * computer player's reply, which asks the other side's moves in between,
+ * keeps its own. A key that differs in anything the marks read marks
+ * again; a wrong hit is impossible. Not reentrant, like the engine's
+ * other memories (ak_move_internal.h). */
 static struct {
     bool valid;
     struct enemy_key key;
     uint8_t zoc[AK_HEX_COUNT], enemy[AK_HEX_COUNT];
-} last_board;
+} last_marks[AK_SIDES];
 
 void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board *b)
 {
     static struct enemy_key key;
     memset(b->own_combat, 0, sizeof b->own_combat);
-    enemy_key(s, side, &key, b->own_combat);
-    size_t size = offsetof(struct enemy_key, at) + sizeof key.at[0] * key.n;
-    if (last_board.valid && last_board.key.n == key.n && memcmp(&last_board.key, &key, size) == 0) {
-        memcpy(b->zoc, last_board.zoc, sizeof b->zoc);
-        memcpy(b->enemy, last_board.enemy, sizeof b->enemy);
+    key_and_own(s, side, &key, b->own_combat);
+    if (side < 0 || side >= AK_SIDES) {
+        mark_enemies(&key, b->zoc, b->enemy);
         return;
     }
-    mark_enemy(s, side, b);
-    last_board.valid = true;
-    memcpy(&last_board.key, &key, size);
-    memcpy(last_board.zoc, b->zoc, sizeof b->zoc);
-    memcpy(last_board.enemy, b->enemy, sizeof b->enemy);
+    size_t size = offsetof(struct enemy_key, at) + sizeof key.at[0] * key.n;
+    if (!last_marks[side].valid || memcmp(&last_marks[side].key, &key, size) != 0) {
+        mark_enemies(&key, last_marks[side].zoc, last_marks[side].enemy);
+        last_marks[side].valid = true;
+        memcpy(&last_marks[side].key, &key, size);
+    }
+    memcpy(b->zoc, last_marks[side].zoc, sizeof b->zoc);
+    memcpy(b->enemy, last_marks[side].enemy, sizeof b->enemy);
 }
 
 static const char *why_not_enterable(const struct ak_map *m, ak_hex from, int dir, ak_hex to)

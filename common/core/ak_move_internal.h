@@ -17,6 +17,9 @@ struct ak_move_board {
     uint8_t own_combat[AK_HEX_COUNT];   /* the mover's combat units per square */
 };
 
+/* The board as side sees it in s. The enemy's part is remembered for each
+ * side with what it depends on (a static memory: not reentrant, like the
+ * engine's other memories). */
 void ak_move_board_mark(const struct ak_state *s, int side, struct ak_move_board *b);
 
 /* MOVE-4, MOVE-8, MOVE-6 and CAPTURE-5 for one step; combat: the stack
