@@ -117,6 +117,18 @@ static int on_board_from(const struct ak_state *t, int u)
     return u;
 }
 
+/* The first unit of u's side that is `where` (on the board: on another
+ * square), a combat unit if u is none and none if u is one; -1 if none. */
+static int other_kind(const struct ak_state *t, int u, int where)
+{
+    for (int v = 0; v < t->units; v++)
+        if (ak_def(v)->side == ak_def(u)->side && t->unit[v].where == where &&
+            ak_unit_is_combat(ak_def(v)) != ak_unit_is_combat(ak_def(u)) &&
+            (where != AK_AT_BOARD || t->unit[v].hex != t->unit[u].hex))
+            return v;
+    return -1;
+}
+
 /* t: s changed in one thing, chosen by k. */
 static void change(const struct ak_state *s, struct ak_state *t, uint64_t k)
 {
@@ -124,31 +136,29 @@ static void change(const struct ak_state *s, struct ak_state *t, uint64_t k)
     int u = (int)((k / 8) % t->units);
     struct ak_unit *x = &t->unit[u];
     switch (k % 8) {
-    case 7:     /* a unit on the board replaced on its square by one of its side of another kind from the pool (a
-                 * captured supply unit's counter, a substitute): the same squares held, by other units */
+    case 7: {   /* a unit on the board replaced on its square by one of its side of the other kind from the pool
+                 * (a captured supply unit's counter, a substitute): the same squares held, by other units */
         u = on_board_from(t, u);
         x = &t->unit[u];
-        for (int v = 0; v < t->units; v++)
-            if (ak_def(v)->side == ak_def(u)->side && t->unit[v].where == AK_AT_POOL &&
-                ak_unit_is_combat(ak_def(v)) != ak_unit_is_combat(ak_def(u))) {
-                t->unit[v].where = AK_AT_BOARD;
-                t->unit[v].hex = x->hex;
-                x->where = AK_AT_POOL;
-                break;
-            }
+        int v = other_kind(t, u, AK_AT_POOL);
+        if (v >= 0) {
+            t->unit[v].where = AK_AT_BOARD;
+            t->unit[v].hex = x->hex;
+            x->where = AK_AT_POOL;
+        }
         break;
-    case 6:     /* a unit on the board swapped with one of its side of another kind (the same squares held) */
+    }
+    case 6: {   /* a unit on the board swapped with one of its side of the other kind (the same squares held) */
         u = on_board_from(t, u);
         x = &t->unit[u];
-        for (int v = 0; v < t->units; v++)
-            if (ak_def(v)->side == ak_def(u)->side && ak_on_board(t, v) && ak_def(v)->type != ak_def(u)->type &&
-                t->unit[v].hex != x->hex) {
-                ak_hex h = x->hex;
-                x->hex = t->unit[v].hex;
-                t->unit[v].hex = h;
-                break;
-            }
+        int v = other_kind(t, u, AK_AT_BOARD);
+        if (v >= 0) {
+            ak_hex h = x->hex;
+            x->hex = t->unit[v].hex;
+            t->unit[v].hex = h;
+        }
         break;
+    }
     case 5:     /* a unit on the board moved next to the first enemy unit on it (whose routes are asked) */
         u = on_board_from(t, u);
         x = &t->unit[u];
