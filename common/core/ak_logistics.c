@@ -34,8 +34,8 @@ static bool sustains_attack(const struct ak_state *s, int sup, int side)
     return false;
 }
 
-/* A supply unit that moved next to the enemy and sustains no attack. */
-/* Inline, the flag that few units carry tested first: the scan below
+/* A supply unit that moved next to the enemy and sustains no attack.
+ * Inline, the flag that few units carry tested first: the scan below
  * runs over every counter after every 1964 move (a playout's most
  * frequent check). */
 static inline bool idle_near_enemy(const struct ak_state *s, int u, int side)
